@@ -1,0 +1,1 @@
+"""Graph stores: memory, kuzu, neo4j, neptune."""

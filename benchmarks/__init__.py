@@ -1,0 +1,1 @@
+"""Benchmarks (not installed): python -m benchmarks.perf."""

@@ -1,0 +1,64 @@
+"""Run configuration: one pydantic model, loadable from JSON or TOML, with per-tool parameters."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path as FsPath
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import ConfigError
+
+
+class RunConfig(BaseModel):
+    """Everything a run needs besides the question and the graph.
+
+    ``params`` maps a tool name to that tool's parameters (validated by the tool's Params model);
+    ``tools`` None means every registered retrieval tool that applies to the store.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    iterations: int = Field(2, ge=1, le=10, description="T_R refinement rounds")
+    llm: str = Field("none", description="LLM spec: none, bedrock:ID, openai:MODEL, replay:FILE")
+    linker: str = Field("entity-linker", description="tool that links mentions to nodes")
+    tools: list[str] | None = Field(None, description="retrieval tools to run; None = all")
+    embedder: str | None = Field(None, description="embedder name; None = best available")
+    reranker: str | None = Field(None, description="reranker name; None = embedder cosine")
+    context_tokens: int = Field(4000, ge=100, description="token budget of the merged context")
+    workers: int = Field(4, ge=1, le=64, description="tools run side by side")
+    index_dir: str | None = Field(None, description="where linking indexes are cached")
+    llm_options: dict[str, Any] = Field(default_factory=dict)
+    params: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+    def tool_params(self, tool_name: str, model: type[BaseModel]) -> BaseModel:
+        raw = self.params.get(tool_name, {})
+        try:
+            return model(**raw)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            loc = ".".join(str(p) for p in first["loc"])
+            raise ConfigError(
+                f"bad parameter params.{tool_name}.{loc}: {first['msg']} "
+                f"(valid fields: {', '.join(model.model_fields)})"
+            ) from None
+
+    @classmethod
+    def load(cls, path: str | FsPath) -> RunConfig:
+        p = FsPath(path)
+        try:
+            raw = p.read_bytes()
+        except OSError as exc:
+            raise ConfigError(f"cannot read config {p}: {exc.strerror}") from None
+        try:
+            data = tomllib.loads(raw.decode()) if p.suffix == ".toml" else json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{p}: not valid {'TOML' if p.suffix == '.toml' else 'JSON'}: {exc}") from None
+        try:
+            return cls(**data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            loc = ".".join(str(x) for x in first["loc"])
+            raise ConfigError(f"{p}: field {loc!r}: {first['msg']}") from None

@@ -1,0 +1,350 @@
+"""Typed contracts passed between every part of byokg.
+
+Values (nodes, triplets, paths, candidates, context items) are frozen pydantic models; the trace
+is mutable because it is filled in while a question is answered.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+class Direction(enum.StrEnum):
+    """Which edges of a node to follow: stored direction, reverse, or both."""
+
+    OUT = "out"
+    IN = "in"
+    BOTH = "both"
+
+
+# --------------------------------------------------------------------------- graph values
+
+
+class Node(BaseModel):
+    """A graph node. ``id`` is the backend's stable key; ``name`` its display name if any."""
+
+    model_config = _FROZEN
+
+    id: str
+    name: str | None = None
+    labels: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    properties: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def display(self) -> str:
+        return self.name if self.name else self.id
+
+
+class Triplet(BaseModel):
+    """One edge ``head -[relation]-> tail`` in its stored direction (ids, not names)."""
+
+    model_config = _FROZEN
+
+    head: str
+    relation: str
+    tail: str
+    properties: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.head, self.relation, self.tail)
+
+    def __hash__(self) -> int:  # properties are ignored for identity
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Triplet) and self.key == other.key
+
+
+class Path(BaseModel):
+    """A walk ``nodes[0] -r0-> nodes[1] -r1-> …``.
+
+    ``inverted[i]`` is True when hop ``i`` walked relation ``relations[i]`` against its stored
+    direction (the graph holds ``nodes[i+1] -r-> nodes[i]``).
+    """
+
+    model_config = _FROZEN
+
+    nodes: tuple[str, ...]
+    relations: tuple[str, ...] = ()
+    inverted: tuple[bool, ...] = ()
+
+    def model_post_init(self, __context: Any) -> None:
+        if len(self.nodes) != len(self.relations) + 1:
+            raise ValueError("a path has exactly one more node than relations")
+        if self.inverted and len(self.inverted) != len(self.relations):
+            raise ValueError("inverted must have one flag per relation")
+
+    @property
+    def hops(self) -> int:
+        return len(self.relations)
+
+    @property
+    def start(self) -> str:
+        return self.nodes[0]
+
+    @property
+    def end(self) -> str:
+        return self.nodes[-1]
+
+    def is_inverted(self, i: int) -> bool:
+        return bool(self.inverted[i]) if self.inverted else False
+
+    def triplets(self) -> list[Triplet]:
+        """The path's edges as stored in the graph (inverted hops turned back round)."""
+        out = []
+        for i, rel in enumerate(self.relations):
+            a, b = self.nodes[i], self.nodes[i + 1]
+            out.append(
+                Triplet(head=b, relation=rel, tail=a)
+                if self.is_inverted(i)
+                else Triplet(head=a, relation=rel, tail=b)
+            )
+        return out
+
+
+class Neighborhood(BaseModel):
+    """One-hop result for one node: the triplets returned and how many existed before the cap."""
+
+    model_config = _FROZEN
+
+    node: str
+    triplets: tuple[Triplet, ...] = ()
+    total: int = 0
+    truncated: bool = False
+
+
+class PropertyInfo(BaseModel):
+    model_config = _FROZEN
+
+    name: str
+    type: str | None = None
+    samples: tuple[Any, ...] = ()
+
+
+class NodeLabel(BaseModel):
+    model_config = _FROZEN
+
+    name: str
+    count: int | None = None
+    properties: tuple[PropertyInfo, ...] = ()
+
+
+class RelationPattern(BaseModel):
+    """``(src)-[rel]->(dst)`` by label."""
+
+    model_config = _FROZEN
+
+    src: str
+    dst: str
+
+
+class RelationType(BaseModel):
+    model_config = _FROZEN
+
+    name: str
+    count: int | None = None
+    patterns: tuple[RelationPattern, ...] = ()
+    properties: tuple[PropertyInfo, ...] = ()
+    samples: tuple[tuple[str, str], ...] = ()  # (head display, tail display) examples
+
+
+class GraphSchema(BaseModel):
+    model_config = _FROZEN
+
+    node_labels: tuple[NodeLabel, ...] = ()
+    relation_types: tuple[RelationType, ...] = ()
+
+    @property
+    def relation_names(self) -> list[str]:
+        return [r.name for r in self.relation_types]
+
+    @property
+    def label_names(self) -> list[str]:
+        return [n.name for n in self.node_labels]
+
+
+class GraphStats(BaseModel):
+    model_config = _FROZEN
+
+    nodes: int
+    triplets: int
+    relations: int
+    labels: int = 0
+    duplicates_skipped: int = 0
+    bad_rows_skipped: int = 0
+
+
+class QueryResult(BaseModel):
+    """Rows of a graph query; ``truncated`` when the row cap cut the result."""
+
+    model_config = _FROZEN
+
+    columns: tuple[str, ...] = ()
+    rows: tuple[tuple[Any, ...], ...] = ()
+    truncated: bool = False
+    elapsed_ms: float | None = None
+
+
+# --------------------------------------------------------------------------- linker / linking
+
+
+class RelationPath(BaseModel):
+    """A relation sequence proposed by the KG-Linker, e.g. ``born_in -> located_in``."""
+
+    model_config = _FROZEN
+
+    relations: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> RelationPath:
+        parts = [p.strip() for p in text.replace("→", "->").split("->")]
+        return cls(relations=tuple(p for p in parts if p))
+
+    def __str__(self) -> str:
+        return " -> ".join(self.relations)
+
+
+class Artifacts(BaseModel):
+    """What one KG-Linker call produced (Fig. 3–7 of the paper)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    entities: tuple[str, ...] = ()
+    relation_paths: tuple[RelationPath, ...] = ()
+    cypher: tuple[str, ...] = ()
+    draft_answers: tuple[str, ...] = ()
+    finish: bool = False
+    warnings: tuple[str, ...] = ()  # what the parser could not read
+
+
+class Candidate(BaseModel):
+    """A graph node proposed for a mention."""
+
+    model_config = _FROZEN
+
+    id: str
+    name: str
+    score: float
+    method: str  # "exact", "alias", "fuzzy", "dense", "fulltext", "vector", …
+
+
+class MentionLinks(BaseModel):
+    """Candidates for one mention, best first."""
+
+    model_config = _FROZEN
+
+    mention: str
+    candidates: tuple[Candidate, ...] = ()
+
+    @property
+    def ids(self) -> list[str]:
+        return [c.id for c in self.candidates]
+
+
+# --------------------------------------------------------------------------- context / answer
+
+
+class ContextItem(BaseModel):
+    """A piece of retrieved context with its provenance."""
+
+    model_config = _FROZEN
+
+    text: str
+    tool: str
+    iteration: int = 0
+    score: float | None = None
+    kind: str = "triplets"  # "triplets" | "path" | "query" | "note" | …
+    triplets: tuple[Triplet, ...] = ()
+    path: Path | None = None
+    query: str | None = None
+    rows: QueryResult | None = None
+    nodes: tuple[str, ...] = ()  # node ids this item mentions (answer candidates)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class StageTiming(BaseModel):
+    stage: str
+    iteration: int | None = None
+    seconds: float
+    count: int | None = None  # items produced, when that means something
+
+
+class TraceEvent(BaseModel):
+    """Something worth knowing about a run: a warning, a cap hit, an empty query, a repair."""
+
+    level: str = "info"  # "info" | "warning" | "error"
+    source: str
+    message: str
+    iteration: int | None = None
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class LLMCall(BaseModel):
+    purpose: str
+    model: str
+    prompt_checksum: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    cached: bool = False
+
+
+class Trace(BaseModel):
+    """Everything a person needs to understand and audit a run."""
+
+    iterations: int = 0
+    stages: list[StageTiming] = Field(default_factory=list)
+    llm_calls: list[LLMCall] = Field(default_factory=list)
+    events: list[TraceEvent] = Field(default_factory=list)
+    counts: dict[str, int] = Field(default_factory=dict)
+    artifacts: list[Artifacts] = Field(default_factory=list)
+    links: list[list[MentionLinks]] = Field(default_factory=list)
+
+    @property
+    def prompt_tokens(self) -> int:
+        return sum(c.prompt_tokens for c in self.llm_calls)
+
+    @property
+    def completion_tokens(self) -> int:
+        return sum(c.completion_tokens for c in self.llm_calls)
+
+    @property
+    def warnings(self) -> list[TraceEvent]:
+        return [e for e in self.events if e.level in ("warning", "error")]
+
+    def event(
+        self,
+        source: str,
+        message: str,
+        *,
+        level: str = "info",
+        iteration: int | None = None,
+        **data: Any,
+    ) -> None:
+        self.events.append(
+            TraceEvent(level=level, source=source, message=message, iteration=iteration, data=data)
+        )
+
+    def count(self, key: str, n: int = 1) -> None:
+        self.counts[key] = self.counts.get(key, 0) + n
+
+    def stage_seconds(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for s in self.stages:
+            out[s.stage] = out.get(s.stage, 0.0) + s.seconds
+        return out
+
+
+class Answer(BaseModel):
+    question: str
+    answers: list[str] = Field(default_factory=list)
+    evidence: list[ContextItem] = Field(default_factory=list)
+    context: list[ContextItem] = Field(default_factory=list)  # everything retrieved, final round
+    trace: Trace = Field(default_factory=Trace)

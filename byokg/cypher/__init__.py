@@ -1,0 +1,1 @@
+"""Cypher tool internals: read-only guard, execution, repair."""

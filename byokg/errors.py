@@ -1,0 +1,70 @@
+"""byokg's error types. Every error carries a message a user can act on."""
+
+from __future__ import annotations
+
+
+class ByokgError(Exception):
+    """Base class: the CLI prints these as one line and exits non-zero."""
+
+
+class ConfigError(ByokgError):
+    """Bad options, unknown names, missing settings."""
+
+
+class InputError(ByokgError):
+    """Malformed user input (a file, a row, a field).
+
+    ``source`` names the file (or stream), ``line`` the 1-based line, ``field`` the field.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.source, self.line, self.field = source, line, field
+        where = ""
+        if source:
+            where = source + (f":{line}" if line is not None else "")
+            where += f" (field {field!r})" if field else ""
+            where += ": "
+        super().__init__(where + message)
+
+
+class PluginError(ByokgError):
+    """A plugin failed to load or registered a name twice."""
+
+
+class BackendError(ByokgError):
+    """A graph backend failed (connection, query, capability)."""
+
+    def __init__(self, message: str, *, uri: str | None = None, code: str | None = None) -> None:
+        self.uri, self.code = uri, code
+        super().__init__(message)
+
+
+class CapabilityError(BackendError):
+    """The store lacks a capability a feature needs."""
+
+
+class QueryError(BackendError):
+    """A graph query failed; ``code`` is the backend's error code where it has one."""
+
+
+class ReadOnlyViolation(ByokgError):
+    """A generated query would write to the graph; it was not run."""
+
+
+class LLMError(ByokgError):
+    """An LLM provider failed after its retries (``code`` from the provider where known)."""
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+class ModelNotFoundError(ConfigError):
+    """A local model path is missing."""

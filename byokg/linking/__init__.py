@@ -1,0 +1,1 @@
+"""Entity linking: fuzzy and dense indexes, embedders, rerankers."""

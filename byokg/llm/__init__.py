@@ -1,0 +1,1 @@
+"""LLM providers (bedrock, openai-compatible, replay) and the response cache."""

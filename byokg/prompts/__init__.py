@@ -1,0 +1,1 @@
+"""KG-Linker prompt templates (versioned text files)."""

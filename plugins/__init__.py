@@ -1,0 +1,1 @@
+"""Built-in retrieval tools, registered through the same hooks as third-party plugins."""
