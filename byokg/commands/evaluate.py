@@ -1,0 +1,63 @@
+"""``byokg eval`` and ``byokg eval compare``."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+@click.group("eval", invoke_without_command=True)
+@click.option("--dataset", help="Dataset name: webqsp, cwq, northwind, jsonl, or a plugin's.")
+@click.option("--data", "data_path", help="Path of the dataset file or folder.")
+@click.option("--graph", "graph_uri", help="Graph URI, e.g. memory:PATH, kuzu:PATH, bolt://HOST.")
+@click.option("--llm", default="none", show_default=True, help="LLM spec (none, bedrock:ID, openai:MODEL, replay:FILE).")
+@click.option("--strategy", default="offline", show_default=True,
+              help="offline, vanilla-llm, graph-query, text-retrieval, graph-reranker, agentic, multi, "
+                   "gold-query, or tools:NAME,NAME.")
+@click.option("--limit", type=int, help="Evaluate the first N questions.")
+@click.option("--workers", type=int, default=1, show_default=True, help="Questions answered in parallel.")
+@click.option("--out", "out_dir", help="Archive folder (config.json, predictions.jsonl, summary.json, report.md).")
+@click.option("--resume", is_flag=True, help="Skip questions already in OUT/predictions.jsonl.")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="RunConfig JSON/TOML.")
+@click.option("--iterations", type=int, help="T_R refinement rounds.")
+@click.option("--judge", help="LLM spec for LLM-as-judge scoring (rubric v1).")
+@click.option("--option", "ds_options", multiple=True, help="Dataset option KEY=VALUE (e.g. gold_source=file).")
+@click.pass_context
+def eval_group(ctx, dataset, data_path, graph_uri, llm, strategy, limit, workers, out_dir, resume,
+               config_path, iterations, judge, ds_options):
+    """Evaluate a strategy on a dataset and archive the run."""
+    if ctx.invoked_subcommand is not None:
+        return
+    missing = [n for n, v in (("--dataset", dataset), ("--data", data_path), ("--graph", graph_uri),
+                              ("--out", out_dir)) if not v]
+    if missing:
+        raise click.UsageError(f"missing {', '.join(missing)} (or use `byokg eval compare DIR...`)")
+    from ..config import RunConfig
+    from ..eval.runner import EvalSettings, run_eval
+
+    cfg = RunConfig.load(config_path) if config_path else RunConfig()
+    if iterations:
+        cfg = cfg.model_copy(update={"iterations": iterations})
+    opts = {}
+    for item in ds_options:
+        if "=" not in item:
+            raise click.UsageError(f"--option {item!r}: expected KEY=VALUE")
+        k, v = item.split("=", 1)
+        opts[k] = v
+    settings = EvalSettings(dataset=dataset, data=data_path, graph=graph_uri, llm=llm, strategy=strategy,
+                            limit=limit, workers=workers, judge=judge, dataset_options=opts, config=cfg)
+    summary = run_eval(settings, out_dir, resume=resume)
+    click.echo(json.dumps({"metrics": {k: round(v["mean"], 4) for k, v in summary["metrics"].items()},
+                           "n": summary["n"], "excluded": summary["excluded"], "errors": summary["errors"]},
+                          indent=2))
+    click.echo(f"archive: {out_dir}")
+
+
+@eval_group.command("compare")
+@click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+def compare(dirs):
+    """Print metrics of several runs side by side with deltas against the first."""
+    from ..eval.report import compare_runs
+
+    click.echo(compare_runs(list(dirs)))

@@ -1,0 +1,349 @@
+"""``byokg eval``: run a dataset through a strategy and archive everything.
+
+Archive layout (``--out DIR``):
+- ``config.json``: everything needed to rerun (dataset, data path, graph, LLM, strategy, the run
+  configuration, prompt checksums, package versions);
+- ``predictions.jsonl``: one line per question, appended and flushed as each finishes (a crash
+  loses nothing; ``--resume`` skips the ids already there);
+- ``summary.json``: ``{"metrics": {name: {mean, ci_low, ci_high, n}}, "n", "excluded", ...}``;
+- ``report.md`` plus PNG plots.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from importlib import metadata, resources
+from pathlib import Path as FsPath
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ..config import RunConfig
+from ..errors import ConfigError
+from ..text import count_tokens
+from . import metrics as M
+from .datasets import Dataset, Example
+
+RECALL_K = (10, 50)
+
+# Strategy presets reproducing the paper's Table 1 rows (plus the offline linker).
+STRATEGIES: dict[str, dict[str, Any]] = {
+    "offline": {"llm": "none", "tools": None},
+    "vanilla-llm": {"tools": []},
+    "graph-query": {"tools": ["cypher"]},
+    "text-retrieval": {"tools": ["triplet-retrieval"]},
+    "graph-reranker": {"tools": ["graph-reranker"]},
+    "agentic": {"tools": ["agentic"]},
+    "multi": {"tools": None},
+    "gold-query": {"tools": []},  # oracle: runs the example's gold Cypher (Northwind)
+}
+
+
+class EvalSettings(BaseModel):
+    dataset: str
+    data: str
+    graph: str
+    llm: str = "none"
+    strategy: str = "offline"
+    limit: int | None = None
+    workers: int = 1
+    judge: str | None = None
+    dataset_options: dict[str, Any] = Field(default_factory=dict)
+    config: RunConfig = Field(default_factory=RunConfig)
+
+
+def strategy_config(strategy: str, base: RunConfig, llm: str) -> RunConfig:
+    """The RunConfig a strategy name (or ``tools:a,b``) stands for."""
+    data = base.model_dump()
+    data["llm"] = llm
+    if strategy.startswith("tools:"):
+        data["tools"] = [t.strip() for t in strategy[6:].split(",") if t.strip()]
+        return RunConfig(**data)
+    if strategy not in STRATEGIES:
+        raise ConfigError(
+            f"unknown strategy {strategy!r}; use one of {', '.join(STRATEGIES)} or tools:NAME,NAME"
+        )
+    preset = STRATEGIES[strategy]
+    data.update({k: v for k, v in preset.items() if k != "llm"})
+    if "llm" in preset:
+        data["llm"] = preset["llm"]
+    if strategy not in ("offline", "gold-query") and data["llm"] == "none":
+        raise ConfigError(f"strategy {strategy!r} needs an LLM (--llm SPEC); offline runs use --strategy offline")
+    return RunConfig(**data)
+
+
+def prompt_checksums() -> dict[str, str]:
+    out = {}
+    try:
+        root = resources.files("byokg.prompts")
+    except ModuleNotFoundError:
+        return out
+    for entry in sorted(root.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith((".txt", ".md")):
+            out[entry.name] = hashlib.sha256(entry.read_bytes()).hexdigest()[:16]
+    return out
+
+
+def package_versions() -> dict[str, str]:
+    names = ["byokg", "pydantic", "pluggy", "rapidfuzz", "numpy", "kuzu", "neo4j", "boto3",
+             "FlagEmbedding", "faiss-cpu", "torch", "transformers"]
+    out = {"python": platform.python_version()}
+    for n in names:
+        try:
+            out[n] = metadata.version(n)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
+
+
+class Archive:
+    """The run folder; predictions are appended under a lock and fsync'ed."""
+
+    def __init__(self, out: FsPath) -> None:
+        self.out = out
+        out.mkdir(parents=True, exist_ok=True)
+        self.pred_path = out / "predictions.jsonl"
+        self._lock = threading.Lock()
+
+    def done_ids(self) -> set[str]:
+        if not self.pred_path.exists():
+            return set()
+        ids = set()
+        good_lines = []
+        with open(self.pred_path, encoding="utf-8") as fh:
+            for line in fh:
+                try:
+                    ids.add(json.loads(line)["id"])
+                    good_lines.append(line)
+                except (ValueError, KeyError):
+                    continue  # a line cut by a crash: rewritten below, the question reruns
+        with open(self.pred_path, "w", encoding="utf-8") as fh:
+            fh.writelines(good_lines)
+        return ids
+
+    def append(self, record: dict[str, Any]) -> None:
+        line = json.dumps(record, ensure_ascii=False, default=str) + "\n"
+        with self._lock, open(self.pred_path, "a", encoding="utf-8") as fh:
+            fh.write(line)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def records(self) -> list[dict[str, Any]]:
+        if not self.pred_path.exists():
+            return []
+        with open(self.pred_path, encoding="utf-8") as fh:
+            return [json.loads(line) for line in fh if line.strip()]
+
+
+def _rows_from_answer(answer: Any) -> list[list[Any]] | None:
+    for item in answer.context:
+        if item.kind == "query" and item.rows is not None:
+            return [list(r) for r in item.rows.rows]
+    return None
+
+
+def score_example(ex: Example, answers: list[str], context: list[str], rows: list[list[Any]] | None) -> dict[str, float]:
+    gold = ex.gold_answer_forms()
+    alt = ex.meta.get("alternative_answers") or []
+    out = {
+        "hit": M.hit(answers, gold + [[a] for a in alt]),
+        "hit@1": M.hit_at_1(answers, gold + [[a] for a in alt]),
+        "em": M.exact_match(answers, gold),
+        "f1": M.f1(answers, gold),
+    }
+    for k in RECALL_K:
+        out[f"recall@{k}"] = M.recall_at_k(context, gold, k)
+    if ex.gold_rows is not None:
+        sc = M.execution_accuracy(rows or [], ex.gold_rows)
+        out["exec_acc"] = sc.exact
+        out["exec_partial"] = sc.partial
+    return out
+
+
+def _gold_query_answer(store: Any, ex: Example) -> tuple[list[str], list[str], list[list[Any]] | None, dict]:
+    """The oracle strategy: run the example's gold Cypher through byokg's read-only path."""
+    if not ex.gold_query:
+        return [], [], None, {"error": "example has no gold query"}
+    t0 = time.perf_counter()
+    try:
+        from ..cypher.execute import run_query  # the Cypher tool's guarded execution
+
+        res = run_query(store, ex.gold_query)
+    except ImportError:
+        res = store.query(ex.gold_query)
+    except Exception as exc:
+        return [], [], [], {"error": f"{type(exc).__name__}: {exc}", "seconds": time.perf_counter() - t0}
+    rows = [list(r) for r in res.rows]
+    answers = list(dict.fromkeys(str(v) for r in rows for v in r if v is not None))
+    return answers, [" | ".join(map(str, r)) for r in rows], rows, {"seconds": time.perf_counter() - t0}
+
+
+def run_eval(
+    settings: EvalSettings,
+    out_dir: str | FsPath,
+    *,
+    resume: bool = False,
+    store: Any = None,
+    progress: bool | None = None,
+    engine_factory: Callable[[Any, RunConfig], Any] | None = None,
+) -> dict[str, Any]:
+    """Run (or resume) an evaluation and write the archive. Returns the summary dict."""
+    from .. import plugins
+    from ..graph import open_graph
+
+    out = FsPath(out_dir)
+    archive = Archive(out)
+    cfg_path = out / "config.json"
+    run_cfg = strategy_config(settings.strategy, settings.config, settings.llm)
+    config_record = {
+        "settings": settings.model_dump(mode="json"),
+        "run_config": run_cfg.model_dump(mode="json"),
+        "prompt_checksums": prompt_checksums(),
+        "versions": package_versions(),
+        "command": sys.argv,
+    }
+    if resume and cfg_path.exists():
+        old = json.loads(cfg_path.read_text())
+        keys = ("dataset", "data", "graph", "llm", "strategy")
+        diff = [k for k in keys if old["settings"].get(k) != config_record["settings"].get(k)]
+        if diff:
+            raise ConfigError(f"--resume with different settings than {cfg_path}: {', '.join(diff)}")
+    elif not resume and archive.pred_path.exists() and archive.pred_path.stat().st_size:
+        raise ConfigError(f"{out} already holds predictions; pass --resume to continue or use a new --out")
+    cfg_path.write_text(json.dumps(config_record, indent=2, default=str))
+
+    own_store = store is None
+    store = store or open_graph(settings.graph)
+    try:
+        ds_entry = plugins.datasets().get(settings.dataset)
+        opts = dict(settings.dataset_options)
+        if ds_entry.meta.get("needs_store"):
+            opts["store"] = store
+        dataset: Dataset = ds_entry.factory(settings.data, **opts)
+        examples = dataset.examples[: settings.limit] if settings.limit else dataset.examples
+        done = archive.done_ids() if resume else set()
+        todo = [ex for ex in examples if ex.id not in done]
+
+        engine = None
+        if settings.strategy != "gold-query":
+            if engine_factory is not None:
+                engine = engine_factory(store, run_cfg)
+            else:
+                from ..engine import Engine
+
+                engine = Engine(store, run_cfg)
+        judge = _make_judge(settings.judge)
+
+        def one(ex: Example) -> dict[str, Any]:
+            t0 = time.perf_counter()
+            record: dict[str, Any] = {"id": ex.id, "question": ex.question, "gold": ex.answers}
+            try:
+                if engine is None:
+                    answers, ctx, rows, info = _gold_query_answer(store, ex)
+                    record.update(info)
+                    trace: dict[str, Any] = {}
+                    llm_calls, kg_tokens, stages = 0, sum(count_tokens(c) for c in ctx), {}
+                else:
+                    ans = engine.ask(ex.question)
+                    answers = list(ans.answers)
+                    ctx = [c.text for c in ans.context]
+                    rows = _rows_from_answer(ans)
+                    trace = ans.trace.model_dump(mode="json")
+                    llm_calls = len(ans.trace.llm_calls)
+                    kg_tokens = sum(count_tokens(c) for c in ctx)
+                    stages = ans.trace.stage_seconds()
+            except Exception as exc:  # one failing question is recorded, the run goes on
+                answers, ctx, rows, trace, llm_calls, kg_tokens, stages = [], [], None, {}, 0, 0, {}
+                record["error"] = f"{type(exc).__name__}: {exc}"
+            record["answers"] = answers
+            record["metrics"] = score_example(ex, answers, ctx, rows)
+            if judge is not None and "error" not in record:
+                record["metrics"]["judge"] = judge(ex, answers)
+            record["metrics"]["llm_calls"] = llm_calls
+            record["metrics"]["kg_tokens"] = kg_tokens
+            record["latency_s"] = time.perf_counter() - t0
+            record["stages"] = stages
+            record["context"] = ctx[: max(RECALL_K)]
+            if rows is not None:
+                record["rows"] = rows[:50]
+            record["trace"] = trace
+            archive.append(record)
+            return record
+
+        _run_parallel(one, todo, settings.workers, progress)
+        summary = summarize(archive.records(), dataset, out)
+        return summary
+    finally:
+        if own_store and hasattr(store, "close"):
+            store.close()
+
+
+def _run_parallel(fn: Callable[[Example], Any], todo: list[Example], workers: int, progress: bool | None) -> None:
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(todo), desc="eval", unit="q", disable=(not progress) if progress is not None else None,
+               file=sys.stderr)
+    try:
+        if workers <= 1:
+            for ex in todo:
+                fn(ex)
+                bar.update(1)
+        else:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                futures = [pool.submit(fn, ex) for ex in todo]
+                for f in as_completed(futures):
+                    f.result()
+                    bar.update(1)
+    finally:
+        bar.close()
+
+
+def _make_judge(spec: str | None) -> Callable[[Example, list[str]], float] | None:
+    if not spec:
+        return None
+    from ..llm import create_llm
+    from .judge import judge_answer
+
+    llm = create_llm(spec)
+    return lambda ex, answers: judge_answer(llm, ex.question, ex.answers, answers)
+
+
+def summarize(records: list[dict[str, Any]], dataset: Dataset, out: FsPath) -> dict[str, Any]:
+    """Aggregate per-question metrics (mean + bootstrap CI), write summary.json and report.md."""
+    names: list[str] = []
+    for r in records:
+        for k in r.get("metrics", {}):
+            if k not in names:
+                names.append(k)
+    metrics = {}
+    for name in names:
+        vals = [r["metrics"][name] for r in records if name in r.get("metrics", {})]
+        metrics[name] = M.bootstrap_ci(vals).model_dump()
+    lat = sorted(r.get("latency_s", 0.0) for r in records)
+    stage_tot: dict[str, float] = {}
+    for r in records:
+        for k, v in (r.get("stages") or {}).items():
+            stage_tot[k] = stage_tot.get(k, 0.0) + v
+    summary = {
+        "metrics": metrics,
+        "n": len(records),
+        "excluded": len(dataset.excluded),
+        "excluded_examples": [e.model_dump() for e in dataset.excluded],
+        "bad_rows": dataset.bad_rows,
+        "errors": sum(1 for r in records if r.get("error")),
+        "latency_p50_s": lat[len(lat) // 2] if lat else None,
+        "stage_mean_s": {k: v / max(len(records), 1) for k, v in stage_tot.items()},
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    from .report import write_report
+
+    write_report(out, summary, records)
+    return summary

@@ -1,0 +1,15 @@
+"""Built-in evaluation datasets, registered through the ``register_datasets`` hook."""
+
+from __future__ import annotations
+
+from byokg.hookspecs import hookimpl
+
+
+@hookimpl
+def register_datasets(register):
+    from byokg.eval import datasets as ds
+
+    register("webqsp", ds.load_webqsp)
+    register("cwq", ds.load_cwq)
+    register("northwind", ds.load_northwind, needs_store=True)
+    register("jsonl", ds.load_generic_jsonl)
