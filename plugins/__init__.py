@@ -32,7 +32,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "byokg.plugins.agentic",
     "byokg.plugins.scoring",
     "byokg.plugins.providers",
-    "byokg.plugins.datasets",
+    "byokg.plugins.evaluation",  # datasets (named so it does not shadow datasets())
 )
 
 ENTRY_POINT_GROUP = "byokg"
