@@ -1,0 +1,312 @@
+"""Property-graph CSV mapping: which CSV files hold which node labels and relationship types.
+
+A mapping file (JSON or TOML) lists node specs (label, file, key column, typed properties,
+display-name column) and edge specs (type, file, source/target label and column, typed
+properties). Backends with a ``loader`` (Kùzu, Neo4j) read the CSVs through
+:meth:`PGMapping.iter_nodes` / :meth:`PGMapping.iter_edges`, which return typed batches.
+
+Semantics follow a Neo4j ``LOAD CSV … MERGE`` script: an empty cell is NULL (the property is
+absent), the literal string ``NULL`` stays a string, a node key appears once (first row wins),
+an edge type holds one edge per (source, target) pair unless ``dedupe`` is false, and an edge
+whose endpoint is not a loaded node is skipped and counted (``MATCH`` finds nothing in Neo4j).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from .errors import InputError
+
+PropType = Literal["string", "int", "float", "bool"]
+MAX_REASONS = 5
+_TRUE = {"1", "true", "t", "yes", "y"}
+_FALSE = {"0", "false", "f", "no", "n"}
+
+
+class NodeSpec(BaseModel):
+    """One node label read from one CSV file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    label: str
+    file: str
+    key: str  # column holding the node key (unique within the label)
+    properties: dict[str, PropType] = {}  # column -> type; the key is always included
+    name: str | None = None  # display-name column
+    extra_fields: Literal["error", "ignore"] = "error"  # rows longer than the header
+
+    @model_validator(mode="after")
+    def _key_is_a_property(self) -> NodeSpec:
+        if self.key not in self.properties:
+            self.properties = {self.key: "string", **self.properties}
+        if self.name is not None and self.name not in self.properties:
+            self.properties[self.name] = "string"
+        return self
+
+
+class EdgeSpec(BaseModel):
+    """One relationship type read from one CSV file (source and target found by key)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: str
+    file: str
+    src_label: str
+    src_column: str
+    dst_label: str
+    dst_column: str
+    properties: dict[str, PropType] = {}
+    dedupe: bool = True  # MERGE semantics: one edge per (src, dst) pair; first row wins
+    extra_fields: Literal["error", "ignore"] = "error"  # "ignore" = LOAD CSV WITH HEADERS
+
+
+class PGMapping(BaseModel):
+    """A property-graph mapping: node specs and edge specs over CSV files."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    description: str | None = None
+    nodes: list[NodeSpec]
+    edges: list[EdgeSpec] = []
+
+    @model_validator(mode="after")
+    def _labels_known(self) -> PGMapping:
+        labels = [n.label for n in self.nodes]
+        if len(set(labels)) != len(labels):
+            dup = sorted({x for x in labels if labels.count(x) > 1})
+            raise ValueError(f"node label(s) {dup} are mapped twice; use one spec per label")
+        for i, e in enumerate(self.edges):
+            for side in ("src_label", "dst_label"):
+                if getattr(e, side) not in labels:
+                    raise ValueError(
+                        f"edges[{i}].{side} = {getattr(e, side)!r} is not a mapped node label "
+                        f"(known: {labels})"
+                    )
+        return self
+
+    # ------------------------------------------------------------------ loading the file
+    @classmethod
+    def load(cls, path: str | Path) -> PGMapping:
+        """Read a JSON or TOML mapping; errors name the file and the field."""
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot read mapping: {exc.strerror}", source=str(p)) from None
+        try:
+            data = tomllib.loads(text) if p.suffix.lower() == ".toml" else json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"invalid JSON: {exc.msg}", source=str(p), line=exc.lineno) from None
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(f"invalid TOML: {exc}", source=str(p)) from None
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            loc = ".".join(str(x) for x in err["loc"]) or None
+            raise InputError(
+                f"{err['msg']} ({len(exc.errors())} error(s) in the mapping)", source=str(p), field=loc
+            ) from None
+
+    # ------------------------------------------------------------------ reading CSVs
+    def iter_nodes(
+        self,
+        base_dir: str | Path,
+        *,
+        batch_size: int = 10_000,
+        skip_bad_rows: bool = False,
+        report: PGLoadReport | None = None,
+    ) -> Iterator[tuple[NodeSpec, list[dict[str, Any]]]]:
+        """Per node spec, batches of typed property dicts (incl. the key); duplicates dropped."""
+        report = report if report is not None else PGLoadReport()
+        for spec in self.nodes:
+            seen: set[Any] = set()
+            batch: list[dict[str, Any]] = []
+            for _line, row in _read_rows(Path(base_dir) / spec.file, spec.properties, report,
+                                        skip_bad_rows, required=(spec.key,),
+                                        extra_fields=spec.extra_fields):
+                k = row[spec.key]
+                if k in seen:
+                    report.duplicates += 1
+                    continue
+                seen.add(k)
+                report.nodes += 1
+                batch.append(row)
+                if len(batch) >= batch_size:
+                    yield spec, batch
+                    batch = []
+            if batch:
+                yield spec, batch
+
+    def node_keys(self, base_dir: str | Path) -> dict[str, set[Any]]:
+        """Keys of every label (for checking edge endpoints)."""
+        keys: dict[str, set[Any]] = {n.label: set() for n in self.nodes}
+        for spec, batch in self.iter_nodes(base_dir, skip_bad_rows=True):
+            keys[spec.label].update(r[spec.key] for r in batch)
+        return keys
+
+    def iter_edges(
+        self,
+        base_dir: str | Path,
+        *,
+        batch_size: int = 10_000,
+        skip_bad_rows: bool = False,
+        report: PGLoadReport | None = None,
+        known_keys: dict[str, set[Any]] | None = None,
+    ) -> Iterator[tuple[EdgeSpec, list[dict[str, Any]]]]:
+        """Per edge spec, batches of dicts ``{"src", "dst", **typed properties}``.
+
+        Endpoint keys are typed like the node keys. Edges whose source or target is not a
+        node of the mapping are skipped and counted in ``report.dangling``.
+        """
+        report = report if report is not None else PGLoadReport()
+        if known_keys is None:
+            known_keys = self.node_keys(base_dir)
+        key_types = {n.label: n.properties[n.key] for n in self.nodes}
+        for spec in self.edges:
+            types: dict[str, str] = dict(spec.properties)
+            cols = {"src": (spec.src_column, key_types[spec.src_label]),
+                    "dst": (spec.dst_column, key_types[spec.dst_label])}
+            seen: set[tuple[Any, Any]] = set()
+            batch: list[dict[str, Any]] = []
+            src_keys, dst_keys = known_keys[spec.src_label], known_keys[spec.dst_label]
+            for _line, row in _read_rows(Path(base_dir) / spec.file, types, report, skip_bad_rows,
+                                        required=(spec.src_column, spec.dst_column), extra=cols,
+                                        extra_fields=spec.extra_fields):
+                src, dst = row["src"], row["dst"]
+                if src not in src_keys or dst not in dst_keys:
+                    report.dangling += 1
+                    continue
+                if spec.dedupe:
+                    if (src, dst) in seen:
+                        report.duplicates += 1
+                        continue
+                    seen.add((src, dst))
+                report.edges += 1
+                batch.append(row)
+                if len(batch) >= batch_size:
+                    yield spec, batch
+                    batch = []
+            if batch:
+                yield spec, batch
+
+
+@dataclass
+class PGLoadReport:
+    """Counts of a property-graph load (rows that became nodes/edges, and what was skipped)."""
+
+    nodes: int = 0
+    edges: int = 0
+    duplicates: int = 0
+    dangling: int = 0  # edges whose endpoint is not a loaded node
+    bad_rows: int = 0
+    long_rows: int = 0  # rows with more fields than the header, extras ignored (extra_fields)
+    reasons: list[str] = field(default_factory=list)
+
+    def bad(self, reason: str) -> None:
+        self.bad_rows += 1
+        if len(self.reasons) < MAX_REASONS:
+            self.reasons.append(reason)
+
+
+def _convert(value: str, typ: str) -> Any:
+    if typ == "string":
+        return value
+    if typ == "int":
+        return int(value)
+    if typ == "float":
+        return float(value)
+    low = value.strip().lower()
+    if low in _TRUE:
+        return True
+    if low in _FALSE:
+        return False
+    raise ValueError(f"not a boolean: {value!r}")
+
+
+def _read_rows(
+    path: Path,
+    types: dict[str, str],
+    report: PGLoadReport,
+    skip_bad_rows: bool,
+    *,
+    required: tuple[str, ...],
+    extra: dict[str, tuple[str, str]] | None = None,
+    extra_fields: str = "error",
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Typed rows of one CSV: (line number, {column: value}); empty cells are left out as None."""
+    src = str(path)
+    try:
+        fh = open(path, encoding="utf-8", newline="")
+    except OSError as exc:
+        raise InputError(f"cannot open: {exc.strerror}", source=src) from None
+    with fh:
+        reader = csv.DictReader(fh)
+        header = reader.fieldnames or []
+        needed = list(types) + list(required) + [c for c, _ in (extra or {}).values()]
+        missing = [c for c in dict.fromkeys(needed) if c not in header]
+        if missing:
+            raise InputError(f"column(s) {missing} not in the header {header}", source=src, line=1)
+        try:
+            for row in reader:
+                line = reader.line_num
+                out: dict[str, Any] = {}
+                reason = None
+                if None in row:  # more fields than the header
+                    if extra_fields == "ignore":
+                        report.long_rows += 1
+                    else:
+                        reason = (f"expected {len(header)} fields, found {len(header) + len(row[None])}"
+                                  " (set extra_fields = \"ignore\" in the mapping to drop extras)")
+                for col in required:
+                    if not reason and not row.get(col):
+                        reason = f"empty key column {col!r}"
+                items = list((extra or {}).items()) + [(c, (c, t)) for c, t in types.items()]
+                for out_name, (col, typ) in items:
+                    if reason:
+                        break
+                    raw = row.get(col)
+                    if raw is None or raw == "":
+                        out[out_name] = None
+                        continue
+                    try:
+                        out[out_name] = _convert(raw, typ)
+                    except ValueError:
+                        reason = f"column {col!r}: {raw!r} is not {'an' if typ == 'int' else 'a'} {typ}"
+                if reason:
+                    if not skip_bad_rows:
+                        raise InputError(reason + "; fix the row or pass --skip-bad-rows",
+                                         source=src, line=line)
+                    report.bad(f"{path.name} line {line}: {reason}")
+                    continue
+                yield line, out
+        except csv.Error as exc:
+            raise InputError(f"unreadable CSV: {exc}", source=src, line=reader.line_num) from None
+        except UnicodeDecodeError as exc:
+            raise InputError(f"not UTF-8 text ({exc.reason})", source=src) from None
+
+
+def northwind_mapping_path() -> Path:
+    """The packaged mapping of the Neo4j Northwind demo graph (``northwind.cypher``)."""
+    return Path(__file__).parent / "data" / "northwind_mapping.json"
+
+
+def load_northwind(into_uri: str, data_dir: str | Path, *, mapping: str | Path | None = None):
+    """Load the Northwind CSVs (``data_dir`` = the ``graph/import`` folder or its parent) into a
+    store with a property-graph loader (``kuzu:PATH``, ``bolt://…``); returns the LoadSummary."""
+    from .loading import load_into
+
+    d = Path(data_dir)
+    if (d / "import").is_dir():
+        d = d / "import"
+    elif (d / "graph" / "import").is_dir():
+        d = d / "graph" / "import"
+    return load_into([str(d)], into_uri, mapping=str(mapping or northwind_mapping_path()))
