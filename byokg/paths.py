@@ -1,0 +1,906 @@
+"""Graph path primitives every backend can run: follow relation paths, shortest paths, expansion.
+
+All three walk the graph through the batched :class:`~byokg.store.GraphStore` calls only
+(``neighbors`` / ``degrees``), one call per hop for the whole frontier, never one per node, so a
+remote backend makes one round trip per hop. Every walk is bounded (hops, fan-out per node,
+total paths/triplets, expansion budget) and says in its result when a cap cut it.
+
+* :func:`follow_paths` walks LLM-proposed relation sequences (``rel1 -> rel2``) from linked
+  nodes (paper Eq. 5), matching relation names leniently and walking a relation against its
+  stored direction when it only exists that way round.
+* :func:`shortest_paths` finds up to ``k`` shortest paths between question entities and draft
+  answers (Eq. 6) by bidirectional BFS over both edge directions, without expanding hubs.
+* :func:`expand` collects the triplets within ``hops`` of seed nodes (input of the scoring
+  retrievers, Eq. 7).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .contracts import Direction, Path, RelationPath, Triplet
+from .store import Capability, GraphStore, has_capability
+from .text import normalize
+
+FollowMode = Literal["auto", "forward", "either"]
+
+__all__ = [
+    "ExpandResult",
+    "FollowResult",
+    "PairPaths",
+    "RelationMatch",
+    "ShortestResult",
+    "expand",
+    "follow_paths",
+    "resolve_relations",
+    "shortest_paths",
+]
+
+
+# --------------------------------------------------------------------------- relation names
+
+
+class RelationMatch(BaseModel):
+    """How one proposed relation name was matched against the graph's relation types."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str  # as proposed
+    matches: tuple[str, ...] = ()  # existing relation names it resolved to
+    how: str = "unknown"  # "exact" | "normalized" | "last-segment" | "unknown"
+    suggestions: tuple[str, ...] = ()  # nearest existing names when unknown
+
+
+class _RelationIndex:
+    """Lookup tables over a set of relation names (built once per call)."""
+
+    def __init__(self, names: Sequence[str] | set[str]) -> None:
+        self.names = sorted(set(names))
+        self.exact = set(self.names)
+        self.by_norm: dict[str, list[str]] = {}
+        self.by_last: dict[str, list[str]] = {}
+        for n in self.names:
+            self.by_norm.setdefault(normalize(n), []).append(n)
+            self.by_last.setdefault(normalize(n.rsplit(".", 1)[-1]), []).append(n)
+
+    def match(self, name: str, *, suggestions: int = 5) -> RelationMatch:
+        if name in self.exact:
+            return RelationMatch(name=name, matches=(name,), how="exact")
+        norm = normalize(name)
+        if norm and norm in self.by_norm:
+            return RelationMatch(name=name, matches=tuple(self.by_norm[norm]), how="normalized")
+        if norm and norm in self.by_last:  # "place_of_birth" for "people.person.place_of_birth"
+            return RelationMatch(name=name, matches=tuple(self.by_last[norm]), how="last-segment")
+        last = normalize(name.rsplit(".", 1)[-1])
+        if last and "." in name and last in self.by_last:
+            return RelationMatch(name=name, matches=tuple(self.by_last[last]), how="last-segment")
+        return RelationMatch(
+            name=name, how="unknown", suggestions=tuple(self.nearest(name, suggestions))
+        )
+
+    def nearest(self, name: str, k: int) -> list[str]:
+        if not self.names or k <= 0:
+            return []
+        from rapidfuzz import fuzz, process, utils
+
+        hits = process.extract(
+            name, self.names, scorer=fuzz.WRatio, processor=utils.default_process, limit=k
+        )
+        return [h[0] for h in hits]
+
+
+def resolve_relations(
+    names: Sequence[str], existing: Sequence[str] | set[str], *, suggestions: int = 5
+) -> list[RelationMatch]:
+    """Match proposed relation names against ``existing``: exact, then case/punctuation-insensitive
+    on the whole name, then on its last dotted segment (Freebase ``people.person.place_of_birth``);
+    otherwise unknown, with the ``suggestions`` nearest existing names (rapidfuzz WRatio)."""
+    index = _RelationIndex(existing)
+    return [index.match(n, suggestions=suggestions) for n in names]
+
+
+# --------------------------------------------------------------------------- follow_paths
+
+
+class FollowResult(BaseModel):
+    """Paths found by :func:`follow_paths`.
+
+    ``paths`` are the complete walks of the relation path; when the walk stopped early (an
+    unknown relation or no edge at some hop) they are the walks up to the last hop that had
+    edges, ``hops_completed`` says how far, and ``reached`` is empty.
+    """
+
+    relation_path: tuple[str, ...] = ()
+    paths: list[Path] = Field(default_factory=list)
+    reached: list[str] = Field(default_factory=list)  # end nodes of complete paths, in order
+    truncated: bool = False  # a fan-out or the max_paths cap cut results
+    unknown_relations: dict[str, list[str]] = Field(default_factory=dict)  # name -> nearest names
+    resolved: list[RelationMatch] = Field(default_factory=list)  # one per hop
+    inverted_hops: list[int] = Field(default_factory=list)  # hops walked against stored direction
+    hops_completed: int = 0
+    capped_nodes: list[str] = Field(default_factory=list)  # nodes whose fan-out was cut
+    native: bool = False  # the store's own follow_path ran it
+    notes: list[str] = Field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return self.hops_completed == len(self.relation_path) and bool(self.paths)
+
+
+def _as_relations(relation_path: RelationPath | Sequence[str] | str) -> tuple[str, ...]:
+    if isinstance(relation_path, RelationPath):
+        return relation_path.relations
+    if isinstance(relation_path, str):
+        return RelationPath.parse(relation_path).relations
+    return tuple(relation_path)
+
+
+def _relation_names(store: GraphStore) -> list[str]:
+    return list(store.relation_types())
+
+
+def follow_paths(
+    store: GraphStore,
+    sources: Sequence[str],
+    relation_path: RelationPath | Sequence[str] | str,
+    *,
+    fanout_per_hop: int = 50,
+    max_paths: int = 200,
+    schema_relations: set[str] | Sequence[str] | None = None,
+    mode: FollowMode = "auto",
+) -> FollowResult:
+    """Walk ``relation_path`` breadth-first from ``sources``; one ``neighbors()`` call per hop.
+
+    :param fanout_per_hop: edges followed per frontier node per hop (``limit_per_node``).
+    :param max_paths: cap on paths kept after every hop (so also on the frontier size).
+    :param schema_relations: the graph's relation names (saves a ``relation_types()`` call).
+    :param mode: ``"auto"`` follows a relation in stored direction and, at a node where it only
+        exists the other way round, walks it inverted (``Path.inverted``); ``"forward"`` never
+        inverts; ``"either"`` follows both directions at every node.
+    """
+    if fanout_per_hop < 1 or max_paths < 1:
+        raise ValueError("fanout_per_hop and max_paths must be >= 1")
+    if mode not in ("auto", "forward", "either"):
+        raise ValueError(f"mode must be auto, forward or either, not {mode!r}")
+    rels = _as_relations(relation_path)
+    result = FollowResult(relation_path=rels)
+    if not rels:
+        result.notes.append("empty relation path")
+        return result
+    existing = schema_relations if schema_relations is not None else _relation_names(store)
+    result.resolved = resolve_relations(rels, existing)
+    known_prefix = 0
+    for m in result.resolved:
+        if m.how == "unknown":
+            result.unknown_relations[m.name] = list(m.suggestions)
+            break
+        known_prefix += 1
+        if m.how != "exact":
+            result.notes.append(f"relation {m.name!r} matched {', '.join(m.matches)} ({m.how})")
+    if result.unknown_relations:
+        name, near = next(iter(result.unknown_relations.items()))
+        result.notes.append(
+            f"relation {name!r} (hop {known_prefix}) is not in the graph; nearest: {', '.join(near)}"
+        )
+    srcs = list(dict.fromkeys(sources))
+    if not srcs:
+        result.notes.append("no source nodes")
+        return result
+    hops = [list(m.matches) for m in result.resolved[:known_prefix]]
+    if not hops:
+        return result
+
+    native = getattr(store, "follow_path", None)
+    if has_capability(store, Capability.FOLLOW_PATH) and callable(native):
+        paths = list(
+            native(srcs, hops, limit_per_node=fanout_per_hop, max_paths=max_paths, mode=mode)
+        )
+        result.native = True
+        _finish_follow(result, paths, len(hops), truncated=len(paths) >= max_paths)
+        return result
+
+    # partial walks as (nodes, relations, inverted) tuples; Path objects are built at the end
+    walks: list[tuple[tuple[str, ...], tuple[str, ...], tuple[bool, ...]]] = [
+        ((s,), (), ()) for s in srcs
+    ]
+    truncated = False
+    capped: dict[str, None] = {}
+    hop_done = 0
+    for hop, names in enumerate(hops):
+        frontier = list(dict.fromkeys(w[0][-1] for w in walks))
+        nbh = store.neighbors(
+            frontier,
+            direction=Direction.OUT if mode == "forward" else Direction.BOTH,
+            relations=names,
+            limit_per_node=fanout_per_hop,
+        )
+        wanted = set(names)
+        steps: dict[str, list[tuple[str, str, bool]]] = {}
+        for node in frontier:
+            hood = nbh.get(node)
+            if hood is None:
+                continue
+            if hood.truncated:
+                truncated = True
+                capped[node] = None
+            out_steps, in_steps = [], []
+            for t in hood.triplets:
+                if t.relation not in wanted:
+                    continue
+                if t.head == node:
+                    out_steps.append((t.tail, t.relation, False))
+                if t.tail == node and t.head != node:
+                    in_steps.append((t.head, t.relation, True))
+            if mode == "forward":
+                steps[node] = out_steps
+            elif mode == "either":
+                steps[node] = out_steps + in_steps
+            else:
+                steps[node] = out_steps or in_steps
+        new: list[tuple[tuple[str, ...], tuple[str, ...], tuple[bool, ...]]] = []
+        full = False
+        for nodes, rs, inv in walks:
+            for nxt, rel, flipped in steps.get(nodes[-1], ()):
+                if len(new) >= max_paths:
+                    full = True
+                    break
+                new.append((nodes + (nxt,), rs + (rel,), inv + (flipped,)))
+            if full:
+                break
+        if full:
+            truncated = True
+            result.notes.append(f"max_paths={max_paths} reached at hop {hop}")
+        if not new:
+            result.notes.append(
+                f"no edge {' | '.join(names)} from the {len(frontier)} node(s) at hop {hop}; "
+                f"returning the walks up to hop {hop}"
+            )
+            break
+        walks = new
+        hop_done = hop + 1
+    if capped:
+        result.notes.append(f"fan-out cap {fanout_per_hop} cut {len(capped)} node(s)")
+    result.capped_nodes = list(capped)
+    paths = [Path(nodes=n, relations=r, inverted=i) for n, r, i in walks] if hop_done else []
+    _finish_follow(result, paths, hop_done, truncated=truncated, complete_hops=len(hops))
+    return result
+
+
+def _finish_follow(
+    result: FollowResult,
+    paths: list[Path],
+    hops_done: int,
+    *,
+    truncated: bool,
+    complete_hops: int | None = None,
+) -> None:
+    result.paths = paths
+    result.truncated = result.truncated or truncated
+    result.hops_completed = hops_done if paths else 0
+    full_len = len(result.relation_path)
+    if paths and hops_done == full_len and not result.unknown_relations:
+        result.reached = list(dict.fromkeys(p.end for p in paths))
+    inv: set[int] = set()
+    for p in paths:
+        inv.update(i for i in range(p.hops) if p.is_inverted(i))
+    result.inverted_hops = sorted(inv)
+    if inv:
+        result.notes.append(
+            "walked against stored direction at hop(s) " + ", ".join(map(str, sorted(inv)))
+        )
+
+
+# --------------------------------------------------------------------------- shortest_paths
+
+
+class PairPaths(BaseModel):
+    """Shortest paths for one (source, target) pair, source first."""
+
+    source: str
+    target: str
+    paths: list[Path] = Field(default_factory=list)
+    hops: int | None = None  # length of the shortest paths found
+    exhausted: bool = False  # searched everything within max_hops (minus capped hubs): no path
+    bounded: bool = False  # stopped by the max_expansions budget
+    hubs_capped: list[str] = Field(default_factory=list)
+    expansions: int = 0  # edges read
+
+
+class ShortestResult(BaseModel):
+    pairs: list[PairPaths] = Field(default_factory=list)
+    hubs_capped: list[str] = Field(default_factory=list)  # hubs seen and not expanded
+    exhausted: bool = False  # every pair without a path was searched to max_hops
+    bounded: bool = False  # some pair stopped on max_expansions
+    native: bool = False
+    neighbor_calls: int = 0
+    notes: list[str] = Field(default_factory=list)
+
+    def paths_for(self, source: str, target: str) -> list[Path]:
+        for p in self.pairs:
+            if p.source == source and p.target == target:
+                return p.paths
+        return []
+
+    @property
+    def all_paths(self) -> list[Path]:
+        return [path for p in self.pairs for path in p.paths]
+
+
+# A parent link: (node one step closer to this side's root, relation, inverted in s->t order).
+_Link = tuple[str, str, bool]
+
+
+class _Side:
+    def __init__(self, root: str) -> None:
+        self.depth: dict[str, int] = {root: 0}
+        self.parents: dict[str, list[_Link]] = {root: []}
+        self.frontier: list[str] = [root]
+        self.level = 0
+
+
+class _PairState:
+    def __init__(self, source: str, target: str) -> None:
+        self.res = PairPaths(source=source, target=target)
+        self.fwd = _Side(source)
+        self.bwd = _Side(target)
+        self.done = source == target
+        self.hubs: dict[str, None] = {}
+        self.meet: list[str] = []
+        if self.done:
+            self.res.paths = [Path(nodes=(source,))]
+            self.res.hops = 0
+
+
+def shortest_paths(
+    store: GraphStore,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    max_hops: int = 3,
+    k: int = 3,
+    hub_degree: int = 2000,
+    max_expansions: int = 20_000,
+) -> ShortestResult:
+    """Up to ``k`` shortest paths (both edge directions) per ``(source, target)`` pair.
+
+    Bidirectional BFS, bounded by ``max_hops`` and by ``max_expansions`` edges read per pair.
+    All pairs advance together: each round makes one ``degrees()`` and one ``neighbors()`` call
+    for every pair's chosen side. Nodes with more than ``hub_degree`` edges are never expanded
+    but still end or join paths; they are listed in ``hubs_capped``. Stores declaring
+    ``shortest_path`` answer natively; the in-memory backend uses its CSR arrays directly.
+    """
+    if max_hops < 0 or k < 1:
+        raise ValueError("max_hops must be >= 0 and k >= 1")
+    pairs = list(dict.fromkeys((str(s), str(t)) for s, t in pairs))
+    native = getattr(store, "shortest_paths", None)
+    if has_capability(store, Capability.SHORTEST_PATH) and callable(native):
+        found = native(pairs, max_hops=max_hops, k=k)
+        out = ShortestResult(native=True)
+        for s, t in pairs:
+            ps = list(found.get((s, t), []))[:k]
+            out.pairs.append(
+                PairPaths(
+                    source=s, target=t, paths=ps, hops=min((p.hops for p in ps), default=None)
+                )
+            )
+        return out
+    if _is_memory_graph(store):
+        return _shortest_csr(
+            store,
+            pairs,
+            max_hops=max_hops,
+            k=k,
+            hub_degree=hub_degree,
+            max_expansions=max_expansions,
+        )
+    return _shortest_generic(
+        store, pairs, max_hops=max_hops, k=k, hub_degree=hub_degree, max_expansions=max_expansions
+    )
+
+
+def _shortest_generic(
+    store: GraphStore,
+    pairs: list[tuple[str, str]],
+    *,
+    max_hops: int,
+    k: int,
+    hub_degree: int,
+    max_expansions: int,
+) -> ShortestResult:
+    result = ShortestResult()
+    states = [_PairState(s, t) for s, t in pairs]
+    deg: dict[str, int] = {}
+    if states:
+        roots = {n for st in states for n in (st.res.source, st.res.target)}
+        deg.update(store.degrees(sorted(roots)))
+    for st in states:
+        if not st.done and max_hops == 0:
+            st.done = st.res.exhausted = True
+    while True:
+        active = [st for st in states if not st.done]
+        if not active:
+            break
+        plan: list[tuple[_PairState, _Side, bool, list[str]]] = []
+        for st in active:
+            side, is_fwd = _pick_side(st, deg)
+            expand_now = []
+            for n in side.frontier:
+                d = deg.get(n, 0)
+                if d > hub_degree:
+                    st.hubs[n] = None
+                    continue
+                if st.res.expansions + d > max_expansions:
+                    st.res.bounded = True
+                    continue
+                st.res.expansions += d
+                expand_now.append(n)
+            plan.append((st, side, is_fwd, expand_now))
+        ask = sorted({n for *_, ns in plan for n in ns})
+        nbh = store.neighbors(ask, direction=Direction.BOTH) if ask else {}
+        if ask:
+            result.neighbor_calls += 1
+        fresh: set[str] = set()
+        for st, side, is_fwd, ns in plan:
+            other = st.bwd if is_fwd else st.fwd
+            nxt: dict[str, None] = {}
+            lvl = side.level + 1
+            for u in ns:
+                hood = nbh.get(u)
+                if hood is None:
+                    continue
+                for t in hood.triplets:
+                    if t.head == u:
+                        v, stored_uv = t.tail, True
+                    elif t.tail == u:
+                        v, stored_uv = t.head, False
+                    else:
+                        continue
+                    if v == u:
+                        continue
+                    # in s->t order: forward side walks u->v, backward side walks v->u
+                    inverted = not stored_uv if is_fwd else stored_uv
+                    dv = side.depth.get(v)
+                    if dv is None:
+                        side.depth[v] = lvl
+                        side.parents[v] = [(u, t.relation, inverted)]
+                        nxt[v] = None
+                    elif dv == lvl and len(side.parents[v]) < k:
+                        link = (u, t.relation, inverted)
+                        if link not in side.parents[v]:
+                            side.parents[v].append(link)
+            side.level = lvl
+            side.frontier = list(nxt)
+            meet = [v for v in side.frontier if v in other.depth]
+            if meet:
+                st.meet = meet
+                _collect(st, k)
+                st.done = True
+                continue
+            if st.fwd.level + st.bwd.level >= max_hops or (
+                not st.fwd.frontier and not st.bwd.frontier
+            ):
+                st.done = True
+                st.res.exhausted = not st.res.bounded
+                continue
+            if st.res.bounded:
+                st.done = True
+                continue
+            fresh.update(n for n in side.frontier if n not in deg)
+        if fresh:
+            deg.update(store.degrees(sorted(fresh)))
+    return _assemble(result, states)
+
+
+def _pick_side(st: _PairState, deg: dict[str, int]) -> tuple[_Side, bool]:
+    """Expand the side whose frontier has fewer edges (an empty side is never picked)."""
+    if not st.bwd.frontier:
+        return st.fwd, True
+    if not st.fwd.frontier:
+        return st.bwd, False
+    cost_f = sum(deg.get(n, 0) for n in st.fwd.frontier)
+    cost_b = sum(deg.get(n, 0) for n in st.bwd.frontier)
+    return (st.fwd, True) if cost_f <= cost_b else (st.bwd, False)
+
+
+def _half_walks(side: _Side, node: str, limit: int) -> Iterator[list[tuple[str, str, bool]]]:
+    """Walks from ``node`` back to the side's root as a list of (next node, rel, inverted)."""
+    parents = side.parents.get(node, [])
+    if not parents:
+        yield []
+        return
+    count = 0
+    for prev, rel, inv in parents:
+        for rest in _half_walks(side, prev, limit):
+            yield [(prev, rel, inv), *rest]
+            count += 1
+            if count >= limit:
+                return
+
+
+def _collect(st: _PairState, k: int) -> None:
+    best = min(st.fwd.depth[m] + st.bwd.depth[m] for m in st.meet)
+    found: list[Path] = []
+    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    for m in st.meet:
+        if st.fwd.depth[m] + st.bwd.depth[m] != best:
+            continue
+        for back in _half_walks(st.fwd, m, k):
+            # back: m <- ... <- source; reversed gives source ... -> m
+            nodes = [m]
+            rels: list[str] = []
+            inv: list[bool] = []
+            for prev, rel, flag in back:
+                nodes.append(prev)
+                rels.append(rel)
+                inv.append(flag)
+            nodes.reverse()
+            rels.reverse()
+            inv.reverse()
+            for fwd_half in _half_walks(st.bwd, m, k):
+                n2, r2, i2 = list(nodes), list(rels), list(inv)
+                for nxt, rel, flag in fwd_half:
+                    n2.append(nxt)
+                    r2.append(rel)
+                    i2.append(flag)
+                key = (tuple(n2), tuple(r2))
+                if key in seen or len(set(n2)) != len(n2):
+                    continue
+                seen.add(key)
+                found.append(Path(nodes=tuple(n2), relations=tuple(r2), inverted=tuple(i2)))
+                if len(found) >= k:
+                    break
+            if len(found) >= k:
+                break
+        if len(found) >= k:
+            break
+    st.res.paths = found
+    st.res.hops = best if found else None
+
+
+def _assemble(result: ShortestResult, states: list[_PairState]) -> ShortestResult:
+    hubs: dict[str, None] = {}
+    for st in states:
+        st.res.hubs_capped = list(st.hubs)
+        hubs.update(st.hubs)
+        result.pairs.append(st.res)
+    result.hubs_capped = list(hubs)
+    missing = [p for p in result.pairs if not p.paths]
+    result.bounded = any(p.bounded for p in result.pairs)
+    result.exhausted = all(p.exhausted for p in missing) if missing else True
+    if hubs:
+        result.notes.append(f"{len(hubs)} hub(s) not expanded: {', '.join(list(hubs)[:5])}")
+    if result.bounded:
+        result.notes.append("expansion budget reached for some pairs; paths may be missing")
+    return result
+
+
+# --------------------------------------------------------------------------- expand
+
+
+class ExpandResult(BaseModel):
+    """Triplets within ``hops`` of the seeds, capped; ``per_hop[i]`` counts triplets added at hop i."""
+
+    seeds: list[str] = Field(default_factory=list)
+    triplets: list[Triplet] = Field(default_factory=list)
+    per_hop: list[int] = Field(default_factory=list)
+    truncated: bool = False
+    capped_nodes: list[str] = Field(default_factory=list)  # nodes whose per_node cap cut edges
+    unexpanded: int = 0  # frontier nodes left out because max_triplets was reached
+    reached: list[str] = Field(default_factory=list)  # nodes touched, seeds first
+    notes: list[str] = Field(default_factory=list)
+
+
+def expand(
+    store: GraphStore,
+    seeds: Sequence[str],
+    *,
+    hops: int = 2,
+    per_node: int = 50,
+    max_triplets: int = 1000,
+    relations: Sequence[str] | None = None,
+    direction: Direction = Direction.BOTH,
+) -> ExpandResult:
+    """Triplets within ``hops`` of ``seeds``: one ``neighbors()`` call per hop.
+
+    Every node contributes at most ``per_node`` edges (fewer when the remaining ``max_triplets``
+    budget is shared by a large frontier); triplets are taken round-robin across the frontier
+    so no single node eats the budget. ``relations`` filters by type (names as stored).
+    """
+    if hops < 0 or per_node < 1 or max_triplets < 0:
+        raise ValueError("hops must be >= 0, per_node >= 1 and max_triplets >= 0")
+    direction = Direction(direction)
+    res = ExpandResult(seeds=list(dict.fromkeys(seeds)))
+    seen_t: set[tuple[str, str, str]] = set()
+    visited: dict[str, None] = dict.fromkeys(res.seeds)
+    frontier = list(res.seeds)
+    capped: dict[str, None] = {}
+    rels = list(relations) if relations is not None else None
+    for _hop in range(hops):
+        remaining = max_triplets - len(res.triplets)
+        if not frontier or remaining <= 0:
+            if frontier and remaining <= 0:
+                res.truncated = True
+                res.unexpanded += len(frontier)
+            break
+        if len(frontier) > remaining:  # each node adds at least one new triplet, at most
+            res.unexpanded += len(frontier) - remaining
+            res.truncated = True
+            frontier = frontier[:remaining]
+        limit = min(per_node, max(1, math.ceil(2 * remaining / len(frontier))))
+        nbh = store.neighbors(frontier, direction=direction, relations=rels, limit_per_node=limit)
+        lists = []
+        for n in frontier:
+            hood = nbh.get(n)
+            if hood is None:
+                continue
+            if hood.truncated:
+                capped[n] = None
+            lists.append((n, hood.triplets))
+        added = 0
+        nxt: dict[str, None] = {}
+        depth = 0
+        while added < remaining:
+            progressed = False
+            for n, ts in lists:
+                if depth >= len(ts):
+                    continue
+                progressed = True
+                t = ts[depth]
+                if t.key in seen_t:
+                    continue
+                if added >= remaining:
+                    res.truncated = True
+                    break
+                seen_t.add(t.key)
+                res.triplets.append(t)
+                added += 1
+                other = t.tail if t.head == n else t.head
+                if other not in visited:
+                    visited[other] = None
+                    nxt[other] = None
+            if not progressed:
+                break
+            depth += 1
+        if added >= remaining and any(depth < len(ts) for _, ts in lists):
+            res.truncated = True
+        res.per_hop.append(added)
+        frontier = list(nxt)
+    if capped:
+        res.truncated = True
+        res.notes.append(f"per-node cap cut {len(capped)} node(s)")
+    if res.unexpanded:
+        res.notes.append(f"max_triplets={max_triplets} left {res.unexpanded} node(s) unexpanded")
+    res.capped_nodes = list(capped)
+    res.reached = list(visited)
+    return res
+
+
+# --------------------------------------------------------------------------- memory backend fast path
+# The in-memory backend keeps CSR adjacency as numpy arrays (backends/memory.py: out_ptr/out_edges,
+# in_ptr/in_edges, heads/rels/tails, _index/_ids/_rels). Reading them directly avoids building a
+# Triplet per edge read; the search is the same bidirectional BFS as _shortest_generic.
+
+_CSR_ATTRS = (
+    "out_ptr",
+    "out_edges",
+    "in_ptr",
+    "in_edges",
+    "heads",
+    "rels",
+    "tails",
+    "_index",
+    "_ids",
+    "_rels",
+)
+
+
+def _is_memory_graph(store: Any) -> bool:
+    try:
+        from .backends.memory import MemoryGraph
+    except ImportError:  # pragma: no cover - the memory backend ships with byokg
+        return False
+    return isinstance(store, MemoryGraph) and all(hasattr(store, a) for a in _CSR_ATTRS)
+
+
+class _CsrSide:
+    def __init__(self, root: int, n: int) -> None:
+        import numpy as np
+
+        self.dist = np.full(n, -1, dtype=np.int16) if n < 2_000_000 else None
+        self.seen: dict[int, int] = {root: 0}
+        if self.dist is not None:
+            self.dist[root] = 0
+        self.frontier = np.array([root], dtype=np.int64)
+        self.level = 0
+        # per level: (child, parent, edge, stored_parent_to_child) arrays of the first links
+        self.links: list[tuple[Any, Any, Any, Any]] = [()]  # type: ignore[list-item]
+
+
+def _gather(ptr: Any, order: Any, nodes: Any) -> tuple[Any, Any]:
+    """(edge ids, owning node) of every CSR slice of ``nodes``, concatenated."""
+    import numpy as np
+
+    starts = ptr[nodes]
+    lens = ptr[nodes + 1] - starts
+    total = int(lens.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    offs = np.repeat(starts - (np.cumsum(lens) - lens), lens)
+    pos = np.arange(total, dtype=np.int64) + offs
+    return order[pos].astype(np.int64), np.repeat(nodes, lens)
+
+
+def _shortest_csr(
+    g: Any,
+    pairs: list[tuple[str, str]],
+    *,
+    max_hops: int,
+    k: int,
+    hub_degree: int,
+    max_expansions: int,
+) -> ShortestResult:
+    import numpy as np
+
+    result = ShortestResult()
+    n = len(g._ids)
+    degree = (g.out_ptr[1:] - g.out_ptr[:-1]) + (g.in_ptr[1:] - g.in_ptr[:-1])
+    for s, t in pairs:
+        res = PairPaths(source=s, target=t)
+        result.pairs.append(res)
+        si, ti = g._index.get(s), g._index.get(t)
+        if s == t and si is not None:
+            res.paths, res.hops = [Path(nodes=(s,))], 0
+            continue
+        if si is None or ti is None:
+            res.exhausted = True
+            missing = [x for x, i in ((s, si), (t, ti)) if i is None]
+            result.notes.append(f"not in the graph: {', '.join(missing)}")
+            continue
+        if max_hops == 0:
+            res.exhausted = True
+            continue
+        fwd, bwd = _CsrSide(si, n), _CsrSide(ti, n)
+        hubs: dict[int, None] = {}
+        meet = None
+        while True:
+            cost_f = int(degree[fwd.frontier].sum()) if len(fwd.frontier) else -1
+            cost_b = int(degree[bwd.frontier].sum()) if len(bwd.frontier) else -1
+            if cost_f < 0 and cost_b < 0:
+                res.exhausted = True
+                break
+            is_fwd = cost_b < 0 or (0 <= cost_f <= cost_b)
+            side, other = (fwd, bwd) if is_fwd else (bwd, fwd)
+            front = side.frontier
+            d = degree[front]
+            hub_mask = d > hub_degree
+            for h in front[hub_mask].tolist():
+                hubs[h] = None
+            front, d = front[~hub_mask], d[~hub_mask]
+            allowed = np.cumsum(d) + res.expansions <= max_expansions
+            if not allowed.all():
+                res.bounded = True
+                front, d = front[allowed], d[allowed]
+            res.expansions += int(d.sum())
+            result.neighbor_calls += 1
+            e_out, u_out = _gather(g.out_ptr, g.out_edges, front)
+            e_in, u_in = _gather(g.in_ptr, g.in_edges, front)
+            edges = np.concatenate([e_out, e_in])
+            owner = np.concatenate([u_out, u_in])
+            stored = np.concatenate([np.ones(len(e_out), bool), np.zeros(len(e_in), bool)])
+            nbr = np.concatenate([g.tails[e_out], g.heads[e_in]]).astype(np.int64)
+            keep = nbr != owner
+            lvl = side.level + 1
+            if side.dist is not None:
+                keep &= (side.dist[nbr] < 0) | (side.dist[nbr] == lvl)
+            else:
+                keep &= np.fromiter(
+                    (side.seen.get(v, lvl) == lvl for v in nbr.tolist()), bool, len(nbr)
+                )
+            edges, owner, stored, nbr = edges[keep], owner[keep], stored[keep], nbr[keep]
+            new_nodes = np.unique(nbr)
+            if side.dist is not None:
+                side.dist[new_nodes] = lvl
+            for v in new_nodes.tolist():
+                side.seen[v] = lvl
+            side.links.append((nbr, owner, edges, stored))
+            side.level = lvl
+            side.frontier = new_nodes
+            if other.dist is not None:
+                hit = new_nodes[other.dist[new_nodes] >= 0]
+            else:
+                hit = np.array([v for v in new_nodes.tolist() if v in other.seen], dtype=np.int64)
+            if len(hit):
+                meet = hit
+                break
+            if fwd.level + bwd.level >= max_hops:
+                res.exhausted = not res.bounded
+                break
+            if res.bounded:
+                break
+        res.hubs_capped = [g._ids[h] for h in hubs]
+        if meet is not None:
+            _collect_csr(g, res, fwd, bwd, meet, k, is_fwd)
+    return _assemble_csr(result)
+
+
+def _csr_parents(
+    g: Any, side: _CsrSide, node: int, lvl: int, k: int
+) -> list[tuple[int, str, bool]]:
+    """Up to ``k`` (parent, relation, parent->node stored) links of ``node`` at ``lvl``."""
+    child, parent, edge, stored = side.links[lvl]
+    idx = (child == node).nonzero()[0][:k]
+    return [(int(parent[i]), g._rels[g.rels[edge[i]]], bool(stored[i])) for i in idx]
+
+
+def _csr_half(
+    g: Any, side: _CsrSide, node: int, lvl: int, k: int
+) -> Iterator[list[tuple[int, str, bool]]]:
+    if lvl == 0:
+        yield []
+        return
+    count = 0
+    for prev, rel, stored in _csr_parents(g, side, node, lvl, k):
+        for rest in _csr_half(g, side, prev, lvl - 1, k):
+            yield [(prev, rel, stored), *rest]
+            count += 1
+            if count >= k:
+                return
+
+
+def _collect_csr(
+    g: Any, res: PairPaths, fwd: _CsrSide, bwd: _CsrSide, meet: Any, k: int, is_fwd: bool
+) -> None:
+    found: list[Path] = []
+    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    lf, lb = fwd.level, bwd.level
+    for m in meet.tolist():
+        if m not in fwd.seen or m not in bwd.seen:
+            continue
+        df, db = fwd.seen[m], bwd.seen[m]
+        if df + db != lf + lb:
+            continue
+        for back in _csr_half(g, fwd, m, df, k):
+            # back walks m -> source; stored means parent->child (source side towards m)
+            nodes = [m] + [p for p, _, _ in back]
+            rels = [r for _, r, _ in back]
+            inv = [not st for _, _, st in back]
+            nodes.reverse()
+            rels.reverse()
+            inv.reverse()
+            for ahead in _csr_half(g, bwd, m, db, k):
+                # ahead walks m -> target; stored means parent->child, i.e. target side -> m
+                n2 = nodes + [p for p, _, _ in ahead]
+                r2 = rels + [r for _, r, _ in ahead]
+                i2 = inv + [st for _, _, st in ahead]
+                ids = tuple(g._ids[x] for x in n2)
+                key = (ids, tuple(r2))
+                if key in seen or len(set(n2)) != len(n2):
+                    continue
+                seen.add(key)
+                found.append(Path(nodes=ids, relations=tuple(r2), inverted=tuple(i2)))
+                if len(found) >= k:
+                    break
+            if len(found) >= k:
+                break
+        if len(found) >= k:
+            break
+    res.paths = found
+    res.hops = lf + lb if found else None
+
+
+def _assemble_csr(result: ShortestResult) -> ShortestResult:
+    hubs: dict[str, None] = {}
+    for p in result.pairs:
+        hubs.update(dict.fromkeys(p.hubs_capped))
+    result.hubs_capped = list(hubs)
+    missing = [p for p in result.pairs if not p.paths]
+    result.bounded = any(p.bounded for p in result.pairs)
+    result.exhausted = all(p.exhausted for p in missing) if missing else True
+    if hubs:
+        result.notes.append(f"{len(hubs)} hub(s) not expanded: {', '.join(list(hubs)[:5])}")
+    if result.bounded:
+        result.notes.append("expansion budget reached for some pairs; paths may be missing")
+    return result
