@@ -1,0 +1,508 @@
+"""KG-Linker: versioned prompt templates, prompt rendering, and a reply parser that never crashes.
+
+Templates live in ``byokg/prompts/*.vN.txt`` and are loaded with :mod:`importlib.resources`;
+placeholders are ``{{name}}`` (so Cypher braces in templates and schemas need no escaping).
+The parser turns any LLM reply into :class:`~byokg.contracts.Artifacts`; whatever it could not
+read is listed in ``Artifacts.warnings`` (and from there in the trace).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+
+from .contracts import Artifacts, GraphSchema, RelationPath
+from .errors import ConfigError
+from .models import prompt_checksum
+from .schema_render import render_schema
+from .text import count_tokens, normalize
+
+TEMPLATE_VERSION = "v1"
+SCHEMA_TOKENS = 1200  # budget of the schema inside a KG-Linker prompt (~4,800 characters)
+CONTEXT_PROMPT_TOKENS = 2500  # budget of the graph context inside the iterative prompt
+MAX_REPLY_CHARS = 200_000
+MAX_ITEMS = 30  # per section
+MAX_ITEM_CHARS = 300
+MAX_QUERIES = 5
+MAX_QUERY_CHARS = 4000
+
+_PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
+
+
+# --------------------------------------------------------------------------- templates
+
+
+@functools.cache
+def load_template(name: str, version: str = TEMPLATE_VERSION) -> str:
+    """The text of ``prompts/<name>.<version>.txt`` with its line structure intact."""
+    fname = f"{name}.{version}.txt"
+    try:
+        return resources.files("byokg.prompts").joinpath(fname).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"prompt template {fname} not found in byokg/prompts") from None
+
+
+def fill(template: str, **values: object) -> str:
+    """Replace every ``{{name}}``; a placeholder without a value is an error naming it."""
+
+    def sub(m: re.Match[str]) -> str:
+        key = m.group(1)
+        if key not in values:
+            raise ConfigError(f"prompt template placeholder {{{{{key}}}}} has no value")
+        return str(values[key])
+
+    return _PLACEHOLDER.sub(sub, template)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A rendered prompt with the template it came from and its checksum."""
+
+    template: str
+    text: str
+    checksum: str
+
+    @property
+    def chars(self) -> int:
+        return len(self.text)
+
+
+def _prompt(template_name: str, **values: object) -> Prompt:
+    text = fill(load_template(template_name), **values)
+    return Prompt(f"{template_name}.{TEMPLATE_VERSION}", text, prompt_checksum(text))
+
+
+# --------------------------------------------------------------------------- relation similarity
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+STOPWORDS = frozenset(
+    """a an the of in on at to for from by with and or is are was were be been being do does did
+    what which who whom whose where when why how that this these those it its as into than then
+    there their they he she his her him has have had not no yes can could would should will
+    shall may might must about also any all some one ones s me my i you your we our us name
+    named called kind type sort many much more most""".split()
+)
+
+# question words -> relation words they usually mean (small, generic, English)
+_HINTS: dict[str, tuple[str, ...]] = {
+    "born": ("birth", "place", "born"),
+    "birthplace": ("birth", "place"),
+    "die": ("death", "died"),
+    "died": ("death", "place"),
+    "dead": ("death",),
+    "where": ("place", "location", "located", "country", "city"),
+    "when": ("date", "year", "time"),
+    "who": ("person", "people"),
+    "wife": ("spouse", "married"),
+    "husband": ("spouse", "married"),
+    "married": ("spouse", "marriage"),
+    "directed": ("director", "directed"),
+    "wrote": ("author", "written", "writer"),
+    "written": ("author", "writer"),
+    "starred": ("actor", "starring", "performance"),
+    "capital": ("capital",),
+    "live": ("lives", "residence", "location"),
+    "lived": ("residence", "location"),
+    "speak": ("language", "spoken"),
+    "spoken": ("language",),
+    "language": ("language", "spoken"),
+    "play": ("plays", "position", "team", "instrument"),
+    "founded": ("founder", "founded"),
+    "works": ("employer", "work", "works"),
+    "work": ("employer", "work", "works"),
+    "study": ("education", "school", "studied"),
+    "studied": ("education", "school"),
+    "genre": ("genre",),
+    "currency": ("currency",),
+    "located": ("location", "located", "containedby", "contains"),
+    "country": ("country", "nationality"),
+    "nationality": ("nationality", "country"),
+    "parent": ("parent", "parents", "father", "mother"),
+    "child": ("children", "child"),
+    "children": ("children", "child"),
+    "kids": ("children",),
+    "religion": ("religion",),
+    "time": ("time", "zone", "zones"),
+}
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens of a question or relation name (camelCase and dots split)."""
+    return normalize(_CAMEL.sub(" ", text).replace(".", " ")).split()
+
+
+def _stem(w: str) -> str:
+    for suf in ("ing", "ies", "ed", "es", "s"):
+        if len(w) > len(suf) + 3 and w.endswith(suf):
+            return w[: -len(suf)]
+    return w
+
+
+def _grams(w: str) -> frozenset[str]:
+    w = f"#{w}#"
+    return frozenset(w[i : i + 3] for i in range(len(w) - 2))
+
+
+def question_terms(question: str) -> dict[str, float]:
+    """Content words of a question (stemmed) with weights, plus hinted relation words."""
+    terms: dict[str, float] = {}
+    for w in words(question):
+        if w in _HINTS:
+            for h in _HINTS[w]:
+                terms[_stem(h)] = max(terms.get(_stem(h), 0.0), 0.8)
+        if w in STOPWORDS or len(w) < 2:
+            continue
+        terms[_stem(w)] = 1.0
+    return terms
+
+
+def question_groups(question: str) -> list[tuple[float, frozenset[str]]]:
+    """Per question word: (weight, the stems that would cover it). Hinted words are variants of
+    the word they come from, so covering one of them covers the word once."""
+    groups: list[tuple[float, frozenset[str]]] = []
+    seen: set[frozenset[str]] = set()
+    for w in words(question):
+        stop = w in STOPWORDS or len(w) < 2
+        variants = set() if stop else {_stem(w)}
+        variants.update(_stem(h) for h in _HINTS.get(w, ()))
+        if not variants:
+            continue
+        key = frozenset(variants)
+        if key in seen:
+            continue
+        seen.add(key)
+        groups.append((0.5 if stop else 1.0, key))
+    return groups
+
+
+def relation_terms(relation: str) -> dict[str, float]:
+    """Words of a relation name; the last dotted segment weighs most (Freebase style)."""
+    segs = relation.split(".")
+    out: dict[str, float] = {}
+    for i, seg in enumerate(segs):
+        weight = 1.0 if i == len(segs) - 1 else 0.35
+        for w in words(seg):
+            if w in STOPWORDS:
+                continue
+            s = _stem(w)
+            out[s] = max(out.get(s, 0.0), weight)
+    return out
+
+
+def _term_sim(a: str, b: str) -> float:
+    if a == b:
+        return 1.0
+    if len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)):
+        return 0.8
+    ga, gb = _grams(a), _grams(b)
+    j = len(ga & gb) / len(ga | gb)
+    return j if j >= 0.45 else 0.0
+
+
+def lexical_relation_scores(question: str, relations: Sequence[str]) -> dict[str, float]:
+    """Score in [0, 1] per relation: how well its words match the question's words."""
+    q = question_terms(question)
+    out: dict[str, float] = {}
+    sim_cache: dict[tuple[str, str], float] = {}
+    for rel in relations:
+        rt = relation_terms(rel)
+        if not rt or not q:
+            out[rel] = 0.0
+            continue
+        num = 0.0
+        for t, w in rt.items():
+            best = 0.0
+            for qt, qw in q.items():
+                key = (t, qt)
+                s = sim_cache.get(key)
+                if s is None:
+                    s = sim_cache[key] = _term_sim(t, qt)
+                best = max(best, s * qw)
+            num += w * best
+        # normalise by relation length (softly) so long names do not win by size
+        out[rel] = num / math.sqrt(sum(rt.values()) * 1.0 + 0.5)
+    top = max(out.values(), default=0.0)
+    if top > 1.0:
+        out = {k: v / top for k, v in out.items()}
+    return out
+
+
+def relation_scores(question: str, relations: Sequence[str], services: object | None = None) -> dict[str, float]:
+    """Relation relevance to the question: embedder cosine when one is configured, else lexical."""
+    relations = list(dict.fromkeys(relations))
+    lex = lexical_relation_scores(question, relations)
+    cfg = getattr(services, "config", None)
+    if services is None or cfg is None or not getattr(cfg, "embedder", None) or not relations:
+        return lex
+    emb = services.embedder  # type: ignore[attr-defined]
+    cache = services.cache  # type: ignore[attr-defined]
+    key = ("relation-vectors", emb.name, tuple(relations))
+    vecs = cache.get(key)
+    if vecs is None:
+        vecs = cache[key] = emb.encode([" ".join(words(r)) for r in relations])
+    qv = emb.encode([question])[0]
+    cos = vecs @ qv
+    return {r: 0.5 * lex[r] + 0.5 * max(0.0, float(c)) for r, c in zip(relations, cos, strict=True)}
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def render_schema_for(
+    schema: GraphSchema,
+    question: str,
+    *,
+    services: object | None = None,
+    max_tokens: int = SCHEMA_TOKENS,
+) -> str:
+    """The schema, most question-relevant relations first, pruned to ``max_tokens``."""
+    names = schema.relation_names
+    scores = relation_scores(question, names, services) if len(names) > 1 else {}
+    order = sorted(names, key=lambda r: -scores.get(r, 0.0)) if scores else names
+    return render_schema(schema, relation_order=order, max_tokens=max_tokens)
+
+
+def _cypher_sections(cypher: bool, dialect: str | None) -> tuple[str, str, int]:
+    if not cypher:
+        return "", "", 3
+    hints = ""
+    if dialect:
+        try:
+            from .cypher.dialects import dialect_hints  # provided by the cypher issue
+
+            hints = dialect_hints(dialect) or ""
+        except ImportError:
+            hints = ""
+    hints = f"Dialect ({dialect}): {hints}" if hints else ""
+    task = fill(load_template("cypher_task"), dialect_hints=hints)
+    return task, load_template("cypher_format"), 4
+
+
+def linker_prompt(
+    question: str,
+    schema_text: str,
+    *,
+    cypher: bool = False,
+    dialect: str | None = None,
+) -> Prompt:
+    """The first-round KG-Linker prompt (entities, relation paths, [cypher], draft answers)."""
+    task, fmt, n = _cypher_sections(cypher, dialect)
+    return _prompt(
+        "kg_linker",
+        schema=schema_text,
+        question=question.strip(),
+        cypher_task=task,
+        cypher_format=fmt,
+        answer_task_number=n,
+    )
+
+
+def iterative_prompt(
+    question: str,
+    schema_text: str,
+    context_text: str,
+    *,
+    round_no: int,
+    rounds: int,
+    cypher: bool = False,
+    dialect: str | None = None,
+) -> Prompt:
+    """A later-round KG-Linker prompt: receives the graph context and may reply FINISH."""
+    task, fmt, n = _cypher_sections(cypher, dialect)
+    return _prompt(
+        "kg_linker_iterative",
+        schema=schema_text,
+        question=question.strip(),
+        context=context_text or "(nothing retrieved yet)",
+        round=round_no,
+        rounds=rounds,
+        cypher_task=task,
+        cypher_format=fmt,
+        answer_task_number=n,
+    )
+
+
+def answer_prompt(question: str, context_text: str) -> Prompt:
+    return _prompt("answer", question=question.strip(), context=context_text or "(empty)")
+
+
+# --------------------------------------------------------------------------- parser
+
+_SECTION_ALIASES = {
+    "entities": "entities",
+    "entity": "entities",
+    "relation-paths": "paths",
+    "relation_paths": "paths",
+    "relationpaths": "paths",
+    "relation-path": "paths",
+    "paths": "paths",
+    "path": "paths",
+    "relations": "paths",
+    "cypher": "cypher",
+    "opencypher": "cypher",
+    "open-cypher": "cypher",
+    "query": "cypher",
+    "queries": "cypher",
+    "answers": "answers",
+    "answer": "answers",
+    "draft-answers": "answers",
+}
+_TAG = re.compile(r"<\s*(/?)\s*([A-Za-z][A-Za-z0-9_\-]{0,40})\s*>")
+_JUNK = re.compile(r"<\|[^|>]{0,40}\|>|</s>|<s>|\[/?INST\]")
+_FENCE = re.compile(r"^[ \t]*```[A-Za-z0-9_-]*[ \t]*$|```[A-Za-z0-9_-]*", re.M)
+_BULLET = re.compile(r"^\s*(?:[-*•]+|\d{1,3}[.)]|\(\d{1,3}\))\s+")
+_EMPTY = {"", "none", "n/a", "na", "null", "nil", "unknown", "-", "[]", "...", "…"}
+_FINISH = re.compile(r"(?<![A-Za-z])FINISH(?![A-Za-z])")
+
+
+def _clean_item(line: str) -> str:
+    s = _BULLET.sub("", line.strip())
+    s = s.strip().strip("`").strip()
+    if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'":
+        s = s[1:-1].strip()
+    return s.rstrip(",;").strip()
+
+
+def _items(body: str, section: str, warnings: list[str]) -> list[str]:
+    out: list[str] = []
+    for line in _FENCE.sub("\n", body).splitlines():
+        s = _clean_item(line)
+        if s.casefold() in _EMPTY or s.upper() == "FINISH":
+            continue
+        if len(s) > MAX_ITEM_CHARS:
+            warnings.append(f"<{section}>: item of {len(s)} characters cut to {MAX_ITEM_CHARS}")
+            s = s[:MAX_ITEM_CHARS]
+        if s not in out:
+            out.append(s)
+    if len(out) > MAX_ITEMS:
+        warnings.append(f"<{section}>: {len(out)} items, kept the first {MAX_ITEMS}")
+        out = out[:MAX_ITEMS]
+    return out
+
+
+def _queries(body: str, warnings: list[str]) -> list[str]:
+    text = _FENCE.sub("\n", body)
+    parts = re.split(r";\s*(?:\n|$)|\n\s*\n", text)
+    out: list[str] = []
+    for p in parts:
+        q = "\n".join(line.rstrip() for line in p.strip().splitlines()).strip()
+        if not q or q.casefold() in _EMPTY:
+            continue
+        if len(q) > MAX_QUERY_CHARS:
+            warnings.append(f"<cypher>: query of {len(q)} characters dropped (limit {MAX_QUERY_CHARS})")
+            continue
+        if q not in out:
+            out.append(q)
+    if len(out) > MAX_QUERIES:
+        warnings.append(f"<cypher>: {len(out)} queries, kept the first {MAX_QUERIES}")
+        out = out[:MAX_QUERIES]
+    return out
+
+
+def _sections(text: str, warnings: list[str]) -> tuple[dict[str, list[str]], bool]:
+    """Bodies per canonical section; tolerant of missing closing tags and unknown tags."""
+    bodies: dict[str, list[str]] = {}
+    found_any = False
+    pos = 0
+    tags = list(_TAG.finditer(text))
+    i = 0
+    while i < len(tags):
+        m = tags[i]
+        closing, raw = m.group(1) == "/", m.group(2).lower()
+        name = _SECTION_ALIASES.get(raw)
+        if m.start() < pos:
+            i += 1
+            continue
+        if closing:
+            if name is None:
+                warnings.append(f"ignored stray closing tag </{raw}>")
+            i += 1
+            continue
+        if name is None:
+            warnings.append(f"ignored unknown tag <{raw}>")
+            i += 1
+            continue
+        found_any = True
+        # body runs to the matching close tag, else to the next known opening tag, else the end
+        end, nxt = None, None
+        for j in range(i + 1, len(tags)):
+            t = tags[j]
+            tname = _SECTION_ALIASES.get(t.group(2).lower())
+            if t.group(1) == "/" and tname == name:
+                end, nxt = t.start(), t.end()
+                break
+            if t.group(1) != "/" and tname is not None:
+                end, nxt = t.start(), t.start()
+                warnings.append(f"<{raw}> is not closed; read up to <{t.group(2)}>")
+                break
+        if end is None:
+            end = nxt = len(text)
+            warnings.append(f"<{raw}> is not closed; read to the end of the reply")
+        bodies.setdefault(name, []).append(text[m.end() : end])
+        pos = nxt
+        while i < len(tags) and tags[i].start() < pos:
+            i += 1
+    return bodies, found_any
+
+
+def parse_reply(reply: object) -> Artifacts:
+    """Parse a KG-Linker (or answer-generation) reply. Never raises; problems become warnings."""
+    warnings: list[str] = []
+    try:
+        text = reply if isinstance(reply, str) else ("" if reply is None else str(reply))
+        if len(text) > MAX_REPLY_CHARS:
+            warnings.append(f"reply of {len(text):,} characters cut to {MAX_REPLY_CHARS:,}")
+            text = text[:MAX_REPLY_CHARS]
+        if _JUNK.search(text):
+            warnings.append("removed chat-template tokens from the reply")
+            text = _JUNK.sub("\n", text)
+        text = text.replace("\r\n", "\n").replace("\x00", "")
+        bodies, found = _sections(text, warnings)
+        outside = _TAG.sub("\n", text)
+        for body in (b for bs in bodies.values() for b in bs):
+            outside = outside.replace(body, "\n", 1)
+        finish = bool(_FINISH.search(outside)) or any(
+            _FINISH.search(b) for b in bodies.get("answers", [])
+        )
+        if not found:
+            if text.strip() and not finish:
+                warnings.append(
+                    f"reply has no recognised tags (<entities>, <relation-paths>, <cypher>, "
+                    f"<answers>); nothing parsed from {len(text):,} characters"
+                )
+            elif not text.strip():
+                warnings.append("empty reply")
+        for name in bodies:
+            if len(bodies[name]) > 1 and name != "cypher":
+                warnings.append(f"<{name}> appears {len(bodies[name])} times; merged")
+        entities = _items("\n".join(bodies.get("entities", [])), "entities", warnings)
+        paths: list[RelationPath] = []
+        for line in _items("\n".join(bodies.get("paths", [])), "relation-paths", warnings):
+            rp = RelationPath.parse(line.replace("=>", "->"))
+            if not rp.relations:
+                warnings.append(f"<relation-paths>: could not read {line[:80]!r}")
+            elif rp not in paths:
+                paths.append(rp)
+        cypher = _queries("\n\n".join(bodies.get("cypher", [])), warnings)
+        answers = _items("\n".join(bodies.get("answers", [])), "answers", warnings)
+        for name in ("entities", "paths", "answers"):
+            if name in bodies and not any(b.strip() for b in bodies[name]):
+                warnings.append(f"<{name}> is empty")
+        return Artifacts(
+            entities=tuple(entities),
+            relation_paths=tuple(paths),
+            cypher=tuple(cypher),
+            draft_answers=tuple(answers),
+            finish=finish,
+            warnings=tuple(warnings),
+        )
+    except Exception as exc:  # the parser must never take a run down
+        return Artifacts(warnings=tuple(warnings) + (f"parser failed: {type(exc).__name__}: {exc}",))
+
+
+def prompt_tokens(text: str) -> int:
+    return count_tokens(text)

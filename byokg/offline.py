@@ -1,0 +1,381 @@
+"""The offline linker: KG-Linker's job without an LLM (``--llm none``).
+
+1. Entities: n-gram lookup of the question against the graph's names (the linking package's
+   ``NameIndex.spot`` when present, else a small exact-name index built here).
+2. Relation paths: the relations that really exist around the spotted entities (1 and 2 hops,
+   seen through ``store.neighbors``) ranked by similarity to the question (lexical; blended with
+   the embedder when one is configured). The walked paths are also returned as context items
+   (tool ``offline-linker``) so the loop answers even when no path tool is installed.
+3. Answers: candidate end nodes of the retrieved paths/triplets, scored by how well the
+   relations leading to them match the question, minus a penalty for names that repeat the
+   question's own words; the question's entities are never answers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .contracts import (
+    Artifacts,
+    Candidate,
+    ContextItem,
+    Direction,
+    MentionLinks,
+    Path,
+    RelationPath,
+)
+from .kglinker import STOPWORDS, _term_sim, question_groups, relation_scores, relation_terms, words
+from .store import GraphStore
+from .text import normalize
+from .tools import Linker, Services, ToolParams
+
+TOOL_NAME = "offline-linker"
+MAX_NGRAM = 6
+MAX_IDS_PER_NAME = 5
+FANOUT_1 = 2000  # edges read per spotted entity
+HOP2_RELATIONS = 6  # best first-hop relations expanded to a second hop
+HOP2_NODES = 60  # middle nodes expanded per first-hop relation
+FANOUT_2 = 300  # edges read per middle node
+MAX_PATHS = 6  # relation paths proposed
+MAX_ITEMS_PER_PATH = 15  # instantiated paths kept per relation path
+HOP_PENALTY = 0.04
+CONJUNCTION_BONUS = 0.25
+
+
+# --------------------------------------------------------------------------- name spotting
+
+
+@dataclass
+class Spot:
+    mention: str
+    start: int
+    end: int
+    ids: list[str]
+    exact: bool = True
+
+
+class SimpleNameIndex:
+    """normalised name -> node ids, for spotting and exact linking when no linking index exists."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self.names: dict[str, list[str]] = {}
+        for batch in store.iter_node_names():
+            for nid, name in batch:
+                key = normalize(str(name))
+                if not key:
+                    continue
+                ids = self.names.setdefault(key, [])
+                if len(ids) < MAX_IDS_PER_NAME and nid not in ids:
+                    ids.append(nid)
+
+    def spot(self, text: str, max_ngram: int = MAX_NGRAM) -> list[Spot]:
+        toks = normalize(text).split()
+        spots: list[Spot] = []
+        i = 0
+        while i < len(toks):
+            hit = None
+            for n in range(min(max_ngram, len(toks) - i), 0, -1):
+                gram = toks[i : i + n]
+                if n == 1 and (gram[0] in STOPWORDS or len(gram[0]) < 3):
+                    continue
+                if all(g in STOPWORDS for g in gram):
+                    continue
+                ids = self.names.get(" ".join(gram))
+                if ids:
+                    hit = Spot(" ".join(gram), i, i + n, list(ids))
+                    break
+            if hit:
+                spots.append(hit)
+                i = hit.end
+            else:
+                i += 1
+        return spots
+
+    def lookup(self, mention: str) -> list[str]:
+        return list(self.names.get(normalize(mention), []))
+
+
+def name_index(store: GraphStore, services: Services) -> Any:
+    """The linking package's NameIndex when installed, else :class:`SimpleNameIndex` (cached)."""
+    try:
+        from .linking.linker import get_name_index  # provided by the linking issue
+
+        return get_name_index(store, services)
+    except ImportError:
+        return services.shared(("offline-names", store.uri, id(store)), lambda: SimpleNameIndex(store))
+
+
+def spot_entities(question: str, store: GraphStore, services: Services) -> list[Spot]:
+    idx = name_index(store, services)
+    spots = list(idx.spot(question, max_ngram=MAX_NGRAM))
+    # keep the longest non-overlapping spots, dropping stopword-only single words
+    spots.sort(key=lambda s: (-(s.end - s.start), s.start))
+    taken: list[Spot] = []
+    for s in spots:
+        toks = normalize(s.mention).split()
+        if len(toks) == 1 and (toks[0] in STOPWORDS or len(toks[0]) < 3):
+            continue
+        if any(not (s.end <= t.start or s.start >= t.end) for t in taken):
+            continue
+        taken.append(s)
+    taken.sort(key=lambda s: s.start)
+    return taken
+
+
+class ExactNameLinker(Linker):
+    """Fallback linker (exact normalised name) used when the configured linker is not installed."""
+
+    name = "exact-name"
+    description = "exact normalised-name lookup (fallback)"
+
+    def link(
+        self,
+        mentions: Sequence[str],
+        *,
+        store: GraphStore,
+        services: Services,
+        params: ToolParams,
+    ) -> list[MentionLinks]:
+        idx = services.shared(("offline-names", store.uri, id(store)), lambda: SimpleNameIndex(store))
+        out = []
+        for m in mentions:
+            ids = idx.lookup(m)
+            names = store.get_nodes(ids) if ids else {}
+            cands = tuple(
+                Candidate(id=i, name=(names.get(i).display if names.get(i) else i), score=1.0, method="exact")
+                for i in ids
+            )
+            out.append(MentionLinks(mention=m, candidates=cands))
+        return out
+
+
+# --------------------------------------------------------------------------- path scoring
+
+
+class PathScorer:
+    """Scores relation paths against a question (coverage of its words + relevance of each hop)."""
+
+    def __init__(self, question: str, services: Services | None = None, exclude: Sequence[str] = ()) -> None:
+        drop = {w for e in exclude for w in words(e)}
+        kept = " ".join(w for w in words(question) if w not in drop)
+        self.question = question
+        self.groups = question_groups(kept) or question_groups(question)
+        self.services = services
+        self._rel: dict[str, float] = {}
+        self._kept = kept or question
+
+    def relations(self, rels: Sequence[str]) -> None:
+        todo = [r for r in dict.fromkeys(rels) if r not in self._rel]
+        if todo:
+            self._rel.update(relation_scores(self._kept, todo, self.services))
+
+    def relation(self, rel: str) -> float:
+        if rel not in self._rel:
+            self.relations([rel])
+        return self._rel[rel]
+
+    def score(self, rels: Sequence[str]) -> float:
+        if not rels:
+            return 0.0
+        self.relations(rels)
+        rterms: dict[str, float] = {}
+        for r in rels:
+            for t, w in relation_terms(r).items():
+                rterms[t] = max(rterms.get(t, 0.0), w)
+        total = sum(w for w, _ in self.groups) or 1.0
+        cov = 0.0
+        for qw, variants in self.groups:
+            cov += qw * max(
+                (_term_sim(v, t) * w for v in variants for t, w in rterms.items()), default=0.0
+            )
+        coverage = cov / total
+        precision = sum(self._rel[r] for r in rels) / len(rels)
+        weakest = min(self._rel[r] for r in rels)
+        return 0.45 * coverage + 0.4 * precision + 0.15 * weakest - HOP_PENALTY * (len(rels) - 1)
+
+
+# --------------------------------------------------------------------------- proposing
+
+
+@dataclass
+class Walk:
+    relations: tuple[str, ...]
+    paths: list[Path] = field(default_factory=list)
+    score: float = 0.0
+
+
+def _step(store_nb: dict[str, Any], node: str) -> list[tuple[str, str, bool]]:
+    """(relation, other node, inverted) for every edge of ``node``."""
+    nb = store_nb.get(node)
+    out = []
+    for t in nb.triplets if nb is not None else ():
+        if t.head == node:
+            out.append((t.relation, t.tail, False))
+        if t.tail == node and t.head != node:
+            out.append((t.relation, t.head, True))
+    return out
+
+
+def walk_paths(
+    store: GraphStore, starts: Sequence[str], scorer: PathScorer, *, max_hops: int = 2
+) -> list[Walk]:
+    """1- and 2-hop walks from ``starts``, grouped by relation sequence, best first."""
+    walks: dict[tuple[str, ...], Walk] = {}
+    if not starts:
+        return []
+    nb1 = store.neighbors(list(starts), direction=Direction.BOTH, limit_per_node=FANOUT_1)
+    by_rel: dict[str, list[tuple[str, str, bool]]] = {}
+    for s in starts:
+        for rel, other, inv in _step(nb1, s):
+            if other in starts:
+                continue
+            by_rel.setdefault(rel, []).append((s, other, inv))
+            w = walks.setdefault((rel,), Walk((rel,)))
+            w.paths.append(Path(nodes=(s, other), relations=(rel,), inverted=(inv,)))
+    scorer.relations(list(by_rel))
+    if max_hops >= 2 and by_rel:
+        first = sorted(by_rel, key=lambda r: -scorer.relation(r))[:HOP2_RELATIONS]
+        mids: dict[str, list[tuple[str, str, bool]]] = {}
+        for rel in first:
+            for s, m, inv in by_rel[rel][:HOP2_NODES]:
+                mids.setdefault(m, []).append((s, rel, inv))
+        nb2 = store.neighbors(list(mids), direction=Direction.BOTH, limit_per_node=FANOUT_2)
+        rels2 = {r for m in mids for r, _, _ in _step(nb2, m)}
+        scorer.relations(list(rels2))
+        for m, origins in mids.items():
+            for rel2, end, inv2 in _step(nb2, m):
+                for s, rel1, inv1 in origins:
+                    if end == s or end in starts:
+                        continue
+                    key = (rel1, rel2)
+                    w = walks.setdefault(key, Walk(key))
+                    if len(w.paths) < 200:
+                        w.paths.append(Path(nodes=(s, m, end), relations=key, inverted=(inv1, inv2)))
+    for w in walks.values():
+        w.score = scorer.score(w.relations)
+    return sorted(walks.values(), key=lambda w: (-w.score, len(w.relations), w.relations))
+
+
+def verbalize_path(path: Path, names: dict[str, str]) -> str:
+    parts = [names.get(path.nodes[0], path.nodes[0])]
+    for i, rel in enumerate(path.relations):
+        arrow = f"<-[{rel}]-" if path.is_inverted(i) else f"-[{rel}]->"
+        parts.append(arrow)
+        parts.append(names.get(path.nodes[i + 1], path.nodes[i + 1]))
+    return " ".join(parts)
+
+
+def display_names(store: GraphStore, ids: Sequence[str]) -> dict[str, str]:
+    ids = list(dict.fromkeys(ids))
+    fn = getattr(store, "display_names", None)
+    if fn is not None:
+        return dict(fn(ids))
+    return {i: (n.display if n is not None else i) for i, n in store.get_nodes(ids).items()}
+
+
+@dataclass
+class Proposal:
+    artifacts: Artifacts
+    spots: list[Spot]
+    items: list[ContextItem]
+
+
+def propose(
+    question: str,
+    store: GraphStore,
+    services: Services,
+    *,
+    iteration: int = 0,
+    context: Sequence[ContextItem] = (),
+) -> Proposal:
+    """One offline KG-Linker round. Later rounds say FINISH once there is context."""
+    if iteration > 0:
+        return Proposal(Artifacts(finish=bool(context)), [], [])
+    spots = spot_entities(question, store, services)
+    starts = list(dict.fromkeys(i for s in spots for i in s.ids))
+    scorer = PathScorer(question, services, exclude=[s.mention for s in spots])
+    walks = walk_paths(store, starts, scorer) if starts else []
+    chosen = walks[:MAX_PATHS]
+    items: list[ContextItem] = []
+    ids = [n for w in chosen for p in w.paths[:MAX_ITEMS_PER_PATH] for n in p.nodes]
+    names = display_names(store, ids) if ids else {}
+    for w in chosen:
+        for p in w.paths[:MAX_ITEMS_PER_PATH]:
+            items.append(
+                ContextItem(
+                    text=verbalize_path(p, names),
+                    tool=TOOL_NAME,
+                    iteration=iteration,
+                    score=round(w.score, 4),
+                    kind="path",
+                    triplets=tuple(p.triplets()),
+                    path=p,
+                    nodes=p.nodes,
+                    metadata={"relation_path": list(w.relations)},
+                )
+            )
+    warnings = () if spots else ("no graph entity name found in the question",)
+    art = Artifacts(
+        entities=tuple(dict.fromkeys(s.mention for s in spots)),
+        relation_paths=tuple(RelationPath(relations=w.relations) for w in chosen),
+        warnings=warnings,
+    )
+    return Proposal(art, spots, items)
+
+
+# --------------------------------------------------------------------------- answers
+
+
+def extract_answers(
+    question: str,
+    items: Sequence[ContextItem],
+    store: GraphStore,
+    *,
+    question_ids: Sequence[str] = (),
+    question_mentions: Sequence[str] = (),
+    services: Services | None = None,
+    max_answers: int = 10,
+    tie: float = 0.02,
+) -> list[tuple[str, str, float]]:
+    """``(node id, name, score)`` of the best candidate answers, best first."""
+    qids = set(question_ids)
+    scorer = PathScorer(question, services, exclude=question_mentions)
+    qwords = {w for w in words(question) if w not in STOPWORDS}
+    cand: dict[str, list[float]] = {}
+    starts: dict[str, set[str]] = {}
+    for it in items:
+        pairs: list[tuple[str, str, tuple[str, ...]]] = []
+        if it.path is not None and it.path.hops:
+            pairs.append((it.path.start, it.path.end, it.path.relations))
+        elif it.triplets:
+            for t in it.triplets:
+                if t.head in qids and t.tail not in qids:
+                    pairs.append((t.head, t.tail, (t.relation,)))
+                elif t.tail in qids and t.head not in qids:
+                    pairs.append((t.tail, t.head, (t.relation,)))
+        for start, node, rels in pairs:
+            if node in qids:
+                continue
+            s = scorer.score(rels)
+            if it.score is not None and it.tool != TOOL_NAME:
+                s += 0.05 * max(0.0, min(1.0, float(it.score)))
+            cand.setdefault(node, []).append(s)
+            if start in qids:
+                starts.setdefault(node, set()).add(start)
+    if not cand:
+        return []
+    names = display_names(store, list(cand))
+    scored = []
+    for node, ss in cand.items():
+        s = max(ss) + 0.01 * math.log1p(len(ss) - 1)
+        s += CONJUNCTION_BONUS * (len(starts.get(node, ())) - 1)  # reached from several entities
+        nwords = {w for w in words(names.get(node, node)) if w not in STOPWORDS}
+        if nwords and nwords <= qwords:
+            s *= 0.5  # the name only repeats the question
+        scored.append((node, names.get(node, node), s))
+    scored.sort(key=lambda x: (-x[2], x[1]))
+    best = scored[0][2]
+    return [x for x in scored if x[2] >= best - tie][:max_answers]
