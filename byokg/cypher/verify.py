@@ -1,0 +1,361 @@
+"""Entity verification for a query that came back empty.
+
+:func:`extract_entities` reads (with the lexer, never regexes over raw text) the labels,
+relationship types, properties and literal values a query uses; :func:`verify` checks each
+against the store's schema and, for values, with small *parameterised* auxiliary queries
+(labels and property keys come from the schema and are backtick-quoted; values are always
+``$v``). For anything missing it suggests the nearest existing names / values by Levenshtein
+similarity (rapidfuzz) over the schema and over the property's values (fetched with a capped
+query). When every entity exists the empty result is a real answer ("verified empty").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from .lexer import Kind, LexError, Token, code_tokens, quote_name, tokenize
+
+VALUE_SAMPLE_CAP = 5000  # distinct values fetched per property for suggestions
+SUGGESTIONS = 3
+MIN_SIMILARITY = 0.45
+_SUBQUERY_WORDS = {"EXISTS", "COUNT", "CALL", "COLLECT"}
+_STRING_OPS = {"CONTAINS": "CONTAINS", "STARTS": "STARTS WITH", "ENDS": "ENDS WITH"}
+
+
+@dataclass
+class UsedEntities:
+    """What a query refers to. ``values`` holds (variable, property, operator, value)."""
+
+    labels: list[str] = field(default_factory=list)
+    relations: list[str] = field(default_factory=list)
+    var_labels: dict[str, list[str]] = field(default_factory=dict)
+    var_rels: dict[str, list[str]] = field(default_factory=dict)
+    properties: list[tuple[str, str]] = field(default_factory=list)  # (variable, property)
+    values: list[tuple[str, str, str, Any]] = field(default_factory=list)
+
+
+def _literal(tok: Token, params: Mapping[str, Any]) -> tuple[bool, Any]:
+    if tok.kind is Kind.STRING:
+        return True, tok.value
+    if tok.kind is Kind.NUMBER:
+        try:
+            return True, int(tok.text.replace("_", ""))
+        except ValueError:
+            try:
+                return True, float(tok.text)
+            except ValueError:
+                return False, None
+    if tok.kind is Kind.PARAM and tok.value in params:
+        v = params[tok.value]
+        return (True, v) if isinstance(v, str | int | float) and not isinstance(v, bool) else (
+            False, None)
+    return False, None
+
+
+def _name(tok: Token) -> str | None:
+    if tok.kind is Kind.WORD:
+        return tok.text
+    if tok.kind is Kind.NAME:
+        return tok.value
+    return None
+
+
+def extract_entities(query: str, params: Mapping[str, Any] | None = None) -> UsedEntities:
+    """Labels, relationship types, properties and literal values used by ``query``."""
+    params = params or {}
+    out = UsedEntities()
+    try:
+        toks = code_tokens(tokenize(query))
+    except LexError:
+        return out
+    stack: list[str] = []  # "node" | "rel" | "list" | "map" | "sub"
+    current_var: list[str | None] = []  # variable of the enclosing node/rel pattern
+    n = len(toks)
+    i = 0
+    while i < n:
+        t = toks[i]
+        prev = toks[i - 1] if i else None
+        if t.kind is Kind.PUNCT and t.text in "([{":
+            if t.text == "(":
+                stack.append("node")
+            elif t.text == "[":
+                stack.append("rel" if prev is not None and prev.is_punct("-", "<-") else "list")
+            else:
+                is_sub = prev is not None and prev.kind is Kind.WORD and (
+                    prev.text.upper() in _SUBQUERY_WORDS)
+                stack.append("sub" if is_sub else "map")
+            current_var.append(None)
+            # the pattern's variable: ( var :Label … ) / [ var :TYPE … ]
+            if t.text in "([" and i + 1 < n and toks[i + 1].kind is Kind.WORD and (
+                i + 2 < n and toks[i + 2].is_punct(":", "{", ")", "]")
+            ):
+                current_var[-1] = toks[i + 1].text
+            i += 1
+            continue
+        if t.kind is Kind.PUNCT and t.text in ")]}":
+            if stack:
+                stack.pop()
+                current_var.pop()
+            i += 1
+            continue
+        top = stack[-1] if stack else None
+        # :Label / :TYPE / |TYPE
+        if t.is_punct(":", "|") and top != "map" and i + 1 < n:
+            nm = _name(toks[i + 1])
+            if nm is not None and (t.text == ":" or top == "rel"):
+                if top == "rel":
+                    if nm not in out.relations:
+                        out.relations.append(nm)
+                    var = current_var[-1]
+                    if var:
+                        out.var_rels.setdefault(var, []).append(nm)
+                elif top in ("node", None, "sub", "list") and prev is not None:
+                    if nm not in out.labels:
+                        out.labels.append(nm)
+                    var = current_var[-1] if top == "node" and prev.kind is not Kind.WORD else None
+                    var = var or (prev.text if prev.kind is Kind.WORD else None)
+                    if var:
+                        out.var_labels.setdefault(var, []).append(nm)
+                i += 2
+                continue
+        # {key: literal} inside a node or relationship pattern
+        if top == "map" and t.kind in (Kind.WORD, Kind.NAME) and i + 2 < n and toks[
+            i + 1
+        ].is_punct(":"):
+            owner = current_var[-2] if len(current_var) >= 2 else None
+            owner_kind = stack[-2] if len(stack) >= 2 else None
+            ok, val = _literal(toks[i + 2], params)
+            key = _name(t) or ""
+            if owner_kind in ("node", "rel"):
+                alias = owner or f"_anon{i}"
+                if owner is None:  # anonymous pattern: remember its label/type for the check
+                    lbl = _pattern_label(toks, i, owner_kind)
+                    if lbl:
+                        (out.var_rels if owner_kind == "rel" else out.var_labels).setdefault(
+                            alias, []).append(lbl)
+                out.properties.append((alias, key))
+                if ok:
+                    out.values.append((alias, key, "=", val))
+            i += 3
+            continue
+        # var.prop, and comparisons of it with a literal
+        if (
+            t.kind is Kind.WORD
+            and i + 2 < n
+            and toks[i + 1].is_punct(".")
+            and toks[i + 2].kind in (Kind.WORD, Kind.NAME)
+            and not (prev is not None and prev.is_punct("."))
+            and not (i + 3 < n and toks[i + 3].is_punct("(", "."))
+        ):
+            var, prop = t.text, _name(toks[i + 2]) or ""
+            out.properties.append((var, prop))
+            j = i + 3
+            if j < n:
+                op_tok = toks[j]
+                if op_tok.is_punct("=") and j + 1 < n:
+                    ok, val = _literal(toks[j + 1], params)
+                    if ok:
+                        out.values.append((var, prop, "=", val))
+                elif op_tok.kind is Kind.WORD and op_tok.text.upper() in _STRING_OPS:
+                    k = j + 1
+                    if op_tok.text.upper() != "CONTAINS" and k < n and toks[k].is_word("WITH"):
+                        k += 1
+                    if k < n:
+                        ok, val = _literal(toks[k], params)
+                        if ok and isinstance(val, str):
+                            out.values.append((var, prop, _STRING_OPS[op_tok.text.upper()], val))
+                elif op_tok.is_word("IN") and j + 1 < n and toks[j + 1].is_punct("["):
+                    k = j + 2
+                    while k < n and not toks[k].is_punct("]"):
+                        ok, val = _literal(toks[k], params)
+                        if ok:
+                            out.values.append((var, prop, "=", val))
+                        k += 1
+            # literal = var.prop
+            if prev is not None and prev.is_punct("=") and i >= 2:
+                ok, val = _literal(toks[i - 2], params)
+                if ok:
+                    out.values.append((var, prop, "=", val))
+            i += 3
+            continue
+        i += 1
+    return out
+
+
+def _pattern_label(toks: list[Token], map_index: int, kind: str) -> str | None:
+    """The first :Label / :TYPE of the pattern whose property map holds ``toks[map_index]``."""
+    j = map_index
+    while j > 0 and not toks[j].is_punct("(" if kind == "node" else "["):
+        j -= 1
+    for k in range(j, map_index):
+        if toks[k].is_punct(":") and k + 1 < len(toks):
+            return _name(toks[k + 1])
+    return None
+
+
+# --------------------------------------------------------------------------- checking
+
+
+class EntityCheck(BaseModel):
+    kind: Literal["label", "relation", "property", "value"]
+    name: str  # the label / type / property / value as the query wrote it
+    owner: str | None = None  # label or relationship type the property/value belongs to
+    property: str | None = None
+    exists: bool
+    suggestions: list[str] = Field(default_factory=list)
+    detail: str = ""
+
+    def describe(self) -> str:
+        if self.kind == "value":
+            what = f"value {self.name!r} of {self.owner}.{self.property}"
+        elif self.kind == "property":
+            what = f"property {self.name!r} on {self.owner}"
+        else:
+            what = f"{self.kind} {self.name!r}"
+        if self.exists:
+            return f"{what}: exists"
+        sug = f"; nearest existing: {', '.join(repr(s) for s in self.suggestions)}" if (
+            self.suggestions) else "; no similar name found"
+        return f"{what}: NOT FOUND{sug}" + (f" ({self.detail})" if self.detail else "")
+
+
+class VerificationReport(BaseModel):
+    checks: list[EntityCheck] = Field(default_factory=list)
+    queries: int = 0  # auxiliary queries run
+
+    @property
+    def all_exist(self) -> bool:
+        return all(c.exists for c in self.checks)
+
+    @property
+    def missing(self) -> list[EntityCheck]:
+        return [c for c in self.checks if not c.exists]
+
+    def feedback(self) -> str:
+        return "\n".join(f"- {c.describe()}" for c in self.checks)
+
+
+def nearest(word: str, choices: Sequence[str], k: int = SUGGESTIONS,
+            min_score: float = MIN_SIMILARITY) -> list[str]:
+    """Up to ``k`` choices closest to ``word`` by normalised Levenshtein similarity."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import Levenshtein
+    from rapidfuzz.utils import default_process
+
+    if not choices:
+        return []
+    hits = process.extract(
+        word, list(dict.fromkeys(choices)), scorer=Levenshtein.normalized_similarity,
+        processor=default_process, limit=k, score_cutoff=min_score,
+    )
+    return [h[0] for h in hits]
+
+
+def _q(store: Any, text: str, params: Mapping[str, Any], timeout_s: float | None) -> list[tuple]:
+    res = store.query(text, dict(params), timeout_s=timeout_s, row_limit=VALUE_SAMPLE_CAP)
+    return [tuple(r) for r in res.rows]
+
+
+def verify(
+    store: Any,
+    query: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    schema: Any = None,
+    timeout_s: float | None = 10.0,
+    max_value_checks: int = 8,
+) -> VerificationReport:
+    """Check that every label, relationship type, property and literal value exists."""
+    used = extract_entities(query, params)
+    schema = schema if schema is not None else store.schema(samples=0)
+    label_props = {nl.name: [p.name for p in nl.properties] for nl in schema.node_labels}
+    rel_props = {rt.name: [p.name for p in rt.properties] for rt in schema.relation_types}
+    report = VerificationReport()
+
+    for lbl in used.labels:
+        ok = lbl in label_props
+        report.checks.append(EntityCheck(kind="label", name=lbl, exists=ok,
+                                         suggestions=[] if ok else nearest(lbl, list(label_props))))
+    for rel in used.relations:
+        ok = rel in rel_props
+        report.checks.append(EntityCheck(kind="relation", name=rel, exists=ok,
+                                         suggestions=[] if ok else nearest(rel, list(rel_props))))
+
+    def owners(var: str) -> list[tuple[str, str]]:
+        """(kind, name) of the existing labels / types bound to ``var``."""
+        out = [("node", lb) for lb in used.var_labels.get(var, []) if lb in label_props]
+        out += [("rel", rt) for rt in used.var_rels.get(var, []) if rt in rel_props]
+        return out
+
+    seen: set[tuple[str, str]] = set()
+    for var, prop in used.properties:
+        for kind, owner in owners(var):
+            if (owner, prop) in seen:
+                continue
+            seen.add((owner, prop))
+            pool = label_props[owner] if kind == "node" else rel_props[owner]
+            if not pool:
+                continue  # the schema lists no properties here: nothing to compare against
+            ok = prop in pool
+            report.checks.append(EntityCheck(
+                kind="property", name=prop, owner=owner, exists=ok,
+                suggestions=[] if ok else nearest(prop, pool)))
+
+    checked = 0
+    done: set[tuple[str, str, str, str]] = set()
+    for var, prop, op, val in used.values:
+        for kind, owner in owners(var):
+            pool = label_props[owner] if kind == "node" else rel_props[owner]
+            if pool and prop not in pool:
+                continue  # already reported as a missing property
+            key = (owner, prop, op, repr(val))
+            if key in done or checked >= max_value_checks:
+                continue
+            done.add(key)
+            checked += 1
+            report.checks.append(_check_value(store, kind, owner, prop, op, val, timeout_s, report))
+    return report
+
+
+def _check_value(
+    store: Any, kind: str, owner: str, prop: str, op: str, val: Any,
+    timeout_s: float | None, report: VerificationReport,
+) -> EntityCheck:
+    pat = f"(n:{quote_name(owner)})" if kind == "node" else f"()-[n:{quote_name(owner)}]->()"
+    p = f"n.{quote_name(prop)}"
+    try:
+        report.queries += 1
+        rows = _q(store, f"MATCH {pat} WHERE {p} {op} $v RETURN count(*) AS c", {"v": val},
+                  timeout_s)
+        ok = bool(rows and rows[0][0])
+    except Exception as exc:  # noqa: BLE001 - e.g. a type mismatch: report it as not found
+        return EntityCheck(kind="value", name=str(val), owner=owner, property=prop, exists=False,
+                           detail=f"comparison failed: {str(exc).splitlines()[0][:160]}")
+    if ok or not isinstance(val, str):
+        return EntityCheck(kind="value", name=str(val), owner=owner, property=prop, exists=ok)
+    try:
+        report.queries += 1
+        rows = _q(store, f"MATCH {pat} WHERE {p} IS NOT NULL RETURN DISTINCT {p} AS v "
+                  f"LIMIT {VALUE_SAMPLE_CAP}", {}, timeout_s)
+        values = [r[0] for r in rows if isinstance(r[0], str)]
+    except Exception:  # noqa: BLE001 - suggestions are best effort
+        values = []
+    if op != "=":  # CONTAINS / STARTS WITH: compare against same-length windows too
+        sugg = _nearest_substring(val, values)
+    else:
+        sugg = nearest(val, values)
+    return EntityCheck(kind="value", name=val, owner=owner, property=prop, exists=False,
+                       suggestions=sugg)
+
+
+def _nearest_substring(val: str, values: Sequence[str]) -> list[str]:
+    from rapidfuzz import fuzz, process
+    from rapidfuzz.utils import default_process
+
+    hits = process.extract(val, list(dict.fromkeys(values)), scorer=fuzz.partial_ratio,
+                           processor=default_process, limit=SUGGESTIONS, score_cutoff=60)
+    return [h[0] for h in hits]

@@ -1,0 +1,128 @@
+"""The ``cypher`` retrieval tool: run the KG-Linker's openCypher queries, read-only, with repair.
+
+Offered only on stores with the ``cypher`` capability and when an LLM is configured (the
+queries come from ``request.artifacts.cypher`` and the repair loop asks the LLM). Every query
+goes through :mod:`byokg.cypher`: dialect rewrites, the read-only guard (plus EXPLAIN where the
+store reports a query type), LIMIT injection, execution with a timeout and a row cap, and the
+repair loop with entity verification. See docs/cypher.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from byokg.contracts import ContextItem, QueryResult, TraceEvent
+from byokg.cypher.execute import Status, to_context_item
+from byokg.cypher.repair import RepairResult, run_with_repair
+from byokg.hookspecs import hookimpl
+from byokg.tools import Tool, ToolParams, ToolRequest, ToolResult
+
+
+class CypherParams(ToolParams):
+    max_attempts: int = Field(3, ge=1, le=10, description="queries run per generated query, "
+                              "first try included (repairs = max_attempts - 1)")
+    timeout_s: float = Field(30.0, gt=0, description="per-query timeout in seconds")
+    row_limit: int = Field(50, ge=1, le=10_000, description="rows kept per query (cap)")
+    verify_entities: bool = Field(True, description="check names/values on empty results")
+    max_queries: int = Field(3, ge=1, le=10, description="generated queries run per iteration")
+    extra_procedures: list[str] = Field(default_factory=list,
+                                        description="more read-only procedures to allow")
+
+
+class CypherTool(Tool):
+    name = "cypher"
+    description = "Runs the KG-Linker's openCypher queries read-only, repairing failed ones."
+    requires = frozenset({"cypher"})
+    needs_llm = True
+    Params = CypherParams
+
+    def run(self, request: ToolRequest) -> ToolResult:
+        p = request.params
+        if not isinstance(p, CypherParams):
+            data = p.model_dump() if hasattr(p, "model_dump") else dict(p or {})
+            p = CypherParams(**data)
+        result = ToolResult()
+        queries = [q for q in request.artifacts.cypher if q and q.strip()]
+        if not queries:
+            result.events.append(TraceEvent(source="cypher", iteration=request.iteration,
+                                            message="no Cypher query in the linker's artifacts"))
+            return result
+        if len(queries) > p.max_queries:
+            result.events.append(TraceEvent(
+                source="cypher", level="warning", iteration=request.iteration,
+                message=f"{len(queries)} queries generated, running the first {p.max_queries}"))
+            queries = queries[: p.max_queries]
+        llm = request.services.llm
+        for qi, query in enumerate(queries):
+            rep = run_with_repair(
+                request.store, query, question=request.question, llm=llm,
+                max_attempts=p.max_attempts, verify_entities=p.verify_entities,
+                timeout_s=p.timeout_s, row_limit=p.row_limit,
+                extra_procedures=p.extra_procedures,
+            )
+            result.llm_calls.extend(rep.llm_calls)
+            self._record(result, request, qi, rep)
+            item = self._item(request, qi, rep, p.row_limit)
+            if item is not None:
+                result.items.append(item)
+        return result
+
+    # ----------------------------------------------------------------- helpers
+    def _record(self, result: ToolResult, request: ToolRequest, qi: int, rep: RepairResult) -> None:
+        for a in rep.attempts:
+            ex = a.execution
+            level = "info" if a.outcome in ("ok", "verified_empty") else "warning"
+            if a.outcome == "rejected":
+                level = "error"
+            data: dict[str, Any] = {
+                "query_index": qi, "attempt": a.number, "outcome": a.outcome,
+                "query": ex.executed or ex.query, "rewrites": ex.rewrites,
+                "limit_injected": ex.limit_injected,
+            }
+            if ex.error:
+                data.update(error=ex.error[:500], error_kind=ex.error_kind)
+            if a.verification is not None:
+                data["missing"] = [c.describe() for c in a.verification.missing]
+            if ex.result is not None:
+                data.update(rows=len(ex.result.rows), truncated=ex.result.truncated)
+            result.events.append(TraceEvent(
+                level=level, source="cypher", iteration=request.iteration, data=data,
+                message=f"query {qi + 1} attempt {a.number}: {a.outcome}"
+                + (f" ({ex.error_kind}: {ex.error.splitlines()[0][:160]})" if ex.error else ""),
+            ))
+        result.events.append(TraceEvent(
+            level="info", source="cypher", iteration=request.iteration,
+            message=f"query {qi + 1}: {rep.stopped}",
+            data={"query_index": qi, "trail": rep.trail, "stopped": rep.stopped},
+        ))
+        result.counts["cypher_queries"] = result.counts.get("cypher_queries", 0) + 1
+        key = f"cypher_{rep.outcome}"
+        result.counts[key] = result.counts.get(key, 0) + 1
+        repairs = max(0, len(rep.attempts) - 1)
+        if repairs:
+            result.counts["cypher_repairs"] = result.counts.get("cypher_repairs", 0) + repairs
+
+    def _item(
+        self, request: ToolRequest, qi: int, rep: RepairResult, row_limit: int
+    ) -> ContextItem | None:
+        ex = rep.final
+        meta = {"attempts": len(rep.attempts), "trail": rep.trail, "query_index": qi}
+        if ex.status is Status.OK:
+            return to_context_item(ex, tool=self.name, iteration=request.iteration,
+                                   row_limit=row_limit, metadata=meta)
+        if ex.status is Status.VERIFIED_EMPTY:
+            q = ex.executed or ex.query
+            return ContextItem(
+                text=f"Query: {q}\nNo rows. Every label, relationship, property and value the "
+                "query uses exists in the graph, so the answer is: none.",
+                tool=self.name, iteration=request.iteration, kind="query", query=q,
+                rows=ex.result or QueryResult(), metadata={"status": "verified_empty", **meta},
+            )
+        return None
+
+
+@hookimpl
+def register_tools(register):
+    register("cypher", CypherTool)
