@@ -319,7 +319,7 @@ class KuzuGraph(BaseGraphStore):
 
     def _rel_pattern(
         self, relations: Sequence[str] | None, src: str | None, direction: Direction
-    ) -> tuple[str, str, dict[str, Any]] | None:
+    ) -> tuple[str, str, dict[str, Any], list[str]] | None:
         """(label part like ``:A|B``, WHERE condition, params) for a relation filter from the
         table ``src``; None when no rel table can match."""
         tables = []
@@ -335,7 +335,9 @@ class KuzuGraph(BaseGraphStore):
             if ok:
                 tables.append(rt)
         if relations is None:
-            return (":" + "|".join(_q(t.name) for t in tables), "", {}) if tables else None
+            if not tables:
+                return None
+            return ":" + "|".join(_q(t.name) for t in tables), "", {}, [t.name for t in tables]
         rmap = self._relation_map()
         chosen: dict[str, list[str]] = {}
         for r in dict.fromkeys(relations):
@@ -356,7 +358,7 @@ class KuzuGraph(BaseGraphStore):
             conds.append("label(r) IN $plain_rels")
             params["plain_rels"] = plain
         where = " OR ".join(conds)
-        return ":" + "|".join(_q(t) for t in chosen), where, params
+        return ":" + "|".join(_q(t) for t in chosen), where, params, list(chosen)
 
     def _relation_of(self, r: Mapping[str, Any]) -> str:
         rt = self._cat.rels.get(r.get("_label", ""))
@@ -370,6 +372,18 @@ class KuzuGraph(BaseGraphStore):
         return {k: v for k, v in r.items() if not k.startswith("_") and v is not None and k != skip}
 
     # ------------------------------------------------------------------ GraphStore
+    def _rel_name_expr(self, tables: Sequence[str]) -> str:
+        typed = [t for t in tables if self._cat.rels[t].type_prop]
+        if not typed:
+            return "label(r)"
+        props = {self._cat.rels[t].type_prop for t in typed}
+        if len(typed) == len(tables) and len(props) == 1:
+            return f"r.{_q(props.pop())}"
+        whens = " ".join(
+            f"WHEN label(r) = '{t}' THEN r.{_q(self._cat.rels[t].type_prop)}" for t in typed  # type: ignore[arg-type]
+        )
+        return f"CASE {whens} ELSE label(r) END"
+
     def neighbors(
         self,
         ids: Sequence[str],
@@ -378,61 +392,76 @@ class KuzuGraph(BaseGraphStore):
         relations: Sequence[str] | None = None,
         limit_per_node: int | None = None,
     ) -> dict[str, Neighborhood]:
+        """One-hop triplets per id: one query for the whole batch (OUT and IN parts joined by
+        UNION ALL), cap applied in Cypher with ``list_slice(collect(…))``, totals counted."""
         direction = Direction(direction)
         ids = [str(i) for i in ids]
-        found: dict[str, tuple[list[Triplet], int]] = {}
-        parts: list[tuple[str, dict[str, Any]]] = []
-        arrow = {Direction.OUT: ("-", "->"), Direction.IN: ("<-", "-"), Direction.BOTH: ("-", "-")}
-        left, right = arrow[direction]
         lim = max(int(limit_per_node), 0) if limit_per_node is not None else None
+        dirs = [Direction.OUT, Direction.IN] if direction == Direction.BOTH else [direction]
         key_of: dict[tuple[str, str], list[str]] = {}
-        for n, (table, items) in enumerate(self._resolve(ids).items()):
+        plain: list[tuple[str, dict[str, Any]]] = []  # parts without rel properties (UNION-able)
+        with_props: list[tuple[str, dict[str, Any]]] = []
+
+        def sl(expr: str) -> str:
+            return f"list_slice(collect({expr}), 1, {lim})" if lim is not None else f"collect({expr})"
+
+        n = 0
+        for table, items in self._resolve(ids).items():
             t = self._cat.nodes[table]
-            pat = self._rel_pattern(relations, table, direction)
-            if pat is None:
-                continue
-            labels, where, p = pat
-            p[f"k{n}"] = [k for _, k in items]
             for nid, k in items:
                 key_of.setdefault((table, str(k)), []).append(nid)
-            w = f" WHERE {where}" if where else ""
-            items_rs = f"list_slice(collect(r), 1, {lim})" if lim is not None else "collect(r)"
-            items_bl = f"list_slice(collect(label(b)), 1, {lim})" if lim is not None else "collect(label(b))"
-            items_bk = (
-                f"list_slice(collect({self._key_expr('b')}), 1, {lim})"
-                if lim is not None
-                else f"collect({self._key_expr('b')})"
-            )
-            parts.append((
-                f"UNWIND $k{n} AS i MATCH (a:{_q(table)} {{{_q(t.key_prop)}: i}})"
-                f"{left}[r{labels}]{right}(b){w} "
-                f"WITH '{table}' AS tl, CAST(i AS STRING) AS k, id(a) AS aid, count(*) AS total, "
-                f"{items_rs} AS rs, {items_bl} AS bl, {items_bk} AS bk "
-                "RETURN tl, k, aid, total, rs, bl, bk", p))
-        # One query per source table (usually one: Entity); REL lists of different rel-table
-        # sets cannot be UNIONed in Kùzu 0.11.
-        rows = [row for q, p in parts for row in self._rows(q, p)]
-        if rows:
-            for tl, k, aid, total, rs, bl, bk in rows:
-                for nid in key_of.get((tl, k), []):
-                    trips = []
-                    for r, lab, key in zip(rs, bl, bk, strict=False):
-                        other = self._id_from(lab, key)
-                        if direction == Direction.BOTH:
-                            out_edge = r["_src"] == aid
-                        else:
-                            out_edge = direction == Direction.OUT
-                        h, tt = (nid, other) if out_edge else (other, nid)
-                        trips.append(Triplet.model_construct(
-                            head=h, relation=self._relation_of(r), tail=tt,
-                            properties=self._rel_props(r)))
-                    prev, ptotal = found.get(nid, ([], 0))
-                    found[nid] = (prev + trips, ptotal + int(total))
+            for d in dirs:
+                pat = self._rel_pattern(relations, table, d)
+                if pat is None:
+                    continue
+                labels, where, p, tables = pat
+                n += 1
+                p = {f"{name}_{n}": v for name, v in p.items()}
+                where = re.sub(r"\$(\w+)", lambda m, n=n: f"${m.group(1)}_{n}", where)
+                p[f"k_{n}"] = [k for _, k in items]
+                left, right = ("-", "->") if d == Direction.OUT else ("<-", "-")
+                needs_props = any(
+                    set(self._cat.rels[x].props) - {self._cat.rels[x].type_prop} for x in tables
+                )
+                w = f" WHERE {where}" if where else ""
+                q = (
+                    f"UNWIND $k_{n} AS i MATCH (a:{_q(table)} {{{_q(t.key_prop)}: i}})"
+                    f"{left}[r{labels}]{right}(b){w} "
+                    f"RETURN '{table}' AS tl, CAST(i AS STRING) AS k, '{d.value}' AS d, "
+                    f"count(*) AS total, {sl(self._rel_name_expr(tables))} AS rn, "
+                    f"{sl('label(b)')} AS bl, {sl(self._key_expr('b'))} AS bk"
+                )
+                if needs_props:
+                    with_props.append((q + f", {sl('r')} AS rs", p))
+                else:
+                    plain.append((q, p))
+        rows: list[list[Any]] = []
+        if plain:
+            params = {k: v for _, p in plain for k, v in p.items()}
+            rows += self._rows(" UNION ALL ".join(q for q, _ in plain), params)
+        for q, p in with_props:
+            rows += self._rows(q, p)
+        found: dict[str, dict[str, tuple[list[Triplet], int]]] = {}
+        for row in rows:
+            tl, k, d, total, rn, bl, bk = row[:7]
+            rs = row[7] if len(row) > 7 else None
+            for nid in key_of.get((tl, k), []):
+                trips = []
+                for j, (rel, lab, key) in enumerate(zip(rn, bl, bk, strict=False)):
+                    other = self._id_from(lab, key)
+                    h, tt = (nid, other) if d == "out" else (other, nid)
+                    props = self._rel_props(rs[j]) if rs else {}
+                    trips.append(Triplet.model_construct(
+                        head=h, relation=str(rel), tail=tt, properties=props))
+                prev, ptotal = found.setdefault(nid, {}).get(d, ([], 0))
+                found[nid][d] = (prev + trips, ptotal + int(total))
         out: dict[str, Neighborhood] = {}
         for nid in ids:
-            trips, total = found.get(nid, ([], 0))
+            parts = found.get(nid, {})
+            trips = [x for d in dirs for x in parts.get(d.value, ([], 0))[0]]
+            total = sum(parts.get(d.value, ([], 0))[1] for d in dirs)
             if lim is not None:
-                trips = trips[: max(lim, 0)]
+                trips = trips[:lim]
             out[nid] = Neighborhood.model_construct(
                 node=nid, triplets=tuple(trips), total=total, truncated=len(trips) < total
             )
@@ -572,36 +601,33 @@ class KuzuGraph(BaseGraphStore):
         for table, items in self._resolve(ids).items():
             for nid, key in items:
                 where[nid].append((table, key))
-        groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        # One query per pair with both ends bound as parameters: Kùzu's recursive join was
+        # 5-50x slower with either end UNWOUND from a list (it searched from every node).
         present = None
+        todo: list[tuple[str, str, str, Any, str, Any]] = []
         for s, t in pairs:
             if s == t:
                 present = present or self.get_nodes(ids)
                 if present.get(s) is not None:
                     out[(s, t)] = [Path(nodes=(s,))]
                 continue
-            for ts, ks in where[s]:
-                for tt, kt in where[t]:
-                    groups.setdefault((ts, tt), []).append({"s": ks, "t": kt, "i": f"{s}\x00{t}"})
+            todo += [(s, t, ts, ks, tt, kt) for ts, ks in where[s] for tt, kt in where[t]]
         if max_hops < 1:
             return out
         mode = "SHORTEST" if k == 1 else "ALL SHORTEST"
-        for (ts, tt), plist in groups.items():
+        for s, t, ts, ks, tt, kt in todo:
             a_key, b_key = self._cat.nodes[ts].key_prop, self._cat.nodes[tt].key_prop
             rows = self._rows(
-                f"UNWIND $pairs AS pr MATCH p = (a:{_q(ts)} {{{_q(a_key)}: pr.s}})"
-                f"-[* {mode} 1..{max_hops}]-(b:{_q(tt)} {{{_q(b_key)}: pr.t}}) "
-                "RETURN pr.i, nodes(p), rels(p)",
-                {"pairs": plist},
+                f"MATCH p = (a:{_q(ts)} {{{_q(a_key)}: $source}})"
+                f"-[* {mode} 1..{max_hops}]-(b:{_q(tt)} {{{_q(b_key)}: $target}}) "
+                "RETURN nodes(p), rels(p)",
+                {"source": ks, "target": kt},
             )
-            for pid, nodes, rels in rows:
-                s, t = pid.split("\x00", 1)
-                node_ids = [self._node_id_of(n) for n in nodes]
-                inverted = tuple(r["_src"] != nodes[i]["_id"] for i, r in enumerate(rels))
+            for nodes, rels in rows:
                 out[(s, t)].append(Path(
-                    nodes=tuple(node_ids),
+                    nodes=tuple(self._node_id_of(n) for n in nodes),
                     relations=tuple(self._relation_of(r) for r in rels),
-                    inverted=inverted,
+                    inverted=tuple(r["_src"] != nodes[i]["_id"] for i, r in enumerate(rels)),
                 ))
         for key, paths in out.items():
             uniq = {(p.nodes, p.relations, p.inverted): p for p in paths}
@@ -743,15 +769,25 @@ def _new_db(into: str):
     return db, kuzu.Connection(db)
 
 
-def _copy(conn: Any, table: str, columns: dict[str, list[Any]], tmp: str, options: str = "") -> None:
-    """Bulk-load columns into ``table`` through a temporary Parquet file (COPY FROM)."""
+def _copy(
+    conn: Any, table: str, columns: dict[str, list[Any]], tmp: str, options: str = "",
+    types: dict[str, str] | None = None,
+) -> None:
+    """Bulk-load columns into ``table`` through a temporary Parquet file (COPY FROM).
+
+    ``types`` maps a column to its mapping type (string/int/float/bool/string[]) so that a
+    column of only NULLs still gets the right Parquet type."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     if not columns or not len(next(iter(columns.values()))):
         return
-    f = os.path.join(tmp, f"copy_{abs(hash((table, options)))}_{time.monotonic_ns()}.parquet")
-    pq.write_table(pa.table(columns), f)
+    arrow = {"string": pa.string(), "int": pa.int64(), "float": pa.float64(), "bool": pa.bool_(),
+             "string[]": pa.list_(pa.string())}
+    types = types or {}
+    arrays = {c: pa.array(v, type=arrow.get(types.get(c, ""))) for c, v in columns.items()}
+    f = os.path.join(tmp, f"copy_{time.monotonic_ns()}.parquet")
+    pq.write_table(pa.table(arrays), f)
     try:
         conn.execute(f"COPY {_q(table)} FROM '{f}'{options}")
     finally:
@@ -816,13 +852,13 @@ def _load_triples(sources: Sequence[str], into: str, skip_bad_rows: bool, fullte
                 "id": ids,
                 "name": [b.names.get(i) for i in range(len(ids))],
                 "aliases": [list(b.aliases.get(i, ())) or None for i in range(len(ids))],
-            }, tmp)
+            }, tmp, types={"id": "string", "name": "string", "aliases": "string[]"})
             rel_names = graph._rels
             _copy(conn, TRIPLE_REL_TABLE, {
                 "from": [ids[i] for i in graph.heads.tolist()],
                 "to": [ids[i] for i in graph.tails.tolist()],
                 "type": [rel_names[r] for r in graph.rels.tolist()],
-            }, tmp)
+            }, tmp, types={"from": "string", "to": "string", "type": "string"})
         if fulltext:
             conn.execute(f"CALL CREATE_FTS_INDEX('{TRIPLE_NODE_TABLE}', 'byokg_name_fts', ['name'])")
     except RuntimeError as exc:
@@ -869,7 +905,8 @@ def _load_property_graph(
                 keys[spec.label] = set()
             for spec, batch in m.iter_nodes(base, skip_bad_rows=skip_bad_rows, report=report):
                 keys[spec.label].update(r[spec.key] for r in batch)
-                _copy(conn, spec.label, {c: [r[c] for r in batch] for c in spec.properties}, tmp)
+                _copy(conn, spec.label, {c: [r[c] for r in batch] for c in spec.properties}, tmp,
+                      types=dict(spec.properties))
             by_type: dict[str, list] = {}
             for spec in m.edges:
                 by_type.setdefault(spec.type, []).append(spec)
@@ -897,7 +934,10 @@ def _load_property_graph(
                 if len(spec.properties) < len({c for s in by_type[spec.type] for c in s.properties}):
                     raise InputError(
                         f"edge specs of {spec.type!r} must list the same properties", source=mapping)
-                _copy(conn, spec.type, cols, tmp, opts)
+                key_types = {n.label: n.properties[n.key] for n in m.nodes}
+                _copy(conn, spec.type, cols, tmp, opts, types={
+                    "from": key_types[spec.src_label], "to": key_types[spec.dst_label],
+                    **spec.properties})
         if fulltext:
             for spec in m.nodes:
                 if spec.name:
