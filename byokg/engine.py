@@ -398,11 +398,15 @@ class Engine:
             else:
                 ranked = offline.extract_answers(
                     question, selected, self.store, question_ids=question_ids,
-                    question_mentions=mentions, services=self.services)
+                    question_mentions=mentions, services=self.services,
+                    id_mentions={i: m.mention for m in entities.values() for i in m.ids})
                 final = list(dict.fromkeys(name for _, name, _ in ranked))
                 answer_ids = {}
                 for nid, name, _ in ranked:
                     answer_ids.setdefault(name, []).append(nid)
+                trace.event("answer", f"{len(ranked)} answers extracted offline",
+                            answer_ids=[nid for nid, _, _ in ranked],
+                            scores=[round(sc, 4) for _, _, sc in ranked])
             tm.count = len(final)
         if not final:
             trace.event("answer", "no answer found in the retrieved context", level="warning")

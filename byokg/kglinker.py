@@ -90,17 +90,21 @@ STOPWORDS = frozenset(
 # question words -> relation words they usually mean (small, generic, English)
 _HINTS: dict[str, tuple[str, ...]] = {
     "born": ("birth", "place", "born"),
-    "birthplace": ("birth", "place"),
+    "birth": ("born", "birth"),
+    "birthplace": ("birth", "place", "born"),
     "die": ("death", "died"),
     "died": ("death", "place"),
     "dead": ("death",),
     "where": ("place", "location", "located", "country", "city"),
     "when": ("date", "year", "time"),
     "who": ("person", "people"),
-    "wife": ("spouse", "married"),
-    "husband": ("spouse", "married"),
+    "wife": ("spouse", "married", "marriage"),
+    "wives": ("spouse", "married", "marriage", "wife"),
+    "husband": ("spouse", "married", "marriage"),
     "married": ("spouse", "marriage"),
+    "spouse": ("spouse", "marriage", "married"),
     "directed": ("director", "directed"),
+    "director": ("director", "directed"),
     "wrote": ("author", "written", "writer"),
     "written": ("author", "writer"),
     "starred": ("actor", "starring", "performance"),
@@ -110,23 +114,41 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "speak": ("language", "spoken"),
     "spoken": ("language",),
     "language": ("language", "spoken"),
-    "play": ("plays", "position", "team", "instrument"),
+    "play": ("plays", "instrument", "position", "team"),
     "founded": ("founder", "founded"),
+    "founder": ("founder", "founded"),
     "works": ("employer", "work", "works"),
     "work": ("employer", "work", "works"),
-    "study": ("education", "school", "studied"),
-    "studied": ("education", "school"),
+    "study": ("education", "educated", "school", "studied"),
+    "studied": ("education", "educated", "school"),
+    "attend": ("education", "educated", "school", "attended"),
+    "attended": ("education", "educated", "school"),
+    "university": ("education", "educated", "university", "school", "college"),
+    "college": ("education", "educated", "college", "school"),
+    "school": ("education", "educated", "school"),
     "genre": ("genre",),
     "currency": ("currency",),
     "located": ("location", "located", "containedby", "contains"),
-    "country": ("country", "nationality"),
+    "country": ("country", "nationality", "located", "location", "containedby"),
+    "state": ("state", "located", "location", "containedby"),
+    "city": ("city", "located", "location", "containedby", "town"),
+    "town": ("town", "city", "located", "location"),
+    "headquartered": ("headquarters", "headquartered", "located"),
     "nationality": ("nationality", "country"),
     "parent": ("parent", "parents", "father", "mother"),
+    "parents": ("parent", "parents", "father", "mother"),
+    "father": ("parent", "father"),
+    "mother": ("parent", "mother"),
     "child": ("children", "child"),
     "children": ("children", "child"),
     "kids": ("children",),
+    "sister": ("sibling", "sister"),
+    "brother": ("sibling", "brother"),
     "religion": ("religion",),
     "time": ("time", "zone", "zones"),
+    "member": ("member", "members", "membership"),
+    "members": ("member", "membership"),
+    "label": ("label", "signed", "record"),
 }
 
 
@@ -151,9 +173,8 @@ def question_terms(question: str) -> dict[str, float]:
     """Content words of a question (stemmed) with weights, plus hinted relation words."""
     terms: dict[str, float] = {}
     for w in words(question):
-        if w in _HINTS:
-            for h in _HINTS[w]:
-                terms[_stem(h)] = max(terms.get(_stem(h), 0.0), 0.8)
+        for h in _HINTS.get(w, _HINTS.get(_stem(w), ())):
+            terms[_stem(h)] = max(terms.get(_stem(h), 0.0), 0.8)
         if w in STOPWORDS or len(w) < 2:
             continue
         terms[_stem(w)] = 1.0
@@ -162,20 +183,21 @@ def question_terms(question: str) -> dict[str, float]:
 
 def question_groups(question: str) -> list[tuple[float, frozenset[str]]]:
     """Per question word: (weight, the stems that would cover it). Hinted words are variants of
-    the word they come from, so covering one of them covers the word once."""
+    the word they come from, so covering one of them covers the word once. Question words
+    (where, who, when) get weight 0: they only break ties."""
     groups: list[tuple[float, frozenset[str]]] = []
     seen: set[frozenset[str]] = set()
     for w in words(question):
         stop = w in STOPWORDS or len(w) < 2
         variants = set() if stop else {_stem(w)}
-        variants.update(_stem(h) for h in _HINTS.get(w, ()))
+        variants.update(_stem(h) for h in _HINTS.get(w, _HINTS.get(_stem(w), ())))
         if not variants:
             continue
         key = frozenset(variants)
         if key in seen:
             continue
         seen.add(key)
-        groups.append((0.5 if stop else 1.0, key))
+        groups.append((0.0 if stop else 1.0, key))
     return groups
 
 
@@ -198,6 +220,8 @@ def _term_sim(a: str, b: str) -> float:
         return 1.0
     if len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)):
         return 0.8
+    if len(a) >= 5 and len(b) >= 5 and (a.endswith(b) or b.endswith(a)):
+        return 0.7
     ga, gb = _grams(a), _grams(b)
     j = len(ga & gb) / len(ga | gb)
     return j if j >= 0.45 else 0.0

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +43,9 @@ FANOUT_2 = 300  # edges read per middle node
 MAX_PATHS = 6  # relation paths proposed
 MAX_ITEMS_PER_PATH = 15  # instantiated paths kept per relation path
 HOP_PENALTY = 0.04
+IDLE_HOP_PENALTY = 0.2
+FORWARD_BONUS = 0.02  # the question's entity is usually the subject of the fact asked for
+UNNAMED_END_PENALTY = 0.3
 CONJUNCTION_BONUS = 0.25
 
 
@@ -64,12 +68,14 @@ class SimpleNameIndex:
         self.names: dict[str, list[str]] = {}
         for batch in store.iter_node_names():
             for nid, name in batch:
-                key = normalize(str(name))
-                if not key:
-                    continue
-                ids = self.names.setdefault(key, [])
-                if len(ids) < MAX_IDS_PER_NAME and nid not in ids:
-                    ids.append(nid)
+                # the id too: memory/Kùzu ids are often fuller names ("Paris, Texas")
+                for label in (name, nid) if nid != name else (name,):
+                    key = normalize(str(label))
+                    if not key:
+                        continue
+                    ids = self.names.setdefault(key, [])
+                    if len(ids) < MAX_IDS_PER_NAME and nid not in ids:
+                        ids.append(nid)
 
     def spot(self, text: str, max_ngram: int = MAX_NGRAM) -> list[Spot]:
         toks = normalize(text).split()
@@ -108,9 +114,23 @@ def name_index(store: GraphStore, services: Services) -> Any:
         return services.shared(("offline-names", store.uri, id(store)), lambda: SimpleNameIndex(store))
 
 
+def _capitalized(question: str, mention: str) -> bool | None:
+    """Whether the mention is written capitalised in the question (None: cannot tell)."""
+    m = re.search(r"(?<!\w)" + r"\W+".join(map(re.escape, mention.split())) + r"(?!\w)", question, re.I)
+    if m is None:
+        return None
+    if m.start() == 0:
+        return None  # the first word is capitalised anyway
+    return m.group(0)[:1].isupper()
+
+
 def spot_entities(question: str, store: GraphStore, services: Services) -> list[Spot]:
     idx = name_index(store, services)
     spots = list(idx.spot(question, max_ngram=MAX_NGRAM))
+    # a lower-case common word ("country", "bird") is dropped when capitalised names were found
+    caps = {id(s): _capitalized(question, s.mention) for s in spots}
+    if any(c is not False for c in caps.values()):
+        spots = [s for s in spots if caps[id(s)] is not False or len(s.mention.split()) > 1]
     # keep the longest non-overlapping spots, dropping stopword-only single words
     spots.sort(key=lambda s: (-(s.end - s.start), s.start))
     taken: list[Spot] = []
@@ -165,6 +185,7 @@ class PathScorer:
         self.groups = question_groups(kept) or question_groups(question)
         self.services = services
         self._rel: dict[str, float] = {}
+        self._covers: dict[str, list[float]] = {}
         self._kept = kept or question
 
     def relations(self, rels: Sequence[str]) -> None:
@@ -177,24 +198,56 @@ class PathScorer:
             self.relations([rel])
         return self._rel[rel]
 
-    def score(self, rels: Sequence[str]) -> float:
+    def _cover(self, rel: str) -> list[float]:
+        """Per question group, how well this relation covers it (0..1)."""
+        got = self._covers.get(rel)
+        if got is None:
+            rterms = relation_terms(rel)
+            got = [
+                max((_term_sim(v, t) * w for v in variants for t, w in rterms.items()), default=0.0)
+                for _, variants in self.groups
+            ]
+            self._covers[rel] = got
+        return got
+
+    def score(
+        self, rels: Sequence[str], *, through_unnamed: bool = False, inverted: Sequence[bool] = ()
+    ) -> float:
+        """Coverage of the question's content words, relevance of every hop, and no idle hops
+        (a hop that covers nothing the others do not is penalised, unless it only steps through
+        an unnamed node such as a Freebase CVT)."""
         if not rels:
             return 0.0
         self.relations(rels)
-        rterms: dict[str, float] = {}
-        for r in rels:
-            for t, w in relation_terms(r).items():
-                rterms[t] = max(rterms.get(t, 0.0), w)
-        total = sum(w for w, _ in self.groups) or 1.0
-        cov = 0.0
-        for qw, variants in self.groups:
-            cov += qw * max(
-                (_term_sim(v, t) * w for v in variants for t, w in rterms.items()), default=0.0
-            )
-        coverage = cov / total
+        covers = [self._cover(r) for r in rels]
+        weights = [w for w, _ in self.groups]
+        total = sum(weights)
+        best = [max(c[i] for c in covers) for i in range(len(weights))]
+        content = sum(w * b for w, b in zip(weights, best, strict=True)) / total if total else 0.0
+        wh = max((b for w, b in zip(weights, best, strict=True) if w == 0), default=0.0)
         precision = sum(self._rel[r] for r in rels) / len(rels)
-        weakest = min(self._rel[r] for r in rels)
-        return 0.45 * coverage + 0.4 * precision + 0.15 * weakest - HOP_PENALTY * (len(rels) - 1)
+        idle = 0.0
+        if len(rels) > 1 and total:
+            # the last hop must add coverage the earlier hops lack (else the walk went too far);
+            # an earlier hop that covers nothing at all costs a little
+            last = len(rels) - 1
+            before = [max(c[i] for c in covers[:last]) for i in range(len(weights))]
+            gain = sum(w * max(0.0, covers[last][i] - before[i]) for i, w in enumerate(weights))
+            if gain / total < 0.2:
+                idle += IDLE_HOP_PENALTY
+            if not through_unnamed:
+                idle += 0.05 * sum(1 for c in covers[:last] if max(c, default=0.0) < 0.3)
+        fwd = FORWARD_BONUS * sum(1 for x in inverted if not x) / len(rels) if inverted else 0.0
+        return (0.55 * content + 0.3 * precision + 0.1 * wh + fwd
+                - HOP_PENALTY * (len(rels) - 1) - idle)
+
+
+_UNNAMED = re.compile(r"^[a-z]{1,3}\.[A-Za-z0-9_]+$")
+
+
+def unnamed(node_id: str, name: str | None) -> bool:
+    """A node without a real name (Freebase CVT ``m.0abc``, blank nodes): not an answer."""
+    return (not name or name == node_id) and bool(_UNNAMED.match(node_id))
 
 
 # --------------------------------------------------------------------------- proposing
@@ -254,8 +307,18 @@ def walk_paths(
                     w = walks.setdefault(key, Walk(key))
                     if len(w.paths) < 200:
                         w.paths.append(Path(nodes=(s, m, end), relations=key, inverted=(inv1, inv2)))
+    ends = {p.nodes[-1] for w in walks.values() for p in w.paths}
+    mids2 = {p.nodes[1] for w in walks.values() if len(w.relations) > 1 for p in w.paths}
+    names = display_names(store, list(ends | mids2)) if ends else {}
     for w in walks.values():
-        w.score = scorer.score(w.relations)
+        if len(w.relations) > 1:
+            via = sum(unnamed(p.nodes[1], names.get(p.nodes[1])) for p in w.paths)
+            w.score = scorer.score(w.relations, through_unnamed=via * 2 > len(w.paths),
+                                   inverted=w.paths[0].inverted)
+        else:
+            w.score = scorer.score(w.relations, inverted=w.paths[0].inverted)
+        if sum(unnamed(p.end, names.get(p.end)) for p in w.paths) * 2 > len(w.paths):
+            w.score -= UNNAMED_END_PENALTY
     return sorted(walks.values(), key=lambda w: (-w.score, len(w.relations), w.relations))
 
 
@@ -336,16 +399,24 @@ def extract_answers(
     *,
     question_ids: Sequence[str] = (),
     question_mentions: Sequence[str] = (),
+    id_mentions: dict[str, str] | None = None,
     services: Services | None = None,
     max_answers: int = 10,
     tie: float = 0.02,
 ) -> list[tuple[str, str, float]]:
-    """``(node id, name, score)`` of the best candidate answers, best first."""
+    """``(node id, name, score)`` of the best candidate answers, best first.
+
+    ``id_mentions`` maps a question entity id to its mention, so a node reached from two
+    different question entities (a conjunction) gets a bonus, but not one reached from two
+    readings of the same mention.
+    """
     qids = set(question_ids)
     scorer = PathScorer(question, services, exclude=question_mentions)
-    qwords = {w for w in words(question) if w not in STOPWORDS}
+    mention_words = {w for m in question_mentions for w in words(m)}
+    qwords = {w for w in words(question) if w not in STOPWORDS and w not in mention_words}
     cand: dict[str, list[float]] = {}
     starts: dict[str, set[str]] = {}
+    name_cache: dict[str, str] = {}
     for it in items:
         pairs: list[tuple[str, str, tuple[str, ...]]] = []
         if it.path is not None and it.path.hops:
@@ -359,12 +430,14 @@ def extract_answers(
         for start, node, rels in pairs:
             if node in qids:
                 continue
-            s = scorer.score(rels)
+            s = scorer.score(rels, through_unnamed=len(rels) > 1 and it.path is not None
+                             and _is_unnamed(store, it.path.nodes[1], name_cache),
+                             inverted=it.path.inverted if it.path is not None else ())
             if it.score is not None and it.tool != TOOL_NAME:
                 s += 0.05 * max(0.0, min(1.0, float(it.score)))
             cand.setdefault(node, []).append(s)
-            if start in qids:
-                starts.setdefault(node, set()).add(start)
+            if start in qids:  # reached from several *mentions* (not ids of one mention)
+                starts.setdefault(node, set()).add((id_mentions or {}).get(start, start))
     if not cand:
         return []
     names = display_names(store, list(cand))
@@ -372,10 +445,20 @@ def extract_answers(
     for node, ss in cand.items():
         s = max(ss) + 0.01 * math.log1p(len(ss) - 1)
         s += CONJUNCTION_BONUS * (len(starts.get(node, ())) - 1)  # reached from several entities
+        if unnamed(node, names.get(node)):
+            continue
         nwords = {w for w in words(names.get(node, node)) if w not in STOPWORDS}
         if nwords and nwords <= qwords:
             s *= 0.5  # the name only repeats the question
         scored.append((node, names.get(node, node), s))
+    if not scored:
+        return []
     scored.sort(key=lambda x: (-x[2], x[1]))
     best = scored[0][2]
     return [x for x in scored if x[2] >= best - tie][:max_answers]
+
+
+def _is_unnamed(store: GraphStore, node: str, cache: dict[str, str]) -> bool:
+    if node not in cache:
+        cache.update(display_names(store, [node]))
+    return unnamed(node, cache.get(node))

@@ -1,0 +1,89 @@
+"""Offline linker on the CWQ questions of the tiny Freebase graph (memory backend, no LLM).
+
+    .venv/bin/python benchmarks/eval_offline_cwq.py [--limit N] [--json out.json]
+
+Reports Hit@1 (first answer is gold), Hit (any returned answer is gold), answer recall in the
+retrieved context (a gold answer is a node of the final context), LLM calls per question, p50 /
+p95 latency per question, and the first KG-Linker prompt size for this 968-relation graph.
+Gold = the question's ``answers`` (ToG) plus ``rog_answers``; names compared after normalize().
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("BYOKG_SHARED_DATA", REPO.parent / "shared" / "data"))
+KG = SHARED / "freebase" / "freebase_tiny_kg.csv"
+QUESTIONS = SHARED / "freebase" / "cwq_tinykg_subset.jsonl"
+
+
+def first_prompt_chars(store, question: str) -> int:
+    from byokg.engine import Engine
+    from byokg.kglinker import linker_prompt
+
+    eng = Engine(store)
+    return linker_prompt(question, eng.schema_text(question)).chars
+
+
+def evaluate(limit: int | None = None) -> dict[str, float]:
+    from byokg.engine import Engine
+    from byokg.graph import open_graph
+    from byokg.offline import display_names
+    from byokg.text import normalize
+
+    t0 = time.perf_counter()
+    store = open_graph(f"memory:{KG}")
+    load_s = time.perf_counter() - t0
+    rows = [json.loads(x) for x in QUESTIONS.read_text(encoding="utf-8").splitlines() if x.strip()]
+    rows = rows[:limit] if limit else rows
+    eng = Engine(store)
+    hit1 = hit = recall = calls = 0
+    lat = []
+    for row in rows:
+        gold = {normalize(a) for a in row.get("answers", []) + row.get("rog_answers", [])}
+        t = time.perf_counter()
+        ans = eng.ask(row["question"])
+        lat.append(time.perf_counter() - t)
+        got = [normalize(a) for a in ans.answers]
+        hit1 += bool(got) and got[0] in gold
+        hit += any(g in gold for g in got)
+        ids = {n for it in ans.context for n in (list(it.nodes) + [x for tr in it.triplets for x in (tr.head, tr.tail)])}
+        names = {normalize(v) for v in display_names(store, list(ids)).values()} if ids else set()
+        recall += bool(names & gold)
+        calls += len(ans.trace.llm_calls)
+    n = len(rows)
+    lat.sort()
+    return {
+        "questions": n,
+        "hit_at_1": hit1 / n,
+        "hit": hit / n,
+        "context_answer_recall": recall / n,
+        "llm_calls_per_question": calls / n,
+        "latency_p50_ms": 1000 * statistics.median(lat),
+        "latency_p95_ms": 1000 * lat[min(n - 1, int(0.95 * n))],
+        "graph_load_s": load_s,
+        "first_prompt_chars": first_prompt_chars(store, rows[0]["question"]),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--json", dest="out", default=None)
+    args = ap.parse_args(argv)
+    res = evaluate(args.limit)
+    for k, v in res.items():
+        print(f"{k:<26} {v:.3f}" if isinstance(v, float) else f"{k:<26} {v}")
+    if args.out:
+        Path(args.out).write_text(json.dumps(res, indent=2))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""``byokg ask`` and ``byokg demo``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+DEMO_QUESTIONS = 3
+
+
+def _config(config_file: str | None, **overrides: Any):
+    from byokg.config import RunConfig
+
+    cfg = RunConfig.load(config_file) if config_file else RunConfig()
+    upd = {k: v for k, v in overrides.items() if v is not None}
+    return cfg.model_validate({**cfg.model_dump(), **upd}) if upd else cfg
+
+
+def answer_json(answer: Any) -> dict[str, Any]:
+    trace = answer.trace.model_dump(mode="json")
+    trace["prompt_tokens"] = answer.trace.prompt_tokens
+    trace["completion_tokens"] = answer.trace.completion_tokens
+    trace["stage_seconds"] = answer.trace.stage_seconds()
+    return {
+        "question": answer.question,
+        "answers": answer.answers,
+        "evidence": [e.model_dump(mode="json") for e in answer.evidence],
+        "trace": trace,
+    }
+
+
+@click.command()
+@click.argument("question")
+@click.option("--graph", "graph_uri", required=True, help="Graph URI, e.g. memory:demo or kuzu:./g.kz.")
+@click.option("--llm", "llm", default=None, help="none (offline), bedrock:MODEL_ID, openai:MODEL, replay:FILE.")
+@click.option("--iterations", type=click.IntRange(1, 10), default=None, help="Refinement rounds (default 2).")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="Run config (JSON or TOML).")
+@click.option("--tools", default=None, help="Comma-separated retrieval tools (default: all that apply).")
+@click.option("--json", "as_json", is_flag=True, help="Print {question, answers, evidence, trace} as JSON.")
+@click.option("--explain", is_flag=True, help="Print the evidence as readable paths.")
+def ask(
+    question: str,
+    graph_uri: str,
+    llm: str | None,
+    iterations: int | None,
+    config_file: str | None,
+    tools: str | None,
+    as_json: bool,
+    explain: bool,
+) -> None:
+    """Answer QUESTION from the graph, with the facts that support the answer."""
+    from byokg.engine import Engine
+    from byokg.engine import explain as explain_text
+    from byokg.graph import open_graph
+
+    tool_list = [t.strip() for t in tools.split(",") if t.strip()] if tools else None
+    cfg = _config(config_file, llm=llm, iterations=iterations, tools=tool_list)
+    store = open_graph(graph_uri)
+    try:
+        answer = Engine(store, cfg).ask(question)
+    finally:
+        close = getattr(store, "close", None)
+        if close:
+            close()
+    if as_json:
+        click.echo(json.dumps(answer_json(answer), indent=2, ensure_ascii=False, default=str))
+        return
+    if explain:
+        click.echo(explain_text(answer))
+        return
+    click.echo("\n".join(answer.answers) if answer.answers else "(no answer found in the graph)")
+
+
+def demo_questions(limit: int = DEMO_QUESTIONS) -> list[dict[str, Any]]:
+    from byokg.demo import DEMO_QUESTIONS as path
+
+    p = Path(path)
+    if not p.is_file():
+        raise click.ClickException(f"demo questions not found at {p}")
+    rows = [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return rows[:limit]
+
+
+@click.command()
+@click.option("--llm", "llm", default="none", show_default=True, help="LLM spec (default offline).")
+@click.option("-n", "count", default=DEMO_QUESTIONS, show_default=True, help="How many demo questions.")
+def demo(llm: str, count: int) -> None:
+    """Ask the built-in demo graph (memory:demo) a few questions, offline, with evidence."""
+    from byokg.config import RunConfig
+    from byokg.engine import Engine
+    from byokg.engine import explain as explain_text
+    from byokg.graph import open_graph
+
+    store = open_graph("memory:demo")
+    engine = Engine(store, RunConfig(llm=llm))
+    right = 0
+    rows = demo_questions(count)
+    for row in rows:
+        ans = engine.ask(row["question"])
+        gold = {a.casefold() for a in row.get("answers", [])}
+        ok = bool(ans.answers) and ans.answers[0].casefold() in gold
+        right += ok
+        click.echo(explain_text(ans))
+        click.echo(f"expected: {'; '.join(row.get('answers', []))}  [{'ok' if ok else 'miss'}]\n")
+    click.echo(f"{right}/{len(rows)} demo questions answered correctly (first answer), LLM: {llm}")
