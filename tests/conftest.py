@@ -39,3 +39,50 @@ def freebase_store(shared_data):
     from byokg.graph import open_graph
 
     return open_graph(f"memory:{FREEBASE_TINY}")
+
+
+# --------------------------------------------------------------------------- Bolt server (D2)
+# A real ArcadeDB Bolt server (tests/servers.py) for the neo4j backend and the contract suite.
+
+
+_SERVERS: list = []
+
+
+def _servers_module():
+    """tests/servers.py loaded by path (tests/ is not a package)."""
+    import importlib.util
+
+    if _SERVERS:
+        return _SERVERS[0]
+
+    spec = importlib.util.spec_from_file_location("byokg_test_servers", REPO / "tests" / "servers.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    _SERVERS.append(mod)
+    return mod
+
+
+@pytest.fixture(scope="session")
+def bolt_server(request):
+    """ArcadeDB with its Bolt plugin on 127.0.0.1 (``.uri``, ``.auth``, ``.create_database``,
+    ``.uri_for(db)``); started once per session in a child process, stopped at the end."""
+    srv = _servers_module().ArcadeDBServer()
+    request.addfinalizer(srv.stop)
+    return srv.start()
+
+
+@pytest.fixture(scope="session")
+def bolt_store_from_triples(bolt_server):
+    """Factory: ``bolt_store_from_triples(triples, database=None)`` loads the triples into a fresh
+    database through the neo4j backend's loader and returns the opened store (closed at exit)."""
+    mod = _servers_module()
+    opened = []
+
+    def make(triples, database=None, **options):
+        store = mod.store_from_triples(bolt_server, list(triples), database, **options)
+        opened.append(store)
+        return store
+
+    yield make
+    for store in opened:
+        store.close()

@@ -1,0 +1,482 @@
+"""openCypher query builders and a GraphStore base shared by the Neo4j and Neptune backends.
+
+Every builder returns query *text* with values left as parameters (``$ids``, ``$pairs`` …);
+labels and relation types are validated against the store's schema by the caller and escaped
+with :func:`esc` before they go into the text. A backend subclasses :class:`CypherGraphBase`
+and implements :meth:`CypherGraphBase._run` (one round trip: text + params -> columns, rows).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from byokg.contracts import (
+    Direction,
+    GraphSchema,
+    GraphStats,
+    Neighborhood,
+    Node,
+    NodeLabel,
+    Path,
+    PropertyInfo,
+    QueryResult,
+    RelationPattern,
+    RelationType,
+    Triplet,
+)
+from byokg.errors import ConfigError, ReadOnlyViolation
+from byokg.store import BaseGraphStore, Capability
+
+DEFAULT_NAME_PROPERTIES = ("name", "title", "label", "displayName")
+MAX_SAMPLE_CHARS = 80
+
+
+def esc(name: str) -> str:
+    """Backtick-escape a label, relation type or property key for query text."""
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"invalid label/type/property name {name!r}")
+    return "`" + name.replace("`", "``") + "`"
+
+
+# ----------------------------------------------------------------------------- read-only guard
+
+_STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`(?:[^`]|``)*`", re.S)
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_WRITE_CLAUSES = re.compile(
+    r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|FOREACH|LOAD\s+CSV|ALTER|GRANT|DENY|REVOKE"
+    r"|START\s+DATABASE|STOP\s+DATABASE)\b",
+    re.I,
+)
+# procedures that write (APOC, GDS write modes, Neptune mutate algorithms, index admin …)
+_WRITE_PROCS = re.compile(
+    r"\bCALL\s+[\w.]*(create|merge|delete|refactor|periodic|write|mutate|drop|set|remove|"
+    r"import|load|awaitIndex|clear)\w*",
+    re.I,
+)
+
+
+def write_clause(cypher: str) -> str | None:
+    """The first write clause found in ``cypher`` (strings and comments ignored), else None."""
+    text = _STRINGS.sub("''", _COMMENTS.sub(" ", cypher))
+    m = _WRITE_CLAUSES.search(text) or _WRITE_PROCS.search(text)
+    return m.group(0) if m else None
+
+
+def assert_read_only(cypher: str) -> None:
+    clause = write_clause(cypher)
+    if clause is not None:
+        raise ReadOnlyViolation(
+            f"query contains the write clause {clause.split()[0].upper()!r}; byokg only runs "
+            "read queries against your graph (load data with `byokg load`)"
+        )
+
+
+# ----------------------------------------------------------------------------- builders
+
+
+@dataclass
+class CypherDialect:
+    """How nodes are identified and named in a property graph, and the queries that follow.
+
+    ``id_property``: the property holding a node's byokg id (nodes without it fall back to the
+    backend's own element id). ``id_label``: a label every node has (lets the database use an
+    index when matching ids); None matches any node. ``name_properties``: display name, first
+    present wins, falling back to the id.
+    """
+
+    id_property: str = "id"
+    id_label: str | None = None
+    name_properties: tuple[str, ...] = DEFAULT_NAME_PROPERTIES
+    element_id_fn: str = "elementId"  # Neptune: "id"
+    element_id_fallback: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # -- fragments
+    def id_expr(self, var: str) -> str:
+        return f"coalesce({var}.{esc(self.id_property)}, {self.element_id_fn}({var}))"
+
+    def name_expr(self, var: str) -> str:
+        props = ", ".join(f"{var}.{esc(p)}" for p in self.name_properties)
+        return f"coalesce({props}, {self.id_expr(var)})"
+
+    def _label(self) -> str:
+        return f":{esc(self.id_label)}" if self.id_label else ""
+
+    def match_node(self, var: str, key: str) -> str:
+        """Clauses binding ``var`` to the node whose id is the expression ``key`` (rows without
+        a match disappear)."""
+        prop = esc(self.id_property)
+        if not self.element_id_fallback:
+            return f"MATCH ({var}{self._label()} {{{prop}: {key}}})"
+        return (
+            f"OPTIONAL MATCH (_a_{var}{self._label()} {{{prop}: {key}}}) "
+            f"OPTIONAL MATCH (_b_{var}) WHERE _a_{var} IS NULL "
+            f"AND {self.element_id_fn}(_b_{var}) = {key} "
+            f"WITH *, coalesce(_a_{var}, _b_{var}) AS {var} WHERE {var} IS NOT NULL"
+        )
+
+    # -- queries
+    def get_nodes(self) -> str:
+        return (
+            f"UNWIND $ids AS i {self.match_node('n', 'i')} "
+            f"RETURN i AS id, labels(n) AS labels, properties(n) AS props"
+        )
+
+    def node_names(self) -> str:
+        return (
+            f"MATCH (n) RETURN {self.id_expr('n')} AS id, {self.name_expr('n')} AS name, "
+            "n.aliases AS aliases"
+        )
+
+    def node_names_page(self) -> str:
+        return self.node_names() + f" ORDER BY {self.element_id_fn}(n) SKIP $skip LIMIT $limit"
+
+    def neighbors(
+        self, direction: Direction, rel_types: Sequence[str] | None, capped: bool
+    ) -> str:
+        rel = ":" + "|".join(esc(r) for r in rel_types) if rel_types else ""
+        left, right = {
+            Direction.OUT: ("-", "->"),
+            Direction.IN: ("<-", "-"),
+            Direction.BOTH: ("-", "-"),
+        }[direction]
+        cap = "[0..$cap]" if capped else ""
+        return (
+            f"UNWIND $ids AS i {self.match_node('n', 'i')} "
+            f"MATCH (n){left}[r{rel}]{right}(m) "
+            f"WITH i, r, m, startNode(r) = n AS out "
+            f"WITH i, r, out, {self.id_expr('m')} AS mid ORDER BY i, out DESC, type(r), mid "
+            f"WITH i, count(r) AS total, "
+            f"collect([type(r), mid, out, properties(r)]){cap} AS rows "
+            f"RETURN i, total, rows"
+        )
+
+    def degrees(self, direction: Direction) -> str:
+        pat = {Direction.OUT: "-[r]->()", Direction.IN: "<-[r]-()", Direction.BOTH: "-[r]-()"}[
+            direction
+        ]
+        return (
+            f"UNWIND $ids AS i {self.match_node('n', 'i')} "
+            f"OPTIONAL MATCH (n){pat} RETURN i, count(r) AS degree"
+        )
+
+    def shortest_paths(self, max_hops: int, k: int) -> str:
+        fn = "shortestPath" if k <= 1 else "allShortestPaths"
+        return (
+            f"UNWIND $pairs AS pr WITH pr[0] AS s, pr[1] AS t "
+            f"{self.match_node('a', 's')} {self.match_node('b', 't')} "
+            f"WITH s, t, a, b WHERE a <> b "
+            f"MATCH p = {fn}((a)-[*..{int(max_hops)}]-(b)) "
+            f"RETURN s, t, [x IN nodes(p) | {self.id_expr('x')}] AS ns, "
+            f"[r IN relationships(p) | type(r)] AS rs, "
+            f"[r IN relationships(p) | {self.id_expr('startNode(r)')}] AS starts"
+        )
+
+    # -- schema
+    def label_count(self, label: str) -> str:
+        return f"MATCH (n:{esc(label)}) RETURN count(n) AS c"
+
+    def label_sample(self, label: str) -> str:
+        return f"MATCH (n:{esc(label)}) WITH n LIMIT $n RETURN properties(n) AS p"
+
+    def rel_count(self, rel: str) -> str:
+        return f"MATCH ()-[r:{esc(rel)}]->() RETURN count(r) AS c"
+
+    def rel_sample(self, rel: str) -> str:
+        return (
+            f"MATCH (a)-[r:{esc(rel)}]->(b) WITH a, r, b LIMIT $n "
+            f"RETURN labels(a) AS src, labels(b) AS dst, {self.name_expr('a')} AS an, "
+            f"{self.name_expr('b')} AS bn, properties(r) AS p"
+        )
+
+    def labels_fallback(self) -> str:
+        return "MATCH (n) WITH n LIMIT $n UNWIND labels(n) AS l RETURN DISTINCT l AS label"
+
+    def rels_fallback(self) -> str:
+        return "MATCH ()-[r]->() WITH r LIMIT $n RETURN DISTINCT type(r) AS relationshipType"
+
+
+# ----------------------------------------------------------------------------- base store
+
+
+def _short(v: Any) -> Any:
+    if isinstance(v, str) and len(v) > MAX_SAMPLE_CHARS:
+        return v[: MAX_SAMPLE_CHARS - 1] + "…"
+    return v
+
+
+def _plain(v: Any) -> Any:
+    """A JSON-friendly value (lists/dicts kept, temporal/spatial values as strings)."""
+    if v is None or isinstance(v, bool | int | float | str):
+        return v
+    if isinstance(v, list | tuple):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    return str(v)
+
+
+class CypherGraphBase(BaseGraphStore):
+    """GraphStore methods over any openCypher endpoint: subclasses implement :meth:`_run`."""
+
+    dialect: str = "opencypher"
+    max_labels: int = 100  # schema size bounds (the schema goes into prompts)
+    max_relations: int = 200
+    max_properties: int = 30
+    schema_sample_nodes: int = 50
+
+    def __init__(self, uri: str, cyp: CypherDialect) -> None:
+        self.uri = uri
+        self.cyp = cyp
+        self.name_property = cyp.name_properties[0]
+        self._schema: dict[int, GraphSchema] = {}
+        self._labels: list[str] | None = None
+        self._rels: list[str] | None = None
+
+    # -- to implement
+    def _run(
+        self, cypher: str, params: Mapping[str, Any] | None = None, *, timeout_s: float | None = None
+    ) -> tuple[list[str], list[list[Any]]]:
+        raise NotImplementedError
+
+    def _records(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        cols, rows = self._run(cypher, params)
+        return [dict(zip(cols, r, strict=False)) for r in rows]
+
+    def _list_labels(self) -> list[str]:
+        return [r["label"] for r in self._records(self.cyp.labels_fallback(), {"n": 10_000})]
+
+    def _list_rels(self) -> list[str]:
+        return [
+            r["relationshipType"] for r in self._records(self.cyp.rels_fallback(), {"n": 100_000})
+        ]
+
+    # -- schema
+    def labels(self) -> list[str]:
+        if self._labels is None:
+            self._labels = sorted(str(x) for x in self._list_labels())
+        return self._labels
+
+    def relation_types(self) -> list[str]:
+        if self._rels is None:
+            self._rels = sorted(str(x) for x in self._list_rels())
+        return self._rels
+
+    def valid_relations(self, relations: Sequence[str]) -> list[str]:
+        """The requested relation types that exist (others cannot match anything)."""
+        known = set(self.relation_types())
+        return [r for r in dict.fromkeys(relations) if r in known]
+
+    def schema(self, *, samples: int = 3) -> GraphSchema:
+        if samples in self._schema:
+            return self._schema[samples]
+        labels = []
+        for lab in self.labels()[: self.max_labels]:
+            (cnt,) = self._run(self.cyp.label_count(lab))[1][0]
+            props: dict[str, list[Any]] = {}
+            if samples:
+                for rec in self._records(
+                    self.cyp.label_sample(lab), {"n": max(samples, self.schema_sample_nodes)}
+                ):
+                    for k, v in (rec["p"] or {}).items():
+                        if len(props) >= self.max_properties and k not in props:
+                            continue
+                        vals = props.setdefault(k, [])
+                        v = _short(_plain(v))
+                        if len(vals) < samples and v not in vals:
+                            vals.append(v)
+            labels.append(
+                NodeLabel(
+                    name=lab,
+                    count=int(cnt),
+                    properties=tuple(
+                        PropertyInfo(name=k, type=_type_name(v), samples=tuple(v))
+                        for k, v in props.items()
+                    ),
+                )
+            )
+        rels = []
+        for rel in self.relation_types()[: self.max_relations]:
+            (cnt,) = self._run(self.cyp.rel_count(rel))[1][0]
+            pats: dict[tuple[str, str], None] = {}
+            samp: list[tuple[str, str]] = []
+            rprops: dict[str, list[Any]] = {}
+            for rec in self._records(self.cyp.rel_sample(rel), {"n": max(samples, 20)}):
+                src = (rec["src"] or ["?"])[0]
+                dst = (rec["dst"] or ["?"])[0]
+                pats[(str(src), str(dst))] = None
+                if len(samp) < samples:
+                    samp.append((str(_short(rec["an"])), str(_short(rec["bn"]))))
+                for k, v in (rec["p"] or {}).items():
+                    vals = rprops.setdefault(k, [])
+                    if len(vals) < samples and _short(_plain(v)) not in vals:
+                        vals.append(_short(_plain(v)))
+            rels.append(
+                RelationType(
+                    name=rel,
+                    count=int(cnt),
+                    patterns=tuple(RelationPattern(src=s, dst=d) for s, d in pats),
+                    properties=tuple(PropertyInfo(name=k, samples=tuple(v)) for k, v in rprops.items()),
+                    samples=tuple(samp),
+                )
+            )
+        out = GraphSchema(node_labels=tuple(labels), relation_types=tuple(rels))
+        self._schema[samples] = out
+        return out
+
+    def stats(self) -> GraphStats:
+        (n,) = self._run("MATCH (n) RETURN count(n) AS c")[1][0]
+        (e,) = self._run("MATCH ()-[r]->() RETURN count(r) AS c")[1][0]
+        return GraphStats(
+            nodes=int(n),
+            triplets=int(e),
+            relations=len(self.relation_types()),
+            labels=len(self.labels()),
+        )
+
+    # -- nodes
+    def _node(self, nid: str, labels: Sequence[str], props: Mapping[str, Any]) -> Node:
+        props = {k: _plain(v) for k, v in (props or {}).items()}
+        name = None
+        for p in self.cyp.name_properties:
+            if props.get(p) not in (None, ""):
+                name = str(props[p])
+                break
+        aliases = props.pop("aliases", None)
+        props.pop(self.cyp.id_property, None)
+        return Node(
+            id=nid,
+            name=name or nid,
+            labels=tuple(str(x) for x in labels or ()),
+            aliases=tuple(str(a) for a in aliases) if isinstance(aliases, list) else (),
+            properties=props,
+        )
+
+    def get_nodes(self, ids: Sequence[str]) -> dict[str, Node | None]:
+        ids = [str(i) for i in dict.fromkeys(ids)]
+        out: dict[str, Node | None] = dict.fromkeys(ids)
+        if ids:
+            for rec in self._records(self.cyp.get_nodes(), {"ids": ids}):
+                out[rec["id"]] = self._node(rec["id"], rec["labels"], rec["props"])
+        return out
+
+    def iter_node_names(self, batch_size: int = 10_000) -> Iterator[list[tuple[str, str]]]:
+        skip = 0
+        while True:
+            recs = self._records(self.cyp.node_names_page(), {"skip": skip, "limit": batch_size})
+            batch = []
+            for r in recs:
+                nid = str(r["id"])
+                batch.append((nid, str(r["name"])))
+                if isinstance(r.get("aliases"), list):
+                    batch += [(nid, str(a)) for a in r["aliases"]]
+            if batch:
+                yield batch
+            if len(recs) < batch_size:
+                return
+            skip += batch_size
+
+    # -- traversal
+    def neighbors(
+        self,
+        ids: Sequence[str],
+        *,
+        direction: Direction = Direction.BOTH,
+        relations: Sequence[str] | None = None,
+        limit_per_node: int | None = None,
+    ) -> dict[str, Neighborhood]:
+        direction = Direction(direction)
+        ids = [str(i) for i in dict.fromkeys(ids)]
+        out = {i: Neighborhood(node=i) for i in ids}
+        rels = None
+        if relations is not None:
+            rels = self.valid_relations(relations)
+            if not rels:
+                return out
+        if not ids:
+            return out
+        params: dict[str, Any] = {"ids": ids}
+        if limit_per_node is not None:
+            params["cap"] = int(limit_per_node)
+        q = self.cyp.neighbors(direction, rels, limit_per_node is not None)
+        for rec in self._records(q, params):
+            i = rec["i"]
+            trips = []
+            for rtype, mid, is_out, props in rec["rows"]:
+                mid = str(mid)
+                props = _plain(props) or {}
+                if is_out:
+                    trips.append(Triplet(head=i, relation=rtype, tail=mid, properties=props))
+                else:
+                    trips.append(Triplet(head=mid, relation=rtype, tail=i, properties=props))
+            total = int(rec["total"])
+            out[i] = Neighborhood(
+                node=i, triplets=tuple(trips), total=total, truncated=len(trips) < total
+            )
+        return out
+
+    def degrees(self, ids: Sequence[str], *, direction: Direction = Direction.BOTH) -> dict[str, int]:
+        ids = [str(i) for i in dict.fromkeys(ids)]
+        out = dict.fromkeys(ids, 0)
+        if ids:
+            for rec in self._records(self.cyp.degrees(Direction(direction)), {"ids": ids}):
+                out[rec["i"]] = int(rec["degree"])
+        return out
+
+    def shortest_paths(
+        self, pairs: Sequence[tuple[str, str]], *, max_hops: int = 3, k: int = 1
+    ) -> dict[tuple[str, str], list[Path]]:
+        pairs = [(str(a), str(b)) for a, b in dict.fromkeys(tuple(p) for p in pairs)]
+        out: dict[tuple[str, str], list[Path]] = {p: [] for p in pairs}
+        same = [p for p in pairs if p[0] == p[1]]
+        todo = [list(p) for p in pairs if p[0] != p[1]]
+        if todo:
+            for rec in self._records(self.cyp.shortest_paths(max_hops, k), {"pairs": todo}):
+                key = (rec["s"], rec["t"])
+                ns = [str(x) for x in rec["ns"]]
+                inv = tuple(str(st) != ns[j] for j, st in enumerate(rec["starts"]))
+                path = Path(nodes=tuple(ns), relations=tuple(rec["rs"]), inverted=inv)
+                if key in out and len(out[key]) < k and path not in out[key]:
+                    out[key].append(path)
+        if same:  # a node is its own zero-hop path if it exists
+            found = self.get_nodes([a for a, _ in same])
+            for a, b in same:
+                if found.get(a) is not None:
+                    out[(a, b)] = [Path(nodes=(a,))]
+        return out
+
+    # -- cypher
+    def query(
+        self,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timeout_s: float | None = None,
+        row_limit: int | None = None,
+    ) -> QueryResult:
+        assert_read_only(cypher)
+        t0 = time.perf_counter()
+        cols, rows = self._run(cypher, params, timeout_s=timeout_s)
+        truncated = row_limit is not None and len(rows) > row_limit
+        if truncated:
+            rows = rows[:row_limit]
+        return QueryResult(
+            columns=tuple(cols),
+            rows=tuple(tuple(_plain(v) for v in r) for r in rows),
+            truncated=truncated,
+            elapsed_ms=(time.perf_counter() - t0) * 1000,
+        )
+
+    def declared_capabilities(self) -> set[str]:
+        return {Capability.CYPHER}
+
+
+def _type_name(vals: Sequence[Any]) -> str | None:
+    for v in vals:
+        if v is not None:
+            return type(v).__name__
+    return None

@@ -1,0 +1,558 @@
+"""Neo4j / Bolt backend (``neo4j://``, ``neo4j+s://``, ``neo4j+ssc://``, ``bolt://``, ``bolt+s://``,
+``bolt+ssc://``), official ``neo4j`` driver ≥ 5, imported lazily.
+
+``bolt://user:pass@host:7687/database?id_property=id&name_property=name&timeout=30``; auth also
+from ``NEO4J_USERNAME``/``NEO4J_PASSWORD`` or ``NEO4J_AUTH=user/pass``, database from
+``NEO4J_DATABASE``. Every byokg query runs in a READ session inside an explicit transaction that
+is rolled back, after a lexical write-clause check, so nothing byokg runs can change the graph
+(ArcadeDB's Bolt server ignores the READ access mode; the rollback still holds there). Only
+:func:`load_neo4j` writes. See docs/backends.md for the ArcadeDB/Neo4j differences.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from byokg.errors import BackendError, ConfigError, QueryError
+from byokg.hookspecs import hookimpl
+from byokg.loading import LoadSummary
+from byokg.store import Capability
+
+from ._cypher_common import (
+    DEFAULT_NAME_PROPERTIES,
+    CypherDialect,
+    CypherGraphBase,
+    _plain,
+    assert_read_only,
+    esc,
+)
+
+SCHEMES = ("neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc")
+DEFAULT_TIMEOUT_S = 30.0
+LOAD_BATCH = 5_000
+_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
+
+
+def redact(uri: str) -> str:
+    """The URI without its password (for messages and ``store.uri``)."""
+    parts = urlsplit(uri)
+    if parts.password is None:
+        return uri
+    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    return parts._replace(netloc=netloc).geturl()
+
+
+def parse_uri(uri: str) -> dict[str, Any]:
+    """Split a Bolt URI into driver address, auth, database and byokg options."""
+    parts = urlsplit(uri)
+    scheme = parts.scheme.lower()
+    if scheme not in SCHEMES:
+        raise ConfigError(f"{uri!r}: scheme must be one of {', '.join(SCHEMES)}")
+    if not parts.hostname:
+        raise ConfigError(f"{redact(uri)!r} has no host; use e.g. bolt://localhost:7687")
+    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    auth = None
+    if parts.username is not None:
+        auth = (unquote(parts.username), unquote(parts.password or ""))
+    db = parts.path.strip("/") or query.pop("database", None)
+    host = parts.hostname + (f":{parts.port}" if parts.port else "")
+    return {
+        "address": f"{scheme}://{host}",
+        "auth": auth,
+        "database": db or None,
+        "options": query,
+    }
+
+
+def env_auth() -> tuple[str, str] | None:
+    if os.environ.get("NEO4J_AUTH") and "/" in os.environ["NEO4J_AUTH"]:
+        user, pw = os.environ["NEO4J_AUTH"].split("/", 1)
+        return user, pw
+    if os.environ.get("NEO4J_USERNAME") or os.environ.get("NEO4J_PASSWORD"):
+        return os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ.get("NEO4J_PASSWORD", "")
+    return None
+
+
+def _neo_value(v: Any) -> Any:
+    """Driver values to plain Python (nodes/relationships as property dicts)."""
+    from neo4j.graph import Node as NeoNode
+    from neo4j.graph import Path as NeoPath
+    from neo4j.graph import Relationship
+
+    if isinstance(v, NeoNode):
+        return {"_labels": sorted(v.labels), **{k: _neo_value(x) for k, x in v.items()}}
+    if isinstance(v, Relationship):
+        return {"_type": v.type, **{k: _neo_value(x) for k, x in v.items()}}
+    if isinstance(v, NeoPath):
+        return {
+            "nodes": [_neo_value(n) for n in v.nodes],
+            "relationships": [_neo_value(r) for r in v.relationships],
+        }
+    if isinstance(v, list):
+        return [_neo_value(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _neo_value(x) for k, x in v.items()}
+    return _plain(v)
+
+
+def _driver(address: str, auth: tuple[str, str] | None, connection_timeout: float):
+    import neo4j
+
+    return neo4j.GraphDatabase.driver(
+        address,
+        auth=auth,
+        connection_timeout=connection_timeout,
+        max_transaction_retry_time=5.0,
+        connection_acquisition_timeout=connection_timeout,
+        user_agent="byokg",
+    )
+
+
+def _verify(driver: Any, database: str | None) -> None:
+    import warnings
+
+    with warnings.catch_warnings():  # verify_connectivity(database=) is a driver "preview" API
+        warnings.simplefilter("ignore")
+        driver.verify_connectivity(database=database)
+
+
+def _backend_error(exc: Exception, uri: str, doing: str) -> BackendError:
+    code = getattr(exc, "code", None)
+    msg = str(getattr(exc, "message", None) or exc).strip().splitlines()[0][:300]
+    cls = QueryError if doing.startswith("query") else BackendError
+    return cls(f"{uri}: {doing} failed: {type(exc).__name__}: {msg}", uri=uri, code=code)
+
+
+class Neo4jGraph(CypherGraphBase):
+    """A Neo4j-compatible graph (Neo4j 5, ArcadeDB's Bolt plugin, Memgraph …) over Bolt."""
+
+    dialect = "neo4j"
+
+    def __init__(
+        self,
+        uri: str,
+        *,
+        auth: tuple[str, str] | None = None,
+        database: str | None = None,
+        id_property: str | None = None,
+        id_label: str | None = None,
+        name_property: str | None = None,
+        name_properties: Sequence[str] | None = None,
+        timeout_s: float | None = None,
+        connection_timeout: float = 10.0,
+        element_id_fallback: bool = True,
+        verify: bool = True,
+        **_: Any,
+    ) -> None:
+        parsed = parse_uri(uri)
+        opts = parsed["options"]
+        names = tuple(name_properties or ())
+        name_property = name_property or opts.get("name_property")
+        if name_property:
+            names = (name_property,) + tuple(p for p in names if p != name_property)
+        names = names or DEFAULT_NAME_PROPERTIES
+        self._auto_label = id_label is None and "id_label" not in opts
+        cyp = CypherDialect(
+            id_property=id_property or opts.get("id_property", "id"),
+            id_label=id_label or opts.get("id_label"),
+            name_properties=names,
+            element_id_fallback=element_id_fallback,
+        )
+        super().__init__(redact(uri), cyp)
+        self.address = parsed["address"]
+        self.database = database or parsed["database"] or os.environ.get("NEO4J_DATABASE") or None
+        self.timeout_s = float(timeout_s or opts.get("timeout", DEFAULT_TIMEOUT_S))
+        auth = auth or parsed["auth"] or env_auth()
+        try:
+            self._driver = _driver(self.address, auth, connection_timeout)
+            if verify:
+                _verify(self._driver, self.database)
+        except Exception as exc:  # driver raises many types; name the URI and the cause
+            raise _backend_error(exc, self.uri, "connecting") from exc
+        self.server_agent = ""
+        try:
+            self.server_agent = self._driver.get_server_info().agent
+        except Exception:  # noqa: BLE001 - informational only
+            pass
+        self.is_arcadedb = "ArcadeDB" in self.server_agent
+        self.indexes: list[dict[str, Any]] = []
+        caps = {Capability.CYPHER, Capability.EXPLAIN, Capability.SHORTEST_PATH}
+        if verify:
+            self.indexes = self._list_indexes()
+            kinds = {str(i.get("type", "")).upper() for i in self.indexes}
+            if "FULLTEXT" in kinds:
+                caps.add(Capability.FULLTEXT)
+            if "VECTOR" in kinds:
+                caps.add(Capability.VECTOR)
+            if self._auto_label:
+                labels = self.labels()
+                if len(labels) == 1:  # every node has it: lets the database use its id index
+                    self.cyp.id_label = labels[0]
+        self.capabilities = frozenset(caps)
+
+    # ------------------------------------------------------------------ plumbing
+    def _session(self, write: bool = False):
+        import neo4j
+
+        mode = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
+        return self._driver.session(database=self.database, default_access_mode=mode)
+
+    def _run(
+        self,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timeout_s: float | None = None,
+        max_rows: int | None = None,
+    ) -> tuple[list[str], list[list[Any]]]:
+        """One read query in a READ session; the transaction is always rolled back."""
+        timeout = timeout_s or self.timeout_s
+        try:
+            with self._session() as session:
+                tx = session.begin_transaction(timeout=timeout)
+                try:
+                    result = tx.run(cypher, dict(params or {}))
+                    cols = list(result.keys())
+                    rows = []
+                    for rec in result:
+                        rows.append([_neo_value(v) for v in rec.values()])
+                        if max_rows is not None and len(rows) >= max_rows:
+                            break
+                finally:
+                    tx.rollback()
+        except BackendError:
+            raise
+        except Exception as exc:
+            raise _backend_error(exc, self.uri, "query") from exc
+        return cols, rows
+
+    def _list_labels(self) -> list[str]:
+        try:
+            return [r["label"] for r in self._records("CALL db.labels() YIELD label RETURN label")]
+        except QueryError:
+            return super()._list_labels()
+
+    def _list_rels(self) -> list[str]:
+        try:
+            return [
+                r["relationshipType"]
+                for r in self._records(
+                    "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType"
+                )
+            ]
+        except QueryError:
+            return super()._list_rels()
+
+    def _list_indexes(self) -> list[dict[str, Any]]:
+        try:
+            with self._session() as session:
+                return [_neo_value(r.data()) for r in session.run("SHOW INDEXES")]
+        except Exception:  # noqa: BLE001 - servers without SHOW INDEXES: no index features
+            return []
+
+    # ------------------------------------------------------------------ GraphStore extras
+    def iter_node_names(self, batch_size: int = 10_000) -> Iterator[list[tuple[str, str]]]:
+        """One streamed query (the driver fetches in chunks) instead of SKIP/LIMIT pages."""
+        try:
+            with self._session() as session:
+                batch: list[tuple[str, str]] = []
+                for rec in session.run(self.cyp.node_names(), fetch_size=batch_size):
+                    nid = str(rec["id"])
+                    batch.append((nid, str(rec["name"])))
+                    if isinstance(rec["aliases"], list):
+                        batch += [(nid, str(a)) for a in rec["aliases"]]
+                    if len(batch) >= batch_size:
+                        yield batch
+                        batch = []
+                if batch:
+                    yield batch
+        except Exception as exc:
+            raise _backend_error(exc, self.uri, "query (node names)") from exc
+
+    def query(
+        self,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timeout_s: float | None = None,
+        row_limit: int | None = None,
+    ):
+        from byokg.contracts import QueryResult
+
+        assert_read_only(cypher)
+        t0 = time.perf_counter()
+        cols, rows = self._run(
+            cypher, params, timeout_s=timeout_s, max_rows=None if row_limit is None else row_limit + 1
+        )
+        truncated = row_limit is not None and len(rows) > row_limit
+        return QueryResult(
+            columns=tuple(cols),
+            rows=tuple(tuple(r) for r in (rows[:row_limit] if truncated else rows)),
+            truncated=truncated,
+            elapsed_ms=(time.perf_counter() - t0) * 1000,
+        )
+
+    def explain(self, cypher: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Plan ``cypher`` without running it: ``{"plan", "query_type", "read_only", "server"}``.
+
+        ``query_type`` is the server's summary type (``r``, ``rw``, ``w``, ``s``); ArcadeDB
+        reports ``w`` for every EXPLAIN, so ``read_only`` also applies byokg's own check.
+        """
+        from ._cypher_common import write_clause
+
+        text = cypher.strip()
+        if not text.upper().startswith("EXPLAIN"):
+            text = "EXPLAIN " + text
+        try:
+            with self._session() as session:
+                tx = session.begin_transaction(timeout=self.timeout_s)
+                try:
+                    result = tx.run(text, dict(params or {}))
+                    list(result)
+                    summary = result.consume()
+                finally:
+                    tx.rollback()
+        except Exception as exc:
+            raise _backend_error(exc, self.uri, "query (explain)") from exc
+        qtype = summary.query_type
+        return {
+            "plan": _neo_value(summary.plan) if summary.plan is not None else None,
+            "query_type": qtype,
+            "server_query_type_reliable": not self.is_arcadedb,
+            "read_only": write_clause(cypher) is None and (self.is_arcadedb or qtype in ("r", None)),
+            "server": self.server_agent,
+        }
+
+    def _index_of(self, kind: str) -> dict[str, Any] | None:
+        for idx in self.indexes:
+            if str(idx.get("type", "")).upper() == kind and idx.get("entityType", "NODE") == "NODE":
+                return idx
+        return None
+
+    def fulltext_search(self, texts: Sequence[str], *, k: int = 3) -> dict[str, list[tuple[str, float]]]:
+        """Per text, best ``k`` nodes of the first node full-text index (Lucene syntax escaped)."""
+        idx = self._index_of("FULLTEXT")
+        if idx is None:
+            from byokg.errors import CapabilityError
+
+            raise CapabilityError(f"{self.uri} has no node full-text index", uri=self.uri)
+        out: dict[str, list[tuple[str, float]]] = {}
+        q = (
+            "UNWIND $texts AS t CALL db.index.fulltext.queryNodes($index, t.q) YIELD node, score "
+            f"WITH t, node, score ORDER BY score DESC "
+            f"RETURN t.t AS t, collect([{self.cyp.id_expr('node')}, score])[0..$k] AS hits"
+        )
+        texts = list(dict.fromkeys(texts))
+        payload = [{"t": t, "q": _LUCENE_SPECIAL.sub(r"\\\1", t)} for t in texts if t.strip()]
+        found = {}
+        if payload:
+            for rec in self._records(q, {"texts": payload, "index": idx["name"], "k": int(k)}):
+                found[rec["t"]] = [(str(a), float(b)) for a, b in rec["hits"]]
+        for t in texts:
+            out[t] = found.get(t, [])
+        return out
+
+    def vector_search(
+        self, vectors: Sequence[Sequence[float]], *, k: int = 3
+    ) -> list[list[tuple[str, float]]]:
+        idx = self._index_of("VECTOR")
+        if idx is None:
+            from byokg.errors import CapabilityError
+
+            raise CapabilityError(f"{self.uri} has no node vector index", uri=self.uri)
+        q = (
+            "UNWIND range(0, size($vecs) - 1) AS j "
+            "CALL db.index.vector.queryNodes($index, $k, $vecs[j]) YIELD node, score "
+            f"RETURN j, collect([{self.cyp.id_expr('node')}, score]) AS hits"
+        )
+        vecs = [[float(x) for x in v] for v in vectors]
+        out: list[list[tuple[str, float]]] = [[] for _ in vecs]
+        if vecs:
+            for rec in self._records(q, {"vecs": vecs, "index": idx["name"], "k": int(k)}):
+                out[int(rec["j"])] = [(str(a), float(b)) for a, b in rec["hits"]]
+        return out
+
+    def close(self) -> None:
+        try:
+            self._driver.close()
+        except Exception:  # noqa: BLE001 - closing twice is fine
+            pass
+
+
+def open_neo4j(uri: str, **options: Any) -> Neo4jGraph:
+    """Backend factory registered for every Bolt scheme."""
+    return Neo4jGraph(uri, **options)
+
+
+# ---------------------------------------------------------------------------- loader
+
+
+class _Writer:
+    """Batched writes in WRITE sessions (the loader is the only writer)."""
+
+    def __init__(self, uri: str, auth: tuple[str, str] | None = None, database: str | None = None):
+        parsed = parse_uri(uri)
+        self.uri = redact(uri)
+        self.database = database or parsed["database"] or os.environ.get("NEO4J_DATABASE") or None
+        try:
+            self.driver = _driver(parsed["address"], auth or parsed["auth"] or env_auth(), 10.0)
+            _verify(self.driver, self.database)
+        except Exception as exc:
+            raise _backend_error(exc, self.uri, "connecting") from exc
+
+    def run(self, cypher: str, **params: Any) -> None:
+        import neo4j
+
+        try:
+            with self.driver.session(
+                database=self.database, default_access_mode=neo4j.WRITE_ACCESS
+            ) as s:
+                s.execute_write(lambda tx: tx.run(cypher, params).consume())
+        except Exception as exc:
+            raise _backend_error(exc, self.uri, "loading") from exc
+
+    def batches(self, cypher: str, rows: list[dict[str, Any]], size: int = LOAD_BATCH) -> None:
+        for i in range(0, len(rows), size):
+            self.run(cypher, rows=rows[i : i + size])
+
+    def index(self, label: str, prop: str) -> None:
+        name = re.sub(r"\W", "_", f"byokg_{label}_{prop}")
+        try:
+            self.run(f"CREATE INDEX {esc(name)} IF NOT EXISTS FOR (n:{esc(label)}) ON (n.{esc(prop)})")
+        except BackendError as exc:
+            if "already exists" not in str(exc).lower() and "equivalent" not in str(exc).lower():
+                raise
+
+    def close(self) -> None:
+        self.driver.close()
+
+
+def load_neo4j(
+    sources: list[str],
+    into: str,
+    mapping: str | None = None,
+    skip_bad_rows: bool = False,
+    *,
+    auth: tuple[str, str] | None = None,
+    database: str | None = None,
+    batch_size: int = LOAD_BATCH,
+) -> LoadSummary:
+    """``byokg load``: triple CSV/JSONL files (validated and deduplicated by the memory loaders)
+    become ``(:Entity {id, name})`` nodes (or the JSONL node's first label) and typed
+    relationships; with ``mapping`` the sources are property-graph CSV folders described by a
+    byokg/pgmapping.py mapping file. Writes only here, in WRITE sessions."""
+    w = _Writer(into, auth, database)
+    try:
+        if mapping:
+            return _load_pg(w, sources, into, mapping, batch_size)
+        return _load_triples(w, sources, into, skip_bad_rows, batch_size)
+    finally:
+        w.close()
+
+
+def _load_triples(
+    w: _Writer, sources: list[str], into: str, skip_bad_rows: bool, batch_size: int
+) -> LoadSummary:
+    from byokg.backends.memory import DEFAULT_LABEL, GraphBuilder, LoadReport, load_csv, load_jsonl
+
+    if not sources:
+        raise ConfigError("no source files to load")
+    b = GraphBuilder()
+    total = LoadReport(source=",".join(sources))
+    for src in sources:
+        reader = load_jsonl if str(src).endswith((".jsonl", ".ndjson")) else load_csv
+        _, rep = reader(src, builder=b, skip_bad_rows=skip_bad_rows)
+        total.bad_rows += rep.bad_rows
+        total.reasons.extend(rep.reasons)
+    g = b.build(into, total)
+    by_label: dict[str, list[dict[str, Any]]] = {}
+    for i, nid in enumerate(b.node_ids):
+        props: dict[str, Any] = {k: _plain(v) for k, v in b.node_props.get(i, {}).items()}
+        props["id"] = nid
+        props["name"] = b.names.get(i, nid)
+        if i in b.aliases:
+            props["aliases"] = list(b.aliases[i])
+        label = b.labels.get(i, (DEFAULT_LABEL,))[0]
+        by_label.setdefault(label, []).append(props)
+    for label in by_label:
+        w.index(label, "id")
+    for label, rows in by_label.items():
+        w.batches(f"UNWIND $rows AS r CREATE (n:{esc(label)}) SET n = r", rows, batch_size)
+    label_of = {nid: b.labels.get(i, (DEFAULT_LABEL,))[0] for i, nid in enumerate(b.node_ids)}
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for e in range(len(g)):
+        t = g._triplet(e)
+        key = (label_of[t.head], t.relation, label_of[t.tail])
+        groups.setdefault(key, []).append(
+            {"h": t.head, "t": t.tail, "p": {k: _plain(v) for k, v in t.properties.items()}}
+        )
+    for (sl, rel, dl), rows in groups.items():
+        w.batches(
+            f"UNWIND $rows AS r MATCH (a:{esc(sl)} {{id: r.h}}) MATCH (b:{esc(dl)} {{id: r.t}}) "
+            f"CREATE (a)-[e:{esc(rel)}]->(b) SET e = r.p",
+            rows,
+            batch_size,
+        )
+    st = g.stats()
+    return LoadSummary(
+        target=redact(into),
+        nodes=st.nodes,
+        triplets=st.triplets,
+        duplicates=total.duplicates,
+        bad_rows=total.bad_rows,
+        reasons=total.reasons[:5],
+    )
+
+
+def _load_pg(w: _Writer, sources: list[str], into: str, mapping: str, batch_size: int) -> LoadSummary:
+    """Property-graph CSVs via byokg.pgmapping: nodes keep their typed properties (plus ``id``
+    = ``Label:key`` unless the mapping's rows already have an ``id``), edges match on keys."""
+    from pathlib import Path as FsPath
+
+    from byokg import pgmapping
+
+    spec = pgmapping.PGMapping.load(mapping)
+    base_dir = FsPath(sources[0]) if sources else FsPath(mapping).parent
+    nodes = edges = 0
+    keys: dict[str, str] = {}
+    for node_spec, rows in spec.iter_nodes(base_dir):
+        keys[node_spec.label] = node_spec.key
+        w.index(node_spec.label, node_spec.key)
+        w.index(node_spec.label, "id")
+        out = []
+        for r in rows:
+            r = {k: _plain(v) for k, v in r.items() if v is not None}
+            r.setdefault("id", f"{node_spec.label}:{r.get(node_spec.key)}")
+            if node_spec.name and "name" not in r and r.get(node_spec.name) is not None:
+                pass  # the display name stays in its own property (name_property option)
+            out.append(r)
+        w.batches(f"UNWIND $rows AS r CREATE (n:{esc(node_spec.label)}) SET n = r", out, batch_size)
+        nodes += len(out)
+    for edge_spec, rows in spec.iter_edges(base_dir):
+        sk = keys.get(edge_spec.src_label, "id")
+        dk = keys.get(edge_spec.dst_label, "id")
+        out = [
+            {"s": r["src"], "d": r["dst"], "p": {k: _plain(v) for k, v in r.items()
+                                                  if k not in ("src", "dst") and v is not None}}
+            for r in rows
+        ]
+        w.batches(
+            f"UNWIND $rows AS r MATCH (a:{esc(edge_spec.src_label)} {{{esc(sk)}: r.s}}) "
+            f"MATCH (b:{esc(edge_spec.dst_label)} {{{esc(dk)}: r.d}}) "
+            f"CREATE (a)-[e:{esc(edge_spec.type)}]->(b) SET e = r.p",
+            out,
+            batch_size,
+        )
+        edges += len(out)
+    return LoadSummary(target=redact(into), nodes=nodes, triplets=edges)
+
+
+@hookimpl
+def register_backends(register):
+    for scheme in SCHEMES:
+        register(scheme, open_neo4j, loader=load_neo4j)
