@@ -1,0 +1,95 @@
+"""Fixtures for backend tests (shared by the Kùzu and the Bolt/Neo4j engineers).
+
+Contract suite convention (tests/backends/test_contract.py): a backend NAME takes part when a
+fixture ``NAME_store_from_triples`` exists; it returns a factory ``triples -> GraphStore``.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED_DATA = Path(os.environ.get("BYOKG_SHARED_DATA", REPO.parent / "shared" / "data"))
+NORTHWIND = SHARED_DATA / "northwind"
+
+TripleFactory = Callable[[Sequence[tuple[str, str, str]]], object]
+
+
+# ============================================================================ Kùzu + memory (D1)
+
+
+def write_triples_csv(path: Path, triples: Sequence[tuple[str, str, str]]) -> Path:
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["head", "relation", "tail"])
+        w.writerows(triples)
+    return path
+
+
+@pytest.fixture(scope="session")
+def memory_store_from_triples() -> TripleFactory:
+    from byokg.backends.memory import MemoryGraph
+
+    def make(triples):
+        return MemoryGraph.from_triplets(list(triples))
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def kuzu_store_from_triples(tmp_path_factory) -> TripleFactory:
+    """Load triples through ``byokg load`` (CSV -> Kùzu) and open the store read-only."""
+    from byokg.graph import open_graph
+    from byokg.loading import load_into
+
+    opened = []
+
+    def make(triples):
+        d = tmp_path_factory.mktemp("kuzu-triples")
+        src = write_triples_csv(d / "triples.csv", triples)
+        uri = f"kuzu:{d / 'graph.kz'}"
+        load_into([str(src)], uri)
+        store = open_graph(uri)
+        opened.append(store)
+        return store
+
+    yield make
+    for s in opened:
+        s.close()
+
+
+@pytest.fixture(scope="session")
+def northwind_data() -> Path:
+    d = NORTHWIND / "graph" / "import"
+    if not d.is_dir():
+        pytest.fail(f"Northwind CSVs not found at {d} (set BYOKG_SHARED_DATA)")
+    return d
+
+
+@pytest.fixture(scope="session")
+def northwind_kuzu_uri(tmp_path_factory, northwind_data) -> str:
+    """Northwind loaded once per session into a Kùzu file (via the packaged mapping)."""
+    from byokg.pgmapping import load_northwind
+
+    uri = f"kuzu:{tmp_path_factory.mktemp('northwind') / 'northwind.kz'}"
+    load_northwind(uri, northwind_data)
+    return uri
+
+
+@pytest.fixture(scope="session")
+def northwind_kuzu(northwind_kuzu_uri):
+    """The Northwind graph as an open (read-only) KuzuGraph."""
+    from byokg.graph import open_graph
+
+    store = open_graph(northwind_kuzu_uri)
+    yield store
+    store.close()
+
+
+# ============================================================================ Bolt / Neo4j (D2)
+# D2: add the Bolt server fixtures below (``bolt_server``, ``bolt_store_from_triples``).
