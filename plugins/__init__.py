@@ -143,7 +143,14 @@ def load_plugins() -> None:
 
 
 def _fill_registries() -> None:
-    _registries.clear()
+    try:  # a hookimpl whose name is no hook (a typo) would otherwise register nothing, silently
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        name = pm.get_name(exc.plugin) or repr(exc.plugin)
+        hooks = ", ".join(hookspecs.HOOK_KINDS)
+        raise PluginError(f"plugin {name!r}: {exc.args[0].split(' in plugin')[0]}; "
+                          f"byokg's hooks are {hooks}") from exc
+    fresh: dict[str, Registry] = {}  # built aside, swapped in whole: a failure leaves the old ones
     for hook_name, kind in hookspecs.HOOK_KINDS.items():
         reg = Registry(kind)
         caller = getattr(pm.hook, hook_name)
@@ -154,7 +161,9 @@ def _fill_registries() -> None:
                 _r.add(name, factory, _p, **meta)
 
             impl.function(register=register)
-        _registries[kind] = reg
+        fresh[kind] = reg
+    _registries.clear()
+    _registries.update(fresh)
 
 
 def register_plugin(module: Any, name: str | None = None) -> None:
@@ -162,7 +171,11 @@ def register_plugin(module: Any, name: str | None = None) -> None:
     with _lock:
         load_plugins()
         pm.register(module, name=name)
-        _fill_registries()
+        try:
+            _fill_registries()
+        except Exception:  # e.g. a name registered twice: leave the manager as it was
+            pm.unregister(module)
+            raise
 
 
 def unregister_plugin(name: str) -> None:
