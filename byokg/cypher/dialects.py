@@ -112,8 +112,11 @@ def _kuzu_reserved_labels(toks: list[Token], ed: _Editor, applied: list[str]) ->
             t.kind is Kind.WORD
             and t.text.upper() in KUZU_RESERVED
             and i > 0
-            and (toks[i - 1].is_punct(":") or (toks[i - 1].is_punct("|") and stack[-1:] == ["["]))
-            and stack[-1:] != ["{"]
+            and (
+                (toks[i - 1].is_punct(":") and stack[-1:] != ["{"])
+                or (toks[i - 1].is_punct("|") and stack[-1:] == ["["])
+                or toks[i - 1].is_word("AS")
+            )
         ):
             ed.replace(t.start, t.end, quote_name(t.text))
             applied.append(f"backtick reserved name {t.text} -> `{t.text}`")
@@ -126,6 +129,15 @@ def _kuzu_functions(toks: list[Token], ed: _Editor, applied: list[str]) -> None:
         if i and toks[i - 1].is_punct("."):
             continue  # a namespaced function, not ours
         new = KUZU_FUNCTIONS.get(t.text.lower())
+        if (
+            t.text.lower() == "length"
+            and i + 5 < len(toks)
+            and toks[i + 2].kind is Kind.WORD
+            and toks[i + 3].is_punct(".")
+            and toks[i + 4].kind in (Kind.WORD, Kind.NAME)
+            and toks[i + 5].is_punct(")")
+        ):
+            new = "size"  # length(n.prop) is a string length; Kùzu's length() takes paths
         if new:
             ed.replace(t.start, t.end, new)
             applied.append(f"function {t.text}() -> {new}()")
@@ -174,6 +186,7 @@ def _kuzu_shortest(text: str, toks: list[Token], ed: _Editor, applied: list[str]
 def _kuzu_with_order(toks: list[Token], ed: _Editor, applied: list[str]) -> None:
     """``WITH … ORDER BY x`` without SKIP/LIMIT -> add ``SKIP 0`` (same rows, same order)."""
     depth = 0
+    with_depth = 0
     in_with = False
     saw_order = False
     clause_start = {"MATCH", "OPTIONAL", "WITH", "RETURN", "UNWIND", "CALL", "UNION", "WHERE"}
@@ -186,6 +199,9 @@ def _kuzu_with_order(toks: list[Token], ed: _Editor, applied: list[str]) -> None
             continue
         up = t.text.upper()
         if up == "WITH" and not (i and toks[i - 1].is_punct(".", ":")):
+            if in_with and saw_order and depth == with_depth:
+                ed.replace(toks[i - 1].end, toks[i - 1].end, " SKIP 0")
+                applied.append("WITH … ORDER BY without SKIP/LIMIT -> added SKIP 0")
             in_with, saw_order = True, False
             with_depth = depth
             continue

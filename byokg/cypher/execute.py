@@ -120,13 +120,15 @@ def inject_limit(query: str, limit: int) -> tuple[str, bool]:
         return query, False
     tail = toks[ret:]
     depth = 0
+    prev: Token | None = None
     for t in tail:
         if t.kind is Kind.PUNCT and t.text in "([{":
             depth += 1
         elif t.kind is Kind.PUNCT and t.text in ")]}":
             depth -= 1
-        elif depth == 0 and t.is_word("LIMIT"):
+        elif depth == 0 and t.is_word("LIMIT") and not (prev and prev.is_punct(".", ":")):
             return query, False
+        prev = t
     if has_aggregate(tail):
         return query, False
     end = toks[-1].end
