@@ -343,11 +343,16 @@ class MemoryGraph(BaseGraphStore):
         cls, triplets: Iterable[Triplet | tuple[str, str, str]], uri: str = "memory:"
     ) -> MemoryGraph:
         b = GraphBuilder()
-        for t in triplets:
+        for n, t in enumerate(triplets, start=1):
             if isinstance(t, Triplet):
                 b.add(t.head, t.relation, t.tail, t.properties or None)
-            else:
-                b.add(*t)
+                continue
+            if len(t) != 3 or not all(isinstance(x, str) and x for x in t):
+                raise InputError(
+                    f"triplet #{n} {tuple(t)!r} is not three non-empty strings (head, relation, tail)",
+                    source="from_triplets",
+                )
+            b.add(*t)
         return b.build(uri)
 
     @classmethod
@@ -361,6 +366,12 @@ class MemoryGraph(BaseGraphStore):
     ) -> MemoryGraph:
         """Wrap a networkx DiGraph/MultiDiGraph; the edge attribute ``relation_attr`` (or the
         multigraph key) names the relation. An edge with neither is an error naming it."""
+        if not graph.is_directed():
+            raise InputError(
+                "an undirected graph has no edge direction; pass a DiGraph or MultiDiGraph "
+                "(e.g. nx.DiGraph(graph) keeps both directions)",
+                source="networkx graph",
+            )
         b = GraphBuilder()
         for node, data in graph.nodes(data=True):
             data = dict(data)
@@ -392,10 +403,6 @@ class MemoryGraph(BaseGraphStore):
                     source="networkx graph",
                 )
             b.add(str(u), str(rel), str(v), data or None)
-        if not graph.is_directed():
-            raise InputError(
-                "an undirected graph has no edge direction; pass a DiGraph", source="networkx graph"
-            )
         return b.build(uri)
 
     # ------------------------------------------------------------------ helpers
@@ -864,7 +871,7 @@ def load_jsonl(
     src = str(path)
     report = LoadReport(source=src)
     try:
-        fh = open(path, encoding="utf-8")
+        fh = open(path, encoding="utf-8-sig")
     except OSError as exc:
         raise InputError(f"cannot open: {exc.strerror}", source=src) from None
     with fh:
@@ -881,10 +888,13 @@ def load_jsonl(
                         reason + "; fix the row or pass --skip-bad-rows", source=src, line=line_no
                     )
                 report.bad(f"{src}:{line_no}: {reason}")
-        except UnicodeDecodeError as exc:
-            raise InputError(f"not UTF-8 text ({exc.reason})", source=src) from None
+        except UnicodeDecodeError:
+            line_no, why = _first_bad_utf8_line(path)
+            raise InputError(
+                f"not UTF-8 text ({why}); save the file as UTF-8", source=src, line=line_no
+            ) from None
     if report.rows == 0:
-        raise InputError("the file has no rows", source=src)
+        raise InputError("the file is empty; expected one JSON object per line", source=src)
     return b, report
 
 

@@ -1,0 +1,49 @@
+"""Helpers for the memory backend tests."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:  # benchmarks/ is not installed; tests import its generator
+    sys.path.insert(0, str(REPO))
+
+
+@pytest.fixture
+def write(tmp_path: Path):
+    """write(name, text_or_bytes) -> Path of a file under tmp_path."""
+
+    def _write(name: str, content: str | bytes) -> Path:
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            p.write_bytes(content)
+        else:
+            p.write_text(content, encoding="utf-8")
+        return p
+
+    return _write
+
+
+@pytest.fixture(params=["auto", "python"])
+def engine(request) -> str:
+    """Both CSV readers: 'auto' (pyarrow fast path where it applies) and the exact Python one."""
+    if request.param == "auto":
+        pytest.importorskip("pyarrow")
+    return request.param
+
+
+@pytest.fixture
+def edge_set():
+    """edge_set(graph) -> {(head, relation, tail)} of a MemoryGraph, from its arrays."""
+
+    def _edges(g) -> set[tuple[str, str, str]]:
+        return {
+            (g._ids[h], g._rels[r], g._ids[t])
+            for h, r, t in zip(g.heads.tolist(), g.rels.tolist(), g.tails.tolist(), strict=True)
+        }
+
+    return _edges

@@ -1,0 +1,329 @@
+"""Loaders: CSV/TSV/JSONL/folders/networkx, and every bad-input path (file, line, reason)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from byokg.backends.memory import GraphBuilder, MemoryGraph, load_csv, load_jsonl, load_path
+
+from byokg.errors import ConfigError, InputError
+from byokg.graph import open_graph
+
+ROWS = [("Ada", "knows", "Bob"), ("Bob", "lives_in", "Paris"), ("Paris", "capital_of", "France")]
+
+
+def build_csv(path, engine, **kw):
+    b, rep = load_csv(path, engine=engine, **kw)
+    return b.build("memory:t", rep), rep
+
+
+# ----------------------------------------------------------------------------- formats
+
+
+@pytest.mark.parametrize("header", ["head,relation,tail\n", "subject,predicate,object\n", ""])
+def test_csv_with_and_without_header(write, engine, header, edge_set):
+    p = write("kg.csv", header + "".join(f"{h},{r},{t}\n" for h, r, t in ROWS))
+    g, rep = build_csv(p, engine)
+    assert edge_set(g) == set(ROWS)
+    assert rep.rows == 3 and rep.bad_rows == 0 and rep.triplets == 3
+    assert not g.has_node("head") and not g.has_node("subject")
+
+
+@pytest.mark.parametrize(
+    ("name", "delim"), [("kg.tsv", "\t"), ("kg.txt", "\t"), ("kg.csv", ";"), ("kg.csv", "|")]
+)
+def test_delimiters_sniffed(write, engine, name, delim, edge_set):
+    text = "".join(delim.join(r) + "\n" for r in ROWS)
+    p = write(name, text.replace("Paris", "Paris, Texas"))  # a comma inside a field is data
+    g, _ = build_csv(p, engine)
+    assert ("Bob", "lives_in", "Paris, Texas") in edge_set(g)
+    assert len(g) == 3
+
+
+def test_quoted_fields_with_commas_and_quotes(write, engine, edge_set):
+    p = write(
+        "kg.csv",
+        'head,relation,tail\n"Washington, D.C.",capital_of,"United States"\n'
+        '"The ""Boss""",born_in,"Long Branch, New Jersey"\r\n',
+    )
+    g, _ = build_csv(p, engine)
+    assert edge_set(g) == {
+        ("Washington, D.C.", "capital_of", "United States"),
+        ('The "Boss"', "born_in", "Long Branch, New Jersey"),
+    }
+
+
+def test_bom_blank_lines_and_crlf(write, engine, edge_set):
+    p = write("kg.csv", "\ufeffhead,relation,tail\r\n\r\na,r,b\r\n\r\nb,r,c\r\n")
+    g, rep = build_csv(p, engine)
+    assert edge_set(g) == {("a", "r", "b"), ("b", "r", "c")} and rep.rows == 2
+
+
+def test_fast_and_exact_readers_agree(tmp_path, edge_set):
+    pytest.importorskip("pyarrow")
+    from benchmarks.synthetic import write_csv
+
+    p = write_csv(tmp_path / "syn.csv", 20_000, seed=3)
+    fast, rep_fast = build_csv(p, "pyarrow")
+    exact, rep_exact = build_csv(p, "python")
+    assert edge_set(fast) == edge_set(exact)
+    assert sorted(fast._ids) == sorted(exact._ids) and len(fast) == 20_000
+    assert rep_fast.rows == rep_exact.rows == 20_000
+    # edge order (used by per-node caps) is file order in both
+    assert [fast._ids[h] for h in fast.heads[:50]] == [exact._ids[h] for h in exact.heads[:50]]
+
+
+def test_fast_path_declines_quoted_files(write, edge_set):
+    pytest.importorskip("pyarrow")
+    p = write("q.csv", '"a",r,b\n')
+    with pytest.raises(InputError, match="pyarrow fast path"):
+        load_csv(p, engine="pyarrow")
+    assert edge_set(build_csv(p, "auto")[0]) == {("a", "r", "b")}
+
+
+def test_jsonl_triplets_nodes_and_properties(write):
+    p = write(
+        "kg.jsonl",
+        '{"id": "m.1", "name": "Ada Lovelace", "labels": ["Person"], "aliases": ["Ada King"],'
+        ' "properties": {"born": 1815}}\n'
+        '{"head": "m.1", "relation": "wrote", "tail": "Note G", "properties": {"year": 1843}}\n'
+        "\n"
+        '{"head": "m.1", "relation": "born_in", "tail": "London"}\n'
+        '{"id": "Note G", "label": "Work"}\n'
+        '{"id": "lonely"}\n',
+    )
+    g, rep = load_path(p)
+    assert rep.rows == 5 and g.stats().triplets == 2 and g.stats().nodes == 4
+    node = g.get_nodes(["m.1"])["m.1"]
+    assert node.name == "Ada Lovelace" and node.labels == ("Person",)
+    assert node.aliases == ("Ada King",) and node.properties == {"born": 1815}
+    assert g.get_nodes(["Note G"])["Note G"].labels == ("Work",)
+    assert g.has_node("lonely") and g.neighbors(["lonely"])["lonely"].total == 0
+    wrote = g.neighbors(["m.1"], relations=["wrote"])["m.1"].triplets[0]
+    assert wrote.properties == {"year": 1843}
+    assert g.display_names(["m.1"]) == {"m.1": "Ada Lovelace"}
+    assert ("m.1", "Ada King") in [p for b in g.iter_node_names() for p in b]
+    assert g.node_ids_by_name(["ada king"]) == {"ada king": ["m.1"]}
+
+
+def test_folder_of_files(tmp_path, write, edge_set):
+    write("kg/a.csv", "head,relation,tail\na,r,b\n")
+    write("kg/b.tsv", "b\tr\tc\na\tr\tb\n")  # one duplicate across files
+    write("kg/nodes.jsonl", '{"id": "a", "name": "Alpha"}\n')
+    write("kg/README.md", "not data")  # ignored: not a data suffix
+    g, rep = load_path(tmp_path / "kg")
+    assert edge_set(g) == {("a", "r", "b"), ("b", "r", "c")}
+    assert rep.duplicates == 1 and g.stats().duplicates_skipped == 1
+    assert g.display_names(["a"]) == {"a": "Alpha"}
+    g2 = open_graph(f"memory:{tmp_path / 'kg'}")
+    assert g2.stats().triplets == 2 and g2.uri == f"memory:{tmp_path / 'kg'}"
+
+
+def test_open_graph_uri_forms(write):
+    p = write("kg.csv", "a,r,b\n")
+    assert open_graph(f"memory:{p}").stats().triplets == 1
+    assert open_graph(f"memory://{p}").stats().triplets == 1
+    with pytest.raises(ConfigError, match="needs a path"):
+        open_graph("memory:")
+
+
+def test_networkx_digraph_and_multidigraph(edge_set):
+    nx = pytest.importorskip("networkx")
+    d = nx.DiGraph()
+    d.add_edge("a", "b", relation="knows", weight=0.5)
+    d.add_edge("b", 3, relation="has")  # non-string ids become strings
+    g = MemoryGraph.from_networkx(d)
+    assert edge_set(g) == {("a", "knows", "b"), ("b", "has", "3")}
+    assert g.neighbors(["a"])["a"].triplets[0].properties == {"weight": 0.5}
+    m = nx.MultiDiGraph()
+    m.add_edge("a", "b", key="knows")  # key names the relation
+    m.add_edge("a", "b", key="likes")
+    m.add_edge("a", "c", rel="works_at")  # attribute names the relation
+    m.add_edge("a", "c", key="x", rel="founded")  # the attribute wins over the key
+    g = MemoryGraph.from_networkx(m, relation_attr="rel")
+    assert edge_set(g) == {
+        ("a", "knows", "b"),
+        ("a", "likes", "b"),
+        ("a", "works_at", "c"),
+        ("a", "founded", "c"),
+    }
+    assert g.neighbors(["b"], direction="in")["b"].total == 2
+
+
+def test_networkx_errors():
+    nx = pytest.importorskip("networkx")
+    with pytest.raises(InputError, match="undirected"):
+        MemoryGraph.from_networkx(nx.Graph([("a", "b")]))
+    d = nx.DiGraph()
+    d.add_edge("a", "b")
+    with pytest.raises(InputError, match=r"'a' -> 'b' has no 'relation' attribute"):
+        MemoryGraph.from_networkx(d)
+    m = nx.MultiDiGraph()
+    m.add_edge("a", "b")  # integer key 0, no attribute
+    with pytest.raises(InputError, match="nor a string key"):
+        MemoryGraph.from_networkx(m)
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+def _err(fn, *a, **kw) -> InputError:
+    with pytest.raises(InputError) as ei:
+        fn(*a, **kw)
+    return ei.value
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        ("head,relation,tail\na,r,b\na,r\n", 3, "expected 3 fields"),
+        ("a,r,b\n\n\na,r,b,c\n", 4, "found 4"),
+        ("a,r,b\na,,b\n", 2, "empty relation"),
+        ("a,r,b\n,r,b\n", 2, "empty head"),
+        ("a,r,\n", 1, "empty tail"),
+        ("a,r,b\n   \n", 2, "found 1"),
+    ],
+)
+def test_csv_bad_rows_name_file_line_reason(write, engine, text, line, reason):
+    p = write("bad.csv", text)
+    e = _err(load_csv, p, engine=engine)
+    assert e.source == str(p) and e.line == line
+    assert reason in str(e) and "--skip-bad-rows" in str(e)
+    assert str(e).startswith(f"{p}:{line}: ")
+
+
+def test_csv_line_numbers_count_physical_lines(write):
+    p = write("bad.csv", 'a,r,"multi\nline"\nb,r\n')
+    assert _err(load_csv, p).line == 3
+
+
+def test_csv_bad_quoting(write, engine):
+    p = write("bad.csv", 'a,r,b\na,"r"x,b\n')
+    e = _err(load_csv, p, engine=engine)
+    assert e.line == 2 and "unreadable CSV" in str(e)
+
+
+def test_non_utf8_csv_and_jsonl(write, engine):
+    p = write("bad.csv", b"a,r,b\nb,r,c\nc,r,\xff\xfe\n")
+    e = _err(load_csv, p, engine=engine)
+    assert e.line == 3 and "not UTF-8" in str(e) and "0xff" in str(e)
+    p = write("bad.jsonl", b'{"head":"a","relation":"r","tail":"b"}\n{"head":"\xe9"}\n')
+    e = _err(load_jsonl, p)
+    assert e.line == 2 and "not UTF-8" in str(e)
+
+
+@pytest.mark.parametrize("name", ["empty.csv", "empty.jsonl", "blank.csv"])
+def test_empty_files(write, name):
+    p = write(name, "\n" if name == "blank.csv" else "")
+    e = _err(load_path, p)
+    assert e.source == str(p) and ("empty" in str(e) or "no triplets" in str(e))
+
+
+def test_header_only_file(write):
+    e = _err(load_path, write("h.csv", "head,relation,tail\n"))
+    assert "no triplets loaded" in str(e)
+
+
+def test_missing_file_and_folder(tmp_path):
+    e = _err(load_path, tmp_path / "nope.csv")
+    assert "no such file" in str(e) and e.source == str(tmp_path / "nope.csv")
+    e = _err(load_csv, tmp_path / "nope.csv")
+    assert "cannot open" in str(e)
+    e = _err(load_jsonl, tmp_path / "nope.jsonl")
+    assert "cannot open" in str(e)
+    (tmp_path / "empty_dir").mkdir()
+    assert "no .csv" in str(_err(load_path, tmp_path / "empty_dir"))
+    with pytest.raises(InputError, match="no such file"):
+        open_graph(f"memory:{tmp_path / 'nope.csv'}")
+
+
+@pytest.mark.parametrize(
+    ("row", "reason"),
+    [
+        ("{not json", "invalid JSON"),
+        ("[1, 2, 3]", "expected a JSON object"),
+        ('"just a string"', "expected a JSON object"),
+        ('{"head": "a", "relation": "r"}', "field 'tail' is missing"),
+        ('{"head": "a", "relation": "", "tail": "b"}', "field 'relation' is missing"),
+        ('{"head": "a", "relation": true, "tail": "b"}', "field 'relation' is missing"),
+        ('{"head": "a", "relation": "r", "tail": "b", "properties": [1]}', "'properties' must be"),
+        ('{"name": "no id"}', "needs head/relation/tail"),
+        ('{"id": ""}', "'id' must be a non-empty string"),
+        ('{"id": "x", "aliases": "one"}', "must be lists"),
+    ],
+)
+def test_jsonl_bad_rows(write, row, reason):
+    p = write("bad.jsonl", '{"head": "a", "relation": "r", "tail": "b"}\n\n' + row + "\n")
+    e = _err(load_jsonl, p)
+    assert e.source == str(p) and e.line == 3 and reason in str(e)
+    b, rep = load_jsonl(p, skip_bad_rows=True)
+    assert rep.bad_rows == 1 and rep.reasons == [f"{p}:3: " + rep.reasons[0].split(": ", 1)[1]]
+    assert reason in rep.reasons[0] and len(b) == 1
+
+
+def test_skip_bad_rows_counts_and_first_five_reasons(write, engine):
+    good = "".join(f"n{i},r,n{i + 1}\n" for i in range(10))
+    bad = "x,y\n" * 3 + "a,,b\n" + "1,2,3,4\n" * 3
+    p = write("mixed.csv", good + bad + "n0,r,n1\n")  # and one duplicate
+    with pytest.raises(InputError):
+        load_csv(p, engine=engine)
+    b, rep = load_csv(p, engine=engine, skip_bad_rows=True)
+    g = b.build("memory:t", rep)
+    assert rep.bad_rows == 7 and len(rep.reasons) == 5
+    assert (
+        rep.reasons[0] == f"{p}:11: expected 3 fields (head,relation,tail, delimiter ','), found 2"
+    )
+    assert rep.reasons[3] == f"{p}:14: empty relation field"
+    assert rep.rows == 18 and rep.duplicates == 1 and len(g) == 10
+    assert g.stats().duplicates_skipped == 1 and g.stats().bad_rows_skipped == 7
+    # through load_path / open_graph as well
+    g2, rep2 = load_path(p, skip_bad_rows=True)
+    assert rep2.bad_rows == 7 and len(g2) == 10 and g2.stats().bad_rows_skipped == 7
+    assert open_graph(f"memory:{p}", skip_bad_rows=True).stats().bad_rows_skipped == 7
+
+
+def test_all_rows_bad_is_an_error_even_when_skipping(write):
+    e = _err(load_path, write("allbad.csv", "a,b\nc,d\n"), skip_bad_rows=True)
+    assert "no triplets loaded (2 bad rows skipped" in str(e)
+
+
+def test_reasons_across_folder_name_each_file(tmp_path, write):
+    write("kg/a.csv", "a,r\n")
+    write("kg/b.csv", "b,r,c\nb,,c\n")
+    _, rep = load_path(tmp_path / "kg", skip_bad_rows=True)
+    assert rep.bad_rows == 2
+    assert re.match(r".*a\.csv:1: expected 3 fields", rep.reasons[0])
+    assert re.match(r".*b\.csv:2: empty relation", rep.reasons[1])
+
+
+def test_duplicates_counted_not_silently_dropped(write, engine):
+    p = write("dups.csv", "a,r,b\na,r,b\na,r,b\nb,r,a\n")
+    g, rep = build_csv(p, engine)
+    assert rep.rows == 4 and rep.duplicates == 2 and len(g) == 2
+    assert g.stats().duplicates_skipped == 2
+
+
+def test_builder_shared_across_loaders(write, edge_set):
+    b = GraphBuilder()
+    load_csv(write("a.csv", "a,r,b\n"), builder=b)
+    load_jsonl(write("b.jsonl", '{"head":"b","relation":"s","tail":"c"}\n'), builder=b)
+    load_csv(write("c.csv", "c,r,a\nx,s,y\n"), builder=b)
+    g = b.build()
+    assert edge_set(g) == {("a", "r", "b"), ("b", "s", "c"), ("c", "r", "a"), ("x", "s", "y")}
+    assert len(g._ids) == len(set(g._ids)) == 5 and g._rels == ["r", "s"]
+    assert all(g._index[n] == i for i, n in enumerate(g._ids))
+
+
+def test_auto_engine_takes_the_fast_path_on_clean_files(write, monkeypatch):
+    pytest.importorskip("pyarrow")
+    import byokg.backends.memory as mem
+
+    def boom(*a, **kw):
+        raise AssertionError("the Python reader should not run for a clean unquoted file")
+
+    monkeypatch.setattr(mem, "_load_csv_python", boom)
+    b, rep = load_csv(write("clean.csv", "head,relation,tail\na,r,b\nb,s,c\n"))
+    assert len(b) == 2 and rep.rows == 2
+    with pytest.raises(AssertionError, match="should not run"):  # irregular file falls back
+        load_csv(write("bad.csv", "a,r,b\nb,s\n"))
