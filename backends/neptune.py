@@ -1,0 +1,402 @@
+"""Amazon Neptune backends over boto3 (imported lazily).
+
+* ``neptune-graph://GRAPH_ID`` — Neptune Analytics: client ``neptune-graph``,
+  ``execute_query(language="OPEN_CYPHER")``, schema from ``CALL neptune.graph.pg_schema()``,
+  vector search with ``neptune.algo.vectors.topK.byEmbedding`` (capability ``vector``).
+* ``neptune-db://HOST[:PORT]`` — Neptune Database: client ``neptunedata`` with
+  ``endpoint_url=https://HOST:PORT`` (default 8182), ``execute_open_cypher_query``,
+  ``get_propertygraph_summary`` for the schema, ``execute_open_cypher_explain_query``.
+
+Region, credentials and endpoint come from the standard AWS configuration (a boto3 Session;
+``?region=``/``?profile=`` in the URI or the ``region``/``profile`` options override it).
+Throttling and transient errors are retried with capped exponential backoff and full jitter
+(botocore's own retries are switched off so attempts are counted in one place); other errors
+raise :class:`byokg.errors.QueryError` / :class:`byokg.errors.BackendError` with the AWS code.
+Node ids are Neptune's ``~id``. The shared openCypher builders live in ``_cypher_common``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from byokg.errors import BackendError, CapabilityError, ConfigError, QueryError
+from byokg.hookspecs import hookimpl
+from byokg.store import Capability
+
+from ._cypher_common import (
+    DEFAULT_NAME_PROPERTIES,
+    CypherDialect,
+    CypherGraphBase,
+    _plain,
+    assert_read_only,
+    write_clause,
+)
+
+RETRYABLE_CODES = frozenset(
+    {
+        "ThrottlingException",
+        "Throttling",
+        "TooManyRequestsException",
+        "ServiceUnavailable",
+        "ServiceUnavailableException",
+        "InternalServerException",
+        "InternalFailureException",
+        "ConcurrentModificationException",
+        "RequestTimeout",
+        "RequestTimeoutException",
+        "CancelledByMaintenanceException",
+        "ClientTimeoutException",
+        "ConflictException",  # Neptune Analytics: concurrent modification of the graph
+    }
+)
+
+
+class RetryPolicy:
+    """Capped exponential backoff with full jitter: ``sleep(uniform(0, min(cap, base*2**n)))``."""
+
+    def __init__(
+        self,
+        max_attempts: int = 5,
+        base_s: float = 0.2,
+        cap_s: float = 8.0,
+        sleep: Callable[[float], None] = time.sleep,
+        rng: random.Random | None = None,
+    ) -> None:
+        if max_attempts < 1:
+            raise ConfigError("max_attempts must be at least 1")
+        self.max_attempts, self.base_s, self.cap_s = max_attempts, base_s, cap_s
+        self.sleep = sleep
+        self.rng = rng or random.Random()
+
+    def delay(self, attempt: int) -> float:
+        return self.rng.uniform(0.0, min(self.cap_s, self.base_s * (2**attempt)))
+
+
+def _aws_code(exc: Exception) -> tuple[str | None, int | None]:
+    resp = getattr(exc, "response", None) or {}
+    code = (resp.get("Error") or {}).get("Code")
+    status = (resp.get("ResponseMetadata") or {}).get("HTTPStatusCode")
+    return code, status
+
+
+def _is_transient(exc: Exception) -> bool:
+    from botocore.exceptions import ConnectionError as BotoConnectionError
+    from botocore.exceptions import ReadTimeoutError
+
+    if isinstance(exc, BotoConnectionError | ReadTimeoutError):
+        return True
+    code, status = _aws_code(exc)
+    return code in RETRYABLE_CODES or (status is not None and status >= 500)
+
+
+def _parse(uri: str, scheme: str) -> tuple[str, dict[str, str]]:
+    parts = urlsplit(uri)
+    if parts.scheme.lower() != scheme or not parts.netloc:
+        raise ConfigError(f"{uri!r}: expected {scheme}://…")
+    return parts.netloc, {k: v[-1] for k, v in parse_qs(parts.query).items()}
+
+
+class _NeptuneBase(CypherGraphBase):
+    """Shared: boto3 client, retries, error mapping; subclasses send one query."""
+
+    service = ""
+
+    def __init__(
+        self,
+        uri: str,
+        *,
+        client: Any = None,
+        region: str | None = None,
+        profile: str | None = None,
+        endpoint_url: str | None = None,
+        max_attempts: int = 5,
+        backoff_base_s: float = 0.2,
+        backoff_cap_s: float = 8.0,
+        sleep: Callable[[float], None] = time.sleep,
+        id_property: str = "~id",
+        name_property: str | None = None,
+        timeout_s: float | None = None,
+        **_: Any,
+    ) -> None:
+        names = DEFAULT_NAME_PROPERTIES
+        if name_property:
+            names = (name_property,) + tuple(p for p in names if p != name_property)
+        cyp = CypherDialect(
+            id_property=id_property, name_properties=names, element_id_fn="id",
+            element_id_fallback=False,
+        )
+        super().__init__(uri, cyp)
+        self.retry = RetryPolicy(max_attempts, backoff_base_s, backoff_cap_s, sleep)
+        self.timeout_s = timeout_s
+        self.attempts = 0  # total requests sent (for tests and traces)
+        self._region, self._profile, self._endpoint = region, profile, endpoint_url
+        self.client = client if client is not None else self._make_client()
+
+    def _make_client(self) -> Any:
+        try:
+            import boto3
+            from botocore.config import Config
+        except ImportError as exc:  # pragma: no cover - boto3 is an optional extra
+            raise ConfigError("Neptune backends need boto3: pip install 'byokg[neptune]'") from exc
+        try:
+            session = boto3.Session(profile_name=self._profile, region_name=self._region)
+            cfg = Config(retries={"total_max_attempts": 1, "mode": "standard"}, read_timeout=120)
+            kwargs: dict[str, Any] = {"config": cfg}
+            if self._endpoint:
+                kwargs["endpoint_url"] = self._endpoint
+            return session.client(self.service, **kwargs)
+        except Exception as exc:
+            raise BackendError(f"{self.uri}: cannot create the {self.service} client: {exc}",
+                               uri=self.uri) from exc
+
+    def _call(self, op: str, **kwargs: Any) -> Any:
+        """One API call with retries; typed errors carrying the AWS code."""
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        for attempt in range(self.retry.max_attempts):
+            self.attempts += 1
+            try:
+                return getattr(self.client, op)(**kwargs)
+            except (ClientError, BotoCoreError) as exc:
+                code, status = _aws_code(exc)
+                if _is_transient(exc) and attempt + 1 < self.retry.max_attempts:
+                    self.retry.sleep(self.retry.delay(attempt))
+                    continue
+                what = "query" if "query" in op.lower() else op
+                cls = QueryError if what == "query" else BackendError
+                tries = f" after {attempt + 1} attempts" if attempt else ""
+                raise cls(
+                    f"{self.uri}: {op} failed{tries}: {code or type(exc).__name__}"
+                    f"{f' (HTTP {status})' if status else ''}: {exc}",
+                    uri=self.uri,
+                    code=code,
+                ) from exc
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @staticmethod
+    def _rows(results: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
+        cols: list[str] = []
+        for r in results:
+            for k in r:
+                if k not in cols:
+                    cols.append(k)
+        return cols, [[_plain(r.get(c)) for c in cols] for r in results]
+
+    def query(self, cypher: str, params: Mapping[str, Any] | None = None, *,
+              timeout_s: float | None = None, row_limit: int | None = None):
+        assert_read_only(cypher)  # Neptune has no read-only session: byokg's guard is the gate
+        return super().query(cypher, params, timeout_s=timeout_s, row_limit=row_limit)
+
+    def shortest_paths(self, pairs, *, max_hops: int = 3, k: int = 1):
+        raise CapabilityError(
+            f"{self.uri}: Neptune openCypher has no shortestPath(); byokg uses its own BFS "
+            "over neighbors() (capability 'shortest_path' is not declared)",
+            uri=self.uri,
+        )
+
+
+class NeptuneAnalyticsGraph(_NeptuneBase):
+    """``neptune-graph://GRAPH_ID`` (Neptune Analytics)."""
+
+    dialect = "neptune-analytics"
+    service = "neptune-graph"
+
+    def __init__(self, uri: str, **options: Any) -> None:
+        graph_id, q = _parse(uri, "neptune-graph")
+        options.setdefault("region", q.get("region"))
+        options.setdefault("profile", q.get("profile"))
+        self.graph_id = graph_id
+        super().__init__(uri, **options)
+        self.capabilities = frozenset(
+            {Capability.CYPHER, Capability.EXPLAIN, Capability.VECTOR}
+        )
+        self._pg: dict[str, Any] | None = None
+
+    def _run(self, cypher: str, params: Mapping[str, Any] | None = None, *,
+             timeout_s: float | None = None) -> tuple[list[str], list[list[Any]]]:
+        kwargs: dict[str, Any] = {
+            "graphIdentifier": self.graph_id,
+            "queryString": cypher,
+            "language": "OPEN_CYPHER",
+        }
+        if params:
+            kwargs["parameters"] = dict(params)
+        timeout = timeout_s or self.timeout_s
+        if timeout:
+            kwargs["queryTimeoutMilliseconds"] = int(timeout * 1000)
+        resp = self._call("execute_query", **kwargs)
+        payload = resp["payload"]
+        body = payload.read() if hasattr(payload, "read") else payload
+        data = json.loads(body) if isinstance(body, bytes | str) else body
+        return self._rows(data.get("results", []))
+
+    def pg_schema(self) -> dict[str, Any]:
+        """``CALL neptune.graph.pg_schema()``: nodeLabels, edgeLabels, *LabelDetails, labelTriples."""
+        if self._pg is None:
+            cols, rows = self._run("CALL neptune.graph.pg_schema() YIELD schema RETURN schema")
+            self._pg = rows[0][0] if rows else {}
+        return self._pg
+
+    def _list_labels(self) -> list[str]:
+        return list(self.pg_schema().get("nodeLabels", []))
+
+    def _list_rels(self) -> list[str]:
+        return list(self.pg_schema().get("edgeLabels", []))
+
+    def schema(self, *, samples: int = 3):
+        """From pg_schema (names, property types, label triples) plus sampled values."""
+        from byokg.contracts import (
+            GraphSchema,
+            NodeLabel,
+            PropertyInfo,
+            RelationPattern,
+            RelationType,
+        )
+
+        if samples in self._schema:
+            return self._schema[samples]
+        pg = self.pg_schema()
+        base = super().schema(samples=samples) if samples else None
+        sampled_nodes = {n.name: n for n in base.node_labels} if base else {}
+        sampled_rels = {r.name: r for r in base.relation_types} if base else {}
+        labels = []
+        for lab in self.labels()[: self.max_labels]:
+            props = (pg.get("nodeLabelDetails", {}).get(lab) or {}).get("properties", {})
+            got = {p.name: p for p in sampled_nodes[lab].properties} if lab in sampled_nodes else {}
+            labels.append(NodeLabel(
+                name=lab,
+                count=sampled_nodes[lab].count if lab in sampled_nodes else None,
+                properties=tuple(
+                    PropertyInfo(
+                        name=k,
+                        type=",".join((v or {}).get("datatypes", [])) or None,
+                        samples=got[k].samples if k in got else (),
+                    )
+                    for k, v in list(props.items())[: self.max_properties]
+                ),
+            ))
+        triples: dict[str, list[tuple[str, str]]] = {}
+        for t in pg.get("labelTriples", []):
+            triples.setdefault(t.get("~type", ""), []).append((t.get("~from", ""), t.get("~to", "")))
+        rels = []
+        for rel in self.relation_types()[: self.max_relations]:
+            props = (pg.get("edgeLabelDetails", {}).get(rel) or {}).get("properties", {})
+            s = sampled_rels.get(rel)
+            rels.append(RelationType(
+                name=rel,
+                count=s.count if s else None,
+                patterns=tuple(RelationPattern(src=a, dst=b) for a, b in triples.get(rel, [])),
+                properties=tuple(
+                    PropertyInfo(name=k, type=",".join((v or {}).get("datatypes", [])) or None)
+                    for k, v in props.items()
+                ),
+                samples=s.samples if s else (),
+            ))
+        out = GraphSchema(node_labels=tuple(labels), relation_types=tuple(rels))
+        self._schema[samples] = out
+        return out
+
+    def explain(self, cypher: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "graphIdentifier": self.graph_id, "queryString": cypher,
+            "language": "OPEN_CYPHER", "explainMode": "STATIC",
+        }
+        if params:
+            kwargs["parameters"] = dict(params)
+        resp = self._call("execute_query", **kwargs)
+        payload = resp["payload"]
+        plan = payload.read() if hasattr(payload, "read") else payload
+        plan = plan.decode("utf-8", "replace") if isinstance(plan, bytes) else plan
+        return {"plan": plan, "query_type": None, "read_only": write_clause(cypher) is None}
+
+    def vector_search(self, vectors: Sequence[Sequence[float]], *, k: int = 3
+                      ) -> list[list[tuple[str, float]]]:
+        """One request per vector: topK.byEmbedding needs a static embedding (no UNWIND)."""
+        q = (
+            "CALL neptune.algo.vectors.topK.byEmbedding({embedding: $embedding, topK: $k}) "
+            f"YIELD node, score RETURN {self.cyp.id_expr('node')} AS id, score"
+        )
+        out = []
+        for v in vectors:
+            _, rows = self._run(q, {"embedding": [float(x) for x in v], "k": int(k)})
+            out.append([(str(i), float(s)) for i, s in rows])
+        return out
+
+
+class NeptuneDatabaseGraph(_NeptuneBase):
+    """``neptune-db://HOST[:PORT]`` (Neptune Database, openCypher over HTTPS)."""
+
+    dialect = "neptune-db"
+    service = "neptunedata"
+
+    def __init__(self, uri: str, **options: Any) -> None:
+        netloc, q = _parse(uri, "neptune-db")
+        host, _, port = netloc.partition(":")
+        self.host, self.port = host, int(port or q.get("port", 8182))
+        options.setdefault("region", q.get("region"))
+        options.setdefault("profile", q.get("profile"))
+        options.setdefault("endpoint_url", f"https://{self.host}:{self.port}")
+        super().__init__(uri, **options)
+        self.capabilities = frozenset({Capability.CYPHER, Capability.EXPLAIN})
+        self._summary: dict[str, Any] | None = None
+
+    def _run(self, cypher: str, params: Mapping[str, Any] | None = None, *,
+             timeout_s: float | None = None) -> tuple[list[str], list[list[Any]]]:
+        kwargs: dict[str, Any] = {"openCypherQuery": cypher}
+        if params:
+            kwargs["parameters"] = json.dumps(dict(params), ensure_ascii=False)
+        resp = self._call("execute_open_cypher_query", **kwargs)
+        return self._rows(resp.get("results", []))
+
+    def summary(self) -> dict[str, Any]:
+        """``get_propertygraph_summary(mode="detailed")`` graphSummary."""
+        if self._summary is None:
+            resp = self._call("get_propertygraph_summary", mode="detailed")
+            self._summary = (resp.get("payload") or {}).get("graphSummary") or {}
+        return self._summary
+
+    def _list_labels(self) -> list[str]:
+        return list(self.summary().get("nodeLabels", []))
+
+    def _list_rels(self) -> list[str]:
+        return list(self.summary().get("edgeLabels", []))
+
+    def stats(self):
+        from byokg.contracts import GraphStats
+
+        s = self.summary()
+        return GraphStats(
+            nodes=int(s.get("numNodes", 0)),
+            triplets=int(s.get("numEdges", 0)),
+            relations=int(s.get("numEdgeLabels", len(self.relation_types()))),
+            labels=int(s.get("numNodeLabels", len(self.labels()))),
+        )
+
+    def explain(self, cypher: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"openCypherQuery": cypher, "explainMode": "static"}
+        if params:
+            kwargs["parameters"] = json.dumps(dict(params), ensure_ascii=False)
+        resp = self._call("execute_open_cypher_explain_query", **kwargs)
+        plan = resp["results"]
+        plan = plan.read() if hasattr(plan, "read") else plan
+        plan = plan.decode("utf-8", "replace") if isinstance(plan, bytes) else plan
+        return {"plan": plan, "query_type": None, "read_only": write_clause(cypher) is None}
+
+
+def open_neptune_graph(uri: str, **options: Any) -> NeptuneAnalyticsGraph:
+    return NeptuneAnalyticsGraph(uri, **options)
+
+
+def open_neptune_db(uri: str, **options: Any) -> NeptuneDatabaseGraph:
+    return NeptuneDatabaseGraph(uri, **options)
+
+
+@hookimpl
+def register_backends(register):
+    register("neptune-graph", open_neptune_graph)
+    register("neptune-db", open_neptune_db)
