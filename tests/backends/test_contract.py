@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict, deque
-from itertools import product
 
 import pytest
 
