@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 
 from byokg.contracts import GraphSchema, NodeLabel, PropertyInfo, QueryResult, RelationType
 from byokg.errors import QueryError
+from byokg.models import LLMResponse
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("BYOKG_SHARED_DATA", REPO.parent / "shared" / "data"))
@@ -218,3 +220,38 @@ def same_rows(ours: Any, gold: Any, gold_cap: int = 50) -> bool:
         ca, cb = Counter(a), Counter(b)
         return all(ca[k] >= n for k, n in cb.items())
     return a == b
+
+
+# ----------------------------------------------------------------------------- fake LLMs
+
+class ScriptedLLM:
+    """Replies from a fixed list, in order; records every prompt."""
+
+    name = "scripted"
+
+    def __init__(self, replies: list[str]) -> None:
+        self.replies = list(replies)
+        self.prompts: list[str] = []
+
+    def complete(self, prompt, *, system=None, max_tokens=None, temperature=None) -> LLMResponse:
+        self.prompts.append(prompt)
+        if not self.replies:
+            raise AssertionError("LLM called more often than scripted")
+        return LLMResponse(text=self.replies.pop(0), model=self.name, prompt_tokens=len(prompt))
+
+
+class SuggestionLLM(ScriptedLLM):
+    """Repairs like a careful model would: takes the query from the prompt and swaps each name
+    marked NOT FOUND for the first nearest existing one the prompt lists (nothing scripted)."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+
+    def complete(self, prompt, *, system=None, max_tokens=None, temperature=None) -> LLMResponse:
+        self.prompts.append(prompt)
+        query = prompt.split("Query that was run:\n", 1)[1].split("\nResult:", 1)[0]
+        query = query.split("\nDatabase error", 1)[0]
+        for m in re.finditer(r"(?:label|relation|property|value) '([^']+)'.*?NOT FOUND; "
+                             r"nearest existing: '([^']+)'", prompt):
+            query = query.replace(m.group(1), m.group(2))
+        return LLMResponse(text=f"<cypher>\n{query}\n</cypher>", model=self.name)

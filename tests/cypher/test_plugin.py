@@ -1,0 +1,74 @@
+"""The ``cypher`` tool plugin: registration, where it is offered, a full run on Kùzu."""
+
+from __future__ import annotations
+
+from byokg.plugins.cypher import CypherParams, CypherTool
+from cypher_helpers import ScriptedLLM, SuggestionLLM
+
+from byokg import plugins
+from byokg.config import RunConfig
+from byokg.contracts import Artifacts
+from byokg.tools import Services, ToolRequest
+
+
+def test_registered_and_offered_only_with_cypher_and_llm(nw_kuzu, demo_store) -> None:
+    plugins.load_plugins()
+    reg = plugins.tools().get("cypher")
+    assert reg.plugin.endswith("cypher")
+    tool = plugins.tools().create("cypher")
+    assert isinstance(tool, CypherTool)
+    assert tool.requires == frozenset({"cypher"}) and tool.needs_llm
+    with_llm = Services(llm=ScriptedLLM([]))
+    assert tool.applicable(nw_kuzu, with_llm)
+    assert not tool.applicable(nw_kuzu, Services())  # no LLM: no generated queries to run
+    assert "cypher" not in demo_store.capabilities
+    assert not tool.applicable(demo_store, with_llm)  # local-graph mode: not offered
+    # the path tools keep working on the local graph
+    others = [plugins.tools().create(n) for n in plugins.tools().names() if n != "cypher"]
+    assert any(t.applicable(demo_store, Services()) for t in others)
+
+
+def test_params_from_run_config() -> None:
+    cfg = RunConfig(params={"cypher": {"max_attempts": 2, "row_limit": 10}})
+    p = cfg.tool_params("cypher", CypherParams)
+    assert p.max_attempts == 2 and p.row_limit == 10 and p.verify_entities
+    assert CypherParams().max_attempts == 3
+
+
+def test_tool_run_on_kuzu(nw_kuzu) -> None:
+    queries = (
+        "MATCH (p:Product)-[:PART_OF]->(c:Category {categoryName: 'Beverages'}) "
+        "RETURN p.productName AS product, p.unitPrice AS price ORDER BY price DESC",
+        "MATCH (s:Supplier {companyName: 'Exotic Liquid'})-[:SUPPLIES]->(p:Product) "
+        "RETURN p.productName AS product",
+        "MATCH (s:Supplier {companyName: 'Exotic Liquids'})-[:SUPPLIES]->(p:Product)"
+        "-[:PART_OF]->(:Category {categoryName: 'Seafood'}) RETURN p.productName",
+        "MATCH (c:Customer) DETACH DELETE c",
+    )
+    llm = SuggestionLLM()
+    req = ToolRequest(
+        question="Beverages by price", store=nw_kuzu, services=Services(llm=llm),
+        params=CypherParams(row_limit=5, max_queries=4), iteration=1,
+        artifacts=Artifacts(cypher=queries),
+    )
+    res = CypherTool().run(req)
+    assert len(res.items) == 3
+    first, second, third = res.items
+    assert first.kind == "query" and first.tool == "cypher" and first.iteration == 1
+    assert first.rows.columns == ("product", "price") and first.rows.truncated
+    assert first.rows.rows[0] == ("Côte de Blaye", 263.5)
+    assert "TRUNCATED" in first.text and "| product | price |" in first.text
+    assert second.metadata["trail"] == ["empty", "ok"] and len(second.rows.rows) == 3
+    assert third.metadata["status"] == "verified_empty" and "none" in third.text
+    assert res.counts["cypher_queries"] == 4 and res.counts["cypher_rejected"] == 1
+    assert res.counts["cypher_repairs"] == 1 and len(res.llm_calls) == 1
+    outcomes = [e.data.get("outcome") for e in res.events if "outcome" in e.data]
+    assert outcomes == ["ok", "empty", "ok", "verified_empty", "rejected"]
+    assert any(e.level == "error" and "DETACH" in e.message for e in res.events)
+
+
+def test_tool_without_queries_leaves_a_mark(nw_kuzu) -> None:
+    req = ToolRequest(question="q", store=nw_kuzu, services=Services(llm=ScriptedLLM([])),
+                      params=CypherParams())
+    res = CypherTool().run(req)
+    assert res.items == [] and "no Cypher query" in res.events[0].message
