@@ -1,0 +1,74 @@
+"""Packaging: the wheel holds only ``byokg/…`` (plugins/ and backends/ mapped into it), installs
+into a fresh venv, and ``import byokg`` stays light."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from core_helpers import REPO, make_venv, run, venv_env
+
+HEAVY = ("torch", "faiss", "boto3", "botocore", "FlagEmbedding", "kuzu", "neo4j", "numpy",
+         "transformers", "pandas", "pyarrow", "networkx")
+
+
+@pytest.mark.slow
+def test_wheel_contents(byokg_wheel):
+    names = zipfile.ZipFile(byokg_wheel).namelist()
+    tops = {n.split("/")[0] for n in names}
+    assert tops == {"byokg", "byokg-0.1.0.dist-info"}, tops
+    for module in ("byokg/__init__.py", "byokg/plugins/__init__.py", "byokg/backends/__init__.py",
+                   "byokg/backends/memory.py", "byokg/hookspecs.py", "byokg/cli.py",
+                   "byokg/demo/demo_kg.jsonl", "byokg/demo/questions.jsonl"):
+        assert module in names, module
+    assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
+    entry_points = zipfile.ZipFile(byokg_wheel).read("byokg-0.1.0.dist-info/entry_points.txt")
+    assert b"byokg = byokg.cli:main" in entry_points
+
+
+@pytest.mark.slow
+def test_wheel_installs_into_fresh_venv(tmp_path, byokg_wheel):
+    venv = make_venv(tmp_path / "venv", [byokg_wheel])
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    entries = {p.name for p in site.iterdir()}
+    assert "byokg" in entries
+    assert not entries & {"plugins", "backends", "plugins.py", "backends.py"}, entries
+    script = (
+        "import importlib.util, json, byokg, byokg.plugins, byokg.backends, byokg.backends.memory\n"
+        "print(json.dumps({'byokg': byokg.__file__, 'plugins': byokg.plugins.__file__,\n"
+        "  'backends': byokg.backends.__file__,\n"
+        "  'top_plugins': importlib.util.find_spec('plugins') is not None,\n"
+        "  'top_backends': importlib.util.find_spec('backends') is not None}))\n"
+    )
+    info = json.loads(run([str(venv / "bin" / "python"), "-c", script], cwd=tmp_path,
+                          env=venv_env()).stdout)
+    for key in ("byokg", "plugins", "backends"):
+        assert info[key].startswith(str(site)), info  # imported from the venv, not the repo
+    assert not info["top_plugins"] and not info["top_backends"]
+    # the console script works and the demo graph ships inside the package
+    out = run([str(venv / "bin" / "byokg"), "stats", "--graph", "memory:demo", "--json"],
+              cwd=tmp_path, env=venv_env()).stdout
+    assert json.loads(out)["triplets"] >= 600
+
+
+@pytest.mark.parametrize("extra", ["", "import byokg.cli", "import byokg.contracts, byokg.hookspecs",
+                                   "import byokg.errors, byokg.graph"])
+def test_import_byokg_is_light(extra):
+    code = (f"import byokg, sys\n{extra}\n"
+            f"heavy = [m for m in {HEAVY!r} if m in sys.modules]\n"
+            "print(','.join(heavy))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=REPO, env=venv_env(), timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "", f"heavy modules imported: {proc.stdout.strip()}"
+
+
+def test_heavy_check_can_fail():
+    """The light-import check sees a heavy module when one is imported."""
+    code = f"import byokg, sys, numpy\nprint([m for m in {HEAVY!r} if m in sys.modules])"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=venv_env(), timeout=60)
+    assert "numpy" in proc.stdout

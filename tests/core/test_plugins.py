@@ -1,0 +1,267 @@
+"""The plugin system: hooks fill the registries, each entry records its plugin, a name registered
+twice is an error naming both plugins, BYOKG_LOAD_PLUGINS restricts entry-point plugins, and a
+real third-party distribution (docs/example_plugin) plugs in through its entry point."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import textwrap
+
+import pytest
+from core_helpers import make_venv, run, venv_env
+
+from byokg import plugins
+from byokg.errors import ConfigError, PluginError
+from byokg.hookspecs import HOOK_KINDS, hookimpl
+from byokg.tools import Tool, ToolResult
+
+
+class EchoTool(Tool):
+    name = "test-echo"
+
+    def run(self, request):
+        return ToolResult()
+
+
+class AllHooks:
+    """One registration through every hook."""
+
+    @hookimpl
+    def register_tools(self, register):
+        register("test-echo", EchoTool, cost="low")
+
+    @hookimpl
+    def register_backends(self, register):
+        register("test-scheme", lambda uri, **kw: uri)
+
+    @hookimpl
+    def register_llms(self, register):
+        register("test-llm", lambda rest, **kw: rest)
+
+    @hookimpl
+    def register_embedders(self, register):
+        register("test-embedder", lambda **kw: "emb")
+
+    @hookimpl
+    def register_rerankers(self, register):
+        register("test-reranker", lambda **kw: "rr")
+
+    @hookimpl
+    def register_datasets(self, register):
+        register("test-dataset", lambda path, **kw: path)
+
+
+@pytest.fixture
+def all_hooks():
+    plugins.register_plugin(AllHooks(), name="test-all-hooks")
+    yield
+    plugins.unregister_plugin("test-all-hooks")
+
+
+@pytest.fixture
+def fresh_manager():
+    """Forget loaded plugins so loading runs again; afterwards restore what was registered at
+    run time (other tests' plugins) on top of a normal load."""
+    plugins.load_plugins()
+    extra = [(n, p) for n, p in plugins.pm.list_name_plugin() if n not in plugins.DEFAULT_PLUGINS]
+    plugins.reset()
+    yield
+    plugins.reset()
+    plugins.load_plugins()
+    for name, plugin in extra:
+        if not plugins.pm.has_plugin(name):
+            plugins.register_plugin(plugin, name=name)
+
+
+def test_every_hook_records_its_plugin(all_hooks):
+    names = {"tools": "test-echo", "backends": "test-scheme", "llms": "test-llm",
+             "embedders": "test-embedder", "rerankers": "test-reranker",
+             "datasets": "test-dataset"}
+    assert set(names) == set(HOOK_KINDS.values())
+    described = plugins.describe()
+    for kind, name in names.items():
+        entry = plugins.registry(kind).get(name)
+        assert entry.plugin == "test-all-hooks" and entry.kind == kind
+        assert described[kind][name] == "test-all-hooks"
+    assert plugins.tools().get("test-echo").meta == {"cost": "low"}
+    assert isinstance(plugins.tools().create("test-echo"), EchoTool)
+    assert plugins.backends().create("test-scheme", "test-scheme:x") == "test-scheme:x"
+
+
+def test_builtins_register_through_the_same_hooks():
+    described = plugins.describe()
+    assert described["backends"]["memory"] == "byokg.backends.memory"
+    for kind, items in described.items():
+        for name, plugin in items.items():
+            assert plugin, (kind, name)
+    loaded = {name for name, _ in plugins.pm.list_name_plugin()}
+    assert "byokg.backends.memory" in loaded
+    assert set(loaded) & set(plugins.DEFAULT_PLUGINS) == {
+        p for p in plugins.DEFAULT_PLUGINS if p in loaded}
+
+
+def test_unregister_removes_entries(all_hooks):
+    plugins.unregister_plugin("test-all-hooks")
+    assert "test-echo" not in plugins.tools()
+    plugins.register_plugin(AllHooks(), name="test-all-hooks")  # for the fixture's teardown
+    assert "test-echo" in plugins.tools()
+
+
+def test_name_registered_twice_names_both_plugins():
+    class Dup:
+        @hookimpl
+        def register_backends(self, register):
+            register("memory", lambda uri, **kw: None)
+
+    with pytest.raises(PluginError) as err:
+        plugins.register_plugin(Dup(), name="test-dup")
+    msg = str(err.value)
+    assert "'memory'" in msg and "'byokg.backends.memory'" in msg and "'test-dup'" in msg
+    # the failed registration left the manager as it was
+    assert not plugins.pm.has_plugin("test-dup")
+    assert plugins.backends().get("memory").plugin == "byokg.backends.memory"
+
+
+def test_registry_errors_are_clear(all_hooks):
+    with pytest.raises(ConfigError, match="unknown tool 'nope'.*test-echo"):
+        plugins.tools().get("nope")
+    with pytest.raises(ConfigError, match="unknown registry"):
+        plugins.registry("widgets")
+
+    class Bad:
+        @hookimpl
+        def register_tools(self, register):
+            register("", EchoTool)
+
+    with pytest.raises(PluginError, match="'test-bad'.*empty name"):
+        plugins.register_plugin(Bad(), name="test-bad")
+
+    class NotCallable:
+        @hookimpl
+        def register_tools(self, register):
+            register("x", 42)
+
+    with pytest.raises(PluginError, match="not callable"):
+        plugins.register_plugin(NotCallable(), name="test-nc")
+
+
+def test_unknown_hook_name_is_an_error():
+    class Typo:
+        @hookimpl
+        def register_tool(self, register):  # singular: not a byokg hook
+            register("x", EchoTool)
+
+    with pytest.raises(PluginError, match="'test-typo'.*unknown hook 'register_tool'"):
+        plugins.register_plugin(Typo(), name="test-typo")
+    assert not plugins.pm.has_plugin("test-typo")
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+@pytest.fixture
+def fake_distribution(tmp_path, monkeypatch):
+    """An installed-looking distribution ``byokg-fakeplug`` (dist-info with an entry point in
+    group ``byokg``) on sys.path, registering the tool ``fake-tool``."""
+    (tmp_path / "byokg_fakeplug_mod.py").write_text(textwrap.dedent("""
+        from byokg.hookspecs import hookimpl
+
+        @hookimpl
+        def register_tools(register):
+            register("fake-tool", lambda: None)
+    """))
+    info = tmp_path / "byokg_fakeplug-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: byokg-fakeplug\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[byokg]\nfakeplug = byokg_fakeplug_mod\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return "fakeplug"
+
+
+@pytest.mark.parametrize(
+    "setting, loaded",
+    [(None, True), ("", False), ("fakeplug", True), ("byokg-fakeplug", True),
+     ("someone-else, other", False), (" fakeplug , other", True)],
+)
+def test_byokg_load_plugins_restricts_entry_points(fake_distribution, fresh_manager, monkeypatch,
+                                                   setting, loaded):
+    if setting is None:
+        monkeypatch.delenv("BYOKG_LOAD_PLUGINS", raising=False)
+    else:
+        monkeypatch.setenv("BYOKG_LOAD_PLUGINS", setting)
+    described = plugins.describe()
+    assert ("fake-tool" in described["tools"]) is loaded
+    if loaded:
+        assert described["tools"]["fake-tool"] == "fakeplug"
+    assert described["backends"]["memory"] == "byokg.backends.memory"  # built-ins always load
+
+
+def test_broken_entry_point_plugin_is_named(tmp_path, monkeypatch, fresh_manager):
+    (tmp_path / "byokg_broken_mod.py").write_text("raise RuntimeError('boom')\n")
+    info = tmp_path / "byokg_broken-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: byokg-broken\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[byokg]\nbroken = byokg_broken_mod\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delenv("BYOKG_LOAD_PLUGINS", raising=False)
+    with pytest.raises(PluginError, match="'broken'.*byokg-broken.*boom"):
+        plugins.load_plugins()
+    monkeypatch.setenv("BYOKG_LOAD_PLUGINS", "")
+    plugins.load_plugins()  # restricting loading is the way round a broken plugin
+    assert "memory" in plugins.backends()
+
+
+# --------------------------------------------------------------------------- a real distribution
+
+
+@pytest.mark.slow
+def test_third_party_distribution_via_entry_point(tmp_path, byokg_wheel, example_plugin_wheel):
+    """docs/example_plugin built and installed with byokg into a fresh venv."""
+    venv = make_venv(tmp_path / "venv", [byokg_wheel, example_plugin_wheel])
+    exe = str(venv / "bin" / "byokg")
+
+    out = run([exe, "plugins", "--json"], cwd=tmp_path, env=venv_env()).stdout
+    data = json.loads(out)
+    expected = {"tools": "entity-card", "backends": "inline", "llms": "canned",
+                "embedders": "char-hash", "rerankers": "word-overlap", "datasets": "tsv-qa"}
+    for kind, name in expected.items():
+        assert data[kind].get(name) == "myplug", (kind, data[kind])
+    assert data["backends"]["memory"] == "byokg.backends.memory"
+
+    hidden = json.loads(run([exe, "plugins", "--json"], cwd=tmp_path,
+                            env=venv_env(BYOKG_LOAD_PLUGINS="")).stdout)
+    assert all(p != "myplug" for items in hidden.values() for p in items.values())
+    assert hidden["backends"]["memory"] == "byokg.backends.memory"
+    by_dist = json.loads(run([exe, "plugins", "--json"], cwd=tmp_path,
+                             env=venv_env(BYOKG_LOAD_PLUGINS="byokg-myplug")).stdout)
+    assert by_dist["tools"]["entity-card"] == "myplug"
+
+    # the plugin's objects work: its backend serves a graph and its tool reads it
+    script = textwrap.dedent("""
+        from byokg import plugins
+        from byokg.graph import open_graph
+        from byokg.tools import Services, ToolRequest
+        from byokg.contracts import Candidate, MentionLinks
+        store = open_graph("inline:Björk|born_in|Reykjavík;Reykjavík|located_in|Iceland")
+        assert store.stats().triplets == 2
+        tool = plugins.tools().create("entity-card")
+        req = ToolRequest(question="q", store=store, services=Services(),
+                          params=tool.Params(), entities=[MentionLinks(mention="bjork",
+                          candidates=(Candidate(id="Björk", name="Björk", score=1,
+                          method="exact"),))])
+        res = tool.run(req)
+        print(res.items[0].text, res.items[0].tool)
+        emb = plugins.embedders().create("char-hash").encode(["jazz", "jazz", "rock"])
+        print(round(float(emb[0] @ emb[1]), 3), round(float(emb[0] @ emb[2]), 3) < 1)
+        print(plugins.llms().create("canned", "Reykjavík").complete("where?").text)
+    """)
+    out = run([str(venv / "bin" / "python"), "-c", script], cwd=tmp_path, env=venv_env())
+    lines = out.stdout.splitlines()
+    assert lines[0] == "Björk; is a Entity entity-card"
+    assert lines[1] == "1.0 True"
+    assert lines[2] == "Reykjavík"
+
+    bad = subprocess.run([exe, "stats", "--graph", "inline:only-two|fields"], cwd=tmp_path,
+                         env=venv_env(), capture_output=True, text=True)
+    assert bad.returncode == 1 and "HEAD|REL|TAIL" in bad.stderr
