@@ -72,3 +72,16 @@ def test_heavy_check_can_fail():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=venv_env(), timeout=60)
     assert "numpy" in proc.stdout
+
+
+def test_cli_help_does_not_load_model_or_driver_libraries():
+    code = (
+        "import sys\nfrom byokg.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = ('torch', 'faiss', 'boto3', 'FlagEmbedding', 'kuzu', 'neo4j', 'transformers')\n"
+        "print(','.join(m for m in heavy if m in sys.modules), file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=venv_env(), timeout=60)
+    assert proc.returncode == 0 and "Commands:" in proc.stdout
+    assert proc.stderr.strip() == "", f"byokg --help imported: {proc.stderr.strip()}"
