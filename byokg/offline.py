@@ -28,7 +28,15 @@ from .contracts import (
     Path,
     RelationPath,
 )
-from .kglinker import STOPWORDS, _term_sim, question_groups, relation_scores, relation_terms, words
+from .kglinker import (
+    STOPWORDS,
+    _stem,
+    _term_sim,
+    question_groups,
+    relation_scores,
+    relation_terms,
+    words,
+)
 from .store import GraphStore
 from .text import normalize
 from .tools import Linker, Services, ToolParams
@@ -40,13 +48,17 @@ FANOUT_1 = 2000  # edges read per spotted entity
 HOP2_RELATIONS = 6  # best first-hop relations expanded to a second hop
 HOP2_NODES = 60  # middle nodes expanded per first-hop relation
 FANOUT_2 = 300  # edges read per middle node
-MAX_PATHS = 6  # relation paths proposed
-MAX_ITEMS_PER_PATH = 15  # instantiated paths kept per relation path
+MAX_PATHS = 8  # relation paths proposed
+MAX_ITEMS_PER_PATH = 30  # instantiated paths kept per relation path
 HOP_PENALTY = 0.04
 IDLE_HOP_PENALTY = 0.2
 FORWARD_BONUS = 0.02  # the question's entity is usually the subject of the fact asked for
 UNNAMED_END_PENALTY = 0.3
 CONJUNCTION_BONUS = 0.25
+TYPE_BONUS = 0.15  # candidate's type (label / Freebase type) is a word of the question
+TYPE_CANDIDATES = 60
+TYPE_FANOUT = 40
+GENERIC_TYPES = frozenset({"entity", "topic", "thing", "object", "common"})
 
 
 # --------------------------------------------------------------------------- name spotting
@@ -130,7 +142,7 @@ def spot_entities(question: str, store: GraphStore, services: Services) -> list[
     # a lower-case common word ("country", "bird") is dropped when capitalised names were found
     caps = {id(s): _capitalized(question, s.mention) for s in spots}
     if any(c is not False for c in caps.values()):
-        spots = [s for s in spots if caps[id(s)] is not False or len(s.mention.split()) > 1]
+        spots = [s for s in spots if caps[id(s)] is not False]
     # keep the longest non-overlapping spots, dropping stopword-only single words
     spots.sort(key=lambda s: (-(s.end - s.start), s.start))
     taken: list[Spot] = []
@@ -454,8 +466,56 @@ def extract_answers(
     if not scored:
         return []
     scored.sort(key=lambda x: (-x[2], x[1]))
+    scored = _type_bonus(question, scored, store, mention_words)
     best = scored[0][2]
     return [x for x in scored if x[2] >= best - tie][:max_answers]
+
+
+def candidate_types(store: GraphStore, ids: Sequence[str]) -> dict[str, set[str]]:
+    """Type words per node: its labels, and the type segment of the relations it is the subject
+    of (Freebase ``domain.type.property``), e.g. ``location.country.capital`` -> ``country``."""
+    out: dict[str, set[str]] = {i: set() for i in ids}
+    for i, node in store.get_nodes(list(ids)).items():
+        if node is not None:
+            for lab in node.labels:
+                out[i].update(_stem(w) for w in words(lab))
+    for i, nb in store.neighbors(list(ids), direction=Direction.OUT, limit_per_node=TYPE_FANOUT).items():
+        for t in nb.triplets:
+            segs = t.relation.split(".")
+            if len(segs) >= 3:
+                out[i].update(_stem(w) for w in words(segs[-2]))
+    return out
+
+
+def answer_type_words(question: str, mention_words: set[str] = frozenset()) -> set[str]:
+    """The answer type a question asks for: ``who`` -> person; ``which/what X`` -> X (the first
+    content word within three words of the question word)."""
+    toks = words(question)
+    for i, w in enumerate(toks):
+        if w == "who" or w == "whom":
+            return {"person"}
+        if w in ("which", "what"):
+            for nxt in toks[i + 1 : i + 4]:
+                if nxt in STOPWORDS or nxt in mention_words:
+                    continue
+                return {_stem(nxt)} - GENERIC_TYPES
+            return set()
+    return set()
+
+
+def _type_bonus(
+    question: str, scored: list[tuple[str, str, float]], store: GraphStore, mention_words: set[str]
+) -> list[tuple[str, str, float]]:
+    """Lift candidates whose type matches a content word of the question ("which *country*")."""
+    qtypes = answer_type_words(question, mention_words)
+    if not qtypes:
+        return scored
+    head = scored[:TYPE_CANDIDATES]
+    types = candidate_types(store, [n for n, _, _ in head])
+    lifted = [(n, name, sc + (TYPE_BONUS if types.get(n, set()) & qtypes else 0.0)) for n, name, sc in head]
+    out = lifted + scored[TYPE_CANDIDATES:]
+    out.sort(key=lambda x: (-x[2], x[1]))
+    return out
 
 
 def _is_unnamed(store: GraphStore, node: str, cache: dict[str, str]) -> bool:
