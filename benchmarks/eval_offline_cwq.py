@@ -54,7 +54,11 @@ def evaluate(limit: int | None = None) -> dict[str, float]:
         got = [normalize(a) for a in ans.answers]
         hit1 += bool(got) and got[0] in gold
         hit += any(g in gold for g in got)
-        ids = {n for it in ans.context for n in (list(it.nodes) + [x for tr in it.triplets for x in (tr.head, tr.tail)])}
+        ids = {
+            n
+            for it in ans.context
+            for n in (list(it.nodes) + [x for tr in it.triplets for x in (tr.head, tr.tail)])
+        }
         names = {normalize(v) for v in display_names(store, list(ids)).values()} if ids else set()
         recall += bool(names & gold)
         calls += len(ans.trace.llm_calls)
