@@ -220,6 +220,7 @@ def test_unexpected_error_is_one_line_too(capsys):
         plugins.unregister_plugin("test-boom")
 
 
+@pytest.mark.slow
 def test_console_script_errors(tmp_path):
     proc = console("stats", "--graph", f"memory:{tmp_path / 'missing.csv'}", cwd=tmp_path)
     assert proc.returncode == 1 and proc.stdout == ""
@@ -232,6 +233,7 @@ def test_console_script_errors(tmp_path):
     assert "Traceback (most recent call last)" in debug.stderr and "InputError" in debug.stderr
 
 
+@pytest.mark.slow
 def test_console_script_commands(tmp_path):
     proc = console("plugins", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pydantic
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from byokg.contracts import (
     Answer,
@@ -158,3 +160,21 @@ def test_answer_round_trips_through_json():
     again = Answer.model_validate_json(ans.model_dump_json())
     assert again == ans
     assert again.evidence[0].path.triplets() == list(item.triplets)
+
+
+_ids = st.text(min_size=1, max_size=6)
+
+
+@given(st.lists(st.tuples(_ids, _ids, st.booleans()), min_size=1, max_size=5), _ids)
+def test_path_triplets_property(hops, start):
+    """Walking a path and turning inverted hops round gives edges that chain node to node."""
+    nodes = (start, *(h[0] for h in hops))
+    rels = tuple(h[1] for h in hops)
+    inv = tuple(h[2] for h in hops)
+    path = Path(nodes=nodes, relations=rels, inverted=inv)
+    trips = path.triplets()
+    assert len(trips) == path.hops == len(hops)
+    for i, t in enumerate(trips):
+        a, b = nodes[i], nodes[i + 1]
+        assert t.relation == rels[i]
+        assert (t.head, t.tail) == ((b, a) if inv[i] else (a, b))
