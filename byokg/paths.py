@@ -16,6 +16,7 @@ total paths/triplets, expansion budget) and says in its result when a cap cut it
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal
@@ -99,8 +100,13 @@ def resolve_relations(
     """Match proposed relation names against ``existing``: exact, then case/punctuation-insensitive
     on the whole name, then on its last dotted segment (Freebase ``people.person.place_of_birth``);
     otherwise unknown, with the ``suggestions`` nearest existing names (rapidfuzz WRatio)."""
-    index = _RelationIndex(existing)
+    index = _relation_index(frozenset(existing))
     return [index.match(n, suggestions=suggestions) for n in names]
+
+
+@functools.lru_cache(maxsize=16)
+def _relation_index(names: frozenset[str]) -> _RelationIndex:
+    return _RelationIndex(names)
 
 
 # --------------------------------------------------------------------------- follow_paths
@@ -168,8 +174,11 @@ def follow_paths(
         raise ValueError(f"mode must be auto, forward or either, not {mode!r}")
     rels = _as_relations(relation_path)
     result = FollowResult(relation_path=rels)
-    if not rels:
-        result.notes.append("empty relation path")
+    if not rels:  # zero hops: the sources themselves
+        srcs = list(dict.fromkeys(sources))
+        result.paths = [Path(nodes=(s,)) for s in srcs]
+        result.reached = srcs
+        result.notes.append("empty relation path: the sources themselves")
         return result
     existing = schema_relations if schema_relations is not None else _relation_names(store)
     result.resolved = resolve_relations(rels, existing)

@@ -75,7 +75,8 @@ def node_labels(
     """Label per node id: its display name, or for a CVT-style node ``id (rel: x; rel: y)``.
 
     ``exclude[cvt]`` names neighbours left out of that node's description (the ones the line
-    already shows). Two batched store calls at most: names, then the CVT neighbourhoods.
+    already shows). Batched store calls only: names, then (when there are CVT nodes) their
+    neighbourhoods, their neighbours' names and their properties.
     """
     ids = list(dict.fromkeys(ids))
     names = _display(store, ids)
@@ -86,27 +87,44 @@ def node_labels(
     if not cvts:
         return labels
     hoods = store.neighbors(cvts, direction=Direction.BOTH, limit_per_node=DESCRIPTION_FETCH)
+    props = _scalar_properties(store, cvts)
     others = {t.tail if t.head == c else t.head for c in cvts for t in _triplets(hoods, c)}
     other_names = _display(store, [o for o in others if o not in names])
     other_names.update(names)
     exclude = exclude or {}
     for c in cvts:
         facts: list[str] = []
-        skip = exclude.get(c, set())
+        skip = set(exclude.get(c, set()))
         for t in _triplets(hoods, c):
             out = t.head == c
             other = t.tail if out else t.head
             if other in skip or other == c:
                 continue
+            skip.add(other)  # one fact per neighbour
             value = other_names.get(other) or other
-            fact = f"{_short(t.relation)}{'' if out else ' of'}: {value}"
-            if fact not in facts:
-                facts.append(fact)
+            facts.append(f"{_short(t.relation)}{'' if out else ' of'}: {value}")
             if len(facts) >= DESCRIPTION_FACTS:
                 break
+        facts.extend(props.get(c, [])[: max(0, DESCRIPTION_FACTS + 2 - len(facts))])
         if facts:
             labels[c] = f"{labels[c]} ({'; '.join(facts)})"
     return labels
+
+
+def _scalar_properties(store: GraphStore, ids: Sequence[str]) -> dict[str, list[str]]:
+    """``key: value`` strings of each node's scalar properties (one batched get_nodes call)."""
+    out: dict[str, list[str]] = {}
+    for nid, node in store.get_nodes(list(ids)).items():
+        if node is None:
+            continue
+        vals = [
+            f"{k}: {v}"
+            for k, v in node.properties.items()
+            if isinstance(v, str | int | float) and not isinstance(v, bool) and k != "name"
+        ]
+        if vals:
+            out[nid] = vals[:DESCRIPTION_FACTS]
+    return out
 
 
 def _triplets(hoods: dict, node: str) -> tuple[Triplet, ...]:

@@ -188,6 +188,8 @@ class FollowPathsTool(Tool):
                 )
             total = max(len(fr.relation_path), 1)
             for path in fr.paths:
+                if not path.hops:
+                    continue
                 key = (path.nodes, path.relations)
                 if key in seen:
                     continue
