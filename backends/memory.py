@@ -16,6 +16,7 @@ import io
 import itertools
 import json
 import os
+import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,19 @@ from byokg.hookspecs import hookimpl
 from byokg.store import BaseGraphStore
 
 DEFAULT_LABEL = "Entity"
+_ASCII_SEP = re.compile(r"[\W_]+")
+
+
+def _normalize(text: str) -> str:
+    """:func:`byokg.text.normalize`, with a shortcut for ASCII text (most names) that gives the
+    same result several times faster: lower-case, runs of non-alphanumerics become one space."""
+    if text.isascii():
+        return _ASCII_SEP.sub(" ", text.lower()).strip()
+    from byokg.text import normalize
+
+    return normalize(text)
+
+
 _HEADER_NAMES = {
     ("head", "relation", "tail"),
     ("subject", "predicate", "object"),
@@ -246,16 +260,26 @@ def _fast_constructor(model: type, fields: tuple[str, ...]) -> Any:
     """A positional constructor doing what ``model.model_construct`` does for a frozen model
     with all fields given (no validation), about twice as fast. Falls back to
     ``model_construct`` if this pydantic version lays models out differently."""
-    fields_set = frozenset(fields)
-    new, setattr_ = model.__new__, object.__setattr__
-
-    def make(*values: Any) -> Any:
-        obj = new(model)
-        setattr_(obj, "__dict__", dict(zip(fields, values, strict=True)))
-        setattr_(obj, "__pydantic_fields_set__", fields_set)
-        setattr_(obj, "__pydantic_extra__", None)
-        setattr_(obj, "__pydantic_private__", None)
-        return obj
+    # Generated so the field dict is a literal (no zip/dict call per object).
+    args = ", ".join(f"v{i}" for i in range(len(fields)))
+    body = ", ".join(f"{f!r}: v{i}" for i, f in enumerate(fields))
+    src = (
+        f"def make({args}):\n"
+        "    obj = new(model)\n"
+        f"    setattr_(obj, '__dict__', {{{body}}})\n"
+        "    setattr_(obj, '__pydantic_fields_set__', fields_set)\n"
+        "    setattr_(obj, '__pydantic_extra__', None)\n"
+        "    setattr_(obj, '__pydantic_private__', None)\n"
+        "    return obj\n"
+    )
+    scope: dict[str, Any] = {
+        "new": model.__new__,
+        "model": model,
+        "setattr_": object.__setattr__,
+        "fields_set": frozenset(fields),
+    }
+    exec(src, scope)  # noqa: S102 - fixed template over the model's own field names
+    make = scope["make"]
 
     def slow(*values: Any) -> Any:
         return model.model_construct(**dict(zip(fields, values, strict=True)))
@@ -468,19 +492,24 @@ class MemoryGraph(BaseGraphStore):
     def node_ids_by_name(self, names: Iterable[str]) -> dict[str, list[str]]:
         """Exact lookup: node ids whose name, alias or id equals each name after
         :func:`byokg.text.normalize` (case, accents, punctuation ignored). Built lazily."""
-        from byokg.text import normalize
-
         if self._by_name is None:
             index: dict[str, list[int]] = {}
+            names_, aliases = self._names, self._aliases
             for i, nid in enumerate(self._ids):
-                keys = {normalize(nid), normalize(self._names.get(i, nid))}
-                keys.update(normalize(a) for a in self._aliases.get(i, ()))
-                for k in keys:
-                    if k:
-                        index.setdefault(k, []).append(i)
+                k = _normalize(nid)
+                if k:
+                    index.setdefault(k, []).append(i)
+                extra = [names_[i]] if i in names_ else []
+                extra.extend(aliases.get(i, ()))
+                for other in extra:
+                    k2 = _normalize(other)
+                    if k2 and k2 != k:
+                        lst = index.setdefault(k2, [])
+                        if not lst or lst[-1] != i:  # nodes come in order: i is last if present
+                            lst.append(i)
             self._by_name = index
         ids = self._ids
-        return {n: [ids[i] for i in self._by_name.get(normalize(n), ())] for n in names}
+        return {n: [ids[i] for i in self._by_name.get(_normalize(n), ())] for n in names}
 
     # ------------------------------------------------------------------ GraphStore
     def schema(self, *, samples: int = 3) -> GraphSchema:
@@ -693,9 +722,10 @@ def load_csv(
     or with ``skip_bad_rows`` is counted and its reason kept in the report (the first 5).
 
     ``engine``: ``"auto"`` uses pyarrow's multithreaded CSV reader when pyarrow is installed and
-    the file has no quote characters, and falls back to the exact Python reader whenever that
-    read finds anything irregular (so bad rows are always reported the same way);
-    ``"python"`` forces the Python reader; ``"pyarrow"`` requires the fast path.
+    the file has no quote characters, and falls back to the Python readers whenever that read
+    finds anything irregular (so bad rows are always reported the same way); ``"python"``
+    skips pyarrow (bulk split reader for quote-free files, the csv module otherwise);
+    ``"csv"`` always uses the csv module row by row; ``"pyarrow"`` requires the fast path.
     """
     b = builder if builder is not None else GraphBuilder()
     src = str(path)
@@ -718,15 +748,105 @@ def load_csv(
         delim = delimiter or _sniff_delimiter(first, src)
         header = next(csv.reader(io.StringIO(first), delimiter=delim), [])
         has_header = tuple(h.strip().lower() for h in header) in _HEADER_NAMES
-        if engine != "python" and _load_csv_arrow(path, b, report, delim, has_header):
-            return b, report
+        if engine not in _ENGINES:
+            raise ConfigError(f"unknown CSV engine {engine!r}; use one of {', '.join(_ENGINES)}")
+        quoted = _has_quotes(path)
+        if engine in ("auto", "pyarrow") and not quoted:
+            if _load_csv_arrow(path, b, report, delim, has_header):
+                return b, report
         if engine == "pyarrow":
             raise InputError("the pyarrow fast path could not read this file", source=src)
         start_line = 1 if has_header else 0
         if not has_header:
             fh.seek(0)
-        _load_csv_python(fh, src, b, report, delim, start_line, skip_bad_rows, path)
+        reader = _load_csv_python if quoted or engine == "csv" else _load_csv_split
+        reader(fh, src, b, report, delim, start_line, skip_bad_rows, path)
     return b, report
+
+
+_ENGINES = ("auto", "pyarrow", "python", "csv")
+
+
+def _has_quotes(path: str | os.PathLike[str]) -> bool:
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 22):
+            if b'"' in chunk:
+                return True
+    return False
+
+
+def _load_csv_split(
+    fh: Any,
+    src: str,
+    b: GraphBuilder,
+    report: LoadReport,
+    delim: str,
+    start_line: int,
+    skip_bad_rows: bool,
+    path: str | os.PathLike[str],
+) -> None:
+    """Pure-Python bulk reader for files without quote characters: a block of lines is split,
+    checked and interned with C-level str/list/map operations. A block with any irregular line
+    is re-read row by row with the csv module, so errors are the same as the exact reader's."""
+    b._sync()
+    nidx, ridx = b.node_index, b.rel_index
+    before = len(b.heads)
+    line0 = start_line
+    two = {2}
+    try:
+        while lines := fh.readlines(1 << 21):
+            text = "".join(lines)
+            if "\r" in text:
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+            rows = text.split("\n")
+            if rows[-1] == "":
+                rows.pop()
+            clean = [r for r in rows if r] if "" in rows else rows
+            fields = delim.join(clean).split(delim) if clean else []
+            if (
+                clean
+                and set(map(str.count, clean, itertools.repeat(delim))) == two
+                and "" not in fields
+            ):
+                b.heads.extend(map(nidx.__getitem__, fields[0::3]))
+                b.rels.extend(map(ridx.__getitem__, fields[1::3]))
+                b.tails.extend(map(nidx.__getitem__, fields[2::3]))
+            elif clean:
+                _rows_exact(rows, line0, src, b, report, delim, skip_bad_rows)
+            line0 += len(lines)
+    except UnicodeDecodeError:
+        line_no, why = _first_bad_utf8_line(path)
+        raise InputError(
+            f"not UTF-8 text ({why}); save the file as UTF-8", source=src, line=line_no
+        ) from None
+    finally:
+        b._sync()
+    report.rows += len(b.heads) - before + report.bad_rows
+
+
+def _rows_exact(
+    rows: list[str],
+    line0: int,
+    src: str,
+    b: GraphBuilder,
+    report: LoadReport,
+    delim: str,
+    skip_bad_rows: bool,
+) -> None:
+    """Rows (one physical line each, no quotes) checked one by one; line numbers from line0."""
+    nidx, ridx = b.node_index, b.rel_index
+    for k, row in enumerate(csv.reader(rows, delimiter=delim, strict=True), start=line0 + 1):
+        if len(row) == 3 and row[0] and row[1] and row[2]:
+            b.heads.append(nidx[row[0]])
+            b.rels.append(ridx[row[1]])
+            b.tails.append(nidx[row[2]])
+            continue
+        if not row:
+            continue
+        reason = _row_reason(row, delim)
+        if not skip_bad_rows:
+            raise InputError(reason + "; fix the row or pass --skip-bad-rows", source=src, line=k)
+        report.bad(f"{src}:{k}: {reason}")
 
 
 def _load_csv_python(
@@ -788,7 +908,7 @@ def _load_csv_arrow(
 ) -> bool:
     """Fast path: pyarrow reads and dictionary-encodes the columns in C++.
 
-    Taken only for files without quote characters (pyarrow is more lenient than the csv module
+    Called only for files without quote characters (pyarrow is more lenient than the csv module
     about quoting); returns False, having added nothing, whenever the file has a row with the
     wrong field count, an empty field or invalid UTF-8, so the exact reader reports it.
     """
@@ -798,10 +918,6 @@ def _load_csv_arrow(
         import pyarrow.csv as pacsv
     except ImportError:
         return False
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 22):
-            if b'"' in chunk:
-                return False
     # The system allocator hands freed pages back (release_unused -> malloc_trim), so the
     # load's temporary Arrow buffers do not stay resident as with the default pool.
     pool = pa.system_memory_pool()

@@ -28,9 +28,9 @@ def write(tmp_path: Path):
     return _write
 
 
-@pytest.fixture(params=["auto", "python"])
+@pytest.fixture(params=["auto", "python", "csv"])
 def engine(request) -> str:
-    """Both CSV readers: 'auto' (pyarrow fast path where it applies) and the exact Python one."""
+    """Every CSV reader: auto (pyarrow where it applies), python (bulk split), csv (row by row)."""
     if request.param == "auto":
         pytest.importorskip("pyarrow")
     return request.param

@@ -323,7 +323,28 @@ def test_auto_engine_takes_the_fast_path_on_clean_files(write, monkeypatch):
         raise AssertionError("the Python reader should not run for a clean unquoted file")
 
     monkeypatch.setattr(mem, "_load_csv_python", boom)
+    monkeypatch.setattr(mem, "_load_csv_split", boom)
     b, rep = load_csv(write("clean.csv", "head,relation,tail\na,r,b\nb,s,c\n"))
     assert len(b) == 2 and rep.rows == 2
     with pytest.raises(AssertionError, match="should not run"):  # irregular file falls back
         load_csv(write("bad.csv", "a,r,b\nb,s\n"))
+
+
+def test_split_reader_handles_irregular_blocks_exactly(tmp_path):
+    # A big quote-free file whose irregular rows sit in different blocks of the bulk reader.
+    lines = [f"n{i},r{i % 7},n{i + 1}" for i in range(60_000)]
+    lines[100] = ""  # blank line: skipped, still counted for line numbers
+    lines[40_000] = "x,y"
+    lines[55_555] = "a,,b"
+    p = tmp_path / "big.csv"
+    p.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8")
+    results = {}
+    for engine in ("python", "csv"):
+        with pytest.raises(InputError) as ei:
+            load_csv(p, engine=engine)
+        assert ei.value.line == 40_001
+        b, rep = load_csv(p, engine=engine, skip_bad_rows=True)
+        assert rep.bad_rows == 2 and rep.rows == 59_999
+        assert rep.reasons[1] == f"{p}:55556: empty relation field"
+        results[engine] = (list(b.heads), list(b.rels), list(b.tails), b.node_ids, b.rel_names)
+    assert results["python"] == results["csv"]
