@@ -4,6 +4,7 @@ into a fresh venv, and ``import byokg`` stays light."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -19,14 +20,40 @@ HEAVY = ("torch", "faiss", "boto3", "botocore", "FlagEmbedding", "kuzu", "neo4j"
 def test_wheel_contents(byokg_wheel):
     names = zipfile.ZipFile(byokg_wheel).namelist()
     tops = {n.split("/")[0] for n in names}
-    assert tops == {"byokg", "byokg-0.1.0.dist-info"}, tops
+    dist_info = next(t for t in tops if t.endswith(".dist-info"))
+    assert re.fullmatch(r"byokg-[0-9][^/]*\.dist-info", dist_info), dist_info
+    assert tops == {"byokg", dist_info}, tops
     for module in ("byokg/__init__.py", "byokg/plugins/__init__.py", "byokg/backends/__init__.py",
                    "byokg/backends/memory.py", "byokg/hookspecs.py", "byokg/cli.py",
                    "byokg/demo/demo_kg.jsonl", "byokg/demo/questions.jsonl"):
         assert module in names, module
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
-    entry_points = zipfile.ZipFile(byokg_wheel).read("byokg-0.1.0.dist-info/entry_points.txt")
+    entry_points = zipfile.ZipFile(byokg_wheel).read(f"{dist_info}/entry_points.txt")
     assert b"byokg = byokg.cli:main" in entry_points
+
+
+# A data file the code reads but pyproject's package-data does not ship yet (fix requested:
+# add  "byokg" = ["data/*.json"]  under [tool.setuptools.package-data]).
+KNOWN_UNSHIPPED = {"byokg/data/northwind_mapping.json"}
+
+
+@pytest.mark.slow
+def test_wheel_ships_every_source_file(byokg_wheel):
+    """Every file of byokg/, plugins/ and backends/ is in the wheel (a new subpackage or data
+    file not declared in pyproject.toml would otherwise be missing from installs)."""
+    names = set(zipfile.ZipFile(byokg_wheel).namelist())
+    src = byokg_wheel.parents[1] / "src"  # the copy the wheel was built from (see conftest)
+    expected = set()
+    for folder, prefix in (("byokg", "byokg"), ("plugins", "byokg/plugins"),
+                           ("backends", "byokg/backends")):
+        for f in (src / folder).rglob("*"):
+            rel = f.relative_to(src / folder)
+            if f.is_file() and "__pycache__" not in rel.parts and f.suffix != ".pyc":
+                expected.add(f"{prefix}/{rel.as_posix()}")
+    missing = expected - names
+    if missing == KNOWN_UNSHIPPED:
+        pytest.xfail(f"pyproject.toml package-data does not ship {sorted(missing)} yet")
+    assert not missing, sorted(missing)
 
 
 @pytest.mark.slow
