@@ -90,24 +90,27 @@ class SimpleNameIndex:
                         ids.append(nid)
 
     def spot(self, text: str, max_ngram: int = MAX_NGRAM) -> list[Spot]:
-        toks = normalize(text).split()
+        """Longest n-gram matches, left to right; offsets are characters of ``text``."""
+        toks = _word_spans(text)
         spots: list[Spot] = []
         i = 0
         while i < len(toks):
             hit = None
             for n in range(min(max_ngram, len(toks) - i), 0, -1):
-                gram = toks[i : i + n]
-                if n == 1 and (gram[0] in STOPWORDS or len(gram[0]) < 3):
+                start, end = toks[i][0], toks[i + n - 1][1]
+                key = normalize(text[start:end])
+                gram = key.split()
+                if not gram or all(g in STOPWORDS for g in gram):
                     continue
-                if all(g in STOPWORDS for g in gram):
+                if len(gram) == 1 and len(gram[0]) < 3:
                     continue
-                ids = self.names.get(" ".join(gram))
+                ids = self.names.get(key)
                 if ids:
-                    hit = Spot(" ".join(gram), i, i + n, list(ids))
+                    hit = (n, Spot(text[start:end], start, end, list(ids)))
                     break
             if hit:
-                spots.append(hit)
-                i = hit.end
+                spots.append(hit[1])
+                i += hit[0]
             else:
                 i += 1
         return spots
@@ -136,9 +139,42 @@ def _capitalized(question: str, mention: str) -> bool | None:
     return m.group(0)[:1].isupper()
 
 
+_WORD = re.compile(r"\w+", re.UNICODE)  # spans keep the punctuation between words
+
+
+def _word_spans(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def id_spots(question: str, store: GraphStore, max_ngram: int = MAX_NGRAM) -> list[Spot]:
+    """Spans of the question that are node *ids* verbatim ("Paris, Texas" when the node is named
+    "Paris"): one batched ``get_nodes`` call over the question's n-grams."""
+    toks = _word_spans(question)
+    spans: dict[str, tuple[int, int]] = {}
+    for i in range(len(toks)):
+        for n in range(1, min(max_ngram, len(toks) - i) + 1):
+            start, end = toks[i][0], toks[i + n - 1][1]
+            gram = normalize(question[start:end]).split()
+            if all(g in STOPWORDS for g in gram) or (n == 1 and len(gram[0]) < 3):
+                continue
+            spans.setdefault(question[start:end], (start, end))
+    if not spans:
+        return []
+    found = store.get_nodes(list(spans))
+    return [Spot(k, *spans[k], [k]) for k, node in found.items() if node is not None]
+
+
 def spot_entities(question: str, store: GraphStore, services: Services) -> list[Spot]:
     idx = name_index(store, services)
-    spots = list(idx.spot(question, max_ngram=MAX_NGRAM))
+    spots = [Spot(s.mention, s.start, s.end, list(s.ids)) for s in idx.spot(question, max_ngram=MAX_NGRAM)]
+    by_span = {(s.start, s.end): s for s in spots}
+    for s in id_spots(question, store):
+        same = by_span.get((s.start, s.end))
+        if same is not None:
+            same.ids.extend(i for i in s.ids if i not in same.ids)
+        else:
+            spots.append(s)
+            by_span[(s.start, s.end)] = s
     # a lower-case common word ("country", "bird") is dropped when capitalised names were found
     caps = {id(s): _capitalized(question, s.mention) for s in spots}
     if any(c is not False for c in caps.values()):
