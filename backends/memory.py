@@ -15,6 +15,7 @@ import csv
 import io
 import itertools
 import json
+import logging
 import os
 import re
 from array import array
@@ -688,6 +689,9 @@ def _sniff_delimiter(first_line: str, path: str) -> str:
 
 
 _FIELDS = ("head", "relation", "tail")
+_FIX_HINT = (
+    "; fix the row, or skip bad rows (--skip-bad-rows, BYOKG_SKIP_BAD_ROWS=1 or skip_bad_rows=True)"
+)
 
 
 def _row_reason(row: list[str], delim: str) -> str:
@@ -845,7 +849,7 @@ def _rows_exact(
             continue
         reason = _row_reason(row, delim)
         if not skip_bad_rows:
-            raise InputError(reason + "; fix the row or pass --skip-bad-rows", source=src, line=k)
+            raise InputError(reason + _FIX_HINT, source=src, line=k)
         report.bad(f"{src}:{k}: {reason}")
 
 
@@ -879,9 +883,7 @@ def _load_csv_python(
             line_no = start_line + reader.line_num
             reason = _row_reason(row, delim)
             if not skip_bad_rows:
-                raise InputError(
-                    reason + "; fix the row or pass --skip-bad-rows", source=src, line=line_no
-                )
+                raise InputError(reason + _FIX_HINT, source=src, line=line_no)
             report.bad(f"{src}:{line_no}: {reason}")
     except csv.Error as exc:
         raise InputError(
@@ -1000,9 +1002,7 @@ def load_jsonl(
                 if reason is None:
                     continue
                 if not skip_bad_rows:
-                    raise InputError(
-                        reason + "; fix the row or pass --skip-bad-rows", source=src, line=line_no
-                    )
+                    raise InputError(reason + _FIX_HINT, source=src, line=line_no)
                 report.bad(f"{src}:{line_no}: {reason}")
         except UnicodeDecodeError:
             line_no, why = _first_bad_utf8_line(path)
@@ -1109,15 +1109,29 @@ def demo_path() -> FsPath:
     return DEMO_GRAPH
 
 
-def open_memory(uri: str, *, skip_bad_rows: bool = False, **_: Any) -> MemoryGraph:
-    """Backend factory for ``memory:PATH`` (``memory:demo`` is the built-in demo graph)."""
+def open_memory(uri: str, *, skip_bad_rows: bool | None = None, **_: Any) -> MemoryGraph:
+    """Backend factory for ``memory:PATH`` (``memory:demo`` is the built-in demo graph).
+
+    ``skip_bad_rows`` defaults to the ``BYOKG_SKIP_BAD_ROWS`` environment variable (``1``), so
+    any command taking ``--graph memory:PATH`` can skip malformed rows; skipped rows and
+    duplicates are then logged as a warning (never silent).
+    """
     target = uri.split(":", 1)[1]
     if target.startswith("//"):
         target = target[2:]
     if not target:
         raise ConfigError("memory: URI needs a path, e.g. memory:triples.csv or memory:demo")
+    if skip_bad_rows is None:
+        skip_bad_rows = os.environ.get("BYOKG_SKIP_BAD_ROWS", "").lower() in ("1", "true", "yes")
     path = demo_path() if target == "demo" else FsPath(target).expanduser()
-    graph, _ = load_path(path, skip_bad_rows=skip_bad_rows, uri=uri)
+    graph, report = load_path(path, skip_bad_rows=skip_bad_rows, uri=uri)
+    if report.bad_rows:
+        logging.getLogger("byokg.backends.memory").warning(
+            "%s: skipped %d bad rows (first: %s)",
+            uri,
+            report.bad_rows,
+            "; ".join(report.reasons[:MAX_REASONS]),
+        )
     return graph
 
 

@@ -348,3 +348,17 @@ def test_split_reader_handles_irregular_blocks_exactly(tmp_path):
         assert rep.reasons[1] == f"{p}:55556: empty relation field"
         results[engine] = (list(b.heads), list(b.rels), list(b.tails), b.node_ids, b.rel_names)
     assert results["python"] == results["csv"]
+
+
+def test_env_var_skips_bad_rows_with_a_warning(write, monkeypatch, caplog):
+    p = write("mixed.csv", "a,r,b\nbad row\nb,r,c\n")
+    with pytest.raises(InputError, match="BYOKG_SKIP_BAD_ROWS=1"):
+        open_graph(f"memory:{p}")
+    monkeypatch.setenv("BYOKG_SKIP_BAD_ROWS", "1")
+    with caplog.at_level("WARNING", logger="byokg.backends.memory"):
+        g = open_graph(f"memory:{p}")
+    assert len(g) == 2 and g.stats().bad_rows_skipped == 1
+    assert "skipped 1 bad rows" in caplog.text and "mixed.csv:2: expected 3 fields" in caplog.text
+    # an explicit argument wins over the environment
+    with pytest.raises(InputError):
+        open_graph(f"memory:{p}", skip_bad_rows=False)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from byokg.backends.memory import MemoryGraph
+from byokg.backends.memory import MemoryGraph, _normalize
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from byokg.contracts import Direction, Neighborhood, Node, Triplet
 from byokg.store import GraphStore
+from byokg.text import normalize
 
 TRIPLES = [
     ("Ada Lovelace", "people.person.spouse", "William King"),
@@ -179,3 +182,8 @@ def test_from_triplets_validates_and_dedups():
 
     with pytest.raises(InputError, match=r"triplet #2 .*three non-empty strings"):
         MemoryGraph.from_triplets([("a", "r", "b"), ("a", "", "b")])
+
+
+@given(st.text(max_size=30))
+def test_fast_normalize_equals_text_normalize(text):
+    assert _normalize(text) == normalize(text)
