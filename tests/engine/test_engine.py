@@ -340,3 +340,42 @@ def test_clear_errors(demo_store, tmp_path):
 
     with pytest.raises(InputError, match="no triplets"):
         Engine(Empty()).ask("Who?")
+
+
+# --------------------------------------------------------------------------- a cypher-capable store
+
+
+@pytest.fixture(scope="module")
+def demo_kuzu(tmp_path_factory):
+    from byokg.graph import open_graph
+    from byokg.loading import load_into
+
+    uri = f"kuzu:{tmp_path_factory.mktemp('demo-kuzu') / 'graph.kz'}"
+    load_into([str(DEMO_QUESTIONS.parent / 'demo_kg.jsonl')], uri)
+    store = open_graph(uri)
+    yield store
+    store.close()
+
+
+@pytest.mark.slow
+def test_kuzu_offline_and_cypher_round(demo_kuzu, script_llm):
+    assert "cypher" in demo_kuzu.capabilities
+    off = Engine(demo_kuzu).ask("Who were the wives of Frank Sinatra?")
+    assert set(off.answers) == {"Nancy Barbato", "Ava Gardner", "Mia Farrow", "Barbara Marx"}
+
+    query = ("MATCH (a:Entity {name: 'Jamaica'})-[r:REL]->(c:Entity) WHERE r.type = 'capital' "
+             "RETURN c.name LIMIT 5")
+
+    def script(prompt, n):
+        if prompt.startswith("Answer the question"):
+            return "<answers>\nKingston\n</answers>"
+        return f"<entities>\nJamaica\n</entities>\n<cypher>\n```cypher\n{query}\n```\n</cypher>"
+
+    script_llm.scripts["kz"] = script
+    a = Engine(demo_kuzu, RunConfig(llm="script:kz", iterations=1)).ask("What is the capital of Jamaica?")
+    first = script_llm.created[-1].prompts[0]
+    assert "openCypher" in first and "<cypher>" in first and "Kùzu" in first  # dialect hints
+    assert a.trace.artifacts[0].cypher == (query,)
+    rows = [it for it in a.context if it.tool == "cypher"]
+    assert rows and "Kingston" in rows[0].text
+    assert a.answers == ["Kingston"] and any(e.tool == "cypher" for e in a.evidence)
