@@ -46,6 +46,7 @@ from .tools import Linker, Services, Tool, ToolParams, ToolRequest, ToolResult
 
 MAX_QUESTION_TOKENS = 1000
 MAX_QUESTION_CHARS = 4000
+MAX_EVIDENCE = 20
 
 
 class _Timer:
@@ -417,23 +418,38 @@ class Engine:
     def evidence(
         self, answers: Sequence[str], items: Sequence[ContextItem], answer_ids: dict[str, list[str]]
     ) -> list[ContextItem]:
-        """The context items that mention an answer (by node id, node name or text)."""
+        """The context items that support an answer.
+
+        Strong support: a path that ends at an answer, or a fact/row item that names it. Items
+        that merely pass through an answer are used only when nothing supports it strongly.
+        """
         if not answers:
             return []
         ids = {i for v in answer_ids.values() for i in v}
         node_ids = {n for it in items for n in _item_nodes(it)}
         names = offline.display_names(self.store, list(node_ids)) if node_ids else {}
         targets = {normalize(a) for a in answers if normalize(a)}
-        out = []
+
+        def is_answer(n: str) -> bool:
+            return n in ids or normalize(names.get(n, n)) in targets
+
+        strong, weak = [], []
         for it in items:
-            nodes = _item_nodes(it)
-            hit = bool(ids & set(nodes)) or any(normalize(names.get(n, n)) in targets for n in nodes)
+            if it.path is not None and it.path.hops:
+                if is_answer(it.path.end):
+                    strong.append(it)
+                elif any(is_answer(n) for n in it.path.nodes):
+                    weak.append(it)
+                continue
+            hit = any(is_answer(n) for n in _item_nodes(it))
             if not hit:
                 text = f" {normalize(it.text)} "
                 hit = any(f" {t} " in text for t in targets)
             if hit:
-                out.append(it)
-        return out
+                strong.append(it)
+        out = strong or weak
+        out.sort(key=lambda it: (it.path.hops if it.path is not None else 0))  # stable: short first
+        return out[:MAX_EVIDENCE]
 
 
 def _item_nodes(item: ContextItem) -> list[str]:
