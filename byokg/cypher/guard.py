@@ -268,7 +268,8 @@ def confirm_with_explain(
     """Second opinion from the database where it reports a query type (Neo4j: ``"r"``).
 
     Only stores with the ``explain`` capability whose plan carries ``query_type`` (or ``type``)
-    are asked; otherwise the lexical verdict stands (Kùzu and ArcadeDB report none). An explain
+    are asked; otherwise the lexical verdict stands (Kùzu reports none; ArcadeDB's is flagged
+    ``server_query_type_reliable=False`` by the neo4j backend because it always says "w"). An explain
     failure leaves the verdict unchanged: running the query will report the same error.
     """
     if not verdict.allowed or "explain" not in getattr(store, "capabilities", frozenset()):
@@ -280,6 +281,10 @@ def confirm_with_explain(
     qtype = None
     if isinstance(plan, Mapping):
         qtype = plan.get("query_type", plan.get("type"))
+        if plan.get("server_query_type_reliable") is False:
+            # ArcadeDB answers "w" for every EXPLAIN: its type says nothing, the lexer decides
+            return verdict.model_copy(update={
+                "notes": verdict.notes + ("EXPLAIN query type unreliable on this server",)})
     if qtype is None:
         return verdict
     qtype = str(qtype).lower()

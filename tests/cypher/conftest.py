@@ -47,3 +47,19 @@ def gold_queries() -> dict[str, list[str]]:
 def kuzu_gold() -> list[dict[str, Any]]:
     with open(NW / "kuzu_gold_results.jsonl", encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def nw_bolt(bolt_server):
+    """Northwind in the real ArcadeDB Bolt server (tests/conftest.py ``bolt_server``), loaded
+    with the packaged Neo4j-demo mapping and opened through the neo4j backend."""
+    from byokg.backends.neo4j import mapping_name_properties, open_neo4j
+
+    from byokg.pgmapping import load_northwind, northwind_mapping_path
+
+    db = bolt_server.create_database("cypher_northwind")
+    load_northwind(bolt_server.uri_for(db), IMPORT)
+    store = open_neo4j(bolt_server.uri_for(db),
+                       name_properties=mapping_name_properties(northwind_mapping_path()))
+    yield store
+    store.close()

@@ -192,7 +192,9 @@ def _norm_value(v: Any) -> Any:
         f = float(v)
         return round(f, 4) if f != int(f) else int(f)
     if isinstance(v, dict):
-        return tuple(sorted((k, _norm_value(x)) for k, x in v.items() if not str(k).startswith("_")))
+        # "_…" are engine internals; "id" is the key the byokg Northwind mapping adds on Bolt
+        return tuple(sorted((k, _norm_value(x)) for k, x in v.items()
+                            if not str(k).startswith("_") and k != "id"))
     if isinstance(v, list | tuple):
         return tuple(_norm_value(x) for x in v)
     s = str(v)

@@ -124,11 +124,13 @@ def test_normalisation_and_lexer_errors() -> None:
 class _ExplainStore:
     capabilities = frozenset({"cypher", "explain"})
 
-    def __init__(self, qtype: str | None) -> None:
-        self.qtype = qtype
+    def __init__(self, qtype: str | None, reliable: bool = True) -> None:
+        self.qtype, self.reliable = qtype, reliable
 
     def explain(self, cypher, params=None):
-        return {} if self.qtype is None else {"query_type": self.qtype}
+        if self.qtype is None:
+            return {}
+        return {"query_type": self.qtype, "server_query_type_reliable": self.reliable}
 
 
 def test_explain_confirmation() -> None:
@@ -137,6 +139,8 @@ def test_explain_confirmation() -> None:
     w = confirm_with_explain(_ExplainStore("rw"), v)
     assert not w.allowed and "rw" in w.reason
     assert confirm_with_explain(_ExplainStore(None), v).allowed  # no query type: lexical decides
+    # ArcadeDB says "w" for every EXPLAIN; the backend flags that, and the lexer decides
+    assert confirm_with_explain(_ExplainStore("w", reliable=False), v).allowed
 
 
 # ----------------------------------------------------------------------------- gold queries
