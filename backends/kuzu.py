@@ -32,6 +32,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path as FsPath
 from typing import Any, ClassVar
 
@@ -147,6 +148,7 @@ class KuzuGraph(BaseGraphStore):
         name_properties: Sequence[str] | str | None = None,
         timeout_s: float | None = 30.0,
         buffer_pool_mb: int | None = None,
+        threads: int | None = None,
         **_: Any,
     ) -> None:
         import kuzu
@@ -169,7 +171,7 @@ class KuzuGraph(BaseGraphStore):
             kwargs["buffer_pool_size"] = int(buffer_pool_mb) * 1024 * 1024
         try:
             self._db = kuzu.Database(self.path, **kwargs)
-            self._conn = kuzu.Connection(self._db)
+            self._conn = kuzu.Connection(self._db, num_threads=int(threads) if threads else 0)
         except Exception as exc:  # kuzu raises RuntimeError for everything
             raise BackendError(f"cannot open {uri}: {exc}", uri=uri) from None
         self._cat = self._read_catalog()
@@ -657,7 +659,7 @@ class KuzuGraph(BaseGraphStore):
             if row_limit is not None and len(rows) >= row_limit:
                 truncated = True
                 break
-            rows.append(tuple(res.get_next()))
+            rows.append(tuple(_plain(v) for v in res.get_next()))
         return QueryResult(
             columns=cols, rows=tuple(rows), truncated=truncated,
             elapsed_ms=(time.perf_counter() - t0) * 1000,
@@ -722,6 +724,17 @@ class KuzuGraph(BaseGraphStore):
                 except Exception:  # noqa: BLE001 - closing is best effort
                     pass
                 setattr(self, attr, None)
+
+
+def _plain(v: Any) -> Any:
+    """Kùzu returns INT128 (e.g. ``sum`` of INT64) as Decimal: give ints/floats instead."""
+    if isinstance(v, Decimal):
+        return int(v) if v == v.to_integral_value() else float(v)
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    return v
 
 
 def _short(v: Any, limit: int = 80) -> Any:
@@ -850,7 +863,9 @@ def _load_triples(sources: Sequence[str], into: str, skip_bad_rows: bool, fullte
         with tempfile.TemporaryDirectory(prefix="byokg-kuzu-") as tmp:
             _copy(conn, TRIPLE_NODE_TABLE, {
                 "id": ids,
-                "name": [b.names.get(i) for i in range(len(ids))],
+                # a node without a name is named by its id (as in memory:), so the FTS
+                # index also finds Freebase-style graphs whose ids are the names
+                "name": [b.names.get(i, nid) for i, nid in enumerate(ids)],
                 "aliases": [list(b.aliases.get(i, ())) or None for i in range(len(ids))],
             }, tmp, types={"id": "string", "name": "string", "aliases": "string[]"})
             rel_names = graph._rels
