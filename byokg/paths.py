@@ -755,7 +755,10 @@ def _shortest_csr(
 
     result = ShortestResult()
     n = len(g._ids)
-    degree = (g.out_ptr[1:] - g.out_ptr[:-1]) + (g.in_ptr[1:] - g.in_ptr[:-1])
+
+    def degree(nodes: Any) -> Any:
+        return (g.out_ptr[nodes + 1] - g.out_ptr[nodes]) + (g.in_ptr[nodes + 1] - g.in_ptr[nodes])
+
     for s, t in pairs:
         res = PairPaths(source=s, target=t)
         result.pairs.append(res)
@@ -775,15 +778,15 @@ def _shortest_csr(
         hubs: dict[int, None] = {}
         meet = None
         while True:
-            cost_f = int(degree[fwd.frontier].sum()) if len(fwd.frontier) else -1
-            cost_b = int(degree[bwd.frontier].sum()) if len(bwd.frontier) else -1
+            cost_f = int(degree(fwd.frontier).sum()) if len(fwd.frontier) else -1
+            cost_b = int(degree(bwd.frontier).sum()) if len(bwd.frontier) else -1
             if cost_f < 0 and cost_b < 0:
                 res.exhausted = True
                 break
             is_fwd = cost_b < 0 or (0 <= cost_f <= cost_b)
             side, other = (fwd, bwd) if is_fwd else (bwd, fwd)
             front = side.frontier
-            d = degree[front]
+            d = degree(front)
             hub_mask = d > hub_degree
             for h in front[hub_mask].tolist():
                 hubs[h] = None
