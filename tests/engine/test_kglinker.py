@@ -185,3 +185,31 @@ def test_parser_never_raises_on_junk(parts):
 @given(st.binary(max_size=400))
 def test_parser_never_raises_on_binary(data):
     assert isinstance(parse_reply(data.decode("utf-8", "replace")), Artifacts)
+
+
+def test_relation_scores_blend_a_configured_embedder():
+    import numpy as np
+
+    from byokg.config import RunConfig
+    from byokg.kglinker import relation_scores
+    from byokg.tools import Services
+
+    class Emb:
+        name, dim = "fake", 2
+        calls = 0
+
+        def encode(self, texts, *, batch_size=256):
+            Emb.calls += 1
+            # "spouse" points where the question points; everything else is orthogonal
+            return np.array([[1.0, 0.0] if ("spouse" in t or "wed" in t) else [0.0, 1.0] for t in texts],
+                            dtype=np.float32)
+
+    q, rels = "Who did Frank Sinatra wed?", ["people.person.spouse_s", "film.film.genre"]
+    lexical = relation_scores(q, rels)
+    svc = Services(RunConfig(embedder="fake"), embedder=Emb())
+    blended = relation_scores(q, rels, svc)
+    # "wed" shares no word with "spouse": only the embedder lifts it
+    assert blended["people.person.spouse_s"] > lexical["people.person.spouse_s"]
+    assert blended["people.person.spouse_s"] > blended["film.film.genre"]
+    relation_scores(q, rels, svc)
+    assert Emb.calls == 3  # relation vectors cached per Services; one question encode per call
