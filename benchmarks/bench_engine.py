@@ -70,16 +70,23 @@ def run(scale: int, results: dict, *, quick: bool = False) -> None:
     results["engine_offline_hit1"] = round(hits / len(qs), 3)
     results["engine_first_prompt_chars"] = linker_prompt(qs[0][0], eng.schema_text(qs[0][0])).chars
 
-    reply = ("<|im_start|><entities>\n" + "\n".join(f"- entity {i}" for i in range(40))
-             + "\n<relation-paths>\n```\n" + "\n".join(f"a.b.r{i} -> c.d.r{i}" for i in range(40))
-             + "\n</relation-paths><answers>x\n")
+    reply = (
+        "<|im_start|><entities>\n"
+        + "\n".join(f"- entity {i}" for i in range(40))
+        + "\n<relation-paths>\n```\n"
+        + "\n".join(f"a.b.r{i} -> c.d.r{i}" for i in range(40))
+        + "\n</relation-paths><answers>x\n"
+    )
     n = 200 if quick else 1000
     t0 = time.perf_counter()
     for _ in range(n):
         parse_reply(reply)
     results["parser_replies_per_s"] = round(n / (time.perf_counter() - t0), 1)
 
-    items = [ContextItem(text=f"fact {i % 2500}", tool=f"t{i % 3}", score=(i % 7) / 7) for i in range(5000)]
+    items = [
+        ContextItem(text=f"fact {i % 2500}", tool=f"t{i % 3}", score=(i % 7) / 7)
+        for i in range(5000)
+    ]
     t0 = time.perf_counter()
     ctx = Context(4000)
     ctx.add(items)
