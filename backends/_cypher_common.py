@@ -32,6 +32,8 @@ from byokg.errors import ConfigError, ReadOnlyViolation
 from byokg.store import BaseGraphStore, Capability
 
 DEFAULT_NAME_PROPERTIES = ("name", "title", "label", "displayName")
+# element ids: ArcadeDB "#12:345", Neo4j 5 "4:2f9c…-…:17", Neo4j 4 / Memgraph numeric ids
+_ELEMENT_ID = re.compile(r"^(#\d+:\d+|\d+:[0-9a-f-]{36}:\d+|\d+)$")
 MAX_SAMPLE_CHARS = 80
 
 
@@ -106,11 +108,15 @@ class CypherDialect:
     def _label(self) -> str:
         return f":{esc(self.id_label)}" if self.id_label else ""
 
-    def match_node(self, var: str, key: str) -> str:
+    def looks_like_element_id(self, node_id: str) -> bool:
+        return bool(_ELEMENT_ID.match(node_id))
+
+    def match_node(self, var: str, key: str, fallback: bool = True) -> str:
         """Clauses binding ``var`` to the node whose id is the expression ``key`` (rows without
-        a match disappear)."""
+        a match disappear). With ``fallback``, an id no node has as ``id_property`` is tried as
+        an element id (slower: callers pass it only when some id looks like one)."""
         prop = esc(self.id_property)
-        if not self.element_id_fallback:
+        if not (fallback and self.element_id_fallback):
             return f"MATCH ({var}{self._label()} {{{prop}: {key}}})"
         return (
             f"OPTIONAL MATCH (_a_{var}{self._label()} {{{prop}: {key}}}) "
@@ -120,9 +126,9 @@ class CypherDialect:
         )
 
     # -- queries
-    def get_nodes(self) -> str:
+    def get_nodes(self, fb: bool = True) -> str:
         return (
-            f"UNWIND $ids AS i {self.match_node('n', 'i')} "
+            f"UNWIND $ids AS i {self.match_node('n', 'i', fb)} "
             f"RETURN i AS id, labels(n) AS labels, properties(n) AS props"
         )
 
@@ -136,7 +142,7 @@ class CypherDialect:
         return self.node_names() + f" ORDER BY {self.element_id_fn}(n) SKIP $skip LIMIT $limit"
 
     def neighbors(
-        self, direction: Direction, rel_types: Sequence[str] | None, capped: bool
+        self, direction: Direction, rel_types: Sequence[str] | None, capped: bool, fb: bool = True
     ) -> str:
         rel = ":" + "|".join(esc(r) for r in rel_types) if rel_types else ""
         left, right = {
@@ -146,7 +152,7 @@ class CypherDialect:
         }[direction]
         cap = "[0..$cap]" if capped else ""
         return (
-            f"UNWIND $ids AS i {self.match_node('n', 'i')} "
+            f"UNWIND $ids AS i {self.match_node('n', 'i', fb)} "
             f"MATCH (n){left}[r{rel}]{right}(m) "
             f"WITH i, r, m, startNode(r) = n AS out "
             f"WITH i, r, out, {self.id_expr('m')} AS mid ORDER BY i, out DESC, type(r), mid "
@@ -155,20 +161,20 @@ class CypherDialect:
             f"RETURN i, total, rows"
         )
 
-    def degrees(self, direction: Direction) -> str:
+    def degrees(self, direction: Direction, fb: bool = True) -> str:
         pat = {Direction.OUT: "-[r]->()", Direction.IN: "<-[r]-()", Direction.BOTH: "-[r]-()"}[
             direction
         ]
         return (
-            f"UNWIND $ids AS i {self.match_node('n', 'i')} "
+            f"UNWIND $ids AS i {self.match_node('n', 'i', fb)} "
             f"OPTIONAL MATCH (n){pat} RETURN i, count(r) AS degree"
         )
 
-    def shortest_paths(self, max_hops: int, k: int) -> str:
+    def shortest_paths(self, max_hops: int, k: int, fb: bool = True) -> str:
         fn = "shortestPath" if k <= 1 else "allShortestPaths"
         return (
             f"UNWIND $pairs AS pr WITH pr[0] AS s, pr[1] AS t "
-            f"{self.match_node('a', 's')} {self.match_node('b', 't')} "
+            f"{self.match_node('a', 's', fb)} {self.match_node('b', 't', fb)} "
             f"WITH s, t, a, b WHERE a <> b "
             f"MATCH p = {fn}((a)-[*..{int(max_hops)}]-(b)) "
             f"RETURN s, t, [x IN nodes(p) | {self.id_expr('x')}] AS ns, "
@@ -254,6 +260,10 @@ class CypherGraphBase(BaseGraphStore):
         return [
             r["relationshipType"] for r in self._records(self.cyp.rels_fallback(), {"n": 100_000})
         ]
+
+    def _fb(self, ids: Sequence[str]) -> bool:
+        """Whether the element-id fallback is needed for these ids."""
+        return self.cyp.element_id_fallback and any(map(self.cyp.looks_like_element_id, ids))
 
     # -- schema
     def labels(self) -> list[str]:
@@ -360,7 +370,7 @@ class CypherGraphBase(BaseGraphStore):
         ids = [str(i) for i in dict.fromkeys(ids)]
         out: dict[str, Node | None] = dict.fromkeys(ids)
         if ids:
-            for rec in self._records(self.cyp.get_nodes(), {"ids": ids}):
+            for rec in self._records(self.cyp.get_nodes(self._fb(ids)), {"ids": ids}):
                 out[rec["id"]] = self._node(rec["id"], rec["labels"], rec["props"])
         return out
 
@@ -402,7 +412,7 @@ class CypherGraphBase(BaseGraphStore):
         params: dict[str, Any] = {"ids": ids}
         if limit_per_node is not None:
             params["cap"] = int(limit_per_node)
-        q = self.cyp.neighbors(direction, rels, limit_per_node is not None)
+        q = self.cyp.neighbors(direction, rels, limit_per_node is not None, self._fb(ids))
         for rec in self._records(q, params):
             i = rec["i"]
             trips = []
@@ -423,7 +433,8 @@ class CypherGraphBase(BaseGraphStore):
         ids = [str(i) for i in dict.fromkeys(ids)]
         out = dict.fromkeys(ids, 0)
         if ids:
-            for rec in self._records(self.cyp.degrees(Direction(direction)), {"ids": ids}):
+            q = self.cyp.degrees(Direction(direction), self._fb(ids))
+            for rec in self._records(q, {"ids": ids}):
                 out[rec["i"]] = int(rec["degree"])
         return out
 
@@ -435,7 +446,8 @@ class CypherGraphBase(BaseGraphStore):
         same = [p for p in pairs if p[0] == p[1]]
         todo = [list(p) for p in pairs if p[0] != p[1]]
         if todo:
-            for rec in self._records(self.cyp.shortest_paths(max_hops, k), {"pairs": todo}):
+            fb = self._fb([x for p in todo for x in p])
+            for rec in self._records(self.cyp.shortest_paths(max_hops, k, fb), {"pairs": todo}):
                 key = (rec["s"], rec["t"])
                 ns = [str(x) for x in rec["ns"]]
                 inv = tuple(str(st) != ns[j] for j, st in enumerate(rec["starts"]))

@@ -420,6 +420,27 @@ class _Writer:
         for i in range(0, len(rows), size):
             self.run(cypher, rows=rows[i : i + size])
 
+    def create_nodes(self, label: str, rows: list[dict[str, Any]], size: int) -> None:
+        """``CREATE`` with explicit ``SET n.k = r.k`` per key (several times faster on ArcadeDB
+        than ``SET n = r``; a key missing from a row sets nothing)."""
+        keys = list(dict.fromkeys(k for r in rows for k in r))
+        sets = ", ".join(f"n.{esc(k)} = r.{esc(k)}" for k in keys)
+        self.batches(f"UNWIND $rows AS r CREATE (n:{esc(label)}) SET {sets}", rows, size)
+
+    def create_edges(
+        self, src: tuple[str, str], rel: str, dst: tuple[str, str], rows: list[dict[str, Any]],
+        size: int,
+    ) -> None:
+        """Rows ``{"s", "d", "p"}``: one ``MATCH (a), (b) CREATE (a)-[:rel]->(b)`` per batch."""
+        with_props = any(r.get("p") for r in rows)
+        self.batches(
+            f"UNWIND $rows AS r MATCH (a:{esc(src[0])} {{{esc(src[1])}: r.s}}), "
+            f"(b:{esc(dst[0])} {{{esc(dst[1])}: r.d}}) "
+            f"CREATE (a)-[e:{esc(rel)}]->(b)" + (" SET e = r.p" if with_props else ""),
+            rows,
+            size,
+        )
+
     def index(self, label: str, prop: str) -> None:
         name = re.sub(r"\W", "_", f"byokg_{label}_{prop}")
         try:
@@ -449,7 +470,7 @@ def load_neo4j(
     w = _Writer(into, auth, database)
     try:
         if mapping:
-            return _load_pg(w, sources, into, mapping, batch_size)
+            return _load_pg(w, sources, into, mapping, batch_size, skip_bad_rows)
         return _load_triples(w, sources, into, skip_bad_rows, batch_size)
     finally:
         w.close()
@@ -482,22 +503,17 @@ def _load_triples(
     for label in by_label:
         w.index(label, "id")
     for label, rows in by_label.items():
-        w.batches(f"UNWIND $rows AS r CREATE (n:{esc(label)}) SET n = r", rows, batch_size)
+        w.create_nodes(label, rows, batch_size)
     label_of = {nid: b.labels.get(i, (DEFAULT_LABEL,))[0] for i, nid in enumerate(b.node_ids)}
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for e in range(len(g)):
         t = g._triplet(e)
         key = (label_of[t.head], t.relation, label_of[t.tail])
         groups.setdefault(key, []).append(
-            {"h": t.head, "t": t.tail, "p": {k: _plain(v) for k, v in t.properties.items()}}
+            {"s": t.head, "d": t.tail, "p": {k: _plain(v) for k, v in t.properties.items()}}
         )
     for (sl, rel, dl), rows in groups.items():
-        w.batches(
-            f"UNWIND $rows AS r MATCH (a:{esc(sl)} {{id: r.h}}) MATCH (b:{esc(dl)} {{id: r.t}}) "
-            f"CREATE (a)-[e:{esc(rel)}]->(b) SET e = r.p",
-            rows,
-            batch_size,
-        )
+        w.create_edges((sl, "id"), rel, (dl, "id"), rows, batch_size)
     st = g.stats()
     return LoadSummary(
         target=redact(into),
@@ -509,47 +525,76 @@ def _load_triples(
     )
 
 
-def _load_pg(w: _Writer, sources: list[str], into: str, mapping: str, batch_size: int) -> LoadSummary:
-    """Property-graph CSVs via byokg.pgmapping: nodes keep their typed properties (plus ``id``
-    = ``Label:key`` unless the mapping's rows already have an ``id``), edges match on keys."""
+def _load_pg(
+    w: _Writer,
+    sources: list[str],
+    into: str,
+    mapping: str,
+    batch_size: int,
+    skip_bad_rows: bool = False,
+) -> LoadSummary:
+    """Property-graph CSVs via byokg.pgmapping (``sources[0]`` = the CSV folder): nodes keep
+    their typed properties plus ``id = "Label:key"`` (byokg's node id, as in the Kùzu backend;
+    a row that already has an ``id`` column keeps it); edges are matched on the label keys.
+    Open the store with ``name_properties=mapping_name_properties(mapping)`` for display names."""
     from pathlib import Path as FsPath
 
-    from byokg import pgmapping
+    from byokg.pgmapping import PGLoadReport, PGMapping
 
-    spec = pgmapping.PGMapping.load(mapping)
-    base_dir = FsPath(sources[0]) if sources else FsPath(mapping).parent
-    nodes = edges = 0
-    keys: dict[str, str] = {}
-    for node_spec, rows in spec.iter_nodes(base_dir):
-        keys[node_spec.label] = node_spec.key
-        w.index(node_spec.label, node_spec.key)
-        w.index(node_spec.label, "id")
+    spec = PGMapping.load(mapping)
+    if not sources:
+        raise ConfigError("give the folder holding the mapping's CSV files as the source")
+    base = FsPath(sources[0])
+    base_dir = base if base.is_dir() else base.parent
+    report = PGLoadReport()
+    keys = {n.label: n.key for n in spec.nodes}
+    for n in spec.nodes:
+        w.index(n.label, n.key)
+        w.index(n.label, "id")
+    for node_spec, rows in spec.iter_nodes(
+        base_dir, batch_size=batch_size, skip_bad_rows=skip_bad_rows, report=report
+    ):
         out = []
         for r in rows:
-            r = {k: _plain(v) for k, v in r.items() if v is not None}
-            r.setdefault("id", f"{node_spec.label}:{r.get(node_spec.key)}")
-            if node_spec.name and "name" not in r and r.get(node_spec.name) is not None:
-                pass  # the display name stays in its own property (name_property option)
+            r = {k: v for k, v in r.items() if v is not None}
+            r.setdefault("id", f"{node_spec.label}:{r[node_spec.key]}")
             out.append(r)
-        w.batches(f"UNWIND $rows AS r CREATE (n:{esc(node_spec.label)}) SET n = r", out, batch_size)
-        nodes += len(out)
-    for edge_spec, rows in spec.iter_edges(base_dir):
-        sk = keys.get(edge_spec.src_label, "id")
-        dk = keys.get(edge_spec.dst_label, "id")
+        w.create_nodes(node_spec.label, out, batch_size)
+    for edge_spec, rows in spec.iter_edges(
+        base_dir, batch_size=batch_size, skip_bad_rows=skip_bad_rows, report=report
+    ):
         out = [
-            {"s": r["src"], "d": r["dst"], "p": {k: _plain(v) for k, v in r.items()
-                                                  if k not in ("src", "dst") and v is not None}}
+            {"s": r["src"], "d": r["dst"],
+             "p": {k: v for k, v in r.items() if k not in ("src", "dst") and v is not None}}
             for r in rows
         ]
-        w.batches(
-            f"UNWIND $rows AS r MATCH (a:{esc(edge_spec.src_label)} {{{esc(sk)}: r.s}}) "
-            f"MATCH (b:{esc(edge_spec.dst_label)} {{{esc(dk)}: r.d}}) "
-            f"CREATE (a)-[e:{esc(edge_spec.type)}]->(b) SET e = r.p",
+        w.create_edges(
+            (edge_spec.src_label, keys[edge_spec.src_label]),
+            edge_spec.type,
+            (edge_spec.dst_label, keys[edge_spec.dst_label]),
             out,
             batch_size,
         )
-        edges += len(out)
-    return LoadSummary(target=redact(into), nodes=nodes, triplets=edges)
+    reasons = list(report.reasons)
+    if report.dangling:
+        reasons.append(f"{report.dangling} edge(s) skipped: endpoint not a loaded node")
+    return LoadSummary(
+        target=redact(into),
+        nodes=report.nodes,
+        triplets=report.edges,
+        duplicates=report.duplicates,
+        bad_rows=report.bad_rows,
+        reasons=reasons[:5],
+    )
+
+
+def mapping_name_properties(mapping: str) -> tuple[str, ...]:
+    """Display-name properties of a property-graph mapping (its nodes' ``name`` columns),
+    followed by the defaults: pass as ``name_properties=`` when opening the loaded graph."""
+    from byokg.pgmapping import PGMapping
+
+    names = [n.name for n in PGMapping.load(mapping).nodes if n.name]
+    return tuple(dict.fromkeys([*names, *DEFAULT_NAME_PROPERTIES]))
 
 
 @hookimpl

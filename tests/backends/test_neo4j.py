@@ -239,3 +239,26 @@ def test_loader_round_trip_jsonl_and_bad_rows(bolt_server, tmp_path):
         assert t.key == ("e1", "located in", "p") and t.properties == {"since": 1889}
     finally:
         store.close()
+
+
+def test_nodes_without_id_property_use_element_id(bolt_server, bolt_store_from_triples):
+    import neo4j
+    from byokg.backends.neo4j import open_neo4j
+
+    db = bolt_store_from_triples([("seed", "r", "other")]).database
+    with neo4j.GraphDatabase.driver(bolt_server.uri, auth=bolt_server.auth) as drv:
+        with drv.session(database=db) as s:  # a node created by someone else, without `id`
+            s.run("MATCH (o:Entity {id: 'other'}) CREATE (:Entity {name: 'No Id'})-[:r]->(o)").consume()
+    store = open_neo4j(bolt_server.uri_for(db))
+    try:
+        names = dict(p for batch in store.iter_node_names() for p in batch)
+        (eid,) = [i for i, n in names.items() if n == "No Id"]
+        assert eid not in ("seed", "other") and store.cyp.looks_like_element_id(eid)
+        assert store.get_nodes([eid])[eid].name == "No Id"
+        assert [t.key for t in store.neighbors([eid])[eid].triplets] == [(eid, "r", "other")]
+        assert {t.head for t in store.neighbors(["other"], direction="in")["other"].triplets} == {
+            "seed", eid}
+        (p,) = store.shortest_paths([(eid, "seed")])[(eid, "seed")]
+        assert p.nodes == (eid, "other", "seed")
+    finally:
+        store.close()
