@@ -224,6 +224,12 @@ def check_query(
     if not isinstance(query, str) or not query.strip():
         return GuardVerdict(allowed=False, reason="empty query", normalized_query="")
     text, notes = normalize(query)
+    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Co", "Cs", "Cn")
+                and c not in "\t\n"), None)
+    if bad is not None:  # NUL & co. end C strings early; private-use/unassigned hide text
+        return GuardVerdict(allowed=False, reason=f"control, private-use or unassigned character "
+                            f"U+{ord(bad):04X} in the query", normalized_query=text,
+                            keywords_found=(f"U+{ord(bad):04X}",), notes=tuple(notes))
     procs = allowed_procedures(dialect, extra_procedures)
     try:
         primary = tokenize(text, backslash_escapes=True, keep_comments=True)

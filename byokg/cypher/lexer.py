@@ -63,18 +63,24 @@ def normalize(text: str) -> tuple[str, list[str]]:
     """NFKC-normalise ``text`` and drop invisible format characters.
 
     Returns the new text and a list of notes (what was changed), so a caller can record that a
-    query was altered. Line and paragraph separators become newlines.
+    query was altered. ``\r\n``, ``\r`` and line/paragraph separators become ``\n``; control
+    whitespace (VT, FF, FS…US) becomes a space.
     """
     notes: list[str] = []
     nfkc = unicodedata.normalize("NFKC", text)
     if nfkc != text:
         notes.append("NFKC normalisation changed the text")
+    # One line ending for everybody: ArcadeDB ends a // comment at \r, Kùzu and Neo4j at \n;
+    # the normalised text is what runs, so no backend can read a comment differently.
+    nfkc = nfkc.replace("\r\n", "\n").replace("\r", "\n")
     out = []
     dropped = 0
     for ch in nfkc:
         cat = unicodedata.category(ch)
         if ch in "\u2028\u2029\u0085":
             out.append("\n")
+        elif ch in "\x0b\x0c\x1c\x1d\x1e\x1f":  # control whitespace -> plain space
+            out.append(" ")
         elif cat == "Cf" or ch in _FORMAT_EXTRA or (0xFE00 <= ord(ch) <= 0xFE0F):
             dropped += 1
         elif 0xE0100 <= ord(ch) <= 0xE01EF:  # variation selectors supplement

@@ -66,6 +66,9 @@ WRITES = [
     ("MATCH (n) \u0421R\u0415\u0410\u0422\u0415 (m)", "CREATE"),  # Cyrillic С, Е, А, Т, Е
     ("RETURN 'a\\' CREATE (n) //'", "CREATE"),
     ("USE other MATCH (n) RETURN n", "USE"),
+    ("MATCH (n) RETURN n // x\rCREATE (m)", "CREATE"),  # ArcadeDB ends // comments at \r
+    ("MATCH (n) RETURN n // x\r\nDETACH DELETE n", "DETACH"),
+    ("MATCH (n) WHERE n.name = 'a\x00' RETURN n", "U+0000"),
 ]
 
 
@@ -196,6 +199,7 @@ PREFIXES = [
     "MATCH (p:`Product`) ",
     "MATCH (p:Product) /* comment */ ",
     "MATCH (p:Product) // line comment\n",
+    "MATCH (p:Product) RETURN p // ArcadeDB ends this comment here\r",
     "MATCH (p:Product) WHERE p.productName <> \"it's\" ",
     "MATCH (p:Product) WHERE p.productName = '/*' ",
 ]
@@ -231,7 +235,8 @@ def attack(draw: st.DrawFn) -> str:
     parts = []
     for w in clause.split(" "):
         parts.append(draw(disguised_word(w)) if w.upper() in WRITE_WORDS else w)
-    sep = draw(st.sampled_from([" ", "\n", "\t", " /* x */ ", "\u3000", "\u00a0", " // c\n"]))
+    sep = draw(st.sampled_from([" ", "\n", "\t", " /* x */ ", "\u3000", "\u00a0", " // c\n",
+                                "\r", "\r\n", " // c\r", "\u2028", "\x0b", " // '\r"]))
     body = sep.join(parts)
     prefix = draw(st.sampled_from(PREFIXES))
     suffix = draw(st.sampled_from(["", " RETURN 1", ";", " // '", " RETURN 'x'", " */"]))
