@@ -728,8 +728,7 @@ def load_csv(
     ``engine``: ``"auto"`` uses pyarrow's multithreaded CSV reader when pyarrow is installed and
     the file has no quote characters, and falls back to the Python readers whenever that read
     finds anything irregular (so bad rows are always reported the same way); ``"python"``
-    skips pyarrow (bulk split reader for quote-free files, the csv module otherwise);
-    ``"csv"`` always uses the csv module row by row; ``"pyarrow"`` requires the fast path.
+    always uses the csv module; ``"pyarrow"`` requires the fast path.
     """
     b = builder if builder is not None else GraphBuilder()
     src = str(path)
@@ -763,12 +762,11 @@ def load_csv(
         start_line = 1 if has_header else 0
         if not has_header:
             fh.seek(0)
-        reader = _load_csv_python if quoted or engine == "csv" else _load_csv_split
-        reader(fh, src, b, report, delim, start_line, skip_bad_rows, path)
+        _load_csv_python(fh, src, b, report, delim, start_line, skip_bad_rows, path)
     return b, report
 
 
-_ENGINES = ("auto", "pyarrow", "python", "csv")
+_ENGINES = ("auto", "pyarrow", "python")
 
 
 def _has_quotes(path: str | os.PathLike[str]) -> bool:
@@ -777,80 +775,6 @@ def _has_quotes(path: str | os.PathLike[str]) -> bool:
             if b'"' in chunk:
                 return True
     return False
-
-
-def _load_csv_split(
-    fh: Any,
-    src: str,
-    b: GraphBuilder,
-    report: LoadReport,
-    delim: str,
-    start_line: int,
-    skip_bad_rows: bool,
-    path: str | os.PathLike[str],
-) -> None:
-    """Pure-Python bulk reader for files without quote characters: a block of lines is split,
-    checked and interned with C-level str/list/map operations. A block with any irregular line
-    is re-read row by row with the csv module, so errors are the same as the exact reader's."""
-    b._sync()
-    nidx, ridx = b.node_index, b.rel_index
-    before = len(b.heads)
-    line0 = start_line
-    two = {2}
-    try:
-        while lines := fh.readlines(1 << 21):
-            text = "".join(lines)
-            if "\r" in text:
-                text = text.replace("\r\n", "\n").replace("\r", "\n")
-            rows = text.split("\n")
-            if rows[-1] == "":
-                rows.pop()
-            clean = [r for r in rows if r] if "" in rows else rows
-            fields = delim.join(clean).split(delim) if clean else []
-            if (
-                clean
-                and set(map(str.count, clean, itertools.repeat(delim))) == two
-                and "" not in fields
-            ):
-                b.heads.extend(map(nidx.__getitem__, fields[0::3]))
-                b.rels.extend(map(ridx.__getitem__, fields[1::3]))
-                b.tails.extend(map(nidx.__getitem__, fields[2::3]))
-            elif clean:
-                _rows_exact(rows, line0, src, b, report, delim, skip_bad_rows)
-            line0 += len(lines)
-    except UnicodeDecodeError:
-        line_no, why = _first_bad_utf8_line(path)
-        raise InputError(
-            f"not UTF-8 text ({why}); save the file as UTF-8", source=src, line=line_no
-        ) from None
-    finally:
-        b._sync()
-    report.rows += len(b.heads) - before + report.bad_rows
-
-
-def _rows_exact(
-    rows: list[str],
-    line0: int,
-    src: str,
-    b: GraphBuilder,
-    report: LoadReport,
-    delim: str,
-    skip_bad_rows: bool,
-) -> None:
-    """Rows (one physical line each, no quotes) checked one by one; line numbers from line0."""
-    nidx, ridx = b.node_index, b.rel_index
-    for k, row in enumerate(csv.reader(rows, delimiter=delim, strict=True), start=line0 + 1):
-        if len(row) == 3 and row[0] and row[1] and row[2]:
-            b.heads.append(nidx[row[0]])
-            b.rels.append(ridx[row[1]])
-            b.tails.append(nidx[row[2]])
-            continue
-        if not row:
-            continue
-        reason = _row_reason(row, delim)
-        if not skip_bad_rows:
-            raise InputError(reason + _FIX_HINT, source=src, line=k)
-        report.bad(f"{src}:{k}: {reason}")
 
 
 def _load_csv_python(

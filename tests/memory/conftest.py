@@ -28,9 +28,9 @@ def write(tmp_path: Path):
     return _write
 
 
-@pytest.fixture(params=["auto", "python", "csv"])
+@pytest.fixture(params=["auto", "python"])
 def engine(request) -> str:
-    """Every CSV reader: auto (pyarrow where it applies), python (bulk split), csv (row by row)."""
+    """Both CSV readers: auto (pyarrow where it applies) and python (the csv module)."""
     if request.param == "auto":
         pytest.importorskip("pyarrow")
     return request.param

@@ -323,15 +323,15 @@ def test_auto_engine_takes_the_fast_path_on_clean_files(write, monkeypatch):
         raise AssertionError("the Python reader should not run for a clean unquoted file")
 
     monkeypatch.setattr(mem, "_load_csv_python", boom)
-    monkeypatch.setattr(mem, "_load_csv_split", boom)
     b, rep = load_csv(write("clean.csv", "head,relation,tail\na,r,b\nb,s,c\n"))
     assert len(b) == 2 and rep.rows == 2
     with pytest.raises(AssertionError, match="should not run"):  # irregular file falls back
         load_csv(write("bad.csv", "a,r,b\nb,s\n"))
 
 
-def test_split_reader_handles_irregular_blocks_exactly(tmp_path):
-    # A big quote-free file whose irregular rows sit in different blocks of the bulk reader.
+def test_fallback_from_fast_reader_is_exact_on_big_files(tmp_path):
+    # A big quote-free file with irregular rows far apart: auto backs out of pyarrow and the
+    # csv-module reader gives the same error lines, reasons and graph.
     lines = [f"n{i},r{i % 7},n{i + 1}" for i in range(60_000)]
     lines[100] = ""  # blank line: skipped, still counted for line numbers
     lines[40_000] = "x,y"
@@ -339,7 +339,7 @@ def test_split_reader_handles_irregular_blocks_exactly(tmp_path):
     p = tmp_path / "big.csv"
     p.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8")
     results = {}
-    for engine in ("python", "csv"):
+    for engine in ("auto", "python"):
         with pytest.raises(InputError) as ei:
             load_csv(p, engine=engine)
         assert ei.value.line == 40_001
@@ -347,7 +347,7 @@ def test_split_reader_handles_irregular_blocks_exactly(tmp_path):
         assert rep.bad_rows == 2 and rep.rows == 59_999
         assert rep.reasons[1] == f"{p}:55556: empty relation field"
         results[engine] = (list(b.heads), list(b.rels), list(b.tails), b.node_ids, b.rel_names)
-    assert results["python"] == results["csv"]
+    assert results["auto"] == results["python"]
 
 
 def test_env_var_skips_bad_rows_with_a_warning(write, monkeypatch, caplog):
@@ -362,3 +362,12 @@ def test_env_var_skips_bad_rows_with_a_warning(write, monkeypatch, caplog):
     # an explicit argument wins over the environment
     with pytest.raises(InputError):
         open_graph(f"memory:{p}", skip_bad_rows=False)
+
+
+def test_builder_bulk_columns(edge_set):
+    b = GraphBuilder()
+    b.add("x", "r", "a")
+    b.add_columns(["a", "b", "a"], ["r", "s", "r"], ["b", "c", "b"])
+    g = b.build()
+    assert edge_set(g) == {("x", "r", "a"), ("a", "r", "b"), ("b", "s", "c")}
+    assert g._ids == ["x", "a", "b", "c"] and g.stats().duplicates_skipped == 1
