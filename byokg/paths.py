@@ -275,17 +275,12 @@ def follow_paths(
         result.notes.append(f"fan-out cap {fanout_per_hop} cut {len(capped)} node(s)")
     result.capped_nodes = list(capped)
     paths = [Path(nodes=n, relations=r, inverted=i) for n, r, i in walks] if hop_done else []
-    _finish_follow(result, paths, hop_done, truncated=truncated, complete_hops=len(hops))
+    _finish_follow(result, paths, hop_done, truncated=truncated)
     return result
 
 
 def _finish_follow(
-    result: FollowResult,
-    paths: list[Path],
-    hops_done: int,
-    *,
-    truncated: bool,
-    complete_hops: int | None = None,
+    result: FollowResult, paths: list[Path], hops_done: int, *, truncated: bool
 ) -> None:
     result.paths = paths
     result.truncated = result.truncated or truncated
@@ -349,6 +344,12 @@ class _Side:
         self.parents: dict[str, list[_Link]] = {root: []}
         self.frontier: list[str] = [root]
         self.level = 0
+        self.skipped: int | None = None  # shallowest depth with a node left unexpanded
+
+    @property
+    def open(self) -> int:
+        """Depth up to which this side's search is complete."""
+        return self.level if self.skipped is None else min(self.level, self.skipped)
 
 
 class _PairState:
@@ -429,24 +430,31 @@ def _shortest_generic(
         if not st.done and max_hops == 0:
             st.done = st.res.exhausted = True
     while True:
-        active = [st for st in states if not st.done]
-        if not active:
-            break
         plan: list[tuple[_PairState, _Side, bool, list[str]]] = []
-        for st in active:
-            side, is_fwd = _pick_side(st, deg)
+        for st in states:
+            if st.done:
+                continue
+            picked = _pick_side(st, deg, hub_degree, max_hops)
+            if picked is None:
+                st.done = True
+                st.res.exhausted = not st.res.bounded
+                continue
+            side, is_fwd = picked
             expand_now = []
             for n in side.frontier:
                 d = deg.get(n, 0)
                 if d > hub_degree:
                     st.hubs[n] = None
-                    continue
-                if st.res.expansions + d > max_expansions:
+                elif st.res.expansions + d > max_expansions:
                     st.res.bounded = True
+                else:
+                    st.res.expansions += d
+                    expand_now.append(n)
                     continue
-                st.res.expansions += d
-                expand_now.append(n)
+                side.skipped = side.level if side.skipped is None else min(side.skipped, side.level)
             plan.append((st, side, is_fwd, expand_now))
+        if not plan:
+            break
         ask = sorted({n for *_, ns in plan for n in ns})
         nbh = store.neighbors(ask, direction=Direction.BOTH) if ask else {}
         if ask:
@@ -482,17 +490,13 @@ def _shortest_generic(
                             side.parents[v].append(link)
             side.level = lvl
             side.frontier = list(nxt)
-            meet = [v for v in side.frontier if v in other.depth]
+            meet = [
+                v for v in side.frontier if v in other.depth and lvl + other.depth[v] <= max_hops
+            ]
             if meet:
                 st.meet = meet
                 _collect(st, k)
                 st.done = True
-                continue
-            if st.fwd.level + st.bwd.level >= max_hops or (
-                not st.fwd.frontier and not st.bwd.frontier
-            ):
-                st.done = True
-                st.res.exhausted = not st.res.bounded
                 continue
             if st.res.bounded:
                 st.done = True
@@ -503,15 +507,36 @@ def _shortest_generic(
     return _assemble(result, states)
 
 
-def _pick_side(st: _PairState, deg: dict[str, int]) -> tuple[_Side, bool]:
-    """Expand the side whose frontier has fewer edges (an empty side is never picked)."""
-    if not st.bwd.frontier:
-        return st.fwd, True
-    if not st.fwd.frontier:
-        return st.bwd, False
-    cost_f = sum(deg.get(n, 0) for n in st.fwd.frontier)
-    cost_b = sum(deg.get(n, 0) for n in st.bwd.frontier)
-    return (st.fwd, True) if cost_f <= cost_b else (st.bwd, False)
+def _choose(
+    f: tuple[int, int, bool, int], b: tuple[int, int, bool, int], max_hops: int
+) -> bool | None:
+    """True: expand forward, False: backward, None: stop. Each side is (level, open depth,
+    has frontier, cost). A side may go one level deeper only while a path through it could
+    still meet the other side's open boundary within ``max_hops``; the cheaper one goes."""
+    can_f = f[2] and f[0] + 1 + b[1] <= max_hops
+    can_b = b[2] and b[0] + 1 + f[1] <= max_hops
+    if can_f and can_b:
+        return f[3] <= b[3]
+    if can_f or can_b:
+        return bool(can_f)
+    return None
+
+
+def _pick_side(
+    st: _PairState, deg: dict[str, int], hub_degree: int, max_hops: int
+) -> tuple[_Side, bool] | None:
+    def cost(side: _Side) -> int:
+        return sum(d for d in (deg.get(n, 0) for n in side.frontier) if d <= hub_degree)
+
+    f, b = st.fwd, st.bwd
+    pick = _choose(
+        (f.level, f.open, bool(f.frontier), cost(f)),
+        (b.level, b.open, bool(b.frontier), cost(b)),
+        max_hops,
+    )
+    if pick is None:
+        return None
+    return (f, True) if pick else (b, False)
 
 
 def _half_walks(side: _Side, node: str, limit: int) -> Iterator[list[tuple[str, str, bool]]]:
@@ -726,6 +751,23 @@ class _CsrSide:
         self.level = 0
         # per level: (child, parent, edge, stored_parent_to_child) arrays of the first links
         self.links: list[tuple[Any, Any, Any, Any]] = [()]  # type: ignore[list-item]
+        self.skipped: int | None = None
+
+    def skip(self, depth: int) -> None:
+        self.skipped = depth if self.skipped is None else min(self.skipped, depth)
+
+    @property
+    def open(self) -> int:
+        return self.level if self.skipped is None else min(self.level, self.skipped)
+
+
+def _in_side(side: _CsrSide, nodes: Any) -> Any:
+    """The ``nodes`` (int array) that ``side`` has seen."""
+    import numpy as np
+
+    if side.dist is not None:
+        return nodes[side.dist[nodes] >= 0]
+    return np.array([v for v in nodes.tolist() if v in side.seen], dtype=np.int64)
 
 
 def _gather(ptr: Any, order: Any, nodes: Any) -> tuple[Any, Any]:
@@ -759,6 +801,12 @@ def _shortest_csr(
     def degree(nodes: Any) -> Any:
         return (g.out_ptr[nodes + 1] - g.out_ptr[nodes]) + (g.in_ptr[nodes + 1] - g.in_ptr[nodes])
 
+    def cost(nodes: Any) -> int:
+        if not len(nodes):
+            return 0
+        d = degree(nodes)
+        return int(d[d <= hub_degree].sum())
+
     for s, t in pairs:
         res = PairPaths(source=s, target=t)
         result.pairs.append(res)
@@ -778,13 +826,15 @@ def _shortest_csr(
         hubs: dict[int, None] = {}
         meet = None
         while True:
-            cost_f = int(degree(fwd.frontier).sum()) if len(fwd.frontier) else -1
-            cost_b = int(degree(bwd.frontier).sum()) if len(bwd.frontier) else -1
-            if cost_f < 0 and cost_b < 0:
-                res.exhausted = True
+            pick = _choose(
+                (fwd.level, fwd.open, len(fwd.frontier) > 0, cost(fwd.frontier)),
+                (bwd.level, bwd.open, len(bwd.frontier) > 0, cost(bwd.frontier)),
+                max_hops,
+            )
+            if pick is None:
+                res.exhausted = not res.bounded
                 break
-            is_fwd = cost_b < 0 or (0 <= cost_f <= cost_b)
-            side, other = (fwd, bwd) if is_fwd else (bwd, fwd)
+            side, other = (fwd, bwd) if pick else (bwd, fwd)
             front = side.frontier
             d = degree(front)
             hub_mask = d > hub_degree
@@ -795,6 +845,8 @@ def _shortest_csr(
             if not allowed.all():
                 res.bounded = True
                 front, d = front[allowed], d[allowed]
+            if hub_mask.any() or res.bounded:
+                side.skip(side.level)
             res.expansions += int(d.sum())
             result.neighbor_calls += 1
             e_out, u_out = _gather(g.out_ptr, g.out_edges, front)
@@ -820,21 +872,17 @@ def _shortest_csr(
             side.links.append((nbr, owner, edges, stored))
             side.level = lvl
             side.frontier = new_nodes
-            if other.dist is not None:
-                hit = new_nodes[other.dist[new_nodes] >= 0]
-            else:
-                hit = np.array([v for v in new_nodes.tolist() if v in other.seen], dtype=np.int64)
-            if len(hit):
-                meet = hit
-                break
-            if fwd.level + bwd.level >= max_hops:
-                res.exhausted = not res.bounded
+            hit = [
+                v for v in _in_side(other, new_nodes).tolist() if lvl + other.seen[v] <= max_hops
+            ]
+            if hit:
+                meet = np.array(hit, dtype=np.int64)
                 break
             if res.bounded:
                 break
         res.hubs_capped = [g._ids[h] for h in hubs]
         if meet is not None:
-            _collect_csr(g, res, fwd, bwd, meet, k, is_fwd)
+            _collect_csr(g, res, fwd, bwd, meet, k)
     return _assemble_csr(result)
 
 
@@ -862,17 +910,15 @@ def _csr_half(
                 return
 
 
-def _collect_csr(
-    g: Any, res: PairPaths, fwd: _CsrSide, bwd: _CsrSide, meet: Any, k: int, is_fwd: bool
-) -> None:
+def _collect_csr(g: Any, res: PairPaths, fwd: _CsrSide, bwd: _CsrSide, meet: Any, k: int) -> None:
     found: list[Path] = []
     seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
-    lf, lb = fwd.level, bwd.level
-    for m in meet.tolist():
-        if m not in fwd.seen or m not in bwd.seen:
-            continue
+    meet_nodes = [m for m in meet.tolist() if m in fwd.seen and m in bwd.seen]
+    # an unexpanded hub on the other side can meet at a shallower depth: take the minimum
+    best = min((fwd.seen[m] + bwd.seen[m] for m in meet_nodes), default=0)
+    for m in meet_nodes:
         df, db = fwd.seen[m], bwd.seen[m]
-        if df + db != lf + lb:
+        if df + db != best:
             continue
         for back in _csr_half(g, fwd, m, df, k):
             # back walks m -> source; stored means parent->child (source side towards m)
@@ -900,7 +946,7 @@ def _collect_csr(
         if len(found) >= k:
             break
     res.paths = found
-    res.hops = lf + lb if found else None
+    res.hops = best if found else None
 
 
 def _assemble_csr(result: ShortestResult) -> ShortestResult:

@@ -179,3 +179,15 @@ def test_same_node_and_bad_args(freebase_store):
     assert res.pairs[0].hops == 0
     with pytest.raises(ValueError):
         shortest_paths(freebase_store, [("a", "b")], k=0)
+
+
+def test_unexpanded_hub_still_met_after_other_side_went_deeper(make_graph, counting):
+    """The target side reaches a hub at depth 1 and cannot expand it; the search goes on from
+    the source side until it meets the hub, instead of stopping on the level count."""
+    leaves = [("s", "r", f"leaf{i}") for i in range(5)]
+    spokes = [("hub", "r", f"spoke{i}") for i in range(10)]
+    g = make_graph(*leaves, *spokes, ("s", "r", "hub"), ("hub", "q", "t"), ("t", "q", "y"), ("y", "q", "z"))
+    for store in (g, counting(g)):
+        res = shortest_paths(store, [("s", "t")], max_hops=3, hub_degree=10)
+        assert [p.nodes for p in res.all_paths] == [("s", "hub", "t")], type(store)
+        assert res.pairs[0].hops == 2 and res.hubs_capped == ["hub"]
