@@ -164,6 +164,7 @@ def load_generic_jsonl(path: str | FsPath, *, skip_bad_rows: bool = False, **_: 
     return ds
 
 
+GOLD_FILE_ROWS = 50
 NORTHWIND_FILES = ("neo4jlabs_t2c_gpt4turbo_northwind.csv", "text2typeql_northwind_queries.csv")
 
 
@@ -234,17 +235,17 @@ def load_northwind(
             if not chosen:
                 reasons.append("no gold query ran OK with rows in the gold file")
         else:
+            from ..cypher.execute import Status, execute  # guarded, read-only, dialect rewrites
+
             for _sid, cypher in cands:
-                try:
-                    res = store.query(cypher, timeout_s=timeout_s)
-                except Exception as exc:  # reported per question, never silently dropped
-                    reasons.append(f"gold query failed: {str(exc).splitlines()[0][:160]}")
-                    continue
-                if not res.rows:
+                run = execute(store, cypher, timeout_s=timeout_s, row_limit=10_000)
+                if run.status == Status.OK and run.result is not None:
+                    chosen = (cypher, [list(r) for r in run.result.rows])
+                    break
+                if run.status == Status.EMPTY:
                     reasons.append("gold query returned no rows")
-                    continue
-                chosen = (cypher, [list(r) for r in res.rows])
-                break
+                else:  # reported per question, never silently dropped
+                    reasons.append(f"gold query {run.status}: {(run.error or '').splitlines()[0][:160]}")
         if chosen is None:
             ds.excluded.append(Excluded(id=qid, question=question, reason="; ".join(reasons)))
             continue
@@ -257,7 +258,11 @@ def load_northwind(
                 answers=answers,
                 gold_query=cypher,
                 gold_rows=rows,
-                meta={"sources": [s for s, _ in cands]},
+                meta={
+                    "sources": [s for s, _ in cands],
+                    # the shared gold file keeps only the first GOLD_FILE_ROWS rows of a result
+                    "gold_truncated": gold_source == "file" and len(rows) >= GOLD_FILE_ROWS,
+                },
             )
         )
     return ds

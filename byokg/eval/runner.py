@@ -33,6 +33,7 @@ from . import metrics as M
 from .datasets import Dataset, Example
 
 RECALL_K = (10, 50)
+GOLD_ROW_LIMIT = 10_000
 
 # Strategy presets reproducing the paper's Table 1 rows (plus the offline linker).
 STRATEGIES: dict[str, dict[str, Any]] = {
@@ -162,7 +163,7 @@ def score_example(ex: Example, answers: list[str], context: list[str], rows: lis
     for k in RECALL_K:
         out[f"recall@{k}"] = M.recall_at_k(context, gold, k)
     if ex.gold_rows is not None:
-        sc = M.execution_accuracy(rows or [], ex.gold_rows)
+        sc = M.execution_accuracy(rows or [], ex.gold_rows, gold_truncated=bool(ex.meta.get("gold_truncated")))
         out["exec_acc"] = sc.exact
         out["exec_partial"] = sc.partial
     return out
@@ -172,18 +173,19 @@ def _gold_query_answer(store: Any, ex: Example) -> tuple[list[str], list[str], l
     """The oracle strategy: run the example's gold Cypher through byokg's read-only path."""
     if not ex.gold_query:
         return [], [], None, {"error": "example has no gold query"}
-    t0 = time.perf_counter()
-    try:
-        from ..cypher.execute import run_query  # the Cypher tool's guarded execution
+    from ..cypher.execute import Status, execute  # the Cypher tool's guarded, read-only path
 
-        res = run_query(store, ex.gold_query)
-    except ImportError:
-        res = store.query(ex.gold_query)
-    except Exception as exc:
-        return [], [], [], {"error": f"{type(exc).__name__}: {exc}", "seconds": time.perf_counter() - t0}
+    t0 = time.perf_counter()
+    run = execute(store, ex.gold_query, row_limit=GOLD_ROW_LIMIT)
+    info: dict[str, Any] = {"seconds": time.perf_counter() - t0, "status": str(run.status),
+                            "rewrites": run.rewrites}
+    if run.status not in (Status.OK, Status.EMPTY) or run.result is None:
+        info["error"] = f"{run.error_kind}: {run.error}"
+        return [], [], [], info
+    res = run.result
     rows = [list(r) for r in res.rows]
     answers = list(dict.fromkeys(str(v) for r in rows for v in r if v is not None))
-    return answers, [" | ".join(map(str, r)) for r in rows], rows, {"seconds": time.perf_counter() - t0}
+    return answers, [" | ".join(map(str, r)) for r in rows], rows, info
 
 
 def run_eval(

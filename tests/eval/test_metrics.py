@@ -73,3 +73,19 @@ def test_bootstrap_ci_is_deterministic_and_brackets_the_mean():
     assert a.ci_low <= a.mean <= a.ci_high
     assert 0.3 <= a.ci_low < 0.7 < a.ci_high <= 1.0
     assert math.isnan(M.bootstrap_ci([]).mean)
+
+
+def test_execution_accuracy_against_truncated_gold():
+    gold = [["a"], ["b"]]  # the first 2 rows of a longer gold result
+    full = M.execution_accuracy([["a"], ["b"], ["c"]], gold, gold_truncated=True)
+    assert full.exact == 1.0 and full.partial == 1.0
+    half = M.execution_accuracy([["a"], ["c"]], gold, gold_truncated=True)
+    assert half.exact == 0.0 and half.partial == 0.5
+    # without the flag the extra row is an error
+    assert M.execution_accuracy([["a"], ["b"], ["c"]], gold).exact == 0.0
+
+
+def test_node_cells_ignore_backend_metadata_keys():
+    gold = [[{"productName": "Chai", "unitPrice": 18.0}]]
+    pred = [[{"_label": "Product", "_id": "0:1", "productName": "Chai", "unitPrice": 18}]]
+    assert M.execution_accuracy(pred, gold).exact == 1.0
