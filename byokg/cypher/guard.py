@@ -75,6 +75,9 @@ ALLOWED_PROCEDURES: dict[str, frozenset[str]] = {
     "neptune-db": frozenset({"neptune.graph.pg_schema"}),
 }
 
+# Dialects whose EXPLAIN reports no statement type (Kùzu prints a plan only).
+NO_QUERY_TYPE = frozenset({"kuzu"})
+
 # Dotted function names that run Cypher, write, or reach outside the graph.
 _BAD_FUNCTION_PREFIXES = (
     "apoc.cypher.", "apoc.periodic.", "apoc.do.", "apoc.trigger.", "apoc.export.",
@@ -280,6 +283,10 @@ def confirm_with_explain(
     """
     if not verdict.allowed or "explain" not in getattr(store, "capabilities", frozenset()):
         return verdict
+    if str(getattr(store, "dialect", "")).lower() in NO_QUERY_TYPE or getattr(
+        store, "is_arcadedb", False
+    ):
+        return verdict  # the plan carries no (reliable) query type: save the round trip
     try:
         plan = store.explain(verdict.normalized_query, dict(params or {}))
     except Exception:  # noqa: BLE001 - the real run reports the error with its message
