@@ -44,12 +44,16 @@ from .tools import Linker, Services, ToolParams
 TOOL_NAME = "offline-linker"
 MAX_NGRAM = 6
 MAX_IDS_PER_NAME = 5
+MAX_HOPS = 3
 FANOUT_1 = 2000  # edges read per spotted entity
 HOP2_RELATIONS = 6  # best first-hop relations expanded to a second hop
 HOP2_NODES = 60  # middle nodes expanded per first-hop relation
 FANOUT_2 = 300  # edges read per middle node
 MAX_PATHS = 8  # relation paths proposed
 MAX_ITEMS_PER_PATH = 30  # instantiated paths kept per relation path
+HOP3_WALKS = 3  # best 2-hop relation sequences extended by a third hop
+HOP3_NODES = 40  # end nodes per extended sequence
+FANOUT_3 = 200
 HOP_PENALTY = 0.04
 IDLE_HOP_PENALTY = 0.2
 FORWARD_BONUS = 0.02  # the question's entity is usually the subject of the fact asked for
@@ -355,19 +359,42 @@ def walk_paths(
                     w = walks.setdefault(key, Walk(key))
                     if len(w.paths) < 200:
                         w.paths.append(Path(nodes=(s, m, end), relations=key, inverted=(inv1, inv2)))
-    ends = {p.nodes[-1] for w in walks.values() for p in w.paths}
-    mids2 = {p.nodes[1] for w in walks.values() if len(w.relations) > 1 for p in w.paths}
-    names = display_names(store, list(ends | mids2)) if ends else {}
-    for w in walks.values():
-        if len(w.relations) > 1:
-            via = sum(unnamed(p.nodes[1], names.get(p.nodes[1])) for p in w.paths)
-            w.score = scorer.score(w.relations, through_unnamed=via * 2 > len(w.paths),
-                                   inverted=w.paths[0].inverted)
-        else:
-            w.score = scorer.score(w.relations, inverted=w.paths[0].inverted)
+    _score_walks(store, walks, scorer)
+    if max_hops >= 3:
+        two = sorted((w for w in walks.values() if len(w.relations) == 2), key=lambda w: -w.score)
+        ends3: dict[str, list[Path]] = {}
+        for w in two[:HOP3_WALKS]:
+            for p in w.paths[:HOP3_NODES]:
+                ends3.setdefault(p.end, []).append(p)
+        if ends3:
+            nb3 = store.neighbors(list(ends3), direction=Direction.BOTH, limit_per_node=FANOUT_3)
+            scorer.relations(list({r for m in ends3 for r, _, _ in _step(nb3, m)}))
+            for m, prefixes in ends3.items():
+                for rel3, end, inv3 in _step(nb3, m):
+                    for p in prefixes:
+                        if end in p.nodes or end in starts:
+                            continue
+                        key = (*p.relations, rel3)
+                        w = walks.setdefault(key, Walk(key))
+                        if len(w.paths) < 200:
+                            w.paths.append(Path(nodes=(*p.nodes, end), relations=key,
+                                                inverted=(*p.inverted, inv3)))
+            _score_walks(store, walks, scorer, only_hops=3)
+    return sorted(walks.values(), key=lambda w: (-w.score, len(w.relations), w.relations))
+
+
+def _score_walks(
+    store: GraphStore, walks: dict[tuple[str, ...], Walk], scorer: PathScorer, only_hops: int | None = None
+) -> None:
+    todo = [w for w in walks.values() if only_hops is None or len(w.relations) == only_hops]
+    ids = {n for w in todo for p in w.paths for n in p.nodes[1:]}
+    names = display_names(store, list(ids)) if ids else {}
+    for w in todo:
+        via = sum(any(unnamed(n, names.get(n)) for n in p.nodes[1:-1]) for p in w.paths)
+        w.score = scorer.score(w.relations, through_unnamed=via * 2 > len(w.paths),
+                               inverted=w.paths[0].inverted)
         if sum(unnamed(p.end, names.get(p.end)) for p in w.paths) * 2 > len(w.paths):
             w.score -= UNNAMED_END_PENALTY
-    return sorted(walks.values(), key=lambda w: (-w.score, len(w.relations), w.relations))
 
 
 def verbalize_path(path: Path, names: dict[str, str]) -> str:
@@ -408,7 +435,7 @@ def propose(
     spots = spot_entities(question, store, services)
     starts = list(dict.fromkeys(i for s in spots for i in s.ids))
     scorer = PathScorer(question, services, exclude=[s.mention for s in spots])
-    walks = walk_paths(store, starts, scorer) if starts else []
+    walks = walk_paths(store, starts, scorer, max_hops=MAX_HOPS) if starts else []
     chosen = walks[:MAX_PATHS]
     items: list[ContextItem] = []
     ids = [n for w in chosen for p in w.paths[:MAX_ITEMS_PER_PATH] for n in p.nodes]
@@ -468,6 +495,8 @@ def extract_answers(
     for it in items:
         pairs: list[tuple[str, str, tuple[str, ...]]] = []
         if it.path is not None and it.path.hops:
+            if any(n in qids for n in it.path.nodes[1:-1]):
+                continue  # walked back through a question entity: says nothing about the answer
             pairs.append((it.path.start, it.path.end, it.path.relations))
         elif it.triplets:
             for t in it.triplets:
@@ -479,7 +508,7 @@ def extract_answers(
             if node in qids:
                 continue
             s = scorer.score(rels, through_unnamed=len(rels) > 1 and it.path is not None
-                             and _is_unnamed(store, it.path.nodes[1], name_cache),
+                             and any(_is_unnamed(store, n, name_cache) for n in it.path.nodes[1:-1]),
                              inverted=it.path.inverted if it.path is not None else ())
             if it.score is not None and it.tool != TOOL_NAME:
                 s += 0.05 * max(0.0, min(1.0, float(it.score)))
