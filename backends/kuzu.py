@@ -394,12 +394,12 @@ class KuzuGraph(BaseGraphStore):
         relations: Sequence[str] | None = None,
         limit_per_node: int | None = None,
     ) -> dict[str, Neighborhood]:
-        """One-hop triplets per id: one query for the whole batch (OUT and IN parts joined by
-        UNION ALL), cap applied in Cypher with ``list_slice(collect(…))``, totals counted."""
+        """One-hop triplets per id: one query for the whole batch (``WHERE a.key IN $keys``;
+        BOTH is one undirected match, each edge's direction read from ``r._src``), cap applied
+        in Cypher with ``list_slice(collect(…))``, totals from ``count(*)``."""
         direction = Direction(direction)
         ids = [str(i) for i in ids]
         lim = max(int(limit_per_node), 0) if limit_per_node is not None else None
-        dirs = [Direction.OUT, Direction.IN] if direction == Direction.BOTH else [direction]
         key_of: dict[tuple[str, str], list[str]] = {}
         plain: list[tuple[str, dict[str, Any]]] = []  # parts without rel properties (UNION-able)
         with_props: list[tuple[str, dict[str, Any]]] = []
@@ -412,56 +412,57 @@ class KuzuGraph(BaseGraphStore):
             t = self._cat.nodes[table]
             for nid, k in items:
                 key_of.setdefault((table, str(k)), []).append(nid)
-            for d in dirs:
-                pat = self._rel_pattern(relations, table, d)
-                if pat is None:
-                    continue
-                labels, where, p, tables = pat
-                n += 1
-                p = {f"{name}_{n}": v for name, v in p.items()}
-                where = re.sub(r"\$(\w+)", lambda m, n=n: f"${m.group(1)}_{n}", where)
-                p[f"k_{n}"] = [k for _, k in items]
-                left, right = ("-", "->") if d == Direction.OUT else ("<-", "-")
-                needs_props = any(
-                    set(self._cat.rels[x].props) - {self._cat.rels[x].type_prop} for x in tables
-                )
-                w = f" WHERE {where}" if where else ""
-                q = (
-                    f"UNWIND $k_{n} AS i MATCH (a:{_q(table)} {{{_q(t.key_prop)}: i}})"
-                    f"{left}[r{labels}]{right}(b){w} "
-                    f"RETURN '{table}' AS tl, CAST(i AS STRING) AS k, '{d.value}' AS d, "
-                    f"count(*) AS total, {sl(self._rel_name_expr(tables))} AS rn, "
-                    f"{sl('label(b)')} AS bl, {sl(self._key_expr('b'))} AS bk"
-                )
-                if needs_props:
-                    with_props.append((q + f", {sl('r')} AS rs", p))
-                else:
-                    plain.append((q, p))
+            pat = self._rel_pattern(relations, table, direction)
+            if pat is None:
+                continue
+            labels, where, p, tables = pat
+            n += 1
+            p = {f"{name}_{n}": v for name, v in p.items()}
+            where = re.sub(r"\$(\w+)", lambda m, n=n: f"${m.group(1)}_{n}", where)
+            p[f"k_{n}"] = [k for _, k in items]
+            left, right = {Direction.OUT: ("-", "->"), Direction.IN: ("<-", "-"),
+                           Direction.BOTH: ("-", "-")}[direction]
+            # direction of each edge: does it start at `a`? (one undirected match for BOTH)
+            is_out = {Direction.OUT: "true", Direction.IN: "false",
+                      Direction.BOTH: "struct_extract(r, '_src') = id(a)"}[direction]
+            needs_props = any(
+                set(self._cat.rels[x].props) - {self._cat.rels[x].type_prop} for x in tables
+            )
+            w = f" AND ({where})" if where else ""
+            q = (
+                f"MATCH (a:{_q(table)}){left}[r{labels}]{right}(b) "
+                f"WHERE a.{_q(t.key_prop)} IN $k_{n}{w} "
+                f"RETURN '{table}' AS tl, CAST(a.{_q(t.key_prop)} AS STRING) AS k, "
+                f"count(*) AS total, {sl(is_out)} AS io, {sl(self._rel_name_expr(tables))} AS rn, "
+                f"{sl('label(b)')} AS bl, {sl(self._key_expr('b'))} AS bk"
+            )
+            if needs_props:
+                with_props.append((q + f", {sl('r')} AS rs", p))
+            else:
+                plain.append((q, p))
         rows: list[list[Any]] = []
         if plain:
             params = {k: v for _, p in plain for k, v in p.items()}
             rows += self._rows(" UNION ALL ".join(q for q, _ in plain), params)
         for q, p in with_props:
             rows += self._rows(q, p)
-        found: dict[str, dict[str, tuple[list[Triplet], int]]] = {}
+        found: dict[str, tuple[list[Triplet], int]] = {}
         for row in rows:
-            tl, k, d, total, rn, bl, bk = row[:7]
+            tl, k, total, io, rn, bl, bk = row[:7]
             rs = row[7] if len(row) > 7 else None
             for nid in key_of.get((tl, k), []):
                 trips = []
-                for j, (rel, lab, key) in enumerate(zip(rn, bl, bk, strict=False)):
+                for j, (out_edge, rel, lab, key) in enumerate(zip(io, rn, bl, bk, strict=False)):
                     other = self._id_from(lab, key)
-                    h, tt = (nid, other) if d == "out" else (other, nid)
+                    h, tt = (nid, other) if out_edge else (other, nid)
                     props = self._rel_props(rs[j]) if rs else {}
                     trips.append(Triplet.model_construct(
                         head=h, relation=str(rel), tail=tt, properties=props))
-                prev, ptotal = found.setdefault(nid, {}).get(d, ([], 0))
-                found[nid][d] = (prev + trips, ptotal + int(total))
+                prev, ptotal = found.get(nid, ([], 0))
+                found[nid] = (prev + trips, ptotal + int(total))
         out: dict[str, Neighborhood] = {}
         for nid in ids:
-            parts = found.get(nid, {})
-            trips = [x for d in dirs for x in parts.get(d.value, ([], 0))[0]]
-            total = sum(parts.get(d.value, ([], 0))[1] for d in dirs)
+            trips, total = found.get(nid, ([], 0))
             if lim is not None:
                 trips = trips[:lim]
             out[nid] = Neighborhood.model_construct(
@@ -484,8 +485,8 @@ class KuzuGraph(BaseGraphStore):
             for nid, k in items:
                 key_of.setdefault((table, str(k)), []).append(nid)
             parts.append(
-                f"UNWIND $k{n} AS i MATCH (a:{_q(table)} {{{_q(t.key_prop)}: i}}){left}[r]{right}() "
-                f"RETURN '{table}' AS tl, CAST(i AS STRING) AS k, count(r) AS d"
+                f"MATCH (a:{_q(table)}){left}[r]{right}() WHERE a.{_q(t.key_prop)} IN $k{n} "
+                f"RETURN '{table}' AS tl, CAST(a.{_q(t.key_prop)} AS STRING) AS k, count(r) AS d"
             )
         out = dict.fromkeys(ids, 0)
         if parts:
