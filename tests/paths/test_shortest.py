@@ -186,8 +186,30 @@ def test_unexpanded_hub_still_met_after_other_side_went_deeper(make_graph, count
     the source side until it meets the hub, instead of stopping on the level count."""
     leaves = [("s", "r", f"leaf{i}") for i in range(5)]
     spokes = [("hub", "r", f"spoke{i}") for i in range(10)]
-    g = make_graph(*leaves, *spokes, ("s", "r", "hub"), ("hub", "q", "t"), ("t", "q", "y"), ("y", "q", "z"))
+    g = make_graph(
+        *leaves, *spokes, ("s", "r", "hub"), ("hub", "q", "t"), ("t", "q", "y"), ("y", "q", "z")
+    )
     for store in (g, counting(g)):
         res = shortest_paths(store, [("s", "t")], max_hops=3, hub_degree=10)
         assert [p.nodes for p in res.all_paths] == [("s", "hub", "t")], type(store)
         assert res.pairs[0].hops == 2 and res.hubs_capped == ["hub"]
+
+
+@pytest.mark.parametrize("hub_degree", [20, 200])
+def test_generic_and_csr_agree_with_hubs_and_budget(
+    freebase_store, undirected, counting, hub_degree
+):
+    pairs = [(s, t) for s, t, _ in _sample_pairs(undirected, 30, seed=11)]
+    kw = {"max_hops": 3, "k": 1000, "hub_degree": hub_degree, "max_expansions": 3000}
+    fast = shortest_paths(freebase_store, pairs, **kw)
+    slow = shortest_paths(counting(freebase_store), pairs, **kw)
+    assert fast.hubs_capped  # the caps are exercised
+    for a, b in zip(fast.pairs, slow.pairs, strict=True):
+        assert (a.hops, a.bounded, sorted(a.hubs_capped)) == (
+            b.hops,
+            b.bounded,
+            sorted(b.hubs_capped),
+        )
+        assert {(p.nodes, p.relations) for p in a.paths} == {
+            (p.nodes, p.relations) for p in b.paths
+        }
