@@ -302,6 +302,8 @@ def _fast_constructor(model: type, fields: tuple[str, ...]) -> Any:
 
 _make_triplet = _fast_constructor(Triplet, ("head", "relation", "tail", "properties"))
 _make_neighborhood = _fast_constructor(Neighborhood, ("node", "triplets", "total", "truncated"))
+_make_node = _fast_constructor(Node, ("id", "name", "labels", "aliases", "properties"))
+_DEFAULT_LABELS = (DEFAULT_LABEL,)
 
 
 def _csr(src: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -436,12 +438,12 @@ class MemoryGraph(BaseGraphStore):
 
     def _node(self, i: int) -> Node:
         nid = self._ids[i]
-        return Node.model_construct(
-            id=nid,
-            name=self._names.get(i, nid),
-            labels=self._labels.get(i, (DEFAULT_LABEL,)),
-            aliases=self._aliases.get(i, ()),
-            properties=self._node_props.get(i, {}),
+        return _make_node(
+            nid,
+            self._names.get(i, nid),
+            self._labels.get(i, _DEFAULT_LABELS),
+            self._aliases.get(i, ()),
+            dict(self._node_props.get(i, ())),
         )
 
     def _triplet(self, e: int) -> Triplet:
