@@ -393,6 +393,7 @@ def _clean_item(line: str) -> str:
 
 def _items(body: str, section: str, warnings: list[str]) -> list[str]:
     out: list[str] = []
+    seen: set[str] = set()
     for line in _FENCE.sub("\n", body).splitlines():
         s = _clean_item(line)
         if s.casefold() in _EMPTY or s.upper() == "FINISH":
@@ -400,7 +401,8 @@ def _items(body: str, section: str, warnings: list[str]) -> list[str]:
         if len(s) > MAX_ITEM_CHARS:
             warnings.append(f"<{section}>: item of {len(s)} characters cut to {MAX_ITEM_CHARS}")
             s = s[:MAX_ITEM_CHARS]
-        if s not in out:
+        if s not in seen:
+            seen.add(s)
             out.append(s)
     if len(out) > MAX_ITEMS:
         warnings.append(f"<{section}>: {len(out)} items, kept the first {MAX_ITEMS}")
