@@ -9,7 +9,7 @@ read it as one. It rejects
   LOAD CSV / LOAD FROM / LOAD EXTENSION, COPY, INSTALL, IMPORT/EXPORT DATABASE, ATTACH, USE,
   transaction and user administration …);
 * more than one statement (a ``;`` followed by anything but whitespace or comments);
-* ``CALL { … } IN [n CONCURRENT] TRANSACTIONS``;
+* ``CALL { … } IN [n CONCURRENT] TRANSACTIONS`` (``TRANSACTION[S]`` after ``IN``/``CONCURRENT``);
 * ``CALL proc(...)`` unless ``proc`` is on the read-only allow-list of the store's dialect;
 * APOC / DBMS functions that run Cypher or write (``apoc.cypher.*``, ``apoc.create.*`` …);
 * keywords spelt with look-alike letters (Cyrillic ``С``), control or private-use characters.
@@ -39,8 +39,8 @@ WRITE_KEYWORDS: frozenset[str] = frozenset(
         "CREATE", "MERGE", "SET", "DELETE", "DETACH", "REMOVE", "DROP", "ALTER", "FOREACH",
         "LOAD", "COPY", "INSTALL", "UNINSTALL", "IMPORT", "EXPORT", "ATTACH", "USE",
         "CHECKPOINT", "BEGIN", "COMMIT", "ROLLBACK", "GRANT", "REVOKE", "DENY", "RENAME",
-        "START", "STOP", "TERMINATE", "ENABLE", "DISABLE", "SHOW", "TRANSACTIONS",
-        "TRANSACTION", "PERIODIC", "UPDATE", "INSERT", "TRUNCATE", "UPSERT",
+        "START", "STOP", "TERMINATE", "ENABLE", "DISABLE", "SHOW", "UPDATE", "INSERT",
+        "TRUNCATE", "UPSERT",
     }
 )  # fmt: skip
 
@@ -171,12 +171,19 @@ def _scan(toks: list[Token], procs: frozenset[str]) -> tuple[str | None, list[st
             ):
                 fail(f"control or unassigned character U+{ord(t.text):04X}", t.text)
             continue
+        if t.kind is Kind.NAME and not (prev and prev.is_punct(".")):
+            name, j = _dotted_name(toks, i)  # `apoc`.`cypher`.run(...) or `apoc.cypher.run`(...)
+            if j < len(toks) and toks[j].is_punct("(") and name.lower().startswith(
+                _BAD_FUNCTION_PREFIXES
+            ):
+                fail(f"function {name} may write or run Cypher", name)
         if t.kind is not Kind.WORD:
             continue
         # A word right after '.' is a property key, right after ':' a label or type name,
-        # and right before ':' a map key: the database never reads those as clauses.
+        # right before ':' a map key or a variable getting a label, right before '.' a
+        # variable whose property is read: no grammar reads any of those as a clause.
         is_key = (prev is not None and prev.is_punct(".", ":", "::")) or (
-            nxt is not None and nxt.is_punct(":")
+            nxt is not None and nxt.is_punct(":", ".")
         )
         word = t.text.upper()
         if not word.isascii():
@@ -187,13 +194,21 @@ def _scan(toks: list[Token], procs: frozenset[str]) -> tuple[str | None, list[st
             if skel in WRITE_KEYWORDS or skel == "CALL":
                 fail(f"keyword {skel} spelt with look-alike characters ({t.text!r})", skel)
                 continue
+        if nxt is not None and nxt.is_punct(".") and not (prev and prev.is_punct(".")):
+            name, j = _dotted_name(toks, i)
+            if j < len(toks) and toks[j].is_punct("(") and name.lower().startswith(
+                _BAD_FUNCTION_PREFIXES
+            ):
+                fail(f"function {name} may write or run Cypher", name)
+                continue
         if is_key:
             continue
         if word in WRITE_KEYWORDS:
-            what = "write or admin clause" if word not in ("TRANSACTIONS", "TRANSACTION") else (
-                "CALL { … } IN TRANSACTIONS"
-            )
-            fail(f"{what} {word} is not allowed in a read-only query", word)
+            fail(f"write or admin clause {word} is not allowed in a read-only query", word)
+        elif word in ("TRANSACTIONS", "TRANSACTION") and prev is not None and (
+            prev.is_word("IN", "CONCURRENT")
+        ):
+            fail("CALL { … } IN TRANSACTIONS is not allowed in a read-only query", word)
         elif word == "CALL":
             if nxt is None:
                 fail("CALL without a procedure", "CALL")
@@ -205,11 +220,6 @@ def _scan(toks: list[Token], procs: frozenset[str]) -> tuple[str | None, list[st
                     called.append(name)
                 else:
                     fail(f"procedure {name or nxt.text!r} is not on the read-only allow-list", "CALL")
-        elif nxt is not None and nxt.is_punct(".") and not (prev and prev.is_punct(".")):
-            name, j = _dotted_name(toks, i)
-            low = name.lower()
-            if j < len(toks) and toks[j].is_punct("(") and low.startswith(_BAD_FUNCTION_PREFIXES):
-                fail(f"function {name} may write or run Cypher", name)
     return reason, found, called
 
 

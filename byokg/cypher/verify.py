@@ -291,9 +291,29 @@ def verify(
         out += [("rel", rt) for rt in used.var_rels.get(var, []) if rt in rel_props]
         return out
 
+    all_props = sorted({p for ps in label_props.values() for p in ps}
+                       | {p for ps in rel_props.values() for p in ps})
+
+    def guess(var: str, prop: str) -> list[tuple[str, str]]:
+        """Owners for a variable no pattern labels (``MATCH (n)``, ``WITH x AS y``): every
+        label / type whose schema lists ``prop`` (at most 5)."""
+        if var in used.var_labels or var in used.var_rels:
+            return []  # bound to a missing label/type: already reported
+        out = [("node", lb) for lb, ps in label_props.items() if prop in ps]
+        out += [("rel", rt) for rt, ps in rel_props.items() if prop in ps]
+        return out[:5]
+
     seen: set[tuple[str, str]] = set()
     for var, prop in used.properties:
-        for kind, owner in owners(var):
+        found = owners(var)
+        if not found and not (var in used.var_labels or var in used.var_rels) and all_props:
+            if (f"?{var}", prop) not in seen and not guess(var, prop):
+                seen.add((f"?{var}", prop))
+                report.checks.append(EntityCheck(
+                    kind="property", name=prop, owner="any label or type", exists=False,
+                    suggestions=nearest(prop, all_props)))
+            continue
+        for kind, owner in found:
             if (owner, prop) in seen:
                 continue
             seen.add((owner, prop))
@@ -308,7 +328,24 @@ def verify(
     checked = 0
     done: set[tuple[str, str, str, str]] = set()
     for var, prop, op, val in used.values:
-        for kind, owner in owners(var):
+        bound = owners(var)
+        candidates = bound or guess(var, prop)
+        if not bound and candidates:  # unlabeled variable: the value must exist somewhere
+            key = ("?", prop, op, repr(val))
+            if key in done or checked >= max_value_checks:
+                continue
+            done.add(key)
+            checked += 1
+            parts = [_check_value(store, k, o, prop, op, val, timeout_s, report)
+                     for k, o in candidates[:3]]
+            hit = [c for c in parts if c.exists]
+            sugg = list(dict.fromkeys(x for c in parts for x in c.suggestions))[:SUGGESTIONS]
+            report.checks.append(EntityCheck(
+                kind="value", name=str(val), property=prop, exists=bool(hit),
+                owner=hit[0].owner if hit else "/".join(o for _, o in candidates[:3]),
+                suggestions=[] if hit else sugg))
+            continue
+        for kind, owner in bound:
             pool = label_props[owner] if kind == "node" else rel_props[owner]
             if pool and prop not in pool:
                 continue  # already reported as a missing property

@@ -35,6 +35,9 @@ READS = [
     "MATCH (n) WHERE n.name = 'United People\\'s Party' RETURN n",
     "MATCH (n) WHERE n.name CONTAINS 'merge' RETURN n.name AS `set`",
     "UNWIND [1, 2] AS x RETURN x",
+    "MATCH (a)-[:SENT]->(transaction) RETURN transaction.amount",
+    "MATCH (commit:Commit) RETURN commit.sha, commit.message",
+    "MATCH (s:Show) WITH s.title AS title RETURN title",
 ]
 
 WRITES = [
@@ -57,10 +60,17 @@ WRITES = [
     ("MATCH (n) RETURN n; MATCH (m) DELETE m", ";"),
     ("MATCH (n) RETURN n; RETURN 1", ";"),
     ("MATCH (n) CALL { WITH n RETURN n } IN TRANSACTIONS RETURN n", "TRANSACTIONS"),
+    ("MATCH (n) CALL { WITH n RETURN n } IN 3 CONCURRENT TRANSACTIONS OF 10 ROWS RETURN n",
+     "TRANSACTIONS"),
+    ("MATCH (n) CALL (n) { RETURN n } IN TRANSACTIONS RETURN n", "TRANSACTIONS"),
     ("CALL apoc.create.node(['X'], {})", "CALL"),
     ("CALL db.createLabel('X')", "CALL"),
     ("CALL threads = 4", "CALL"),
     ("RETURN apoc.cypher.runFirstColumnSingle('CREATE (n) RETURN n', {})", "apoc"),
+    ("RETURN `apoc`.`cypher`.runFirstColumnSingle('CREATE (n) RETURN n', {})", "apoc"),
+    ("RETURN `apoc.cypher.runFirstColumnSingle`('CREATE (n) RETURN n', {})", "apoc"),
+    ("RETURN apoc . cypher . runFirstColumnSingle('CREATE (n) RETURN n', {})", "apoc"),
+    ("CALL `apoc`.`create`.node(['X'], {})", "CALL"),
     ("MATCH (n) ＳＥＴ n.x = 1", "SET"),
     ("MATCH (n) DE\u200bLETE n", "DELETE"),
     ("MATCH (n) \u0421R\u0415\u0410\u0422\u0415 (m)", "CREATE"),  # Cyrillic С, Е, А, Т, Е

@@ -190,3 +190,16 @@ def test_extraction_helpers() -> None:
     assert ("a", "nick", "=", "x") in used.values
     assert ("a", "age", "=", 2) in used.values
     assert nearest("Prodcut", ["Product", "Category", "Order"])[0] == "Product"
+
+
+def test_unlabeled_variables_are_still_verified(nw_kuzu) -> None:
+    """``MATCH (n)`` gives no label: the value is looked up under every label with that
+    property, so a misspelt value is not mistaken for a verified-empty answer."""
+    rep = verify(nw_kuzu, "MATCH (n) WHERE n.companyName = 'Exotic Liquid' RETURN n")
+    assert not rep.all_exist
+    miss = rep.missing[0]
+    assert miss.kind == "value" and miss.suggestions[0] == "Exotic Liquids"
+    rep = verify(nw_kuzu, "MATCH (n) WHERE n.companyName = 'Exotic Liquids' RETURN n")
+    assert rep.all_exist and rep.checks[-1].owner == "Supplier"
+    rep = verify(nw_kuzu, "MATCH (n) WHERE n.compnyName = 'x' RETURN n")
+    assert not rep.all_exist and "companyName" in rep.missing[0].suggestions
