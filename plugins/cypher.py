@@ -55,14 +55,27 @@ class CypherTool(Tool):
                 message=f"{len(queries)} queries generated, running the first {p.max_queries}"))
             queries = queries[: p.max_queries]
         llm = request.services.llm
+        store = request.store
         for qi, query in enumerate(queries):
-            rep = run_with_repair(
-                request.store, query, question=request.question, llm=llm,
-                max_attempts=p.max_attempts, verify_entities=p.verify_entities,
-                timeout_s=p.timeout_s, row_limit=p.row_limit,
-                extra_procedures=p.extra_procedures,
-            )
-            result.llm_calls.extend(rep.llm_calls)
+            fresh: list[bool] = []
+
+            def build(query: str = query, fresh: list[bool] = fresh) -> RepairResult:
+                fresh.append(True)
+                return run_with_repair(
+                    store, query, question=request.question, llm=llm,
+                    max_attempts=p.max_attempts, verify_entities=p.verify_entities,
+                    timeout_s=p.timeout_s, row_limit=p.row_limit,
+                    extra_procedures=p.extra_procedures,
+                )
+
+            # a query the linker repeats in a later iteration is not run (or repaired) again
+            key = (f"byokg.cypher:{id(store)}:{p.model_dump_json()}:"
+                   f"{request.question}\x00{query}")
+            rep = request.services.shared(key, build)
+            if fresh:
+                result.llm_calls.extend(rep.llm_calls)
+            else:
+                result.counts["cypher_cached"] = result.counts.get("cypher_cached", 0) + 1
             self._record(result, request, qi, rep)
             item = self._item(request, qi, rep, p.row_limit)
             if item is not None:

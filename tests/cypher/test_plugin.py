@@ -72,3 +72,19 @@ def test_tool_without_queries_leaves_a_mark(nw_kuzu) -> None:
                       params=CypherParams())
     res = CypherTool().run(req)
     assert res.items == [] and "no Cypher query" in res.events[0].message
+
+
+def test_repeated_query_in_a_later_iteration_is_not_rerun(nw_kuzu) -> None:
+    llm = SuggestionLLM()
+    services = Services(llm=llm)
+    q = ("MATCH (s:Supplier {companyName: 'Exotic Liquid'})-[:SUPPLIES]->(p:Product) "
+         "RETURN p.productName AS product")
+    runs = []
+    for it in (0, 1):
+        req = ToolRequest(question="q", store=nw_kuzu, services=services, params=CypherParams(),
+                          iteration=it, artifacts=Artifacts(cypher=(q,)))
+        runs.append(CypherTool().run(req))
+    assert len(llm.prompts) == 1  # the repair ran once
+    assert len(runs[0].llm_calls) == 1 and runs[1].llm_calls == []
+    assert runs[1].counts["cypher_cached"] == 1
+    assert runs[1].items[0].rows == runs[0].items[0].rows and runs[1].items[0].iteration == 1
