@@ -257,6 +257,19 @@ class GraphBuilder:
         )
 
 
+def _gather(ptr: np.ndarray, order: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(edge ids, owner slot) of the CSR slices of ``nodes`` concatenated in order; the owner
+    slot is the position of the node in ``nodes``."""
+    starts = ptr[nodes]
+    lens = ptr[nodes + 1] - starts
+    total = int(lens.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    offs = np.repeat(starts - (np.cumsum(lens) - lens), lens)
+    pos = np.arange(total, dtype=np.int64) + offs
+    return order[pos].astype(np.int64), np.repeat(np.arange(len(nodes), dtype=np.int64), lens)
+
+
 def _fast_constructor(model: type, fields: tuple[str, ...]) -> Any:
     """A positional constructor doing what ``model.model_construct`` does for a frozen model
     with all fields given (no validation), about twice as fast. Falls back to
@@ -632,22 +645,52 @@ class MemoryGraph(BaseGraphStore):
         relations: Sequence[str] | None = None,
         limit_per_node: int | None = None,
     ) -> dict[str, Neighborhood]:
+        """One-hop triplets of every id; the whole batch is gathered, filtered and capped with
+        array operations, then turned into triplets in one pass (for whole BFS frontiers).
+        Per node: out-edges then in-edges, each in file order; ``total`` counts before the cap."""
         direction = Direction(direction)
-        mask = self.relation_mask(relations) if relations is not None else None
-        out: dict[str, Neighborhood] = {}
+        uniq = list(dict.fromkeys(ids))
         index = self._index
-        for nid in ids:
-            i = index.get(nid)
-            if i is None:
+        pos = [index.get(n) for n in uniq]
+        known = [p for p in pos if p is not None]
+        nodes = np.fromiter(known, np.int64, len(known))
+        parts: list[tuple[np.ndarray, np.ndarray]] = []
+        if direction in (Direction.OUT, Direction.BOTH):
+            parts.append(_gather(self.out_ptr, self.out_edges, nodes))
+        if direction in (Direction.IN, Direction.BOTH):
+            parts.append(_gather(self.in_ptr, self.in_edges, nodes))
+        if len(parts) == 1:
+            edges, owner = parts[0]
+        else:  # per owner: its out-edges then its in-edges (stable sort on the owner slot)
+            edges = np.concatenate([parts[0][0], parts[1][0]])
+            owner = np.concatenate([parts[0][1], parts[1][1]])
+            order = np.argsort(owner, kind="stable")
+            edges, owner = edges[order], owner[order]
+        if relations is not None:
+            keep = self.relation_mask(relations)[self.rels[edges]]
+            edges, owner = edges[keep], owner[keep]
+        totals = np.bincount(owner, minlength=len(known))
+        if limit_per_node is not None and len(edges):
+            starts = np.cumsum(totals) - totals
+            keep = (np.arange(len(edges)) - starts[owner]) < max(limit_per_node, 0)
+            edges, owner = edges[keep], owner[keep]
+            kept = np.bincount(owner, minlength=len(known))
+        else:
+            kept = totals
+        triplets = self._triplets(edges)
+        ends = np.cumsum(kept).tolist()
+        totals_l, kept_l = totals.tolist(), kept.tolist()
+        out: dict[str, Neighborhood] = {}
+        k = 0
+        for nid, p in zip(uniq, pos, strict=True):
+            if p is None:
                 out[nid] = _make_neighborhood(nid, (), 0, False)
                 continue
-            edges = self._edges_of(i, direction)
-            if mask is not None:
-                edges = edges[mask[self.rels[edges]]]
-            total = len(edges)
-            if limit_per_node is not None and total > limit_per_node:
-                edges = edges[: max(limit_per_node, 0)]
-            out[nid] = _make_neighborhood(nid, self._triplets(edges), total, len(edges) < total)
+            end = ends[k]
+            out[nid] = _make_neighborhood(
+                nid, triplets[end - kept_l[k] : end], totals_l[k], kept_l[k] < totals_l[k]
+            )
+            k += 1
         return out
 
     def degrees(

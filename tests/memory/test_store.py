@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from byokg.backends.memory import MemoryGraph, _normalize
 from hypothesis import given
@@ -187,3 +188,35 @@ def test_from_triplets_validates_and_dedups():
 @given(st.text(max_size=30))
 def test_fast_normalize_equals_text_normalize(text):
     assert _normalize(text) == normalize(text)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_batched_neighbors_match_a_naive_scan(seed):
+    rng = np.random.default_rng(seed)
+    n_nodes, n_edges = 40, 300
+    rows = [
+        (f"n{h}", f"r{r}", f"n{t}")
+        for h, r, t in zip(
+            rng.zipf(1.6, n_edges) % n_nodes,
+            rng.integers(0, 6, n_edges),
+            rng.integers(0, n_nodes, n_edges),
+            strict=True,
+        )
+    ]
+    g = MemoryGraph.from_triplets(rows)
+    edges = list(dict.fromkeys(rows))  # file order, first occurrences
+    ids = [f"n{i}" for i in rng.permutation(n_nodes + 5)]  # includes unknown ids
+    ids += ids[:3]  # and repeats
+    for direction in ("out", "in", "both"):
+        for relations in (None, ["r1", "r3"], ["nope"]):
+            for cap in (None, 0, 1, 4):
+                got = g.neighbors(ids, direction=direction, relations=relations, limit_per_node=cap)
+                assert list(got) == list(dict.fromkeys(ids))
+                for nid in ids:
+                    outs = [e for e in edges if e[0] == nid] if direction != "in" else []
+                    ins = [e for e in edges if e[2] == nid] if direction != "out" else []
+                    want = [e for e in outs + ins if relations is None or e[1] in relations]
+                    nb = got[nid]
+                    assert nb.total == len(want)
+                    assert [t.key for t in nb.triplets] == (want[:cap] if cap is not None else want)
+                    assert nb.truncated == (cap is not None and len(want) > cap)
