@@ -8,6 +8,7 @@ from cypher_helpers import ScriptedLLM, SuggestionLLM
 from byokg import plugins
 from byokg.config import RunConfig
 from byokg.contracts import Artifacts
+from byokg.models import LLMResponse
 from byokg.tools import Services, ToolRequest
 
 
@@ -88,3 +89,37 @@ def test_repeated_query_in_a_later_iteration_is_not_rerun(nw_kuzu) -> None:
     assert len(runs[0].llm_calls) == 1 and runs[1].llm_calls == []
     assert runs[1].counts["cypher_cached"] == 1
     assert runs[1].items[0].rows == runs[0].items[0].rows and runs[1].items[0].iteration == 1
+
+
+class _EngineLLM(SuggestionLLM):
+    """Plays every role of one engine run: KG-Linker, Cypher repair, answer generation."""
+
+    def complete(self, prompt, *, system=None, max_tokens=None, temperature=None):
+        if "Query that was run:" in prompt:  # the repair loop
+            return super().complete(prompt, system=system)
+        self.prompts.append(prompt)
+        if "Graph context:" in prompt:  # answer generation: read the rows of the query item
+            rows = [ln.strip("| ").strip() for ln in prompt.splitlines()
+                    if ln.startswith("| ") and "product" not in ln]
+            return LLMResponse(text="<answers>\n" + "\n".join(rows) + "\n</answers>",
+                               model=self.name)
+        assert "SHORTEST" in prompt  # the KG-Linker prompt carries the Kùzu dialect hints
+        return LLMResponse(model=self.name, text=(
+            "<entities>\nExotic Liquids\n</entities>\n<relation-paths>\nSUPPLIES\n"
+            "</relation-paths>\n<cypher>\nMATCH (s:Supplier {companyName: 'Exotic Liquid'})"
+            "-[:SUPPLIES]->(p:Product) RETURN p.productName AS product ORDER BY product\n"
+            "</cypher>\n<answers>\n</answers>"))
+
+
+def test_engine_runs_the_cypher_tool_end_to_end(nw_kuzu) -> None:
+    from byokg.engine import Engine
+
+    llm = _EngineLLM()
+    cfg = RunConfig(tools=["cypher"], iterations=1)
+    answer = Engine(nw_kuzu, cfg, Services(cfg, llm=llm)).ask(
+        "Which products does Exotic Liquids supply?")
+    assert sorted(answer.answers) == ["Aniseed Syrup", "Chai", "Chang"]
+    items = [c for c in answer.context if c.tool == "cypher"]
+    assert items and items[0].kind == "query" and items[0].metadata["trail"] == ["empty", "ok"]
+    assert any(e.source == "cypher" and "empty" in e.message for e in answer.trace.events)
+    assert any(c.purpose == "cypher-repair" for c in answer.trace.llm_calls)
