@@ -163,12 +163,25 @@ class GraphBuilder:
         """Add triplets already dictionary-encoded: ``heads``/``tails`` index ``node_names``,
         ``rels`` indexes ``rel_names`` (as a columnar reader produces them)."""
         self._sync()
-        nmap = np.fromiter(map(self.node_index.__getitem__, node_names), np.int32, len(node_names))
-        rmap = np.fromiter(map(self.rel_index.__getitem__, rel_names), np.int32, len(rel_names))
+        nmap = self._encode(self.node_index, node_names)
+        rmap = self._encode(self.rel_index, rel_names)
         self._sync()
-        self.heads.frombytes(nmap[heads].tobytes())
-        self.rels.frombytes(rmap[rels].tobytes())
-        self.tails.frombytes(nmap[tails].tobytes())
+        for arr, codes, m in (
+            (self.heads, heads, nmap),
+            (self.rels, rels, rmap),
+            (self.tails, tails, nmap),
+        ):
+            arr.frombytes((codes if m is None else m[codes]).astype(np.int32, copy=False).tobytes())
+
+    @staticmethod
+    def _encode(index: dict[str, int], names: Sequence[str]) -> np.ndarray | None:
+        """Ids for distinct ``names`` (None when they are exactly 0..n-1 of a fresh index)."""
+        if not index:
+            index.update(zip(names, range(len(names)), strict=True))
+            if len(index) == len(names):
+                return None
+            index.clear()  # names were not distinct: intern one by one
+        return np.fromiter(map(index.__getitem__, names), np.int32, len(names))
 
     def add_node(
         self,
@@ -917,9 +930,6 @@ def _load_csv_arrow(
     if irregular:
         return False
     cols = [table.column(n) for n in names]
-    for col in cols:
-        if table.num_rows and pc.any(pc.equal(pc.binary_length(col), 0)).as_py():
-            return False
     n = table.num_rows
     nodes = pc.dictionary_encode(
         pa.chunked_array(cols[0].chunks + cols[2].chunks, pa.string()), memory_pool=pool
@@ -939,6 +949,8 @@ def _load_csv_arrow(
     del nodes
     rel_codes, rel_names = codes(rels)
     del rels
+    if "" in node_names or "" in rel_names:  # an empty field: the exact reader reports it
+        return False
     b.add_encoded(node_names, node_codes[:n], node_codes[n:], rel_names, rel_codes)
     del node_codes, rel_codes, node_names, rel_names
     pool.release_unused()
