@@ -32,6 +32,12 @@ def write_triples_csv(path: Path, triples: Sequence[tuple[str, str, str]]) -> Pa
 
 
 @pytest.fixture(scope="session")
+def write_triples():
+    """``write_triples(path, triples)`` writes a head,relation,tail CSV and returns the path."""
+    return write_triples_csv
+
+
+@pytest.fixture(scope="session")
 def memory_store_from_triples() -> TripleFactory:
     from byokg.backends.memory import MemoryGraph
 
@@ -93,3 +99,21 @@ def northwind_kuzu(northwind_kuzu_uri):
 
 # ============================================================================ Bolt / Neo4j (D2)
 # D2: add the Bolt server fixtures below (``bolt_server``, ``bolt_store_from_triples``).
+
+
+@pytest.fixture(scope="session")
+def northwind_bolt(bolt_server, northwind_data):
+    """Northwind loaded once per session into the Bolt server (via the packaged mapping), opened
+    with the mapping's display-name columns. ``.database`` names the server database."""
+    from byokg.backends.neo4j import mapping_name_properties, open_neo4j
+
+    from byokg.pgmapping import load_northwind, northwind_mapping_path
+
+    db = bolt_server.create_database("northwind")
+    summary = load_northwind(bolt_server.uri_for(db), northwind_data)
+    store = open_neo4j(
+        bolt_server.uri_for(db), name_properties=mapping_name_properties(northwind_mapping_path())
+    )
+    store.load_summary = summary
+    yield store
+    store.close()
