@@ -198,6 +198,9 @@ WRITE_CLAUSES = [
     "ALTER TABLE Product ADD pwn INT64",
     "INSTALL httpfs",
     "LOAD EXTENSION httpfs",
+    "RETURN apoc.cypher.runFirstColumnSingle('MATCH (c:Category) DETACH DELETE c', {})",
+    "CALL apoc.cypher.doIt('MATCH (c:Category) DETACH DELETE c', {})",
+    "WITH p CALL (p) { SET p.productName = 'pwn' }",
 ]
 PREFIXES = [
     "MATCH (p:Product) ",
