@@ -301,9 +301,22 @@ def test_attack_summary_and_database_unchanged(writable_kuzu) -> None:
     assert ATTACKS["tried"] >= 100  # the property test above ran
     assert ATTACKS["accepted"] == 0, ATTACKS["examples"][:5]
     assert store.sent == []  # no attack reached the database
-    # the fixed attack list too, through the execution path
+    # the fixed attack list too, through the execution path and through the tool itself
     for q, _ in WRITES:
         assert execute(store, q, timeout_s=5).status is Status.REJECTED, q
+    from cypher_helpers import ScriptedLLM
+
+    from byokg.contracts import Artifacts
+    from byokg.plugins.cypher import CypherParams, CypherTool
+    from byokg.tools import Services, ToolRequest
+
+    llm = ScriptedLLM([])  # a rejection must never reach the repair LLM
+    for q, _ in WRITES:
+        res = CypherTool().run(ToolRequest(
+            question="q", store=store, services=Services(llm=llm),
+            params=CypherParams(max_queries=1), artifacts=Artifacts(cypher=(q,))))
+        assert res.items == [] and res.counts.get("cypher_rejected") == 1, q
+    assert llm.prompts == [] and store.sent == []
     assert table_counts(store.con) == before
 
 
