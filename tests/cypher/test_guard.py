@@ -8,14 +8,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-from cypher_helpers import MiniKuzuStore, build_northwind_kuzu, table_counts
+from byokg.plugins.cypher import CypherParams, CypherTool
+from cypher_helpers import MiniKuzuStore, ScriptedLLM, build_northwind_kuzu, table_counts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from byokg.contracts import QueryResult
+from byokg.contracts import Artifacts, QueryResult
 from byokg.cypher.execute import Status, execute
 from byokg.cypher.guard import GuardVerdict, allowed_procedures, check_query, confirm_with_explain
 from byokg.cypher.lexer import LexError, normalize, tokenize
+from byokg.tools import Services, ToolRequest
 
 # ----------------------------------------------------------------------------- unit cases
 
@@ -304,12 +306,6 @@ def test_attack_summary_and_database_unchanged(writable_kuzu) -> None:
     # the fixed attack list too, through the execution path and through the tool itself
     for q, _ in WRITES:
         assert execute(store, q, timeout_s=5).status is Status.REJECTED, q
-    from cypher_helpers import ScriptedLLM
-
-    from byokg.contracts import Artifacts
-    from byokg.plugins.cypher import CypherParams, CypherTool
-    from byokg.tools import Services, ToolRequest
-
     llm = ScriptedLLM([])  # a rejection must never reach the repair LLM
     for q, _ in WRITES:
         res = CypherTool().run(ToolRequest(
