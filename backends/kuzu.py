@@ -563,20 +563,29 @@ class KuzuGraph(BaseGraphStore):
                 (count,) = self._rows(f"MATCH ()-[r:{_q(rt.name)}]->() RETURN count(r)")[0]
             pairs = [p for e in entries for p in self._cat.rels[e[0]].pairs]
             smp: list[tuple[str, str]] = []
+            props = {k: v for k, v in rt.props.items() if k != rt.type_prop}
+            pvals: dict[str, list[Any]] = {k: [] for k in props}
             if samples and (not rt.type_prop or len(rmap) <= 200):
                 where, params = "", {}
                 if rt.type_prop:
                     where, params = f" WHERE r.{_q(rt.type_prop)} = $t", {"t": name}
                 rows = self._rows(
-                    f"MATCH (a)-[r:{_q(rt.name)}]->(b){where} RETURN a, b LIMIT {int(samples)}", params
+                    f"MATCH (a)-[r:{_q(rt.name)}]->(b){where} RETURN a, r, b LIMIT {int(samples)}",
+                    params,
                 )
-                smp = [(self._node_from_dict(a).display, self._node_from_dict(b).display) for a, b in rows]
-            props = {k: v for k, v in rt.props.items() if k != rt.type_prop}
+                smp = [(self._node_from_dict(a).display, self._node_from_dict(b).display)
+                       for a, _, b in rows]
+                for _, r, _ in rows:
+                    for k in props:
+                        v = r.get(k)
+                        if v is not None and v not in pvals[k]:
+                            pvals[k].append(_short(v))
             rels.append(RelationType(
                 name=name,
                 count=int(count),
                 patterns=tuple(RelationPattern(src=s, dst=d) for s, d in dict.fromkeys(pairs)),
-                properties=tuple(PropertyInfo(name=k, type=v) for k, v in props.items()),
+                properties=tuple(PropertyInfo(name=k, type=v, samples=tuple(pvals[k]))
+                                 for k, v in props.items()),
                 samples=tuple(smp),
             ))
         return GraphSchema(node_labels=tuple(labels), relation_types=tuple(rels))

@@ -28,6 +28,8 @@ def test_counts_match_the_neo4j_script(northwind_kuzu):
                     "PURCHASED": [("Customer", "Order")], "ORDERS": [("Order", "Product")]}
     orders = next(r for r in schema.relation_types if r.name == "ORDERS")
     assert {p.name: p.type for p in orders.properties}["quantity"] == "INT64"
+    qty = next(p for p in orders.properties if p.name == "quantity")
+    assert qty.samples and all(isinstance(v, int) for v in qty.samples)
 
 
 def test_typing_follows_the_script(northwind_kuzu):
