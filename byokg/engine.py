@@ -285,8 +285,8 @@ class Engine:
         try:
             return self._ask(question, trace, context)
         except LLMError as exc:
-            exc.trace = trace  # type: ignore[attr-defined]
-            exc.partial = Answer(question=question, context=context.select(), trace=trace)  # type: ignore[attr-defined]
+            exc.trace = trace
+            exc.partial = Answer(question=question, context=context.select(), trace=trace)
             trace.event("engine", f"stopped: {exc}", level="error")
             raise
 

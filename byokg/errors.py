@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ByokgError(Exception):
     """Base class: the CLI prints these as one line and exits non-zero."""
@@ -59,10 +61,16 @@ class ReadOnlyViolation(ByokgError):
 
 
 class LLMError(ByokgError):
-    """An LLM provider failed after its retries (``code`` from the provider where known)."""
+    """An LLM provider failed after its retries (``code`` from the provider where known).
+
+    When raised out of the engine, ``trace`` holds the run so far and ``partial`` an Answer
+    without answers (the context retrieved before the failure).
+    """
 
     def __init__(self, message: str, *, code: str | None = None) -> None:
         self.code = code
+        self.trace: Any = None
+        self.partial: Any = None
         super().__init__(message)
 
 
