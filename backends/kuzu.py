@@ -319,6 +319,22 @@ class KuzuGraph(BaseGraphStore):
     def relation_types(self) -> list[str]:
         return list(self._relation_map())
 
+    @property
+    def triple_rel_table(self) -> str | None:
+        """The rel table typed by a property (triple layout, ``REL``), or None for a pure
+        property graph. Its relation names are the values of :attr:`triple_type_property`."""
+        return next((rt.name for rt in self._cat.rels.values() if rt.type_prop), None)
+
+    @property
+    def triple_type_property(self) -> str | None:
+        """The property of :attr:`triple_rel_table` holding relation names (``type``)."""
+        return next((rt.type_prop for rt in self._cat.rels.values() if rt.type_prop), None)
+
+    @property
+    def table_names(self) -> frozenset[str]:
+        """Every node and rel table name of the catalog (as Kùzu spells them)."""
+        return frozenset(self._cat.nodes) | frozenset(self._cat.rels)
+
     def _rel_pattern(
         self, relations: Sequence[str] | None, src: str | None, direction: Direction
     ) -> tuple[str, str, dict[str, Any], list[str]] | None:
