@@ -4,7 +4,7 @@ Each load runs in a fresh subprocess (so earlier sections' allocations and impor
 pollute RSS): RSS is read with psutil after ``import byokg.backends.memory`` (baseline) and
 after ``load_path`` returns (``rss_mb`` = the difference: the resident cost of the loaded graph,
 including any reader library the load imports). ``peak_rss_mb`` is the high-water mark over the
-same baseline. ``cpu_s`` is the process CPU time of the load (all threads), which shows how
+same baseline (``VmHWM``). ``cpu_s`` is the process CPU time of the load (all threads), which shows how
 much of ``load_s`` was waiting for a shared CPU.
 """
 
@@ -32,6 +32,20 @@ import numpy as np
 import byokg.backends.memory as mem
 from byokg.contracts import Direction
 path, engine, quick = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+
+
+def peak_mb():
+    # VmHWM is this process image's high-water mark; ru_maxrss would include the parent's
+    # RSS at fork time (Linux keeps it across exec).
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 gc.collect()
 base = proc.memory_info().rss
 c0 = proc.cpu_times()
@@ -50,7 +64,7 @@ out = {
     "load_s": load_s,
     "cpu_s": (c1.user + c1.system) - (c0.user + c0.system),
     "rss_mb": (proc.memory_info().rss - base) / 2**20,
-    "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - base / 2**20,
+    "peak_rss_mb": peak_mb() - base / 2**20,
     "nodes": len(g._ids),
     "triplets": len(g),
     "relations": len(g._rels),
