@@ -8,6 +8,9 @@ records them. Every Kùzu rewrite below was checked on kuzu 0.11.3 (see tests/cy
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from .lexer import Kind, LexError, Token, code_tokens, quote_name, tokenize
 
 # Words Kùzu 0.11.3's parser rejects as a bare label / relationship type name (checked with
@@ -286,11 +289,16 @@ def _kuzu_list_comprehension(
         i = close + 1
 
 
-def rewrite(query: str, dialect: str) -> tuple[str, list[str]]:
+def rewrite(
+    query: str, dialect: str, *, triples: TripleLayout | None = None
+) -> tuple[str, list[str]]:
     """Apply portable rewrites for ``dialect``; returns the new query and what was applied.
 
     Only Kùzu has rewrites today (Neo4j-compatible engines take the generated Cypher as is).
-    A query the lexer cannot read is returned unchanged (the guard reports why).
+    ``triples`` (from :func:`triple_layout`) turns relation names into the triple graph's rel
+    table plus a type filter; a pattern that cannot be rewritten raises
+    :class:`TripleRewriteError` naming the relations. A query the lexer cannot read is
+    returned unchanged (the guard reports why).
     """
     if (dialect or "").lower() != "kuzu":
         return query, []
@@ -299,6 +307,12 @@ def rewrite(query: str, dialect: str) -> tuple[str, list[str]]:
         toks = code_tokens(tokenize(query))
     except LexError:
         return query, []
+    if triples is not None:
+        ed = _Editor(query)
+        _kuzu_triples(query, toks, ed, applied, triples)
+        if ed.edits:
+            query = ed.apply()
+            toks = code_tokens(tokenize(query))
     # Passes that change structure run one at a time, each on freshly lexed text.
     for pass_fn in (_kuzu_list_comprehension, _kuzu_shortest):
         ed = _Editor(query)
@@ -312,3 +326,314 @@ def rewrite(query: str, dialect: str) -> tuple[str, list[str]]:
     _kuzu_subquery_match(toks, ed, applied)
     _kuzu_with_order(toks, ed, applied)
     return ed.apply(), applied
+
+
+# --------------------------------------------------------------------------- Kùzu triple graphs
+#
+# ``byokg load triples.csv --into kuzu:PATH`` stores every edge in ONE rel table ``REL`` whose
+# ``type`` property holds the relation name, while the GraphStore API (and so the rendered
+# schema the KG-Linker sees) reports the relation names themselves. A query written against the
+# schema, ``-[:capital]->``, would fail ("Table capital does not exist"); these rewrites turn
+# such relationship types into the rel table plus a type filter (all checked on kuzu 0.11.3):
+#
+# * ``-[r:capital {…}]->``   -> ``-[r:REL {type: 'capital', …}]->`` (inline property map);
+# * ``-[r:a|b]->``           -> ``-[r:REL]->`` and ``r.type IN ['a', 'b']`` added to the
+#   enclosing MATCH's WHERE (a generated variable when the pattern has none);
+# * ``-[:a|b*1..3]->``       -> ``-[:REL*1..3 (byokg_e, byokg_n | WHERE byokg_e.type IN […])]->``
+#   (Kùzu's recursive-pattern filter; an existing filter gets the condition AND-ed in).
+
+_REL_NAME_PUNCT = frozenset({".", "-", "/"})
+_CLAUSE_END = frozenset(
+    {"RETURN", "WITH", "MATCH", "OPTIONAL", "UNWIND", "CALL", "UNION", "ORDER", "SKIP", "LIMIT"}
+)
+_RANGE_WORDS = frozenset({"SHORTEST", "ALL", "TRAIL", "ACYCLIC", "WSHORTEST"})
+_PLAIN_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class TripleRewriteError(ValueError):
+    """A relationship pattern on a Kùzu triple graph that cannot be rewritten safely."""
+
+
+class TripleLayout:
+    """What the rewrite needs to know about a Kùzu triple graph (see :func:`triple_layout`)."""
+
+    def __init__(self, rel_table: str, type_property: str, tables: frozenset[str] | set[str],
+                 relations: list[str] | tuple[str, ...]) -> None:
+        self.rel_table = rel_table
+        self.type_property = type_property
+        self.tables = frozenset(t.lower() for t in tables)  # Kùzu table names ignore case
+        self.relations = tuple(relations)
+        self._known = frozenset(relations)
+
+    def is_table(self, name: str) -> bool:
+        return name.lower() in self.tables
+
+    def knows(self, relation: str) -> bool:
+        return relation in self._known
+
+    def relation_list(self, limit: int = 40) -> str:
+        names = [r for r in self.relations if not self.is_table(r)]
+        more = f", … ({len(names) - limit} more)" if len(names) > limit else ""
+        return ", ".join(names[:limit]) + more
+
+
+def triple_layout(store: Any) -> TripleLayout | None:
+    """The triple layout of a Kùzu store (``triple_rel_table`` set), else None. Cached on the
+    store object (its catalog is read once when it is opened)."""
+    if str(getattr(store, "dialect", "") or "").lower() != "kuzu":
+        return None
+    table = getattr(store, "triple_rel_table", None)
+    if not table:
+        return None
+    cached = getattr(store, "_byokg_triple_layout", None)
+    if isinstance(cached, TripleLayout):
+        return cached
+    tables = getattr(store, "table_names", None) or {table}
+    relations = list(store.relation_types()) if hasattr(store, "relation_types") else []
+    layout = TripleLayout(table, getattr(store, "triple_type_property", None) or "type",
+                          set(tables), relations)
+    try:
+        store._byokg_triple_layout = layout
+    except AttributeError:  # a store with __slots__: recompute next time
+        pass
+    return layout
+
+
+def kuzu_string(value: str) -> str:
+    """A Kùzu string literal for ``value`` (backslash escapes, as Kùzu's parser reads them)."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _ident(name: str) -> str:
+    return name if _PLAIN_NAME.match(name) and name.upper() not in KUZU_RESERVED else (
+        quote_name(name))
+
+
+def relation_name_at(toks: list[Token], i: int) -> tuple[str | None, int]:
+    """The relationship type starting at ``toks[i]`` (after ``:`` or ``|``) and the index after
+    it. Unquoted names are glued across adjacent ``.``, ``-`` and ``/`` (the rendered schema
+    writes Freebase names like ``people.person.place_of_birth`` without backticks)."""
+    if i >= len(toks):
+        return None, i
+    t = toks[i]
+    if t.kind is Kind.NAME:
+        return t.value, i + 1
+    if not (t.kind is Kind.WORD or (t.is_punct("/") and i + 1 < len(toks)
+                                    and toks[i + 1].kind is Kind.WORD)):
+        return None, i
+    parts = [t.text]
+    j = i + 1
+    while j < len(toks) and toks[j].start == toks[j - 1].end and (
+        toks[j].kind in (Kind.WORD, Kind.NUMBER)
+        or (toks[j].kind is Kind.PUNCT and toks[j].text in _REL_NAME_PUNCT)
+    ):
+        parts.append(toks[j].text)
+        j += 1
+    while j > i + 1 and toks[j - 1].kind is Kind.PUNCT:  # a trailing "." / "-" is not a name
+        j -= 1
+        parts.pop()
+    return "".join(parts), j
+
+
+class _RelPattern:
+    """One ``[ … ]`` relationship pattern: its variable, types and where things are."""
+
+    def __init__(self, toks: list[Token], open_i: int, close_i: int) -> None:
+        self.open_i, self.close_i = open_i, close_i
+        self.var: str | None = None
+        self.names: list[str] = []
+        self.type_start = self.type_end = -1  # char span of ":a|b"
+        self.star: int | None = None
+        self.range_end = -1  # index of the last range token
+        self.filter_open: int | None = None  # "(" of an existing recursive filter
+        self.map_open: int | None = None
+        j = open_i + 1
+        if j < close_i and toks[j].kind in (Kind.WORD, Kind.NAME) and not toks[j].is_punct(":"):
+            self.var = toks[j].value if toks[j].kind is Kind.NAME else toks[j].text
+            j += 1
+        if j < close_i and toks[j].is_punct(":"):
+            self.type_start = toks[j].start
+            j += 1
+            while j < close_i:
+                name, nxt = relation_name_at(toks, j)
+                if name is None:
+                    break
+                self.names.append(name)
+                self.type_end = toks[nxt - 1].end
+                j = nxt
+                if j < close_i and toks[j].is_punct("|"):
+                    j += 1
+                    if j < close_i and toks[j].is_punct(":"):
+                        j += 1
+                    continue
+                break
+        if j < close_i and toks[j].is_punct("*"):
+            self.star = j
+            self.range_end = j
+            j += 1
+            while j < close_i and (toks[j].kind is Kind.NUMBER or toks[j].is_punct("..")
+                                   or (toks[j].kind is Kind.WORD
+                                       and toks[j].text.upper() in _RANGE_WORDS)):
+                self.range_end = j
+                j += 1
+            if j < close_i and toks[j].is_punct("("):
+                self.filter_open = j
+                j = _match(toks, j) + 1 or close_i
+        if j < close_i and toks[j].is_punct("{"):
+            self.map_open = j
+
+
+def _clause_bounds(toks: list[Token], at: int) -> tuple[int, int, int | None] | None:
+    """For the pattern at ``toks[at]``: (MATCH index, end index, WHERE index or None) of the
+    enclosing MATCH clause, the end being the first token after its WHERE expression."""
+    depth = 0
+    j = at - 1
+    match_i = None
+    while j >= 0:
+        t = toks[j]
+        if t.kind is Kind.PUNCT and t.text in ")]}":
+            depth += 1
+        elif t.kind is Kind.PUNCT and t.text in "([{":
+            if depth == 0:
+                return None  # the pattern sits inside a bracket that is not a MATCH clause
+            depth -= 1
+        elif depth == 0 and t.kind is Kind.WORD and not (j and toks[j - 1].is_punct(".", ":")):
+            up = t.text.upper()
+            if up == "MATCH":
+                match_i = j
+                break
+            if up in _CLAUSE_END or up == "WHERE":
+                return None
+        j -= 1
+    if match_i is None:
+        return None
+
+    def scan(k: int, stop: frozenset[str]) -> int:
+        d = 0
+        while k < len(toks):
+            t = toks[k]
+            if t.kind is Kind.PUNCT and t.text in "([{":
+                d += 1
+            elif t.kind is Kind.PUNCT and t.text in ")]}":
+                if d == 0:
+                    return k
+                d -= 1
+            elif d == 0 and t.is_punct(";"):
+                return k
+            elif d == 0 and t.kind is Kind.WORD and t.text.upper() in stop and not (
+                toks[k - 1].is_punct(".", ":")
+            ):
+                return k
+            k += 1
+        return k
+
+    end = scan(at, _CLAUSE_END | {"WHERE"})
+    if end < len(toks) and toks[end].is_word("WHERE"):
+        return match_i, scan(end + 1, _CLAUSE_END), end
+    return match_i, end, None
+
+
+def _kuzu_triples(
+    text: str, toks: list[Token], ed: _Editor, applied: list[str], layout: TripleLayout
+) -> None:
+    words = {t.text.lower() for t in toks if t.kind is Kind.WORD}
+    counter = 0
+
+    def fresh(base: str) -> str:
+        nonlocal counter
+        while True:
+            name = f"byokg_{base}{counter}"
+            counter += 1
+            if name.lower() not in words:
+                return name
+
+    rel = _ident(layout.rel_table)
+    prop = _ident(layout.type_property)
+    # clause key (MATCH index) -> (end index, WHERE index, [conditions])
+    where_adds: dict[int, tuple[int, int | None, list[str]]] = {}
+    e_var, n_var = None, None
+    for i, t in enumerate(toks):
+        if not (t.is_punct("[") and i and toks[i - 1].is_punct("-", "<-")):
+            continue
+        close = _match(toks, i)
+        if close < 0:
+            continue
+        pat = _RelPattern(toks, i, close)
+        if not pat.names:
+            continue
+        tables = [n for n in pat.names if layout.is_table(n)]
+        if len(tables) == len(pat.names):
+            continue  # real rel tables (or node tables: Kùzu explains that itself)
+        if tables:
+            raise TripleRewriteError(
+                f"relationship pattern {text[t.start:toks[close].end]} mixes the table "
+                f"{tables[0]} with relation names; on this triple graph every relation is "
+                f"{layout.rel_table}.{layout.type_property}: write -[:{layout.rel_table}]- "
+                f"with a filter on {layout.type_property}, or only relation names "
+                f"({layout.relation_list()})")
+        names = list(dict.fromkeys(pat.names))
+        values = ", ".join(kuzu_string(n) for n in names)
+        unknown = [n for n in names if not layout.knows(n)]
+        note = (f" (no edge has relation {', '.join(repr(u) for u in unknown)})"
+                if unknown else "")
+        written = text[t.start:toks[close].end]
+        if pat.star is not None:
+            ed.replace(pat.type_start, pat.type_end, f":{rel}")
+            if pat.filter_open is not None:
+                fo = pat.filter_open
+                fclose = _match(toks, fo)
+                inner = toks[fo + 1:fclose]
+                where = next((k for k, x in enumerate(inner) if x.is_word("WHERE")), None)
+                if not inner or inner[0].kind is not Kind.WORD or where is None:
+                    raise TripleRewriteError(
+                        f"cannot add the relation filter to {written}: write its recursive "
+                        f"filter as (e, n | WHERE e.{layout.type_property} IN [{values}])")
+                ev = inner[0].text
+                w_tok = inner[where]
+                ed.replace(w_tok.start, w_tok.end,
+                           f"WHERE {ev}.{prop} IN [{values}] AND (")
+                ed.replace(toks[fclose].start, toks[fclose].start, ")")
+            else:
+                if e_var is None:
+                    e_var, n_var = fresh("e"), fresh("n")
+                ed.replace(toks[pat.range_end].end, toks[pat.range_end].end,
+                           f" ({e_var}, {n_var} | WHERE {e_var}.{prop} IN [{values}])")
+            applied.append(f"triple graph: {written} -> {layout.rel_table} with recursive "
+                           f"filter {layout.type_property} IN [{values}]{note}")
+        elif len(names) == 1:
+            ed.replace(pat.type_start, pat.type_end, f":{rel}")
+            if pat.map_open is not None:
+                m = toks[pat.map_open]
+                sep = "" if toks[pat.map_open + 1].is_punct("}") else ", "
+                ed.replace(m.end, m.end, f"{prop}: {values}{sep}")
+            else:
+                ed.replace(toks[close].start, toks[close].start, f" {{{prop}: {values}}}")
+            applied.append(f"triple graph: {written} -> {layout.rel_table} "
+                           f"{{{layout.type_property}: {values}}}{note}")
+        else:
+            bounds = _clause_bounds(toks, i)
+            if bounds is None:
+                raise TripleRewriteError(
+                    f"{written}: alternative relation types outside a MATCH clause cannot be "
+                    f"rewritten on this triple graph; use MATCH with "
+                    f"-[r:{layout.rel_table}]- WHERE r.{layout.type_property} IN [{values}]")
+            var = pat.var
+            if var is None:
+                var = fresh("r")
+                ed.replace(pat.type_start, pat.type_end, f"{var}:{rel}")
+            else:
+                ed.replace(pat.type_start, pat.type_end, f":{rel}")
+            match_i, end, where_i = bounds
+            slot = where_adds.setdefault(match_i, (end, where_i, []))
+            slot[2].append(f"{_ident(var)}.{prop} IN [{values}]")
+            applied.append(f"triple graph: {written} -> {layout.rel_table} with WHERE "
+                           f"{var}.{layout.type_property} IN [{values}]{note}")
+    for end, where_i, conds in where_adds.values():
+        cond = " AND ".join(conds)
+        last = toks[end - 1]
+        if where_i is not None:
+            w = toks[where_i]
+            ed.replace(w.start, w.end, f"WHERE {cond} AND (")
+            ed.replace(last.end, last.end, ")")
+        else:
+            ed.replace(last.end, last.end, f" WHERE {cond}")

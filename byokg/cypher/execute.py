@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from byokg.contracts import ContextItem, QueryResult
 from byokg.errors import BackendError, QueryError, ReadOnlyViolation
 
-from .dialects import rewrite
+from .dialects import TripleRewriteError, rewrite, triple_layout
 from .guard import GuardVerdict, check_query, confirm_with_explain
 from .lexer import Kind, LexError, Token, code_tokens, tokenize
 
@@ -203,10 +203,15 @@ def execute(
         return Execution(query=query, status=Status.REJECTED, error=first.reason,
                          error_kind="rejected", guard=first,
                          seconds=time.perf_counter() - t0)
-    text, applied = (
-        rewrite(first.normalized_query, dialect or "") if apply_rewrites
-        else (first.normalized_query, [])
-    )
+    try:
+        text, applied = (
+            rewrite(first.normalized_query, dialect or "", triples=triple_layout(store))
+            if apply_rewrites else (first.normalized_query, [])
+        )
+    except TripleRewriteError as exc:  # a relation pattern a triple graph cannot express
+        return Execution(query=query, status=Status.ERROR, error=str(exc),
+                         error_kind="planning", retryable=True, guard=first,
+                         seconds=time.perf_counter() - t0)
     text, injected = inject_limit(text, row_limit + 1)
     verdict = check_query(text, dialect=dialect, extra_procedures=extra)
     if verdict.allowed and confirm:
