@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from .dialects import TripleLayout, relation_name_at, triple_layout
 from .lexer import Kind, LexError, Token, code_tokens, quote_name, tokenize
 
 VALUE_SAMPLE_CAP = 5000  # distinct values fetched per property for suggestions
@@ -106,6 +107,8 @@ def extract_entities(query: str, params: Mapping[str, Any] | None = None) -> Use
         # :Label / :TYPE / |TYPE
         if t.is_punct(":", "|") and top != "map" and i + 1 < n:
             nm = _name(toks[i + 1])
+            if top == "rel":  # dotted names like people.person.place_of_birth, unquoted
+                nm, nxt = relation_name_at(toks, i + 1)
             if nm is not None and (t.text == ":" or top == "rel"):
                 if top == "rel":
                     if nm not in out.relations:
@@ -113,6 +116,8 @@ def extract_entities(query: str, params: Mapping[str, Any] | None = None) -> Use
                     var = current_var[-1]
                     if var:
                         out.var_rels.setdefault(var, []).append(nm)
+                    i = nxt
+                    continue
                 elif top in ("node", None, "sub", "list") and prev is not None:
                     if nm not in out.labels:
                         out.labels.append(nm)
@@ -274,6 +279,12 @@ def verify(
     schema = schema if schema is not None else store.schema(samples=0)
     label_props = {nl.name: [p.name for p in nl.properties] for nl in schema.node_labels}
     rel_props = {rt.name: [p.name for p in rt.properties] for rt in schema.relation_types}
+    rel_names = list(rel_props)  # what a misspelt relation is compared with
+    layout = triple_layout(store)
+    if layout is not None:
+        _triple_entities(used, query, layout)
+        rel_props.setdefault(layout.rel_table, sorted(
+            {layout.type_property} | {p for ps in rel_props.values() for p in ps}))
     report = VerificationReport()
 
     for lbl in used.labels:
@@ -283,7 +294,7 @@ def verify(
     for rel in used.relations:
         ok = rel in rel_props
         report.checks.append(EntityCheck(kind="relation", name=rel, exists=ok,
-                                         suggestions=[] if ok else nearest(rel, list(rel_props))))
+                                         suggestions=[] if ok else nearest(rel, rel_names)))
 
     def owners(var: str) -> list[tuple[str, str]]:
         """(kind, name) of the existing labels / types bound to ``var``."""
@@ -356,6 +367,45 @@ def verify(
             checked += 1
             report.checks.append(_check_value(store, kind, owner, prop, op, val, timeout_s, report))
     return report
+
+
+def _triple_entities(used: UsedEntities, query: str, layout: TripleLayout) -> None:
+    """On a Kùzu triple graph a relation is a value of ``REL.type``: turn the type filters a
+    (rewritten) query uses — ``[r:REL {type: 'x'}]``, ``r.type IN […]`` on a REL variable, the
+    first variable of a recursive filter ``(e, n | WHERE e.type …)`` — into relation names."""
+    try:
+        toks = code_tokens(tokenize(query))
+    except LexError:
+        toks = []
+    step_vars = {  # ( e , n | … : the per-step relationship variables of recursive filters
+        toks[k + 1].text for k in range(len(toks) - 4)
+        if toks[k].is_punct("(") and toks[k + 1].kind is Kind.WORD and toks[k + 2].is_punct(",")
+        and toks[k + 3].kind is Kind.WORD and toks[k + 4].is_punct("|")
+    }
+    table = layout.rel_table.lower()
+
+    def is_rel_var(var: str) -> bool:
+        return var in step_vars or any(t.lower() == table for t in used.var_rels.get(var, []))
+
+    keep: list[tuple[str, str, str, Any]] = []
+    converted: set[str] = set()
+    for var, prop, op, val in used.values:
+        if prop == layout.type_property and op == "=" and isinstance(val, str) and is_rel_var(
+                var):
+            converted.add(var)
+            if val not in used.relations:
+                used.relations.append(val)
+        else:
+            keep.append((var, prop, op, val))
+    used.values = keep
+    used.properties = [(v, p) for v, p in used.properties
+                       if not (p == layout.type_property and (v in converted or is_rel_var(v)))]
+    for var in step_vars:  # a recursive filter's variable is bound to the triple table
+        used.var_rels.setdefault(var, [layout.rel_table])
+    names = [r for r in used.relations if r.lower() != table]  # REL itself only when alone
+    used.relations = names or [layout.rel_table for r in used.relations if r.lower() == table][:1]
+    for var, types in used.var_rels.items():  # properties of REL variables: REL's columns
+        used.var_rels[var] = [layout.rel_table if t.lower() == table else t for t in types]
 
 
 def _check_value(
