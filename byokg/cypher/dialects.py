@@ -62,9 +62,32 @@ _HINTS: dict[str, str] = {
 _HINTS["arcadedb"] = _HINTS["neo4j"].replace("Neo4j 5 Cypher", "ArcadeDB openCypher (Bolt)")
 
 
-def dialect_hints(dialect: str) -> str:
-    """What an LLM writing Cypher for ``dialect`` should know (empty for an unknown dialect)."""
-    return _HINTS.get((dialect or "").lower(), "")
+# Kùzu triple graphs (``byokg load`` of head,relation,tail files): see _kuzu_triples below.
+KUZU_TRIPLE_HINT = """- This graph was loaded from triples: every edge is stored in ONE rel table {rel} whose `{prop}` property holds the relation name the schema shows. Write the relation name as the type, as shown (-[:capital]->, -[r:a|b]->, -[:a*1..3]->; dotted names as written or `backticked`): byokg rewrites it to -[r:{rel} {{{prop}: 'capital'}}]-> (alternatives: WHERE r.{prop} IN [..]; variable length: Kùzu's recursive filter). Writing that form yourself also works. Return r.{prop} for a relation's name."""
+KUZU_TRIPLE_HINT_MAYBE = """- Graphs loaded from triples (one node label Entity, relations between Entity nodes) store every edge in ONE rel table REL whose `type` property holds the relation name the schema shows: write the relation name as the type, as shown (-[:capital]->, -[r:a|b]->, -[:a*1..3]->); byokg rewrites it to -[r:REL {type: 'capital'}]->. Return r.type for a relation's name."""
+
+
+def dialect_hints(dialect: str, *, store: Any = None, triple_graph: bool | None = None) -> str:
+    """What an LLM writing Cypher for ``dialect`` should know (empty for an unknown dialect).
+
+    For Kùzu, ``store`` (or ``triple_graph``) says whether the graph is a triple graph whose
+    relations are values of ``REL.type``: True adds how to write relations there, False adds
+    nothing, and unknown (neither given) adds a short conditional note.
+    """
+    base = _HINTS.get((dialect or "").lower(), "")
+    if not base or (dialect or "").lower() != "kuzu":
+        return base
+    layout = triple_layout(store) if store is not None else None
+    if store is not None:
+        triple_graph = layout is not None
+    if triple_graph is False:
+        return base
+    if layout is not None:
+        return base + "\n" + KUZU_TRIPLE_HINT.format(rel=layout.rel_table,
+                                                     prop=layout.type_property)
+    if triple_graph:
+        return base + "\n" + KUZU_TRIPLE_HINT.format(rel="REL", prop="type")
+    return base + "\n" + KUZU_TRIPLE_HINT_MAYBE
 
 
 # --------------------------------------------------------------------------- rewrites
@@ -552,6 +575,7 @@ def _kuzu_triples(
     # clause key (MATCH index) -> (end index, WHERE index, [conditions])
     where_adds: dict[int, tuple[int, int | None, list[str]]] = {}
     e_var, n_var = None, None
+    rel_vars: set[str] = set()  # single-hop variables bound to the triple rel table
     for i, t in enumerate(toks):
         if not (t.is_punct("[") and i and toks[i - 1].is_punct("-", "<-")):
             continue
@@ -559,6 +583,10 @@ def _kuzu_triples(
         if close < 0:
             continue
         pat = _RelPattern(toks, i, close)
+        if pat.var and pat.star is None and all(
+                n.lower() == layout.rel_table.lower() or not layout.is_table(n)
+                for n in pat.names):
+            rel_vars.add(pat.var)
         if not pat.names:
             continue
         tables = [n for n in pat.names if layout.is_table(n)]
@@ -628,6 +656,13 @@ def _kuzu_triples(
             slot[2].append(f"{_ident(var)}.{prop} IN [{values}]")
             applied.append(f"triple graph: {written} -> {layout.rel_table} with WHERE "
                            f"{var}.{layout.type_property} IN [{values}]{note}")
+    for i in range(len(toks) - 3):  # type(r) does not exist in Kùzu: the name is r.type
+        if (toks[i].is_word("TYPE") and toks[i + 1].is_punct("(") and toks[i + 3].is_punct(")")
+                and toks[i + 2].kind is Kind.WORD and toks[i + 2].text in rel_vars
+                and not (i and toks[i - 1].is_punct(".", ":"))):
+            v = toks[i + 2].text
+            ed.replace(toks[i].start, toks[i + 3].end, f"{v}.{prop}")
+            applied.append(f"triple graph: type({v}) -> {v}.{layout.type_property}")
     for end, where_i, conds in where_adds.values():
         cond = " AND ".join(conds)
         last = toks[end - 1]
