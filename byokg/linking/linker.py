@@ -1,0 +1,252 @@
+"""The entity-linking tool: mentions -> graph node candidates, grouped per mention.
+
+Strategies: ``fuzzy`` (the n-gram/rapidfuzz name index), ``dense`` (FAISS over embedder vectors)
+and ``both`` (their union: up to ``top_k`` per method per mention, as in the paper). ``auto``
+(the default) is ``both`` when an embedder is configured (``RunConfig.embedder``) and ``fuzzy``
+otherwise, so a plain run never pays for loading a model and embedding every node name.
+
+Where the store declares ``fulltext`` / ``vector`` capabilities (Kùzu, Neo4j, Neptune
+Analytics) and ``use_store_index`` is on, the store's own index replaces the local one.
+Indexes are built once per store and run (``Services.shared``) and, when
+``RunConfig.index_dir`` is set, saved there with a manifest and reused while the graph's names
+are unchanged.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ..contracts import Candidate, MentionLinks
+from ..errors import BackendError, InputError
+from ..store import Capability, GraphStore, has_capability
+from ..tools import Linker, Services, ToolParams
+from .grams import fast_normalize
+from .manifest import collect_names, mismatch, read_manifest, slug
+
+log = logging.getLogger("byokg.linking")
+
+Method = Literal["auto", "fuzzy", "dense", "both"]
+
+
+class EntityLinkerParams(ToolParams):
+    """Parameters of the ``entity-linker`` tool (``params.entity-linker`` in a run config)."""
+
+    method: Method = Field("auto", description="fuzzy, dense, both (union) or auto")
+    top_k: int = Field(3, ge=1, le=100, description="candidates per mention and method")
+    min_score: float = Field(0.6, ge=0.0, le=1.0, description="lowest fuzzy score kept")
+    dense_min_score: float = Field(0.0, ge=-1.0, le=1.0, description="lowest cosine kept")
+    use_store_index: bool = Field(True, description="use the store's fulltext/vector index")
+
+
+def resolve_method(method: str, services: Services) -> str:
+    if method == "auto":
+        return "both" if services.config.embedder else "fuzzy"
+    return method
+
+
+# ---------------------------------------------------------------------------- index cache
+
+
+def _index_root(services: Services, index_dir: str | Path | None) -> Path | None:
+    root = index_dir if index_dir is not None else services.config.index_dir
+    return Path(root).expanduser() if root else None
+
+
+def get_name_index(store: GraphStore, services: Services | None = None, *,
+                   index_dir: str | Path | None = None) -> Any:
+    """The fuzzy :class:`NameIndex` of ``store``: built once per run, and kept on disk under
+    ``index_dir`` (default ``services.config.index_dir``) when one is set. A saved index whose
+    manifest does not match the store (names changed, other format) is rebuilt; its
+    ``status`` attribute says what happened (``built``, ``loaded``, ``rebuilt: <why>``)."""
+    services = services or Services()
+    root = _index_root(services, index_dir)
+
+    def build() -> Any:
+        from .fuzzy import FORMAT, NameIndex
+
+        if root is None:
+            index = NameIndex.from_store(store)
+            index.status = "built"
+            return index
+        folder = root / slug(store.uri) / "names"
+        pairs, fp = collect_names(store)
+        why = mismatch(read_manifest(folder), {"kind": "names", "format": FORMAT,
+                                               "fingerprint": fp})
+        if why is None:
+            try:
+                index = NameIndex.load(folder, expect_fingerprint=fp)
+                index.status = "loaded"
+                return index
+            except InputError as exc:
+                why = str(exc)
+        t0 = time.perf_counter()
+        index = NameIndex.from_pairs(pairs, fingerprint_=fp)
+        index.save(folder, store_uri=store.uri)
+        if why == "no manifest":
+            index.status = "built"
+        else:
+            index.status = f"rebuilt: {why}"
+            log.warning("name index at %s was stale (%s); rebuilt", folder, why)
+        log.info("name index for %s saved to %s (%.1fs)", store.uri, folder,
+                 time.perf_counter() - t0)
+        return index
+
+    return services.shared(f"name-index:{store.uri}", build)
+
+
+def get_dense_index(store: GraphStore, services: Services | None = None, *,
+                    index_dir: str | Path | None = None, progress: bool | None = None) -> Any:
+    """The :class:`DenseIndex` of ``store`` for ``services.embedder``, cached like
+    :func:`get_name_index` (the manifest also pins the embedder name and dimension)."""
+    services = services or Services()
+    root = _index_root(services, index_dir)
+    embedder = services.embedder
+
+    def build() -> Any:
+        from .dense import FORMAT, DenseIndex
+
+        if root is None:
+            index = DenseIndex.from_store(store, embedder, progress=progress)
+            index.status = "built"
+            return index
+        folder = root / slug(store.uri) / f"dense-{slug(embedder.name)}"
+        pairs, fp = collect_names(store)
+        why = mismatch(read_manifest(folder), {"kind": "dense", "format": FORMAT,
+                                               "fingerprint": fp, "embedder": embedder.name,
+                                               "dim": embedder.dim})
+        if why is None:
+            try:
+                index = DenseIndex.load(folder, embedder, expect_fingerprint=fp)
+                index.status = "loaded"
+                return index
+            except InputError as exc:
+                why = str(exc)
+        index = DenseIndex.from_pairs(pairs, embedder, fingerprint_=fp, progress=progress)
+        index.save(folder, store_uri=store.uri)
+        if why == "no manifest":
+            index.status = "built"
+        else:
+            index.status = f"rebuilt: {why}"
+            log.warning("dense index at %s was stale (%s); rebuilt", folder, why)
+        return index
+
+    return services.shared(f"dense-index:{store.uri}:{embedder.name}", build)
+
+
+# ---------------------------------------------------------------------------- store indexes
+
+
+def _rescore(store: GraphStore, mentions: Sequence[str], hits: Sequence[list[tuple[str, float]]],
+             method: str, top_k: int, min_score: float | None) -> list[MentionLinks]:
+    """Candidates from a store's own index, named via ``get_nodes``. Full-text hits are
+    rescored with the fuzzy scorer (0..1 like the local index; exact/alias -> 1.0);
+    vector hits keep the store's similarity."""
+    from .fuzzy import score_names
+
+    ids = list(dict.fromkeys(i for row in hits for i, _s in row))
+    nodes = store.get_nodes(ids) if ids else {}
+    out = []
+    for mention, row in zip(mentions, hits, strict=True):
+        key = fast_normalize(mention)
+        best: dict[str, tuple[int, float, str, str]] = {}
+        for nid, raw in row:
+            node = nodes.get(nid)
+            name = node.display if node is not None else nid
+            if method == "vector":
+                cand = (0, float(raw), "vector")
+            else:
+                names = [name, *(node.aliases if node is not None else ())]
+                norm = [fast_normalize(n) for n in names]
+                if key and key == norm[0]:
+                    cand = (2, 1.0, "exact")
+                elif key and key in norm[1:]:
+                    cand = (1, 1.0, "alias")
+                else:
+                    s = float(score_names(key, norm).max()) if key else 0.0
+                    cand = (0, s, "fulltext")
+                if min_score is not None and cand[0] == 0 and cand[1] < min_score:
+                    continue
+            if nid not in best or cand[:2] > best[nid][:2]:
+                best[nid] = (*cand, name)
+        ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], -kv[1][1]))[:top_k]
+        out.append(MentionLinks(mention=mention, candidates=tuple(
+            Candidate(id=nid, name=name, score=round(s, 4), method=m)
+            for nid, (_r, s, m, name) in ranked)))
+    return out
+
+
+def _fuzzy(store: GraphStore, services: Services, mentions: list[str],
+           p: EntityLinkerParams) -> list[MentionLinks]:
+    if p.use_store_index and has_capability(store, Capability.FULLTEXT):
+        try:
+            found = store.fulltext_search(mentions, k=p.top_k * 3)  # type: ignore[attr-defined]
+            hits = [list(found.get(m, ())) for m in mentions]
+            return _rescore(store, mentions, hits, "fulltext", p.top_k, p.min_score)
+        except BackendError as exc:
+            log.warning("full-text search of %s failed (%s); using the local name index",
+                        store.uri, exc)
+    return get_name_index(store, services).search(mentions, top_k=p.top_k,
+                                                  min_score=p.min_score)
+
+
+def _dense(store: GraphStore, services: Services, mentions: list[str],
+           p: EntityLinkerParams) -> list[MentionLinks]:
+    if p.use_store_index and has_capability(store, Capability.VECTOR):
+        try:
+            vecs = services.embedder.encode(mentions)
+            rows = store.vector_search(vecs.tolist(), k=p.top_k)  # type: ignore[attr-defined]
+            hits = [[(i, s) for i, s in row if s >= p.dense_min_score] for row in rows]
+            return _rescore(store, mentions, hits, "vector", p.top_k, None)
+        except BackendError as exc:
+            log.warning("vector search of %s failed (%s); using a local dense index",
+                        store.uri, exc)
+    return get_dense_index(store, services).search(mentions, top_k=p.top_k,
+                                                   min_score=p.dense_min_score)
+
+
+def union(*groups: list[MentionLinks]) -> list[MentionLinks]:
+    """Merge per-mention candidate lists: earlier groups first, each node once."""
+    out = []
+    for parts in zip(*groups, strict=True):
+        seen: set[str] = set()
+        cands: list[Candidate] = []
+        for ml in parts:
+            for c in ml.candidates:
+                if c.id not in seen:
+                    seen.add(c.id)
+                    cands.append(c)
+        out.append(MentionLinks(mention=parts[0].mention, candidates=tuple(cands)))
+    return out
+
+
+class EntityLinker(Linker):
+    """Links mentions to graph nodes by fuzzy name match, dense similarity, or both."""
+
+    name = "entity-linker"
+    description = ("Fuzzy (n-gram index + rapidfuzz) and dense (FAISS) entity linking; exact and "
+                   "alias matches first; uses the store's full-text/vector index when it has one")
+    default = True
+    Params = EntityLinkerParams
+
+    def link(self, mentions: Sequence[str], *, store: GraphStore, services: Services,
+             params: ToolParams | None = None) -> list[MentionLinks]:
+        p = params if isinstance(params, EntityLinkerParams) else EntityLinkerParams(
+            **(params.model_dump() if params is not None else {}))
+        mentions = list(mentions)
+        uniq = list(dict.fromkeys(m for m in mentions if m and m.strip()))
+        if not uniq:
+            return [MentionLinks(mention=m) for m in mentions]
+        method = resolve_method(p.method, services)
+        groups = []
+        if method in ("fuzzy", "both"):
+            groups.append(_fuzzy(store, services, uniq, p))
+        if method in ("dense", "both"):
+            groups.append(_dense(store, services, uniq, p))
+        merged = {ml.mention: ml for ml in union(*groups)}
+        return [merged.get(m, MentionLinks(mention=m)) for m in mentions]
