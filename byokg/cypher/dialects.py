@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .lexer import Kind, LexError, Token, code_tokens, quote_name, tokenize
+from .lexer import Kind, LexError, Token, code_tokens, depths, quote_name, tokenize
 
 # Words Kùzu 0.11.3's parser rejects as a bare label / relationship type name (checked with
 # ``MATCH (n:Word)`` for each candidate keyword).
@@ -525,7 +525,8 @@ def _clause_bounds(toks: list[Token], at: int) -> tuple[int, int, int | None] | 
             if up == "MATCH":
                 match_i = j
                 break
-            if up in _CLAUSE_END or up == "WHERE":
+            if (up in _CLAUSE_END or up == "WHERE") and not (
+                    j and toks[j - 1].is_word("STARTS", "ENDS")):
                 return None
         j -= 1
     if match_i is None:
@@ -544,7 +545,7 @@ def _clause_bounds(toks: list[Token], at: int) -> tuple[int, int, int | None] | 
             elif d == 0 and t.is_punct(";"):
                 return k
             elif d == 0 and t.kind is Kind.WORD and t.text.upper() in stop and not (
-                toks[k - 1].is_punct(".", ":")
+                toks[k - 1].is_punct(".", ":") or toks[k - 1].is_word("STARTS", "ENDS")
             ):
                 return k
             k += 1
@@ -656,12 +657,20 @@ def _kuzu_triples(
             slot[2].append(f"{_ident(var)}.{prop} IN [{values}]")
             applied.append(f"triple graph: {written} -> {layout.rel_table} with WHERE "
                            f"{var}.{layout.type_property} IN [{values}]{note}")
+    level = depths(toks)
     for i in range(len(toks) - 3):  # type(r) does not exist in Kùzu: the name is r.type
         if (toks[i].is_word("TYPE") and toks[i + 1].is_punct("(") and toks[i + 3].is_punct(")")
                 and toks[i + 2].kind is Kind.WORD and toks[i + 2].text in rel_vars
                 and not (i and toks[i - 1].is_punct(".", ":"))):
             v = toks[i + 2].text
-            ed.replace(toks[i].start, toks[i + 3].end, f"{v}.{prop}")
+            new = f"{v}.{prop}"
+            nxt = toks[i + 4] if i + 4 < len(toks) else None
+            if level[i] == 0 and i and (toks[i - 1].is_word("RETURN", "WITH", "DISTINCT")
+                                        or toks[i - 1].is_punct(",")) and (
+                    nxt is None or nxt.is_punct(",", ";")
+                    or (nxt.kind is Kind.WORD and nxt.text.upper() in _CLAUSE_END)):
+                new += f" AS {quote_name(text[toks[i].start:toks[i + 3].end])}"  # same column
+            ed.replace(toks[i].start, toks[i + 3].end, new)
             applied.append(f"triple graph: type({v}) -> {v}.{layout.type_property}")
     for end, where_i, conds in where_adds.values():
         cond = " AND ".join(conds)
