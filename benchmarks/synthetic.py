@@ -217,7 +217,6 @@ def build(n_triplets: int, seed: int = 0, n_relations: int = 2000) -> SyntheticK
     rel_perm = rng.permutation(n_rel)
     R, N = np.int64(n_rel), np.int64(n_nodes)
     have = np.zeros(0, dtype=np.int64)
-    order = np.zeros(0, dtype=np.int64)
     draw = int(n_triplets * 1.2) + 64
     while True:
         h = head_perm[_zipf_sample(rng, n_nodes, draw, 1.0)].astype(np.int64)
@@ -225,32 +224,25 @@ def build(n_triplets: int, seed: int = 0, n_relations: int = 2000) -> SyntheticK
         r = rel_perm[_zipf_sample(rng, n_rel, draw, 1.0)].astype(np.int64)
         keep = h != t
         keys = np.concatenate([have, ((h * R + r) * N + t)[keep]])
-        uniq, first = np.unique(keys, return_index=True)
+        _, first = np.unique(keys, return_index=True)
         first.sort()
         have = keys[first]
-        order = first
         if len(have) >= n_triplets:
             break
         draw = (n_triplets - len(have)) * 2 + 64
     have = have[:n_triplets]
-    del uniq, order
     hr, t = np.divmod(have, N)
     h, r = np.divmod(hr, R)
-    # Renumber nodes by first appearance so node i exists in the graph.
-    both = np.empty(2 * len(h), dtype=np.int64)
-    both[0::2], both[1::2] = h, t
-    used, first_pos, inv = np.unique(both, return_index=True, return_inverse=True)
-    rank = np.empty(len(used), dtype=np.int64)
-    rank[np.argsort(first_pos, kind="stable")] = np.arange(len(used))
-    new = rank[inv]
+    # Keep only nodes that occur (compact ids in sorted order).
+    used = np.unique(np.concatenate([h, t]))
     all_names = node_names(n_nodes, seed=seed)
-    node_list = [all_names[i] for i in used[np.argsort(rank)].tolist()]
+    node_list = [all_names[i] for i in used.tolist()]
     return SyntheticKG(
         node_names=node_list,
         relation_names=relation_names(n_rel, seed=seed),
-        heads=new[0::2].astype(np.int32),
+        heads=np.searchsorted(used, h).astype(np.int32),
         rels=r.astype(np.int32),
-        tails=new[1::2].astype(np.int32),
+        tails=np.searchsorted(used, t).astype(np.int32),
     )
 
 
@@ -274,19 +266,16 @@ def write_csv(
     kg = build(n_triplets, seed, n_relations)
     nn = np.array(kg.node_names, dtype=object)
     rn = np.array(kg.relation_names, dtype=object)
+    d = delimiter
     step = 250_000
     with open(path, "w", encoding="utf-8", newline="") as fh:
         if header:
-            fh.write(f"head{delimiter}relation{delimiter}tail\n")
+            fh.write(f"head{d}relation{d}tail\n")
         for s in range(0, len(kg), step):
             h = nn[kg.heads[s : s + step]].tolist()
             r = rn[kg.rels[s : s + step]].tolist()
             t = nn[kg.tails[s : s + step]].tolist()
-            fh.write(
-                "".join(
-                    f"{a}{delimiter}{b}{delimiter}{c}\n" for a, b, c in zip(h, r, t, strict=True)
-                )
-            )
+            fh.write("".join(f"{a}{d}{b}{d}{c}\n" for a, b, c in zip(h, r, t, strict=True)))
     return str(path)
 
 
