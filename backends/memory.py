@@ -936,6 +936,7 @@ def _load_csv_arrow(
     )
     rels = pc.dictionary_encode(cols[1], memory_pool=pool)
     del table, cols
+    _trim_heap()  # the reader threads' heap arenas: hand the table's pages back now
 
     def codes(enc: Any) -> tuple[np.ndarray, list[str]]:
         if enc.num_chunks == 0:
