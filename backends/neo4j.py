@@ -34,7 +34,8 @@ from ._cypher_common import (
 
 SCHEMES = ("neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc")
 DEFAULT_TIMEOUT_S = 30.0
-LOAD_BATCH = 5_000
+LOAD_BATCH = 5_000  # rows per UNWIND statement
+LOAD_TX_ROWS = 20_000  # rows per write transaction (several statements)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 
 
@@ -419,13 +420,13 @@ class _Writer:
             raise _backend_error(exc, self.uri, "loading") from exc
 
     def batches(self, cypher: str, rows: list[dict[str, Any]], size: int = LOAD_BATCH) -> None:
-        """Queue ``UNWIND $rows`` statements; they are sent several per transaction (one
-        transaction per ~``size`` rows: commits, not rows, dominate on small groups)."""
+        """Queue ``UNWIND $rows`` statements of ``size`` rows; they are sent several per
+        transaction (~``LOAD_TX_ROWS`` rows each: commits dominate on small groups)."""
         for i in range(0, len(rows), size):
             chunk = rows[i : i + size]
             self._pending.append((cypher, chunk))
             self._pending_rows += len(chunk)
-            if self._pending_rows >= size:
+            if self._pending_rows >= LOAD_TX_ROWS:
                 self.flush()
 
     def flush(self) -> None:
