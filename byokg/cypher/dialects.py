@@ -330,16 +330,16 @@ def rewrite(
         toks = code_tokens(tokenize(query))
     except LexError:
         return query, []
-    if triples is not None:
-        ed = _Editor(query)
-        _kuzu_triples(query, toks, ed, applied, triples)
-        if ed.edits:
-            query = ed.apply()
-            toks = code_tokens(tokenize(query))
     # Passes that change structure run one at a time, each on freshly lexed text.
     for pass_fn in (_kuzu_list_comprehension, _kuzu_shortest):
         ed = _Editor(query)
         pass_fn(query, toks, ed, applied)
+        if ed.edits:
+            query = ed.apply()
+            toks = code_tokens(tokenize(query))
+    if triples is not None:  # after shortestPath(): it then sees [:capital* SHORTEST 1..k]
+        ed = _Editor(query)
+        _kuzu_triples(query, toks, ed, applied, triples)
         if ed.edits:
             query = ed.apply()
             toks = code_tokens(tokenize(query))

@@ -172,6 +172,18 @@ def test_variable_length_matches_follow_paths(demo_kz, demo_mem) -> None:
     assert mixed == want2
 
 
+def test_shortest_path_keeps_the_relation_filter(demo_kz, demo_mem) -> None:
+    q = ("MATCH p = shortestPath((a:Entity {id: 'Canada'})-[:REL_NAME*..3]-"
+         "(b:Entity {id: 'Ontario'})) RETURN length(p)")
+    assert _edges(demo_mem, ["Canada"], ["located_in"], Direction.BOTH) >= {
+        ("Ontario", "located_in", "Canada")}
+    ex, rows = _run(demo_kz, q.replace("REL_NAME", "located_in"))
+    assert rows == {(1,)} and "SHORTEST 1..3 (byokg_e" in ex.executed
+    # over capital edges only there is no path (the filter is not lost in the rewrite)
+    ex = execute(demo_kz, q.replace("REL_NAME", "capital"))
+    assert ex.status is Status.EMPTY and "IN ['capital']" in ex.executed
+
+
 def test_dotted_relation_names(fb) -> None:
     kz, mem = fb
     _, rows = _run(kz, "MATCH (p:Entity)-[:people.person.place_of_birth]->(c)"
