@@ -2,7 +2,7 @@
 
 The paper's "dict from node to its one-hop triplets", but compact: node and relation names are
 interned to ints and edges live in numpy CSR arrays for both directions, so every node (heads
-and tails) is indexed and 1.5M triplets fit in a few hundred MB.
+and tails) is indexed and 1.5M triplets take about 190 MB (see docs/backends.md).
 
 Loaders: CSV/TSV triples (``head,relation,tail``; header optional; delimiter sniffed), JSONL
 (``{"head","relation","tail"}`` rows with optional ``properties``, plus optional node records
@@ -65,6 +65,7 @@ _HEADER_NAMES = {
     ("head", "rel", "tail"),
 }
 MAX_REASONS = 5
+_PACK_LIMIT = 2**63  # (head, relation, tail) ids packed into one int64 key below this
 
 
 @dataclass
@@ -215,7 +216,7 @@ class GraphBuilder:
         n_nodes = len(self.node_ids)
         n_rels = len(self.rel_names)
         # Deduplicate (head, relation, tail); keep the first occurrence (and its properties).
-        if len(heads) and n_nodes * n_nodes * max(n_rels, 1) < 2**63:
+        if len(heads) and n_nodes * n_nodes * max(n_rels, 1) < _PACK_LIMIT:
             keys = (heads.astype(np.int64) * max(n_rels, 1) + rels) * max(n_nodes, 1) + tails
             ordered = np.sort(keys)
             if (ordered[1:] == ordered[:-1]).any():  # duplicates: find first occurrences

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 from byokg.backends.memory import GraphBuilder, MemoryGraph, load_csv, load_jsonl, load_path
 
@@ -371,3 +372,29 @@ def test_builder_bulk_columns(edge_set):
     g = b.build()
     assert edge_set(g) == {("x", "r", "a"), ("a", "r", "b"), ("b", "s", "c")}
     assert g._ids == ["x", "a", "b", "c"] and g.stats().duplicates_skipped == 1
+
+
+@pytest.mark.parametrize("packed", [True, False])
+def test_dedup_keeps_first_occurrence_and_its_properties(write, monkeypatch, packed):
+    import byokg.backends.memory as mem
+
+    if not packed:  # the lexsort path used when ids are too many to pack into an int64
+        monkeypatch.setattr(mem, "_PACK_LIMIT", 0)
+    p = write(
+        "d.jsonl",
+        '{"head":"a","relation":"r","tail":"b","properties":{"v":1}}\n'
+        '{"head":"b","relation":"r","tail":"c","properties":{"v":2}}\n'
+        '{"head":"a","relation":"r","tail":"b","properties":{"v":3}}\n'
+        '{"head":"c","relation":"s","tail":"a"}\n'
+        '{"head":"b","relation":"r","tail":"c"}\n'
+        '{"head":"c","relation":"r","tail":"a","properties":{"v":6}}\n',
+    )
+    g, rep = load_path(p)
+    assert rep.duplicates == 2 and len(g) == 4
+    got = [(t.key, t.properties) for t in g._triplets(np.arange(len(g)))]
+    assert got == [
+        (("a", "r", "b"), {"v": 1}),
+        (("b", "r", "c"), {"v": 2}),
+        (("c", "s", "a"), {}),
+        (("c", "r", "a"), {"v": 6}),
+    ]
