@@ -190,10 +190,16 @@ class Neo4jGraph(CypherGraphBase):
                 caps.add(Capability.FULLTEXT)
             if "VECTOR" in kinds:
                 caps.add(Capability.VECTOR)
+            labels = self.labels()
             if self._auto_label:
-                labels = self.labels()
                 if len(labels) == 1:  # every node has it: lets the database use its id index
                     self.cyp.id_label = labels[0]
+            elif self.cyp.id_label not in labels:
+                self.close()
+                raise ConfigError(
+                    f"{self.uri}: id_label {self.cyp.id_label!r} is not a label of this graph "
+                    f"(labels: {', '.join(labels[:20]) or 'none'})"
+                )
         self.capabilities = frozenset(caps)
 
     # ------------------------------------------------------------------ plumbing

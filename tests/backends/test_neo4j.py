@@ -211,6 +211,18 @@ def test_connection_errors_name_uri_and_cause(bolt_server):
         open_neo4j("http://localhost:7687")
 
 
+def test_id_label_is_validated(bolt_server, store):
+    from byokg.backends.neo4j import open_neo4j
+
+    with pytest.raises(ConfigError, match="id_label"):
+        open_neo4j(bolt_server.uri_for(store.database), id_label="Nope`) DETACH DELETE n //")
+    ok = open_neo4j(bolt_server.uri_for(store.database) + "?id_label=Entity")
+    try:
+        assert ok.cyp.id_label == "Entity" and ok.degrees(["hub"]) == {"hub": 4}
+    finally:
+        ok.close()
+
+
 def test_loader_round_trip_jsonl_and_bad_rows(bolt_server, tmp_path):
     from byokg.backends.neo4j import load_neo4j, open_neo4j
 
