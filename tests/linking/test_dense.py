@@ -1,0 +1,87 @@
+"""Dense FAISS index: cosine search, persistence, manifest mismatch -> rebuild."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from byokg.backends.memory import MemoryGraph
+
+from byokg.config import RunConfig
+from byokg.errors import InputError
+from byokg.linking.dense import DenseIndex
+from byokg.linking.embedders import LexicalEmbedder, create_embedder
+from byokg.linking.linker import get_dense_index
+from byokg.tools import Services
+
+PAIRS = [("a", "Acme Corporation"), ("a", "ACME"), ("b", "Banana Bread Bakery"),
+         ("c", "Wynton Marsalis"), ("d", "New Orleans"), ("e", "Acme Corporation")]
+
+
+def test_lexical_embedder_is_normalised_and_deterministic():
+    emb = LexicalEmbedder(dim=256)
+    v = emb.encode(["Acme Corp", "ACME Corporation", "banana bread", ""])
+    assert v.shape == (4, 256) and v.dtype == np.float32
+    assert np.allclose(np.linalg.norm(v[:3], axis=1), 1.0, atol=1e-5)
+    sims = v @ v[0]
+    assert sims[1] > sims[2] + 0.3  # spelling neighbours are closer
+    # same vectors in a fresh interpreter (no PYTHONHASHSEED dependence)
+    code = ("from byokg.linking.embedders import LexicalEmbedder;"
+            "print(LexicalEmbedder(dim=256).encode(['Acme Corp'])[0].round(5).tolist())")
+    other = json.loads(subprocess.check_output([sys.executable, "-c", code], text=True))
+    assert np.allclose(other, v[0], atol=1e-5)
+
+
+def test_dense_search_and_shared_names():
+    index = DenseIndex.from_pairs(PAIRS, LexicalEmbedder(), progress=False)
+    assert len(index) == 5  # distinct texts; the alias "ACME" is its own row
+    (ml,) = index.search(["acme corporation"], top_k=3)
+    ids = [c.id for c in ml.candidates]
+    assert set(ids[:2]) == {"a", "e"}  # two nodes share the name
+    assert all(c.method == "dense" for c in ml.candidates)
+    assert ml.candidates[0].score == pytest.approx(1.0, abs=1e-4)
+    scores = [c.score for c in ml.candidates]
+    assert scores == sorted(scores, reverse=True)
+    (none,) = index.search(["Acme"], top_k=3, min_score=1.01)
+    assert none.candidates == ()
+
+
+def test_dense_save_load_and_mismatch(tmp_path):
+    emb = LexicalEmbedder()
+    index = DenseIndex.from_pairs(PAIRS, emb, progress=False)
+    index.save(tmp_path / "d", store_uri="memory:x")
+    man = json.loads((tmp_path / "d" / "manifest.json").read_text())
+    assert man["embedder"] == emb.name and man["dim"] == emb.dim and man["count"] == len(PAIRS)
+    assert man["fingerprint"] == index.fingerprint and man["byokg_version"]
+    loaded = DenseIndex.load(tmp_path / "d", emb, expect_fingerprint=index.fingerprint)
+    assert loaded.search(["Wynton"]) == index.search(["Wynton"])
+    with pytest.raises(InputError, match="embedder"):
+        DenseIndex.load(tmp_path / "d", LexicalEmbedder(dim=128))
+    with pytest.raises(InputError, match="names changed"):
+        DenseIndex.load(tmp_path / "d", emb, expect_fingerprint="1-0")
+
+
+def test_dense_index_rebuilt_for_other_embedder_or_changed_graph(tmp_path):
+    g = MemoryGraph.from_triplets([("Acme Corporation", "based_in", "New Orleans")], uri="memory:dn")
+    svc = lambda: Services(RunConfig(index_dir=str(tmp_path), embedder="lexical"))  # noqa: E731
+    assert get_dense_index(g, svc()).status == "built"
+    assert get_dense_index(g, svc()).status == "loaded"
+    g2 = MemoryGraph.from_triplets([("Acme Corporation", "based_in", "Baton Rouge")],
+                                   uri="memory:dn")
+    rebuilt = get_dense_index(g2, svc())
+    assert rebuilt.status.startswith("rebuilt: fingerprint")
+    assert rebuilt.search(["Baton Rouge"], top_k=1)[0].candidates[0].id == "Baton Rouge"
+    # a manifest that disagrees on the embedder dimension is never used
+    folder = next(p for p in (tmp_path).glob("*/dense-*"))
+    man = json.loads((folder / "manifest.json").read_text())
+    man["dim"] = 7
+    (folder / "manifest.json").write_text(json.dumps(man))
+    assert get_dense_index(g2, svc()).status.startswith("rebuilt: dim")
+
+
+def test_create_embedder_by_name():
+    assert create_embedder("lexical").name == "lexical-512"
+    assert create_embedder("lexical", dim=64).dim == 64
