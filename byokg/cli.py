@@ -154,9 +154,12 @@ class _opened:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: one clear line on error, exit code 1."""
-    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    args = list(argv if argv is not None else sys.argv[1:])
+    debug = "--debug" in args
+    if debug:  # accepted anywhere on the line, not only before the command
+        args = ["--debug"] + [a for a in args if a != "--debug"]
     try:
-        cli.main(args=argv, prog_name="byokg", standalone_mode=False)
+        cli.main(args=args, prog_name="byokg", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
