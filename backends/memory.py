@@ -587,15 +587,10 @@ class MemoryGraph(BaseGraphStore):
             starts = np.searchsorted(self.rels[order], np.arange(len(self._rels)))
             for r in range(len(self._rels)):
                 first_edges[r] = [int(e) for e in order[starts[r] : starts[r] + samples]]
+        patterns = self._relation_patterns()
         for r, name in enumerate(self._rels):
             edges = first_edges.get(r, [])
-            pats: dict[tuple[str, str], None] = {}
-            for e in edges:
-                src = self._labels.get(int(self.heads[e]), (DEFAULT_LABEL,))[0]
-                dst = self._labels.get(int(self.tails[e]), (DEFAULT_LABEL,))[0]
-                pats[(src, dst)] = None
-            if not pats:
-                pats[(DEFAULT_LABEL, DEFAULT_LABEL)] = None
+            pats = dict.fromkeys(patterns.get(r, [(DEFAULT_LABEL, DEFAULT_LABEL)]))
             rel_types.append(
                 RelationType(
                     name=name,
@@ -611,6 +606,29 @@ class MemoryGraph(BaseGraphStore):
                 )
             )
         return GraphSchema(node_labels=tuple(labels), relation_types=tuple(rel_types))
+
+    def _relation_patterns(self) -> dict[int, list[tuple[str, str]]]:
+        """Every (head label, tail label) pair of each relation, over all edges, most common first."""
+        if not len(self.rels):
+            return {}
+        if not self._labels:
+            return {r: [(DEFAULT_LABEL, DEFAULT_LABEL)] for r in range(len(self._rels))}
+        names = [DEFAULT_LABEL]
+        index = {DEFAULT_LABEL: 0}
+        node_label = np.zeros(len(self._ids), dtype=np.int64)
+        for i, labs in self._labels.items():  # a node's first label
+            node_label[i] = index.setdefault(labs[0], len(names))
+            if len(names) < len(index):
+                names.append(labs[0])
+        n_lab = len(names)
+        keys = (self.rels.astype(np.int64) * n_lab + node_label[self.heads]) * n_lab + node_label[self.tails]
+        uniq, counts = np.unique(keys, return_counts=True)
+        out: dict[int, list[tuple[int, str, str]]] = {}
+        for key, cnt in zip(uniq.tolist(), counts.tolist(), strict=True):
+            r, rest = divmod(key, n_lab * n_lab)
+            src, dst = divmod(rest, n_lab)
+            out.setdefault(r, []).append((cnt, names[src], names[dst]))
+        return {r: [(s, d) for _, s, d in sorted(v, key=lambda x: -x[0])] for r, v in out.items()}
 
     def stats(self) -> GraphStats:
         labels = {lab for labs in self._labels.values() for lab in labs}

@@ -220,3 +220,24 @@ def test_batched_neighbors_match_a_naive_scan(seed):
                     assert nb.total == len(want)
                     assert [t.key for t in nb.triplets] == (want[:cap] if cap is not None else want)
                     assert nb.truncated == (cap is not None and len(want) > cap)
+
+
+def test_schema_patterns_cover_every_edge_not_only_samples():
+    from byokg.backends.memory import GraphBuilder
+
+    b = GraphBuilder()
+    b.add_node("p", labels=["Person"])
+    b.add_node("b", labels=["Band"])
+    b.add_node("f", labels=["Film"])
+    b.add_node("jazz", labels=["MusicGenre"])
+    b.add_node("noir", labels=["FilmGenre"])
+    for _ in range(1):
+        b.add("b", "genre", "jazz")
+        b.add("p", "genre", "jazz")
+        b.add("f", "genre", "noir")
+    g = b.build("memory:t")
+    for samples in (0, 1):
+        rel = next(r for r in g.schema(samples=samples).relation_types if r.name == "genre")
+        assert {(p.src, p.dst) for p in rel.patterns} == {
+            ("Band", "MusicGenre"), ("Person", "MusicGenre"), ("Film", "FilmGenre")
+        }
