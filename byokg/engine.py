@@ -317,11 +317,13 @@ class Engine:
                     if schema_text is None:
                         schema_text = self.schema_text(question)
                     if it == 0:
-                        prompt = linker_prompt(question, schema_text, cypher=cypher_ok, dialect=dialect)
+                        prompt = linker_prompt(question, schema_text, cypher=cypher_ok, dialect=dialect,
+                                               store=self.store)
                     else:
                         ctx_text = context.render(min(cfg.context_tokens, CONTEXT_PROMPT_TOKENS))
                         prompt = iterative_prompt(question, schema_text, ctx_text, round_no=it + 1,
-                                                  rounds=cfg.iterations, cypher=cypher_ok, dialect=dialect)
+                                                  rounds=cfg.iterations, cypher=cypher_ok, dialect=dialect,
+                                                  store=self.store)
                     artifacts = parse_reply(self._call_llm(trace, "kg-linker", prompt, it))
                     spotted: list[MentionLinks] = []
                 else:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from .contracts import Artifacts, GraphSchema, RelationPath
 from .errors import ConfigError
@@ -290,7 +291,7 @@ def render_schema_for(
     return render_schema(schema, relation_order=order, max_tokens=max_tokens)
 
 
-def _cypher_sections(cypher: bool, dialect: str | None) -> tuple[str, str, int]:
+def _cypher_sections(cypher: bool, dialect: str | None, store: Any = None) -> tuple[str, str, int]:
     if not cypher:
         return "", "", 3
     hints = ""
@@ -298,7 +299,7 @@ def _cypher_sections(cypher: bool, dialect: str | None) -> tuple[str, str, int]:
         try:
             from .cypher.dialects import dialect_hints  # provided by the cypher issue
 
-            hints = dialect_hints(dialect) or ""
+            hints = dialect_hints(dialect, store=store) or ""
         except ImportError:
             hints = ""
     hints = f"Dialect ({dialect}): {hints}" if hints else ""
@@ -312,9 +313,12 @@ def linker_prompt(
     *,
     cypher: bool = False,
     dialect: str | None = None,
+    store: Any = None,
 ) -> Prompt:
-    """The first-round KG-Linker prompt (entities, relation paths, [cypher], draft answers)."""
-    task, fmt, n = _cypher_sections(cypher, dialect)
+    """The first-round KG-Linker prompt (entities, relation paths, [cypher], draft answers).
+
+    ``store`` lets the dialect hints describe the store's layout (e.g. Kùzu triple graphs)."""
+    task, fmt, n = _cypher_sections(cypher, dialect, store)
     return _prompt(
         "kg_linker",
         schema=schema_text,
@@ -334,9 +338,10 @@ def iterative_prompt(
     rounds: int,
     cypher: bool = False,
     dialect: str | None = None,
+    store: Any = None,
 ) -> Prompt:
     """A later-round KG-Linker prompt: receives the graph context and may reply FINISH."""
-    task, fmt, n = _cypher_sections(cypher, dialect)
+    task, fmt, n = _cypher_sections(cypher, dialect, store)
     return _prompt(
         "kg_linker_iterative",
         schema=schema_text,
