@@ -8,10 +8,11 @@ by name, ``None`` meaning the best one installed.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,23 @@ EXTRA_HINT = "pip install 'byokg[embeddings]'"
 
 _lock = threading.RLock()
 _instances: dict[tuple, Any] = {}
+
+
+@contextlib.contextmanager
+def quiet_loading() -> Iterator[None]:
+    """Hide transformers' per-load "Loading weights" bar (byokg shows its own progress)."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # pragma: no cover
+        yield
+        return
+    was = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was:
+            hf_logging.enable_progress_bar()
 
 
 def _normalise_rows(v: np.ndarray) -> np.ndarray:
@@ -103,14 +121,15 @@ class FlagEmbedder:
         self.path = str(p)
         self.name = name or f"flag:{p.name}"
         self.max_length = max_length
-        self.model = FlagModel(
-            self.path,
-            pooling_method=pooling,
-            use_fp16=False,
-            devices="cpu",
-            normalize_embeddings=True,
-            query_instruction_for_retrieval=query_instruction,
-        )
+        with quiet_loading():
+            self.model = FlagModel(
+                self.path,
+                pooling_method=pooling,
+                use_fp16=False,
+                devices="cpu",
+                normalize_embeddings=True,
+                query_instruction_for_retrieval=query_instruction,
+            )
         self.dim = int(self.encode(["dimension probe"]).shape[1])
 
     def encode(self, texts: Sequence[str], *, batch_size: int = 256) -> np.ndarray:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, ModelNotFoundError
-from .embedders import EXTRA_HINT, _cached
+from .embedders import EXTRA_HINT, _cached, quiet_loading
 
 
 class FlagCrossEncoder:
@@ -41,8 +41,9 @@ class FlagCrossEncoder:
         self.name = name or f"flag:{p.name}"
         self.normalize = normalize
         self.max_length = max_length
-        self.model = FlagReranker(self.path, use_fp16=False, devices="cpu",
-                                  normalize=normalize, max_length=max_length)
+        with quiet_loading():
+            self.model = FlagReranker(self.path, use_fp16=False, devices="cpu",
+                                      normalize=normalize, max_length=max_length)
 
     def score(self, query: str, passages: Sequence[str], *, batch_size: int = 64) -> list[float]:
         passages = list(passages)
