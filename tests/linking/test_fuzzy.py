@@ -172,3 +172,22 @@ def test_gram_table_matches_per_key_grams():
         assert per_key[k] == len(want)
     # word order does not change the gram set
     assert np.array_equal(gram_codes("john smith"), gram_codes("smith john"))
+
+
+@given(st.text(max_size=30), st.integers(min_value=1, max_value=5))
+def test_search_any_text(text, k):
+    index = NameIndex.from_pairs([("a", "Acme Corporation"), ("b", "Zürich"), ("c", "ß"),
+                                  ("d", "東京"), ("e", "O'Brien")])
+    (ml,) = index.search([text], top_k=k)
+    assert ml.mention == text and len(ml.candidates) <= k
+    assert all(0.0 <= c.score <= 1.0 for c in ml.candidates)
+    exact = [c for c in ml.candidates if c.method in ("exact", "alias")]
+    assert ml.candidates[:len(exact)] == tuple(exact)  # exact/alias come first
+    index.spot(text)
+
+
+def test_unicode_names():
+    index = NameIndex.from_pairs([("t", "東京"), ("z", "Zürich"), ("o", "O'Brien")])
+    assert index.search(["東京"])[0].candidates[0].id == "t"
+    assert index.search(["zurich"])[0].candidates[0].method == "exact"
+    assert index.search(["obrien"])[0].candidates[0].id == "o"  # fuzzy: "o brien" vs "obrien"
