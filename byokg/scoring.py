@@ -121,12 +121,10 @@ def relation_similarities(
 
 def triplet_texts(store: GraphStore, triplets: Sequence[Triplet]) -> list[str]:
     """``head relation-words tail`` per triplet; CVT-style nodes get their short description
-    (:func:`byokg.verbalize.node_labels`, batched store calls)."""
-    exclude: dict[str, set[str]] = {}
-    for t in triplets:
-        exclude.setdefault(t.head, set()).add(t.tail)
-        exclude.setdefault(t.tail, set()).add(t.head)
-    labels = node_labels(store, [x for t in triplets for x in (t.head, t.tail)], exclude=exclude)
+    (:func:`byokg.verbalize.node_labels`, batched store calls) naming ALL their neighbours, so
+    ``m.0x (spouse: June Carter; marriage of: Johnny Cash) spouse June Carter`` still carries
+    the entity the question is about."""
+    labels = node_labels(store, [x for t in triplets for x in (t.head, t.tail)])
     return [
         f"{labels.get(t.head, t.head)} {humanize_relation(t.relation)} {labels.get(t.tail, t.tail)}"
         for t in triplets
@@ -273,7 +271,8 @@ class TripletIndex:
     per store and embedder (:func:`get_triplet_index`), then :meth:`search` per question.
     """
 
-    def __init__(self, store: GraphStore, dense: Any, embedder: Any) -> None:
+    def __init__(self, store: GraphStore, dense: Any, embedder: Any, *,
+                 ann_threshold: int = 100_000) -> None:
         import faiss
         import numpy as np
 
@@ -304,17 +303,46 @@ class TripletIndex:
             self.node_row[pos[ok]] = name_rows[ok]
         else:
             self.row_by_id = dict(zip(dense.node_ids, name_rows.tolist(), strict=True))
+        self.ann = self._build_ann() if len(dense.texts) > ann_threshold else None
         self.build_seconds = time.perf_counter() - t0
+
+    def _build_ann(self) -> Any:
+        """An IVF index (8-bit scalar quantised) over the node-name vectors for large graphs:
+        a question then scans ``nprobe`` of ``nlist`` cells instead of every name. Built from
+        the stored vectors (nothing is re-embedded); exact cosines are still used for scoring."""
+        import faiss
+        import numpy as np
+
+        vecs = self.node_vectors
+        n, d = vecs.shape
+        nlist = int(min(4096, max(64, 4 * np.sqrt(n))))
+        quantizer = faiss.IndexFlatIP(d)
+        ann = faiss.IndexIVFScalarQuantizer(quantizer, d, nlist, faiss.ScalarQuantizer.QT_8bit,
+                                            faiss.METRIC_INNER_PRODUCT)
+        rng = np.random.default_rng(0)
+        sample = np.sort(rng.choice(n, size=min(n, nlist * 40), replace=False))
+        ann.train(np.ascontiguousarray(vecs[sample]))
+        step = 100_000
+        for i in range(0, n, step):
+            ann.add(np.ascontiguousarray(vecs[i:i + step]))
+        ann.nprobe = 32
+        self._ann_quantizer = quantizer  # the IVF index does not own its quantizer
+        return ann
 
     # ------------------------------------------------------------------ per question
     def nearest_nodes(self, qv: np.ndarray, n: int) -> list[str]:
         """Ids of nodes whose name is among the ``n`` nearest to the question vector."""
         if n <= 0 or not len(self.dense.texts):
             return []
-        _s, rows = self.dense.index.search(qv[None, :], min(n, len(self.dense.texts)))
+        n = min(n, len(self.dense.texts))
+        if self.ann is not None:
+            _s, rows = self.ann.search(qv[None, :], n)
+            found = rows[0].tolist()
+        else:  # exact: one matrix-vector product over the stored vectors
+            found = _top(self.node_vectors @ qv, n).tolist()
         ids: dict[str, None] = {}
         ptr, nodes = self.dense.row_ptr, self.dense.row_nodes
-        for r in rows[0].tolist():
+        for r in found:
             if r < 0:
                 continue
             for ni in nodes[ptr[r]:ptr[r + 1]].tolist():
@@ -322,16 +350,9 @@ class TripletIndex:
         return list(ids)
 
     def relation_scores(self, qv: np.ndarray) -> np.ndarray:
-        """Cosine of the question to every relation (FAISS search over the relation index)."""
-        import numpy as np
-
-        n = len(self.relations)
-        out = np.zeros(n, np.float32)
-        if n:
-            s, idx = self.rel_index.search(qv[None, :], n)
-            ok = idx[0] >= 0
-            out[idx[0][ok]] = s[0][ok]
-        return out
+        """Cosine of the question to every relation: one product with the relation index's
+        stored vectors (a full FAISS k-selection over every relation would cost more)."""
+        return _faiss_vectors(self.rel_index) @ qv
 
     def search(
         self,

@@ -1,0 +1,206 @@
+"""Agentic traversal (Algorithm 1) with scripted LLM replies on the demo graph."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from byokg import plugins
+from byokg.config import RunConfig
+from byokg.contracts import Candidate, MentionLinks, Triplet
+from byokg.linking.embedders import LexicalEmbedder
+from byokg.models import prompt_checksum
+from byokg.tools import Services, ToolRequest
+
+REL = "<selected-relations>"
+ENT = "<next-entities>"
+
+
+def linked(*ids: str) -> list[MentionLinks]:
+    return [MentionLinks(mention=i, candidates=(Candidate(id=i, name=i, score=1.0, method="exact"),))
+            for i in ids]
+
+
+def run_tool(store, question, seeds, llm, services=None, **params):
+    tool = plugins.tools().create("agentic")
+    services = services or Services(RunConfig(), llm=llm, embedder=LexicalEmbedder())
+    req = ToolRequest(question=question, store=store, services=services,
+                      params=tool.Params(**params), entities=linked(*seeds))
+    return tool.run(req)
+
+
+def by_rules(rules):
+    """Script: the first (predicate, reply) whose predicate matches the prompt."""
+    def script(prompt, n):
+        for pred, reply in rules:
+            if pred(prompt):
+                return reply
+        raise AssertionError(f"unexpected prompt #{n}: {prompt[:300]}")
+    return script
+
+
+def entity_block(prompt: str) -> str:
+    return prompt.split("Question:")[1]
+
+
+def test_two_step_traversal_reaches_the_answer(counting_demo, make_llm):
+    llm = make_llm(by_rules([
+        (lambda p: REL in p and "Entity: Amélie" in entity_block(p),
+         f"{REL}\nAmélie | directed_by\n</selected-relations>"),
+        (lambda p: REL in p and "Entity: Jean-Pierre Jeunet" in entity_block(p),
+         f"{REL}\nborn_in\n</selected-relations>"),
+        (lambda p: ENT in p and "Roanne" not in p,
+         f"{ENT}\nJean-Pierre Jeunet\n</next-entities>"),
+        (lambda p: ENT in p and "Roanne" in p, "The facts suffice.\nFINISH"),
+    ]))
+    res = run_tool(counting_demo, "Where was the director of Amélie born?", ["Amélie"], llm)
+    triplets = {t for it in res.items for t in it.triplets}
+    assert Triplet(head="Amélie", relation="directed_by", tail="Jean-Pierre Jeunet") in triplets
+    assert Triplet(head="Jean-Pierre Jeunet", relation="born_in", tail="Roanne") in triplets
+    # only the selected relations were kept
+    assert {t.relation for t in triplets} == {"directed_by", "born_in"}
+    assert any("Roanne" in it.nodes for it in res.items)
+    born = next(it for it in res.items if "Roanne" in it.text)
+    assert born.metadata["step"] == 1 and born.metadata["finished"] is True
+    # Fig. 8 prompt: question, entity and its candidate relations
+    first = llm.prompts[0]
+    assert "Where was the director of Amélie born?" in first
+    assert re.search(r"Entity: Amélie\nRelations: directed_by, genre, set_in\n", first)
+    # 4 LLM calls (relations, entities, relations, entities->FINISH), all recorded
+    assert len(res.llm_calls) == 4 == len(llm.prompts)
+    assert [c.purpose for c in res.llm_calls] == [
+        "agentic:relations", "agentic:entities", "agentic:relations", "agentic:entities"]
+    assert [c.prompt_checksum for c in res.llm_calls] == [prompt_checksum(p) for p in llm.prompts]
+    assert all(c.prompt_tokens > 0 and c.completion_tokens > 0 for c in res.llm_calls)
+    # one batched neighbors call per round, nothing else touched the neighbourhoods
+    assert res.counts["fetches"] == 2
+    assert [ids for ids, _ in counting_demo.neighbor_calls] == [["Amélie"], ["Jean-Pierre Jeunet"]]
+
+
+def test_finish_stops_after_one_round(counting_demo, make_llm):
+    llm = make_llm(by_rules([
+        (lambda p: REL in p, f"{REL}\ndirected_by\n</selected-relations>"),
+        (lambda p: ENT in p, "FINISH"),
+    ]))
+    res = run_tool(counting_demo, "Who directed Amélie?", ["Amélie"], llm, iterations=3)
+    assert len(res.llm_calls) == 2
+    assert res.counts["fetches"] == 1 and len(counting_demo.neighbor_calls) == 1
+    assert any(e.message == "LLM: FINISH" for e in res.events)
+    assert [t for it in res.items for t in it.triplets] == [
+        Triplet(head="Amélie", relation="directed_by", tail="Jean-Pierre Jeunet")]
+    assert res.items[0].metadata["finished"] is True
+
+
+def test_last_round_asks_no_next_entities(demo_store, make_llm):
+    llm = make_llm(by_rules([(lambda p: REL in p, f"{REL}\ndirected_by\n</selected-relations>")]))
+    res = run_tool(demo_store, "Who directed Amélie?", ["Amélie"], llm, iterations=1)
+    assert len(llm.prompts) == 1 and res.items
+
+
+def test_misspelt_next_entity_is_relinked(counting_demo, make_llm):
+    llm = make_llm(by_rules([
+        (lambda p: REL in p and "Entity: Amélie" in entity_block(p),
+         f"{REL}\ndirected_by\n</selected-relations>"),
+        (lambda p: REL in p and "Entity: Jean-Pierre Jeunet" in entity_block(p),
+         f"{REL}\nborn_in\n</selected-relations>"),
+        # misspelt, and not as the facts write it: only the linker can resolve it
+        (lambda p: ENT in p and "Roanne" not in p, f"{ENT}\nJean Pierre Jeunett\n</next-entities>"),
+        (lambda p: ENT in p, "FINISH"),
+    ]))
+    res = run_tool(counting_demo, "Where was the director of Amélie born?", ["Amélie"], llm)
+    assert Triplet(head="Jean-Pierre Jeunet", relation="born_in", tail="Roanne") in {
+        t for it in res.items for t in it.triplets}
+    assert res.counts.get("relinked") == 1
+    ev = next(e for e in res.events if "linked to node" in e.message)
+    assert ev.data == {"name": "Jean Pierre Jeunett", "node": "Jean-Pierre Jeunet"}
+    # the raw string was never used as a node id
+    assert all("Jean Pierre Jeunett" not in ids for ids, _ in counting_demo.neighbor_calls)
+
+
+def test_alias_of_a_reached_node_and_unknown_name(demo_store, make_llm):
+    llm = make_llm(by_rules([
+        (lambda p: REL in p and "Entity: New Orleans" in entity_block(p),
+         f"{REL}\nborn_in\n</selected-relations>"),
+        (lambda p: REL in p and "Entity: Louis Armstrong" in entity_block(p),
+         f"{REL}\ninstrument\n</selected-relations>"),
+        (lambda p: ENT in p and "trumpet" not in p,
+         f"{ENT}\nSatchmo\nQqqqxz Zzzzvw\n</next-entities>"),
+        (lambda p: ENT in p, "FINISH"),
+    ]))
+    res = run_tool(demo_store, "Which instrument does Satchmo, born in New Orleans, play?",
+                   ["New Orleans"], llm)
+    triplets = {t for it in res.items for t in it.triplets}
+    assert Triplet(head="Louis Armstrong", relation="instrument", tail="trumpet") in triplets
+    unlinked = [e for e in res.events if "not found in the graph" in e.message]
+    assert unlinked and unlinked[0].level == "warning"
+    assert unlinked[0].data["names"] == ["Qqqqxz Zzzzvw"]
+
+
+def test_replies_without_tags_leave_warnings_not_crashes(demo_store, make_llm):
+    llm = make_llm(by_rules([
+        (lambda p: REL in p, "I would follow directed_by here, it names the director."),
+        (lambda p: ENT in p, "Let me think about who that is."),
+    ]))
+    res = run_tool(demo_store, "Who directed Amélie?", ["Amélie"], llm)
+    warnings = [e for e in res.events if e.level == "warning"]
+    assert any("no <selected-relations> tag" in e.message for e in warnings)
+    assert any("neither <next-entities> nor FINISH" in e.message for e in warnings)
+    assert res.counts["replies_without_tag"] == 2
+    # the relation named in the untagged reply was still followed
+    assert {t.relation for it in res.items for t in it.triplets} == {"directed_by"}
+
+
+def test_reply_with_nothing_usable(demo_store, make_llm):
+    llm = make_llm(lambda p, n: "no idea")
+    res = run_tool(demo_store, "Who directed Amélie?", ["Amélie"], llm)
+    assert res.items == [] and len(res.llm_calls) == 1
+    assert any("no relation selected" in e.message for e in res.events)
+
+
+def test_caps_honoured(demo_store, make_llm):
+    llm = make_llm(by_rules([
+        (lambda p: REL in p, f"{REL}\nborn_in\n</selected-relations>"),
+    ]))
+    res = run_tool(demo_store, "Who was born in New Orleans?", ["New Orleans"], llm,
+                   iterations=1, per_relation=2)
+    assert len({t for it in res.items for t in it.triplets}) == 2
+
+
+def test_not_offered_without_llm(demo_store):
+    tool = plugins.tools().create("agentic")
+    assert tool.needs_llm and tool.default
+    assert not tool.applicable(demo_store, Services(RunConfig()))
+
+
+def test_bad_params_are_a_clear_error():
+    from byokg.errors import ConfigError
+
+    tool = plugins.tools().create("agentic")
+    with pytest.raises(ConfigError, match="params.agentic.iterations"):
+        RunConfig(params={"agentic": {"iterations": 0}}).tool_params("agentic", tool.Params)
+
+
+def test_in_the_engine_llm_calls_counted(demo_store, make_llm):
+    from byokg.engine import Engine
+
+    def script(prompt, n):
+        if prompt.startswith("Answer the question"):
+            return "<answers>\nRoanne\n</answers>"
+        if REL in prompt:
+            if "Entity: Amélie" in entity_block(prompt):
+                return f"{REL}\ndirected_by\n</selected-relations>"
+            return f"{REL}\nborn_in\n</selected-relations>"
+        if ENT in prompt:
+            return "FINISH" if "Roanne" in prompt else f"{ENT}\nJean-Pierre Jeunet\n</next-entities>"
+        return "<entities>\nAmélie\n</entities>\n<relation-paths>\n</relation-paths>\nFINISH"
+
+    llm = make_llm(script)
+    cfg = RunConfig(tools=["agentic"], iterations=1)
+    ans = Engine(demo_store, cfg, Services(cfg, llm=llm)).ask(
+        "Where was the director of Amélie born?")
+    purposes = [c.purpose for c in ans.trace.llm_calls]
+    assert purposes.count("agentic:relations") == 2 and purposes.count("agentic:entities") == 2
+    assert ans.trace.counts["llm_calls"] == len(ans.trace.llm_calls) == len(llm.prompts)
+    assert ans.answers == ["Roanne"]
+    assert any("Roanne" in it.text and it.tool == "agentic" for it in ans.context)
