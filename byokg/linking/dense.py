@@ -118,7 +118,7 @@ class DenseIndex:
         q = np.ascontiguousarray(self.embedder.encode(mentions, batch_size=batch_size),
                                  dtype=np.float32)
         k = min(len(self.texts), top_k * 2 + 2)  # rows, several nodes may share one
-        scores, rows = self.index.search(q, k)
+        scores, rows = _search(self.index, q, k)
         out = []
         for m, srow, rrow in zip(mentions, scores.tolist(), rows.tolist(), strict=True):
             best: dict[int, float] = {}
@@ -192,3 +192,18 @@ class DenseIndex:
                    row_ptr=arrays["row_ptr"], row_nodes=arrays["row_nodes"],
                    node_ids=strings["node_ids"], node_names=strings["node_names"],
                    fingerprint=man.fingerprint, count=man.count)
+
+
+def _search(index: Any, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """FAISS search; a few queries run single-threaded (OpenMP threads spinning on a busy
+    2-core machine made one query 20x slower: 16 ms instead of 0.7 ms at 10k names)."""
+    import faiss
+
+    if len(q) >= 32:
+        return index.search(q, k)
+    prev = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(1)
+    try:
+        return index.search(q, k)
+    finally:
+        faiss.omp_set_num_threads(prev)
