@@ -27,7 +27,8 @@ def _services(index_dir: str | None, embedder: str | None):
               help="Candidates per mention and method.")
 @click.option("--min-score", type=click.FloatRange(0, 1), default=0.6, show_default=True,
               help="Lowest fuzzy score kept.")
-@click.option("--embedder", default=None, help="Embedder for dense linking (minilm, lexical, flag).")
+@click.option("--embedder", default=None,
+              help="Embedder for dense linking (minilm, lexical, flag).")
 @click.option("--index-dir", type=click.Path(file_okay=False), default=None,
               help="Reuse/save indexes here (see `byokg index build`).")
 @click.option("--no-store-index", is_flag=True, help="Ignore the store's full-text/vector index.")

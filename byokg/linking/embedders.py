@@ -165,7 +165,7 @@ def make_minilm(**options: Any) -> FlagEmbedder:
 
 
 def make_flag(path: str | None = None, pooling: str = "cls", **options: Any) -> FlagEmbedder:
-    """Any local FlagEmbedding-compatible model: ``create_embedder("flag", path=..., pooling=...)``."""
+    """Any local FlagEmbedding model: ``create_embedder("flag", path=..., pooling=...)``."""
     if not path:
         raise ConfigError("the flag embedder needs path= (a local model folder, e.g. BGE-M3)")
     resolved = str(Path(path).expanduser().resolve())

@@ -1,16 +1,18 @@
-"""Fuzzy name index: exact/alias lookup, n-gram candidate generation, rapidfuzz scoring.
+"""Fuzzy name index: exact/alias lookup, token + n-gram candidate generation, rapidfuzz scoring.
 
 Built once from ``store.iter_node_names()``. A mention is normalised (case, accents, punctuation,
-whitespace); an exact or alias hit scores 1.0 and always ranks first. Otherwise the mention's
-character bigrams and trigrams are looked up in an inverted index, every name sharing grams
-gets an IDF-weighted overlap score in one ``numpy.bincount``, and only the best few hundred
-names are scored with rapidfuzz. No mention ever scores every name.
+whitespace); an exact or alias hit scores 1.0 and always ranks first. Otherwise each mention
+word is matched to the graph's word vocabulary (itself and spellings within one or two edits,
+found through a character bigram/trigram index over the vocabulary), every name holding those
+words gets an IDF-weighted overlap score in one ``numpy.bincount``, and only the best couple of
+hundred names are scored with rapidfuzz. No mention ever scores every name.
 
-The fuzzy score is ``max(token_sort_ratio, ratio, token_sort_ratio, token_set_ratio * (0.6 + 0.4 * len_ratio))`` on the
-normalised strings, capped at 0.99 so it never ties an exact match: typos and word order go
-through ``token_sort_ratio``; a mention longer than the name ("wynton marsalis trumpeter" ->
-"Wynton Marsalis") through ``token_set_ratio``, discounted by how much of the longer string the
-shorter one covers (so "Wynton Marsalis" beats "Wynton").
+The fuzzy score (:func:`score_names`) is
+``max(ratio, token_sort_ratio, token_set_ratio * (0.6 + 0.4 * len_ratio)) / 100`` on the
+normalised strings, capped at 0.99 so it never ties an exact match: typos go through
+``ratio``, word order through ``token_sort_ratio``, a mention longer than the name ("wynton
+marsalis trumpeter" -> "Wynton Marsalis") through ``token_set_ratio``, discounted by how much
+of the longer string the shorter one covers (so "Wynton Marsalis" beats "Wynton").
 """
 
 from __future__ import annotations
@@ -120,7 +122,9 @@ class NameIndex:
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def from_pairs(cls, pairs: Iterable[tuple[str, str]], *, fingerprint_: str | None = None) -> NameIndex:
+    def from_pairs(
+        cls, pairs: Iterable[tuple[str, str]], *, fingerprint_: str | None = None
+    ) -> NameIndex:
         """Build from ``(node_id, name_or_alias)`` pairs."""
         pairs = pairs if isinstance(pairs, list) else list(pairs)
         node_index: dict[str, int] = {}
@@ -326,7 +330,9 @@ class NameIndex:
             ),
         )
 
-    def fuzzy_keys(self, key: str, *, limit: int = 200, min_score: float = 0.0) -> list[tuple[int, float]]:
+    def fuzzy_keys(
+        self, key: str, *, limit: int = 200, min_score: float = 0.0
+    ) -> list[tuple[int, float]]:
         """``(key index, score)`` of the best fuzzy matches of a normalised key, best first."""
 
         cand = self.candidate_keys(key, limit=limit)
@@ -412,7 +418,8 @@ class NameIndex:
         if man is None or man.kind != "names":
             raise InputError("no name index here (manifest.json missing)", source=str(folder))
         if man.format != FORMAT:
-            raise InputError(f"index format {man.format} != {FORMAT}; rebuild it", source=str(folder))
+            raise InputError(f"index format {man.format} != {FORMAT}; rebuild it",
+                             source=str(folder))
         if expect_fingerprint is not None and man.fingerprint != expect_fingerprint:
             raise InputError("index is stale: the graph's names changed since it was built",
                              source=str(folder))

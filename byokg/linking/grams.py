@@ -10,7 +10,6 @@ grams never collide; bigrams carry a marker value in the third slot.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
 import numpy as np
@@ -88,8 +87,3 @@ def gram_table(keys: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     per_key = np.bincount(postings, minlength=n).astype(np.int32)
     return uniq, ptr, postings, per_key
 
-
-def strip_accents(text: str) -> str:  # used by tests and spotting of original spans
-    return "".join(
-        ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)
-    )

@@ -65,7 +65,8 @@ class Fingerprint:
         total, xor, n = self.total, self.xor, 0
         b2 = hashlib.blake2b
         for node_id, name in pairs:
-            h = int.from_bytes(b2(f"{node_id}\x1f{name}".encode(), digest_size=8).digest(), "little")
+            digest = b2(f"{node_id}\x1f{name}".encode(), digest_size=8).digest()
+            h = int.from_bytes(digest, "little")
             total += h
             xor ^= h
             n += 1

@@ -68,7 +68,8 @@ def tiny_reranker(tmp_path_factory) -> Path:
     torch.manual_seed(0)
     folder = tmp_path_factory.mktemp("tiny-reranker")
     n = _tokenizer(folder)
-    # a smaller init than the encoder: with 1.0 the tanh pooler saturates and every pair scores alike
+    # a smaller init than the encoder: with 1.0 the tanh pooler saturates and every pair
+    # scores alike
     config = _config(n, num_labels=1)
     config.initializer_range = 0.3
     BertForSequenceClassification(config).save_pretrained(folder)

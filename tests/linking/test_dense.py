@@ -65,7 +65,8 @@ def test_dense_save_load_and_mismatch(tmp_path):
 
 
 def test_dense_index_rebuilt_for_other_embedder_or_changed_graph(tmp_path):
-    g = MemoryGraph.from_triplets([("Acme Corporation", "based_in", "New Orleans")], uri="memory:dn")
+    g = MemoryGraph.from_triplets([("Acme Corporation", "based_in", "New Orleans")],
+                                  uri="memory:dn")
     svc = lambda: Services(RunConfig(index_dir=str(tmp_path), embedder="lexical"))  # noqa: E731
     assert get_dense_index(g, svc()).status == "built"
     assert get_dense_index(g, svc()).status == "loaded"

@@ -81,7 +81,8 @@ def test_dense_only_with_lexical():
 def test_union_keeps_first_method_and_order():
     from byokg.contracts import Candidate, MentionLinks
 
-    a = [MentionLinks(mention="m", candidates=(Candidate(id="x", name="X", score=1, method="exact"),))]
+    a = [MentionLinks(mention="m",
+                      candidates=(Candidate(id="x", name="X", score=1, method="exact"),))]
     b = [MentionLinks(mention="m", candidates=(
         Candidate(id="x", name="X", score=0.9, method="dense"),
         Candidate(id="y", name="Y", score=0.8, method="dense")))]
