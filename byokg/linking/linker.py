@@ -42,6 +42,8 @@ class EntityLinkerParams(ToolParams):
     min_score: float = Field(0.6, ge=0.0, le=1.0, description="lowest fuzzy score kept")
     dense_min_score: float = Field(0.0, ge=-1.0, le=1.0, description="lowest cosine kept")
     use_store_index: bool = Field(True, description="use the store's fulltext/vector index")
+    store_index_fallback: bool = Field(
+        True, description="link mentions the store's full-text index misses with the local index")
 
 
 def resolve_method(method: str, services: Services) -> str:
@@ -187,7 +189,18 @@ def _fuzzy(store: GraphStore, services: Services, mentions: list[str],
         try:
             found = store.fulltext_search(mentions, k=p.top_k * 3)  # type: ignore[attr-defined]
             hits = [list(found.get(m, ())) for m in mentions]
-            return _rescore(store, mentions, hits, "fulltext", p.top_k, p.min_score)
+            out = _rescore(store, mentions, hits, "fulltext", p.top_k, p.min_score)
+            missed = [m.mention for m in out if not m.candidates]
+            if missed and p.store_index_fallback:
+                # full-text indexes tokenise and often skip aliases ("USA") and misspelled
+                # single words; the local index catches those
+                log.info("full-text search of %s found nothing for %d mention(s); using the "
+                         "local name index for them", store.uri, len(missed))
+                local = get_name_index(store, services).search(missed, top_k=p.top_k,
+                                                               min_score=p.min_score)
+                by = {m.mention: m for m in local}
+                out = [by.get(m.mention, m) if not m.candidates else m for m in out]
+            return out
         except BackendError as exc:
             log.warning("full-text search of %s failed (%s); using the local name index",
                         store.uri, exc)

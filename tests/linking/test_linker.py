@@ -171,3 +171,49 @@ def test_stale_index_is_detected_and_rebuilt(tmp_path, caplog):
     assert index.search(["Ellis Marsalis"])[0].candidates[0].id == "Ellis Marsalis"
     reloaded = get_name_index(changed, Services(RunConfig(index_dir=str(tmp_path))))
     assert reloaded.status == "loaded"
+
+
+def test_fulltext_misses_fall_back_to_local_index():
+    class Missing(SearchableFake):
+        def fulltext_search(self, texts, *, k=3):
+            self.calls.append("fulltext")
+            return {t: [] for t in texts}
+
+    base = graph(uri="memory:miss")
+    store = Missing(uri="memory:miss", node_ids=base._ids, node_index=base._index,
+                    rel_names=base._rels, rel_index=base._rel_index, heads=base.heads,
+                    rels=base.rels, tails=base.tails)
+    out = EntityLinker().link(["Wynton Marsalls"], store=store, services=Services(),
+                              params=EntityLinkerParams(method="fuzzy"))
+    assert out[0].candidates[0].id == "Wynton Marsalis"
+    assert out[0].candidates[0].method == "fuzzy"
+    assert store.calls[:2] == ["fulltext", "iter_node_names"]
+    strict = EntityLinker().link(["Wynton Marsalls"], store=store, services=Services(),
+                                 params=EntityLinkerParams(method="fuzzy",
+                                                           store_index_fallback=False))
+    assert strict[0].candidates == ()
+
+
+@pytest.mark.slow
+def test_real_kuzu_fulltext(tmp_path):
+    """A Kùzu file loaded by ``byokg load`` declares full-text search; the linker uses it and
+    falls back to the local index for what BM25 over names misses (the alias "USA")."""
+    pytest.importorskip("kuzu")
+    from byokg.demo import DEMO_GRAPH
+    from byokg.graph import open_graph
+    from byokg.loading import load_into
+
+    uri = f"kuzu:{tmp_path / 'demo.kz'}"
+    load_into([str(DEMO_GRAPH)], uri)
+    store = open_graph(uri)
+    try:
+        if Capability.FULLTEXT not in store.capabilities:
+            pytest.skip("this Kùzu build has no FTS extension")
+        out = EntityLinker().link(["Wynton Marsalls", "Marsalis Wynton", "USA"], store=store,
+                                  services=Services(), params=EntityLinkerParams())
+    finally:
+        store.close()
+    assert out[0].candidates[0].id == "Wynton Marsalis"
+    assert out[0].candidates[0].method == "fulltext"
+    assert out[1].candidates[0].id == "Wynton Marsalis"
+    assert (out[2].candidates[0].id, out[2].candidates[0].method) == ("United States", "alias")
