@@ -169,11 +169,14 @@ class Neo4jGraph(CypherGraphBase):
         self.database = database or parsed["database"] or os.environ.get("NEO4J_DATABASE") or None
         self.timeout_s = float(timeout_s or opts.get("timeout", DEFAULT_TIMEOUT_S))
         auth = auth or parsed["auth"] or env_auth()
+        self._driver = None
         try:
             self._driver = _driver(self.address, auth, connection_timeout)
             if verify:
                 _verify(self._driver, self.database)
         except Exception as exc:  # driver raises many types; name the URI and the cause
+            if self._driver is not None:
+                self._driver.close()
             raise _backend_error(exc, self.uri, "connecting") from exc
         self.server_agent = ""
         try:
@@ -406,10 +409,13 @@ class _Writer:
         parsed = parse_uri(uri)
         self.uri = redact(uri)
         self.database = database or parsed["database"] or os.environ.get("NEO4J_DATABASE") or None
+        self.driver = None
         try:
             self.driver = _driver(parsed["address"], auth or parsed["auth"] or env_auth(), 10.0)
             _verify(self.driver, self.database)
         except Exception as exc:
+            if self.driver is not None:
+                self.driver.close()
             raise _backend_error(exc, self.uri, "connecting") from exc
         self._pending: list[tuple[str, list[dict[str, Any]]]] = []
         self._pending_rows = 0

@@ -117,6 +117,23 @@ def run_bolt(scale: int, results: dict, *, quick: bool = False, heap: str = "4g"
             results["shortest_miss_p50_ms"] = _p50(
                 lambda: store.shortest_paths([next(itm)], max_hops=3), reps
             )
+            # cross-check hop counts with the memory backend's exhaustive BFS on the same CSV
+            from byokg.backends.memory import load_path
+
+            from byokg.paths import shortest_paths as bfs
+
+            mem, _ = load_path(csv_path)
+            pairs = hit_pairs + misses
+            ref = bfs(mem, pairs, max_hops=3, k=1, hub_degree=10**9, max_expansions=10**9)
+            got = store.shortest_paths(pairs, max_hops=3)
+            agree = sum(
+                len(ref.paths_for(a, b)[:1]) == len(got[(a, b)][:1])
+                and all(x.hops == y.hops for x, y in zip(ref.paths_for(a, b)[:1], got[(a, b)][:1],
+                                                          strict=False))
+                for a, b in pairs
+            )
+            results["shortest_agree_with_memory"] = agree
+            results["shortest_pairs_checked"] = len(pairs)
         finally:
             store.close()
 
