@@ -99,6 +99,8 @@ class CypherDialect:
 
     # -- fragments
     def id_expr(self, var: str) -> str:
+        if self.id_property == "~id":  # Neptune: the id is the element id
+            return f"{self.element_id_fn}({var})"
         return f"coalesce({var}.{esc(self.id_property)}, {self.element_id_fn}({var}))"
 
     def name_expr(self, var: str) -> str:
