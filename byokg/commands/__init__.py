@@ -1,0 +1,1 @@
+"""Lazily loaded CLI commands (see byokg.cli.LAZY_COMMANDS)."""
