@@ -1,7 +1,8 @@
 """Dense name index: FAISS inner product over L2-normalised vectors (= true cosine).
 
 Distinct names are embedded in batches (a tqdm bar when stderr is a terminal) into a
-``faiss.IndexFlatIP``; each vector row maps back to the node ids carrying that name. Saved with
+``faiss.IndexFlatIP`` (or, without faiss installed, the same exact search in numpy); each vector
+row maps back to the node ids carrying that name. Saved with
 a manifest (embedder name, dimension, count, node-set fingerprint, byokg version) so a stale or
 mismatched index is detected on load and rebuilt, never used. Memory: 4 bytes x dim per distinct
 name (1M names x 384 dims = 1.5 GB), encoded batch by batch.
@@ -51,8 +52,6 @@ class DenseIndex:
     def from_pairs(cls, pairs: Iterable[tuple[str, str]], embedder: Any, *,
                    batch_size: int = 256, progress: bool | None = None,
                    fingerprint_: str | None = None) -> DenseIndex:
-        import faiss
-
         pairs = pairs if isinstance(pairs, list) else list(pairs)
         node_index: dict[str, int] = {}
         node_ids: list[str] = []
@@ -80,7 +79,7 @@ class DenseIndex:
         order = np.argsort(rows, kind="stable")
         row_ptr = np.zeros(len(texts) + 1, np.int64)
         np.cumsum(np.bincount(rows, minlength=len(texts)), out=row_ptr[1:])
-        index = faiss.IndexFlatIP(embedder.dim)
+        index = _flat_index(embedder.dim)
         show = sys.stderr.isatty() if progress is None else progress
         t0 = time.perf_counter()
         from tqdm import tqdm
@@ -142,12 +141,15 @@ class DenseIndex:
                         embedder=self.embedder.name, dim=int(self.embedder.dim))
 
     def save(self, folder: str | Path, *, store_uri: str | None = None) -> Path:
-        import faiss
-
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "manifest.json").unlink(missing_ok=True)
-        faiss.write_index(self.index, str(folder / "vectors.faiss"))
+        if isinstance(self.index, NumpyFlatIP):
+            np.save(folder / "vectors.npy", self.index.vectors)
+        else:
+            import faiss
+
+            faiss.write_index(self.index, str(folder / "vectors.faiss"))
         np.savez(folder / "rows.npz", row_ptr=self.row_ptr, row_nodes=self.row_nodes)
         with open(folder / "rows.json", "w", encoding="utf-8") as fh:
             json.dump({"texts": self.texts, "node_ids": self.node_ids,
@@ -160,8 +162,6 @@ class DenseIndex:
              expect_fingerprint: str | None = None) -> DenseIndex:
         """Load a saved index built with ``embedder``; :class:`InputError` when it is
         missing, stale (fingerprint) or built with another embedder or dimension."""
-        import faiss
-
         folder = Path(folder)
         man = read_manifest(folder)
         if man is None or man.kind != "dense":
@@ -178,7 +178,14 @@ class DenseIndex:
         if problems:
             raise InputError("dense index is stale: " + "; ".join(problems), source=str(folder))
         try:
-            index = faiss.read_index(str(folder / "vectors.faiss"))
+            if (folder / "vectors.faiss").is_file() and _has_faiss():
+                import faiss
+
+                index = faiss.read_index(str(folder / "vectors.faiss"))
+            elif (folder / "vectors.npy").is_file():
+                index = NumpyFlatIP.from_array(np.load(folder / "vectors.npy"))
+            else:
+                raise OSError("vectors.faiss (needs faiss) or vectors.npy missing")
             arrays = np.load(folder / "rows.npz")
             with open(folder / "rows.json", encoding="utf-8") as fh:
                 strings = json.load(fh)
@@ -194,9 +201,64 @@ class DenseIndex:
                    fingerprint=man.fingerprint, count=man.count)
 
 
+class NumpyFlatIP:
+    """Exact inner-product search in numpy, used when faiss is not installed (same results,
+    slower on large indexes). Mirrors the few ``faiss.IndexFlatIP`` members used here."""
+
+    def __init__(self, d: int) -> None:
+        self.d = d
+        self._parts: list[np.ndarray] = []
+        self._vectors: np.ndarray | None = np.zeros((0, d), np.float32)
+
+    @classmethod
+    def from_array(cls, vectors: np.ndarray) -> NumpyFlatIP:
+        index = cls(int(vectors.shape[1]))
+        index._vectors = np.asarray(vectors, np.float32)
+        return index
+
+    @property
+    def vectors(self) -> np.ndarray:
+        if self._parts:
+            self._vectors = np.concatenate([self._vectors, *self._parts])
+            self._parts = []
+        return self._vectors
+
+    @property
+    def ntotal(self) -> int:
+        return len(self.vectors)
+
+    def add(self, x: np.ndarray) -> None:
+        self._parts.append(np.asarray(x, np.float32))
+
+    def search(self, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        sims = q @ self.vectors.T
+        k = min(k, sims.shape[1])
+        top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        part = np.take_along_axis(sims, top, axis=1)
+        order = np.argsort(-part, axis=1, kind="stable")
+        return np.take_along_axis(part, order, axis=1), np.take_along_axis(top, order, axis=1)
+
+
+def _has_faiss() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("faiss") is not None
+
+
+def _flat_index(dim: int) -> Any:
+    if _has_faiss():
+        import faiss
+
+        return faiss.IndexFlatIP(dim)
+    log.info("faiss is not installed: dense search runs in numpy (pip install 'byokg[embeddings]')")
+    return NumpyFlatIP(dim)
+
+
 def _search(index: Any, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """FAISS search; a few queries run single-threaded (OpenMP threads spinning on a busy
     2-core machine made one query 20x slower: 16 ms instead of 0.7 ms at 10k names)."""
+    if isinstance(index, NumpyFlatIP):
+        return index.search(q, k)
     import faiss
 
     if len(q) >= 32:

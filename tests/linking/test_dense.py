@@ -86,3 +86,23 @@ def test_dense_index_rebuilt_for_other_embedder_or_changed_graph(tmp_path):
 def test_create_embedder_by_name():
     assert create_embedder("lexical").name == "lexical-512"
     assert create_embedder("lexical", dim=64).dim == 64
+
+
+def test_numpy_fallback_matches_faiss(tmp_path, monkeypatch):
+    from byokg.linking import dense
+
+    emb = LexicalEmbedder()
+    with_faiss = DenseIndex.from_pairs(PAIRS, emb, progress=False)
+    monkeypatch.setattr(dense, "_has_faiss", lambda: False)
+    plain = DenseIndex.from_pairs(PAIRS, emb, progress=False)
+    assert isinstance(plain.index, dense.NumpyFlatIP)
+    for m in ["acme", "Wynton Marsalis", "bakery bread"]:
+        a = with_faiss.search([m], top_k=3)[0]
+        b = plain.search([m], top_k=3)[0]
+        assert a.ids[:2] == b.ids[:2]  # the third may be a tie at similarity ~0
+        assert [c.score for c in a.candidates] == pytest.approx([c.score for c in b.candidates],
+                                                                abs=1e-4)
+    plain.save(tmp_path / "np")
+    assert (tmp_path / "np" / "vectors.npy").is_file()
+    again = DenseIndex.load(tmp_path / "np", emb)
+    assert again.search(["acme"]) == plain.search(["acme"])
