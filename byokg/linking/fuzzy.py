@@ -334,7 +334,6 @@ class NameIndex:
         self, key: str, *, limit: int = 200, min_score: float = 0.0
     ) -> list[tuple[int, float]]:
         """``(key index, score)`` of the best fuzzy matches of a normalised key, best first."""
-
         cand = self.candidate_keys(key, limit=limit)
         if not len(cand):
             return []
