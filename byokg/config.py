@@ -27,6 +27,12 @@ class RunConfig(BaseModel):
     tools: list[str] | None = Field(None, description="retrieval tools to run; None = all")
     embedder: str | None = Field(None, description="embedder name; None = best available")
     reranker: str | None = Field(None, description="reranker name; None = embedder cosine")
+    embedder_options: dict[str, Any] = Field(
+        default_factory=dict, description="options for the embedder factory, e.g. {path: DIR}"
+    )
+    reranker_options: dict[str, Any] = Field(
+        default_factory=dict, description="options for the reranker factory, e.g. {path: DIR}"
+    )
     context_tokens: int = Field(4000, ge=100, description="token budget of the merged context")
     workers: int = Field(4, ge=1, le=64, description="tools run side by side")
     index_dir: str | None = Field(None, description="where linking indexes are cached")

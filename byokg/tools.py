@@ -70,7 +70,7 @@ class Services:
             if self._embedder is None:
                 from .linking.embedders import create_embedder  # provided by the linking issue
 
-                self._embedder = create_embedder(self.config.embedder)
+                self._embedder = create_embedder(self.config.embedder, **self.config.embedder_options)
             return self._embedder
 
     @property
@@ -80,7 +80,9 @@ class Services:
             if self._reranker is None and self.config.reranker:
                 from . import plugins
 
-                self._reranker = plugins.rerankers().create(self.config.reranker)
+                self._reranker = plugins.rerankers().create(
+                    self.config.reranker, **self.config.reranker_options
+                )
             return self._reranker
 
     def shared(self, key: str, build: Any) -> Any:
