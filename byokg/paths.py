@@ -594,12 +594,8 @@ def _collect(st: _PairState, k: int) -> None:
     st.res.hops = best if found else None
 
 
-def _assemble(result: ShortestResult, states: list[_PairState]) -> ShortestResult:
-    hubs: dict[str, None] = {}
-    for st in states:
-        st.res.hubs_capped = list(st.hubs)
-        hubs.update(st.hubs)
-        result.pairs.append(st.res)
+def _summarize(result: ShortestResult, hubs: dict[str, None]) -> ShortestResult:
+    """Fill the result-level flags and notes from its pairs (shared by both search routes)."""
     result.hubs_capped = list(hubs)
     missing = [p for p in result.pairs if not p.paths]
     result.bounded = any(p.bounded for p in result.pairs)
@@ -609,6 +605,15 @@ def _assemble(result: ShortestResult, states: list[_PairState]) -> ShortestResul
     if result.bounded:
         result.notes.append("expansion budget reached for some pairs; paths may be missing")
     return result
+
+
+def _assemble(result: ShortestResult, states: list[_PairState]) -> ShortestResult:
+    hubs: dict[str, None] = {}
+    for st in states:
+        st.res.hubs_capped = list(st.hubs)
+        hubs.update(st.hubs)
+        result.pairs.append(st.res)
+    return _summarize(result, hubs)
 
 
 # --------------------------------------------------------------------------- expand
@@ -953,12 +958,4 @@ def _assemble_csr(result: ShortestResult) -> ShortestResult:
     hubs: dict[str, None] = {}
     for p in result.pairs:
         hubs.update(dict.fromkeys(p.hubs_capped))
-    result.hubs_capped = list(hubs)
-    missing = [p for p in result.pairs if not p.paths]
-    result.bounded = any(p.bounded for p in result.pairs)
-    result.exhausted = all(p.exhausted for p in missing) if missing else True
-    if hubs:
-        result.notes.append(f"{len(hubs)} hub(s) not expanded: {', '.join(list(hubs)[:5])}")
-    if result.bounded:
-        result.notes.append("expansion budget reached for some pairs; paths may be missing")
-    return result
+    return _summarize(result, hubs)
