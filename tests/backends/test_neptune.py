@@ -160,6 +160,10 @@ def test_analytics_schema_from_pg_schema(analytics):
 
 def test_analytics_batched_neighbors_one_request(analytics):
     store, stub, _ = analytics
+    sent: list[dict] = []
+    store.client.meta.events.register(
+        "before-parameter-build.neptune-graph.ExecuteQuery", lambda params, **_: sent.append(params)
+    )
     stub.add_response("execute_query", _payload([{"schema": PG_SCHEMA}]), {
         "graphIdentifier": GRAPH, "language": "OPEN_CYPHER", "queryString": ANY,
     })
@@ -183,6 +187,10 @@ def test_analytics_batched_neighbors_one_request(analytics):
     assert got["c1"].triplets[0].key == ("p1", "LIVES_IN", "c1") and not got["c1"].truncated
     assert got["nope"].total == 0
     assert store.attempts == 2  # pg_schema (relation validation, cached) + one batched query
+    q = sent[-1]["queryString"]
+    # the shared openCypher builder: Neptune ids (~id / id()), validated + escaped relation type
+    assert q.startswith("UNWIND $ids AS i MATCH (n {`~id`: i})") and "id(m)" in q
+    assert "[r:`LIVES_IN`]" in q and "MISSING" not in q
 
 
 def test_analytics_vector_search(analytics):
