@@ -262,7 +262,22 @@ def load_northwind(
                     "sources": [s for s, _ in cands],
                     # the shared gold file keeps only the first GOLD_FILE_ROWS rows of a result
                     "gold_truncated": gold_source == "file" and len(rows) >= GOLD_FILE_ROWS,
+                    "gold_has_limit": _has_limit(cypher),
+                    # Northwind's schema has no `id`; byokg's Bolt loader adds one as node key
+                    "ignore_node_keys": ["id"],
                 },
             )
         )
     return ds
+
+
+def _has_limit(cypher: str) -> bool:
+    """Whether the query has a LIMIT outside strings and comments (its rows may then depend on
+    how the engine breaks ties)."""
+    from ..cypher.lexer import tokenize
+
+    try:
+        toks = tokenize(cypher)
+    except ValueError:
+        return "limit" in cypher.lower()
+    return any(t.is_word("LIMIT") for t in toks)

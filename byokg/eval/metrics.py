@@ -110,7 +110,7 @@ def recall_at_k(context: Sequence[str], gold: Sequence[str | Sequence[str]], k: 
 # ---------------------------------------------------------------- execution accuracy (Cypher)
 
 
-def _cell(v: Any) -> str:
+def _cell(v: Any, ignore: frozenset[str] = frozenset()) -> str:
     if v is None:
         return "null"
     if isinstance(v, bool):
@@ -123,15 +123,17 @@ def _cell(v: Any) -> str:
         except ValueError:
             return normalize(v)
     if isinstance(v, list | tuple):
-        return "[" + ",".join(sorted(_cell(x) for x in v)) + "]"
+        return "[" + ",".join(sorted(_cell(x, ignore) for x in v)) + "]"
     if isinstance(v, dict):  # a node/relationship: its properties (backend keys like _label ignored)
-        items = sorted((k, x) for k, x in v.items() if not str(k).startswith("_"))
-        return "{" + ",".join(f"{k}:{_cell(x)}" for k, x in items) + "}"
+        items = sorted(
+            (k, x) for k, x in v.items() if not str(k).startswith("_") and k not in ignore
+        )
+        return "{" + ",".join(f"{k}:{_cell(x, ignore)}" for k, x in items) + "}"
     return normalize(str(v))
 
 
-def _row_key(row: Iterable[Any]) -> tuple[str, ...]:
-    return tuple(sorted(_cell(v) for v in row))  # column order ignored
+def _row_key(row: Iterable[Any], ignore: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    return tuple(sorted(_cell(v, ignore) for v in row))  # column order ignored
 
 
 class ExecScore(BaseModel):
@@ -144,6 +146,7 @@ def execution_accuracy(
     gold_rows: Sequence[Sequence[Any]],
     *,
     gold_truncated: bool = False,
+    ignore_node_keys: Iterable[str] = (),
 ) -> ExecScore:
     """Compare result rows as sets of value-multisets (column order and names ignored).
 
@@ -151,10 +154,12 @@ def execution_accuracy(
     sub-multiset of the predicted row's (extra columns allowed); score is F1 over rows.
     ``gold_truncated``: the gold rows are only the first N of a longer result (the shared gold
     file keeps 50), so exact means every gold row is among the predicted rows and partial is the
-    recall of gold rows.
+    recall of gold rows. ``ignore_node_keys``: node properties left out of the comparison (e.g.
+    a key property a loader added that the dataset's own schema does not have).
     """
-    gold = list(dict.fromkeys(_row_key(r) for r in gold_rows))
-    pred = list(dict.fromkeys(_row_key(r) for r in pred_rows))
+    ignore = frozenset(ignore_node_keys)
+    gold = list(dict.fromkeys(_row_key(r, ignore) for r in gold_rows))
+    pred = list(dict.fromkeys(_row_key(r, ignore) for r in pred_rows))
     if not gold and not pred:
         return ExecScore(exact=1.0, partial=1.0)
     if not gold or not pred:

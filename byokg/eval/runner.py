@@ -163,9 +163,16 @@ def score_example(ex: Example, answers: list[str], context: list[str], rows: lis
     for k in RECALL_K:
         out[f"recall@{k}"] = M.recall_at_k(context, gold, k)
     if ex.gold_rows is not None:
-        sc = M.execution_accuracy(rows or [], ex.gold_rows, gold_truncated=bool(ex.meta.get("gold_truncated")))
+        sc = M.execution_accuracy(
+            rows or [],
+            ex.gold_rows,
+            gold_truncated=bool(ex.meta.get("gold_truncated")),
+            ignore_node_keys=ex.meta.get("ignore_node_keys") or (),
+        )
         out["exec_acc"] = sc.exact
         out["exec_partial"] = sc.partial
+        if not ex.meta.get("gold_has_limit"):  # a LIMIT over ties makes any of several row sets right
+            out["exec_acc_no_limit"] = sc.exact
     return out
 
 

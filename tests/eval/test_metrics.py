@@ -89,3 +89,18 @@ def test_node_cells_ignore_backend_metadata_keys():
     gold = [[{"productName": "Chai", "unitPrice": 18.0}]]
     pred = [[{"_label": "Product", "_id": "0:1", "productName": "Chai", "unitPrice": 18}]]
     assert M.execution_accuracy(pred, gold).exact == 1.0
+
+
+def test_ignored_node_keys():
+    gold = [[{"productName": "Chai"}]]
+    pred = [[{"productName": "Chai", "id": "Product:1"}]]
+    assert M.execution_accuracy(pred, gold).exact == 0.0
+    assert M.execution_accuracy(pred, gold, ignore_node_keys=["id"]).exact == 1.0
+
+
+def test_limit_detection_ignores_strings_and_comments():
+    from byokg.eval.datasets import _has_limit
+
+    assert _has_limit("MATCH (n) RETURN n LIMIT 3")
+    assert _has_limit("MATCH (n) RETURN n limit 3")
+    assert not _has_limit("MATCH (n {name: 'no limit'}) RETURN n // LIMIT 3")
