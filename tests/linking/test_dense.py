@@ -106,3 +106,23 @@ def test_numpy_fallback_matches_faiss(tmp_path, monkeypatch):
     assert (tmp_path / "np" / "vectors.npy").is_file()
     again = DenseIndex.load(tmp_path / "np", emb)
     assert again.search(["acme"]) == plain.search(["acme"])
+
+
+def test_lexical_embedder_spreads_grams_and_ranks_by_spelling():
+    """Regression: distinct grams must land in distinct buckets (a weak hash once folded 77
+    grams into 17 of 512 buckets, making unrelated texts look similar)."""
+    import numpy as np
+
+    from byokg.linking.embedders import _mix64
+    from byokg.linking.grams import _codes
+
+    _, codes = _codes(["the quick brown fox jumps over the lazy dog"])
+    distinct = np.unique(codes)
+    buckets = np.unique(_mix64(distinct) % np.uint64(512))
+    assert len(buckets) >= 0.85 * len(distinct)
+    v = LexicalEmbedder().encode(["xyz qqq", "birth place", "place of birth", "Acme Corp",
+                                  "ACME Corporation", "banana bread"])
+    sim = v @ v.T
+    assert abs(sim[0, 1]) < 0.1  # nothing shared
+    assert sim[1, 2] > 0.5 and sim[3, 4] > 0.5  # shared spelling
+    assert sim[3, 4] > sim[3, 5] + 0.4
