@@ -112,3 +112,13 @@ def test_cli_help_does_not_load_model_or_driver_libraries():
                           env=venv_env(), timeout=60)
     assert proc.returncode == 0 and "Commands:" in proc.stdout
     assert proc.stderr.strip() == "", f"byokg --help imported: {proc.stderr.strip()}"
+
+
+def test_test_module_basenames_are_unique():
+    """pytest's default (prepend) import mode needs unique basenames across test folders."""
+    from collections import Counter
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    names = Counter(p.name for p in root.rglob("test_*.py"))
+    assert [n for n, c in names.items() if c > 1] == []
