@@ -30,7 +30,7 @@ from .contracts import (
     StageTiming,
     Trace,
 )
-from .errors import ByokgError, ConfigError, InputError, LLMError
+from .errors import ByokgError, ConfigError, InputError, LLMError, PluginError
 from .kglinker import (
     CONTEXT_PROMPT_TOKENS,
     Prompt,
@@ -138,6 +138,11 @@ class Engine:
             if name == self.config.linker and not explicit:
                 continue
             tool = reg.create(name)  # unknown names raise ConfigError listing the known ones
+            if not callable(getattr(tool, "run", None)) or not callable(getattr(tool, "applicable", None)):
+                raise PluginError(
+                    f"tool {name!r} registered by plugin {reg.get(name).plugin!r}: its factory "
+                    f"returned {type(tool).__name__}, not a Tool (with run and applicable)"
+                )
             if getattr(tool, "kind", "retrieval") != "retrieval":
                 if explicit:
                     raise ConfigError(f"tool {name!r} is a {tool.kind}, not a retrieval tool")

@@ -164,7 +164,9 @@ def test_unknown_hook_name_is_an_error():
 
 
 @pytest.fixture
-def fake_distribution(tmp_path, monkeypatch):
+def fake_distribution(fresh_manager, tmp_path, monkeypatch):
+    # fresh_manager comes first so that it is torn down last: its reload must run after
+    # monkeypatch has taken the fake distribution off sys.path again
     """An installed-looking distribution ``byokg-fakeplug`` (dist-info with an entry point in
     group ``byokg``) on sys.path, registering the tool ``fake-tool``."""
     (tmp_path / "byokg_fakeplug_mod.py").write_text(textwrap.dedent("""
@@ -200,7 +202,7 @@ def test_byokg_load_plugins_restricts_entry_points(fake_distribution, fresh_mana
     assert described["backends"]["memory"] == "byokg.backends.memory"  # built-ins always load
 
 
-def test_broken_entry_point_plugin_is_named(tmp_path, monkeypatch, fresh_manager):
+def test_broken_entry_point_plugin_is_named(fresh_manager, tmp_path, monkeypatch):
     (tmp_path / "byokg_broken_mod.py").write_text("raise RuntimeError('boom')\n")
     info = tmp_path / "byokg_broken-0.1.dist-info"
     info.mkdir()

@@ -384,3 +384,21 @@ def test_kuzu_offline_and_cypher_round(demo_kuzu, script_llm):
     rows = [it for it in a.context if it.tool == "cypher"]
     assert rows and "Kingston" in rows[0].text
     assert a.answers == ["Kingston"] and any(e.tool == "cypher" for e in a.evidence)
+
+
+def test_a_tool_factory_returning_no_tool_is_named(demo_store):
+    from byokg import plugins
+    from byokg.errors import PluginError
+    from byokg.hookspecs import hookimpl
+
+    class Broken:
+        @hookimpl
+        def register_tools(self, register):
+            register("broken-tool", lambda: None)
+
+    plugins.register_plugin(Broken(), name="test-broken-tool")
+    try:
+        with pytest.raises(PluginError, match="'broken-tool'.*'test-broken-tool'.*NoneType"):
+            Engine(demo_store, RunConfig()).ask("Where was Louis Armstrong born?")
+    finally:
+        plugins.unregister_plugin("test-broken-tool")
