@@ -39,6 +39,7 @@ from .kglinker import (
     linker_prompt,
     parse_reply,
     render_schema_for,
+    vanilla_prompt,
 )
 from .store import GraphStore
 from .text import count_tokens, normalize
@@ -298,6 +299,8 @@ class Engine:
     def _ask(self, question: str, trace: Trace, context: Context) -> Answer:
         cfg = self.config
         llm = self.llm
+        if llm is not None and cfg.tools is not None and not cfg.tools:
+            return self._vanilla(question, trace)
         self.tools()
         self.linker()
         for name, why in self._skipped:
@@ -421,6 +424,17 @@ class Engine:
         evidence = self.evidence(final, selected, answer_ids)
         trace.counts["evidence"] = len(evidence)
         return Answer(question=question, answers=final, evidence=evidence, context=selected, trace=trace)
+
+    def _vanilla(self, question: str, trace: Trace) -> Answer:
+        """No tools configured with an LLM: the vanilla-LLM baseline, one call, no graph."""
+        trace.iterations = 0
+        trace.event("engine", "no retrieval tools configured: vanilla LLM (the question alone)")
+        with _Timer(trace, "answer", None) as tm:
+            parsed = parse_reply(self._call_llm(trace, "answer", vanilla_prompt(question), None))
+            for w in parsed.warnings:
+                trace.event("answer", f"parse: {w}", level="warning")
+            tm.count = len(parsed.draft_answers)
+        return Answer(question=question, answers=list(parsed.draft_answers), trace=trace)
 
     def evidence(
         self, answers: Sequence[str], items: Sequence[ContextItem], answer_ids: dict[str, list[str]]

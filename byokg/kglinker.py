@@ -355,6 +355,11 @@ def iterative_prompt(
     )
 
 
+def vanilla_prompt(question: str) -> Prompt:
+    """The vanilla-LLM baseline (paper, Table 1): the question alone, no graph."""
+    return _prompt("vanilla", question=question.strip())
+
+
 def answer_prompt(question: str, context_text: str) -> Prompt:
     return _prompt("answer", question=question.strip(), context=context_text or "(empty)")
 

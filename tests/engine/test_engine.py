@@ -402,3 +402,15 @@ def test_a_tool_factory_returning_no_tool_is_named(demo_store):
             Engine(demo_store, RunConfig()).ask("Where was Louis Armstrong born?")
     finally:
         plugins.unregister_plugin("test-broken-tool")
+
+
+def test_no_tools_with_an_llm_is_the_vanilla_baseline(script_llm, demo_store):
+    script_llm.scripts["vanilla"] = lambda prompt, n: "<answers>\nNew Orleans\n</answers>"
+    a = Engine(demo_store, RunConfig(llm="script:vanilla", tools=[])).ask(
+        "Where was Louis Armstrong born?")
+    assert a.answers == ["New Orleans"]
+    assert [c.purpose for c in a.trace.llm_calls] == ["answer"]
+    prompt = script_llm.created[-1].prompts[0]
+    assert "Where was Louis Armstrong born?" in prompt
+    assert "schema" not in prompt.lower() and "Graph context" not in prompt  # no graph at all
+    assert a.context == [] and a.evidence == []
