@@ -271,7 +271,7 @@ class GraphBuilder:
         )
 
 
-def _gather(ptr: np.ndarray, order: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def gather_csr(ptr: np.ndarray, order: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(edge ids, owner slot) of the CSR slices of ``nodes`` concatenated in order; the owner
     slot is the position of the node in ``nodes``."""
     starts = ptr[nodes]
@@ -688,9 +688,9 @@ class MemoryGraph(BaseGraphStore):
         nodes = np.fromiter(known, np.int64, len(known))
         parts: list[tuple[np.ndarray, np.ndarray]] = []
         if direction in (Direction.OUT, Direction.BOTH):
-            parts.append(_gather(self.out_ptr, self.out_edges, nodes))
+            parts.append(gather_csr(self.out_ptr, self.out_edges, nodes))
         if direction in (Direction.IN, Direction.BOTH):
-            parts.append(_gather(self.in_ptr, self.in_edges, nodes))
+            parts.append(gather_csr(self.in_ptr, self.in_edges, nodes))
         if len(parts) == 1:
             edges, owner = parts[0]
         else:  # per owner: its out-edges then its in-edges (stable sort on the owner slot)

@@ -777,16 +777,10 @@ def _in_side(side: _CsrSide, nodes: Any) -> Any:
 
 def _gather(ptr: Any, order: Any, nodes: Any) -> tuple[Any, Any]:
     """(edge ids, owning node) of every CSR slice of ``nodes``, concatenated."""
-    import numpy as np
+    from .backends.memory import gather_csr
 
-    starts = ptr[nodes]
-    lens = ptr[nodes + 1] - starts
-    total = int(lens.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    offs = np.repeat(starts - (np.cumsum(lens) - lens), lens)
-    pos = np.arange(total, dtype=np.int64) + offs
-    return order[pos].astype(np.int64), np.repeat(nodes, lens)
+    edges, slot = gather_csr(ptr, order, nodes)
+    return edges, nodes[slot]
 
 
 def _shortest_csr(
