@@ -20,33 +20,12 @@ import argparse
 import json
 import os
 import random
-import statistics
 import tempfile
 import time
 from pathlib import Path
 
-
-def _p50(fn, reps: int) -> float:
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t) * 1000)
-    return round(statistics.median(times), 2)
-
-
-def _synthetic_csv(path: str, scale: int) -> None:
-    try:
-        from benchmarks.synthetic import write_csv
-    except ImportError:  # pragma: no cover - the shared generator is missing
-        rng = random.Random(0)
-        n = max(scale // 3, 16)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write("head,relation,tail\n")
-            for _ in range(scale):
-                fh.write(f"n{rng.randrange(n)},rel.r{rng.randrange(200)},n{rng.randrange(n)}\n")
-        return
-    write_csv(path, scale, seed=0)
+from benchmarks.synthetic import write_csv
+from benchmarks.timing import p50_ms
 
 
 def _run_kuzu(scale: int, results: dict, *, quick: bool = False) -> None:
@@ -57,7 +36,7 @@ def _run_kuzu(scale: int, results: dict, *, quick: bool = False) -> None:
     reps = 5 if quick else 20
     with tempfile.TemporaryDirectory(prefix="byokg-bench-kuzu-") as tmp:
         csv_path = str(Path(tmp) / "kg.csv")
-        _synthetic_csv(csv_path, scale)
+        write_csv(csv_path, scale, seed=0)
         uri = f"kuzu:{Path(tmp) / 'kg.kz'}"
         t0 = time.perf_counter()
         summary = load_kuzu([csv_path], uri)
@@ -74,7 +53,7 @@ def _run_kuzu(scale: int, results: dict, *, quick: bool = False) -> None:
                 "MATCH (n:Entity) RETURN n.id SKIP $s LIMIT 2000", {"s": rng.randrange(1000)}).rows]
             batches = [rng.sample(ids, 100) for _ in range(reps)]
             it = iter(batches)
-            results["kuzu_one_hop_batch100_p50_ms"] = _p50(
+            results["kuzu_one_hop_batch100_p50_ms"] = p50_ms(
                 lambda: store.neighbors(next(it), limit_per_node=100), reps)
             two = store.query(
                 "MATCH (a:Entity)-[r1:REL]->(b:Entity)-[r2:REL]->(c:Entity) "
@@ -88,7 +67,7 @@ def _run_kuzu(scale: int, results: dict, *, quick: bool = False) -> None:
                 res = follow_paths(store, [a], [r1, r2], schema_relations=rels)
                 assert res.paths, (a, r1, r2)
 
-            results["kuzu_follow_2hop_p50_ms"] = _p50(follow, reps)
+            results["kuzu_follow_2hop_p50_ms"] = p50_ms(follow, reps)
             hits = [tuple(r) for r in store.query(
                 "MATCH (a:Entity)-[:REL]-(b:Entity)-[:REL]-(c:Entity) WHERE a <> c "
                 "RETURN a.id, c.id LIMIT 500").rows]
@@ -101,10 +80,10 @@ def _run_kuzu(scale: int, results: dict, *, quick: bool = False) -> None:
                 if not store.shortest_paths([(a, b)], max_hops=3)[(a, b)]:
                     misses.append((a, b))
             ith, itm = iter(hit_pairs), iter(misses)
-            results["kuzu_shortest_hit_p50_ms"] = _p50(
+            results["kuzu_shortest_hit_p50_ms"] = p50_ms(
                 lambda: store.shortest_paths([next(ith)], max_hops=3), reps)
             if misses:
-                results["kuzu_shortest_miss_p50_ms"] = _p50(
+                results["kuzu_shortest_miss_p50_ms"] = p50_ms(
                     lambda: store.shortest_paths([next(itm)], max_hops=3), len(misses))
         finally:
             store.close()

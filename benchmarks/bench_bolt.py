@@ -17,13 +17,14 @@ import importlib.util
 import json
 import math
 import re
-import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+from benchmarks.timing import p50_ms
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -35,15 +36,6 @@ def _servers():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
-
-
-def _p50(fn, reps: int) -> float:
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t) * 1000)
-    return round(statistics.median(times), 2)
 
 
 def run_bolt(scale: int, results: dict, *, quick: bool = False, heap: str = "4g") -> None:
@@ -76,7 +68,7 @@ def run_bolt(scale: int, results: dict, *, quick: bool = False, heap: str = "4g"
             ]
             batches = [rng.sample(ids, 100) for _ in range(reps)]
             it = iter(batches)
-            results["one_hop_batch100_p50_ms"] = _p50(
+            results["one_hop_batch100_p50_ms"] = p50_ms(
                 lambda: store.neighbors(next(it), limit_per_node=100), reps
             )
             two = store.query(
@@ -91,7 +83,7 @@ def run_bolt(scale: int, results: dict, *, quick: bool = False, heap: str = "4g"
                 res = follow_paths(store, [a], [r1, r2], schema_relations=store.relation_types())
                 assert res.paths, (a, r1, r2)
 
-            results["follow_2hop_p50_ms"] = _p50(follow, reps)
+            results["follow_2hop_p50_ms"] = p50_ms(follow, reps)
             hits = [
                 tuple(r)
                 for r in store.query(
@@ -112,10 +104,10 @@ def run_bolt(scale: int, results: dict, *, quick: bool = False, heap: str = "4g"
                 pair = next(ith)
                 found.append(bool(store.shortest_paths([pair], max_hops=3)[pair]))
 
-            results["shortest_hit_p50_ms"] = _p50(hit, reps)
+            results["shortest_hit_p50_ms"] = p50_ms(hit, reps)
             if not all(found):
                 raise AssertionError(f"shortest path missed a connected pair: {found}")
-            results["shortest_miss_p50_ms"] = _p50(
+            results["shortest_miss_p50_ms"] = p50_ms(
                 lambda: store.shortest_paths([next(itm)], max_hops=3), reps
             )
             # cross-check hop counts with the memory backend's exhaustive BFS on the same CSV
