@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,10 +15,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("byokg_bench_bolt", REPO / "benchmarks" / "bench_bolt.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """benchmarks/ is not installed: import it from the repository root."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    return importlib.import_module("benchmarks.bench_bolt")
 
 
 def test_northwind_schema_and_counts_match_kuzu(northwind_bolt, northwind_kuzu):
