@@ -27,6 +27,28 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+def _write_bert_tokenizer(folder: Path, words, *, lower: bool = True) -> int:
+    """Save a WordPiece tokenizer over ``words`` (plus the special tokens) in ``folder``;
+    returns the vocabulary size. Works with transformers 4 (vocab file) and 5 (vocab dict)."""
+    from transformers import BertTokenizerFast
+
+    vocab = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words])}
+    vocab_file = Path(folder) / "vocab.txt"
+    vocab_file.write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    try:
+        tok = BertTokenizerFast(vocab=vocab, do_lower_case=lower)
+    except TypeError:  # transformers 4: vocab= is not a parameter
+        tok = BertTokenizerFast(vocab_file=str(vocab_file), do_lower_case=lower)
+    tok.save_pretrained(folder)
+    return len(vocab)
+
+
+@pytest.fixture(scope="session")
+def write_bert_tokenizer():
+    """``write_bert_tokenizer(folder, words)``: a local tokenizer for tiny test models."""
+    return _write_bert_tokenizer
+
+
 @pytest.fixture(scope="session")
 def demo_store():
     from byokg.graph import open_graph

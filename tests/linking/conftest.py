@@ -26,16 +26,9 @@ _WORDS = ["acme", "corp", "corporation", "banana", "bread", "wynton", "marsalis"
           "orleans", "jazz", "trumpet", "city", "river"]
 
 
-def _tokenizer(folder: Path):
-    from transformers import BertTokenizerFast
-
-    vocab = {t: i for i, t in enumerate(
-        ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *_WORDS, *"abcdefghijklmnopqrstuvwxyz",
-         *[f"##{c}" for c in "abcdefghijklmnopqrstuvwxyz"]])}
-    # transformers 5 ignores vocab_file=; the vocab dict is passed directly
-    tok = BertTokenizerFast(vocab=vocab, do_lower_case=True)
-    tok.save_pretrained(folder)
-    return len(vocab)
+def _tokenizer(folder: Path, write) -> int:
+    return write(folder, [*_WORDS, *"abcdefghijklmnopqrstuvwxyz",
+                          *[f"##{c}" for c in "abcdefghijklmnopqrstuvwxyz"]])
 
 
 def _config(vocab_size: int, **extra):
@@ -47,27 +40,27 @@ def _config(vocab_size: int, **extra):
 
 
 @pytest.fixture(scope="session")
-def tiny_bert(tmp_path_factory) -> Path:
+def tiny_bert(tmp_path_factory, write_bert_tokenizer) -> Path:
     """A random 1-layer BERT encoder (hidden size 32) with its tokenizer, saved locally."""
     import torch
     from transformers import BertModel
 
     torch.manual_seed(0)
     folder = tmp_path_factory.mktemp("tiny-bert")
-    n = _tokenizer(folder)
+    n = _tokenizer(folder, write_bert_tokenizer)
     BertModel(_config(n)).save_pretrained(folder)
     return folder
 
 
 @pytest.fixture(scope="session")
-def tiny_reranker(tmp_path_factory) -> Path:
+def tiny_reranker(tmp_path_factory, write_bert_tokenizer) -> Path:
     """A random 1-layer BERT cross-encoder (one logit), saved locally."""
     import torch
     from transformers import BertForSequenceClassification
 
     torch.manual_seed(0)
     folder = tmp_path_factory.mktemp("tiny-reranker")
-    n = _tokenizer(folder)
+    n = _tokenizer(folder, write_bert_tokenizer)
     # a smaller init than the encoder: with 1.0 the tanh pooler saturates and every pair
     # scores alike
     config = _config(n, num_labels=1)

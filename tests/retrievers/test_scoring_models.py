@@ -71,23 +71,22 @@ def services():
 
 
 @pytest.fixture(scope="module")
-def tiny_cross_encoder(tmp_path_factory):
+def tiny_cross_encoder(tmp_path_factory, write_bert_tokenizer):
     """A 1-layer BERT cross-encoder with random weights (initializer_range=1.0, so its scores
     spread out), saved as a local model folder and loaded through the ``flag`` reranker."""
     import torch
-    from transformers import BertConfig, BertForSequenceClassification, BertTokenizerFast
+    from transformers import BertConfig, BertForSequenceClassification
 
     words = ("the a of is what where who was were born in place birth director film city "
              "person directed by capital language official country member members married "
              "spouse marriage founder genre located").split()
-    vocab = {w: i for i, w in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words])}
     torch.manual_seed(0)
-    cfg = BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1,
+    folder = tmp_path_factory.mktemp("tiny-cross-encoder")
+    n = write_bert_tokenizer(folder, words)
+    cfg = BertConfig(vocab_size=n, hidden_size=16, num_hidden_layers=1,
                      num_attention_heads=2, intermediate_size=32, max_position_embeddings=256,
                      num_labels=1, initializer_range=1.0)
-    folder = tmp_path_factory.mktemp("tiny-cross-encoder")
     BertForSequenceClassification(cfg).save_pretrained(folder)
-    BertTokenizerFast(vocab=vocab).save_pretrained(folder)
     # raw logits: a random encoder's sigmoid scores saturate into ties
     return plugins.rerankers().create("flag", path=str(folder), normalize=False)
 
