@@ -73,9 +73,9 @@ def evaluate(limit: int | None = None, *, index_dir: str | None = None,
     services = Services(cfg)
     reranker = None
     if reranker_path:
-        from byokg import plugins
+        from byokg import registry
 
-        reranker = plugins.rerankers().create("flag", path=reranker_path)
+        reranker = registry.rerankers().create("flag", path=reranker_path)
     t0 = time.perf_counter()
     index = get_triplet_index(store, services)
     build_s = time.perf_counter() - t0

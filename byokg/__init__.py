@@ -1,5 +1,8 @@
 """byokg: answer questions over the knowledge graph you already have (BYOKG-RAG).
 
+The public facade: ``from byokg import Engine, RunConfig, open_graph, Answer`` to ask, and
+``from byokg import hookimpl, Tool, Linker, ToolParams, ToolRequest, ToolResult`` to write a
+plugin; everything else is an implementation detail that may move.
 ``import byokg`` is light: heavy parts (numpy-backed stores, models, the engine) load on first
 use through the attributes below.
 """
@@ -11,11 +14,33 @@ from typing import Any
 __version__ = "0.1.0"
 
 _LAZY = {
+    # running questions
     "open_graph": ("byokg.graph", "open_graph"),
     "RunConfig": ("byokg.config", "RunConfig"),
-    "ByokgError": ("byokg.errors", "ByokgError"),
     "Engine": ("byokg.engine", "Engine"),
     "ask": ("byokg.engine", "ask"),
+    "ByokgError": ("byokg.errors", "ByokgError"),
+    "ConfigError": ("byokg.errors", "ConfigError"),
+    "InputError": ("byokg.errors", "InputError"),
+    # contracts
+    "Answer": ("byokg.contracts", "Answer"),
+    "ContextItem": ("byokg.contracts", "ContextItem"),
+    "Triplet": ("byokg.contracts", "Triplet"),
+    "Node": ("byokg.contracts", "Node"),
+    "Path": ("byokg.contracts", "Path"),
+    "GraphStore": ("byokg.store", "GraphStore"),
+    "Capability": ("byokg.store", "Capability"),
+    # writing plugins
+    "hookimpl": ("byokg.hookspecs", "hookimpl"),
+    "Tool": ("byokg.tools", "Tool"),
+    "Linker": ("byokg.tools", "Linker"),
+    "ToolParams": ("byokg.tools", "ToolParams"),
+    "ToolRequest": ("byokg.tools", "ToolRequest"),
+    "ToolResult": ("byokg.tools", "ToolResult"),
+    "Services": ("byokg.tools", "Services"),
+    "LLMResponse": ("byokg.models", "LLMResponse"),
+    "Dataset": ("byokg.eval.datasets", "Dataset"),
+    "Example": ("byokg.eval.datasets", "Example"),
     "MemoryGraph": ("byokg.backends.memory", "MemoryGraph"),
 }
 

@@ -297,11 +297,11 @@ class AgenticTraversal:
         return list(out)
 
     def _link(self, names: list[str]) -> list[Any]:
-        from . import plugins
+        from . import registry
         from .contracts import MentionLinks
 
         cfg = self.services.config
-        reg = plugins.tools()
+        reg = registry.tools()
         try:
             if cfg.linker in reg:
                 linker = reg.create(cfg.linker)

@@ -73,9 +73,9 @@ def echo_json(data: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def plugins(as_json: bool) -> None:
     """List registered tools, backends, LLMs, embedders, rerankers and datasets."""
-    from . import plugins as plugin_mod
+    from . import registry
 
-    data = plugin_mod.describe()
+    data = registry.describe()
     if as_json:
         echo_json(data)
         return

@@ -343,8 +343,17 @@ class Trace(BaseModel):
 
 
 class Answer(BaseModel):
+    """The answer to one question: names as the graph shows them, the evidence behind them, and
+    the ids that tie both to the graph (for pictures, audits and follow-up queries)."""
+
     question: str
-    answers: list[str] = Field(default_factory=list)
+    answers: list[str] = Field(default_factory=list)  # display names (or values), best first
     evidence: list[ContextItem] = Field(default_factory=list)
     context: list[ContextItem] = Field(default_factory=list)  # everything retrieved, final round
     trace: Trace = Field(default_factory=Trace)
+    # answer (as in ``answers``) -> node ids it stands for; absent for values and unlinked text
+    answer_ids: dict[str, list[str]] = Field(default_factory=dict)
+    # the question's entities as linked: mention -> candidates (ids with names and scores)
+    entities: list[MentionLinks] = Field(default_factory=list)
+    # display name of every node id that appears in the evidence, the entities or the answers
+    names: dict[str, str] = Field(default_factory=dict)

@@ -111,10 +111,10 @@ class Engine:
 
     def linker(self) -> tuple[Linker, ToolParams]:
         if self._linker is None:
-            from . import plugins
+            from . import registry
 
             name = self.config.linker
-            reg = plugins.tools()
+            reg = registry.tools()
             if name in reg:
                 linker = reg.create(name)
                 if not isinstance(linker, Linker) and not hasattr(linker, "link"):
@@ -129,9 +129,9 @@ class Engine:
         """The retrieval tools this run uses, with validated params."""
         if self._tools is not None:
             return self._tools
-        from . import plugins
+        from . import registry
 
-        reg = plugins.tools()
+        reg = registry.tools()
         explicit = self.config.tools is not None
         names = list(self.config.tools) if explicit else reg.names()
         chosen = []
@@ -423,7 +423,13 @@ class Engine:
             trace.event("answer", "no answer found in the retrieved context", level="warning")
         evidence = self.evidence(final, selected, answer_ids)
         trace.counts["evidence"] = len(evidence)
-        return Answer(question=question, answers=final, evidence=evidence, context=selected, trace=trace)
+        linked = list(entities.values())
+        ids = {i for it in evidence for i in _item_nodes(it)}
+        ids.update(i for m in linked for i in m.ids)
+        ids.update(i for v in answer_ids.values() for i in v)
+        names = offline.display_names(self.store, sorted(ids)) if ids else {}
+        return Answer(question=question, answers=final, evidence=evidence, context=selected,
+                      trace=trace, answer_ids=answer_ids, entities=linked, names=names)
 
     def _vanilla(self, question: str, trace: Trace) -> Answer:
         """No tools configured with an LLM: the vanilla-LLM baseline, one call, no graph."""

@@ -22,10 +22,10 @@ def uri_scheme(uri: str) -> str:
 
 def open_graph(uri: str, **options: Any) -> GraphStore:
     """Open the graph at ``uri`` with the backend registered for its scheme."""
-    from . import plugins
+    from . import registry
 
     scheme = uri_scheme(uri)
-    reg = plugins.backends()
+    reg = registry.backends()
     if scheme not in reg:
         known = ", ".join(sorted(reg.names())) or "none"
         raise ConfigError(f"no backend for URI scheme {scheme!r} in {uri!r} (known: {known})")

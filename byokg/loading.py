@@ -39,14 +39,14 @@ def load_into(
     ``memory:FILE.jsonl`` writes a validated, deduplicated JSONL file the memory backend reads;
     other schemes use the ``loader`` their backend registered (see docs/backends.md).
     """
-    from . import plugins
+    from . import registry
 
     scheme = uri_scheme(into)
     if scheme == "memory":
         if mapping:
             raise ConfigError("--mapping is for property-graph stores (kuzu, neo4j), not memory:")
         return _load_memory(sources, into, skip_bad_rows)
-    reg = plugins.backends()
+    reg = registry.backends()
     entry = reg.get(scheme)
     loader = entry.meta.get("loader")
     if loader is None:

@@ -78,9 +78,9 @@ class Services:
         """The configured cross-encoder, or None (callers fall back to embedder cosine)."""
         with self._lock:
             if self._reranker is None and self.config.reranker:
-                from . import plugins
+                from . import registry
 
-                self._reranker = plugins.rerankers().create(
+                self._reranker = registry.rerankers().create(
                     self.config.reranker, **self.config.reranker_options
                 )
             return self._reranker
@@ -131,7 +131,7 @@ class Tool(ABC):
     """A retrieval tool: one iteration's request in, ContextItems (with provenance) out."""
 
     kind: ClassVar[str] = "retrieval"
-    name: ClassVar[str]
+    name: ClassVar[str] = ""  # said once: here, with register(ToolClass)
     description: ClassVar[str] = ""
     requires: ClassVar[frozenset[str]] = frozenset()  # store capabilities
     needs_llm: ClassVar[bool] = False
@@ -152,7 +152,7 @@ class Linker(ABC):
     """Links mentions (entity names, draft answers) to graph nodes, grouped per mention."""
 
     kind: ClassVar[str] = "linker"
-    name: ClassVar[str]
+    name: ClassVar[str] = ""  # a lazily registered linker gets its registered name
     description: ClassVar[str] = ""
     requires: ClassVar[frozenset[str]] = frozenset()
     needs_llm: ClassVar[bool] = False

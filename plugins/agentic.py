@@ -81,4 +81,4 @@ class AgenticTool(Tool):
 
 @hookimpl
 def register_tools(register):
-    register("agentic", AgenticTool)
+    register(AgenticTool)

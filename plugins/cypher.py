@@ -138,4 +138,4 @@ class CypherTool(Tool):
 
 @hookimpl
 def register_tools(register):
-    register("cypher", CypherTool)
+    register(CypherTool)

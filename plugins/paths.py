@@ -492,7 +492,7 @@ class ExpandTool(Tool):
 
 @hookimpl
 def register_tools(register):
-    register("follow-paths", FollowPathsTool)
-    register("shortest-paths", ShortestPathsTool)
-    register("one-hop", OneHopTool)
-    register("expand", ExpandTool)
+    register(FollowPathsTool)
+    register(ShortestPathsTool)
+    register(OneHopTool)
+    register(ExpandTool)

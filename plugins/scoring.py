@@ -147,5 +147,5 @@ class TripletRetrievalTool(Tool):
 
 @hookimpl
 def register_tools(register):
-    register("graph-reranker", GraphRerankerTool)
-    register("triplet-retrieval", TripletRetrievalTool)
+    register(GraphRerankerTool)
+    register(TripletRetrievalTool)

@@ -205,7 +205,7 @@ def run_eval(
     engine_factory: Callable[[Any, RunConfig], Any] | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) an evaluation and write the archive. Returns the summary dict."""
-    from .. import plugins
+    from .. import registry
     from ..graph import open_graph
 
     out = FsPath(out_dir)
@@ -232,7 +232,7 @@ def run_eval(
     own_store = store is None
     store = store or open_graph(settings.graph)
     try:
-        ds_entry = plugins.datasets().get(settings.dataset)
+        ds_entry = registry.datasets().get(settings.dataset)
         opts = dict(settings.dataset_options)
         if ds_entry.meta.get("needs_store"):
             opts["store"] = store

@@ -241,7 +241,6 @@ def union(*groups: list[MentionLinks]) -> list[MentionLinks]:
 class EntityLinker(Linker):
     """Links mentions to graph nodes by fuzzy name match, dense similarity, or both."""
 
-    name = "entity-linker"
     description = ("Fuzzy (n-gram index + rapidfuzz) and dense (FAISS) entity linking; exact and "
                    "alias matches first; uses the store's full-text/vector index when it has one")
     default = True

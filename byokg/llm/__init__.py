@@ -29,10 +29,10 @@ def split_spec(spec: str) -> tuple[str, str]:
 
 def create_llm(spec: str, **options: Any) -> LLM:
     """Build the LLM for ``spec`` (``prefix:rest``) through the LLM registry."""
-    from .. import plugins
+    from .. import registry
 
     prefix, rest = split_spec(spec)
-    reg = plugins.llms()
+    reg = registry.llms()
     if prefix not in reg:
         known = ", ".join(sorted(reg.names())) or "none"
         raise ConfigError(f"unknown LLM provider {prefix!r} in spec {spec!r} (registered: {known}); {SPEC_HELP}")

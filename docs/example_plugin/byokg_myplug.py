@@ -10,11 +10,17 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from byokg.contracts import ContextItem
-from byokg.errors import ConfigError, InputError
-from byokg.hookspecs import hookimpl
-from byokg.models import LLMResponse
-from byokg.tools import Tool, ToolParams, ToolRequest, ToolResult
+from byokg import (
+    ConfigError,
+    ContextItem,
+    InputError,
+    LLMResponse,
+    Tool,
+    ToolParams,
+    ToolRequest,
+    ToolResult,
+    hookimpl,
+)
 
 # ----------------------------------------------------------------------------- a retrieval tool
 
@@ -59,7 +65,7 @@ class EntityCardTool(Tool):
 def open_inline(uri: str, **options: Any):
     """``inline:HEAD|REL|TAIL;HEAD|REL|TAIL`` - a tiny graph written in the URI itself."""
     # imported when used, so that loading the plugin stays light
-    from byokg.backends.memory import MemoryGraph
+    from byokg import MemoryGraph
 
     body = uri.split(":", 1)[1]
     rows = [tuple(part.split("|")) for part in body.split(";") if part]
@@ -124,7 +130,7 @@ class WordOverlapReranker:
 
 def load_tsv_qa(path: str, **options: Any):
     """``question<TAB>answer1|answer2`` per line."""
-    from byokg.eval.datasets import Dataset, Example
+    from byokg import Dataset, Example
 
     ds = Dataset(name="tsv-qa", source=str(path))
     with open(path, encoding="utf-8") as fh:
@@ -144,7 +150,7 @@ def load_tsv_qa(path: str, **options: Any):
 
 @hookimpl
 def register_tools(register):
-    register("entity-card", EntityCardTool)
+    register(EntityCardTool)  # the name comes from EntityCardTool.name
 
 
 @hookimpl

@@ -179,12 +179,12 @@ def test_database_selection_and_env_auth(bolt_server, bolt_store_from_triples, m
 
 
 def test_open_graph_registered_schemes(bolt_server, bolt_store_from_triples):
-    from byokg import plugins
+    from byokg import registry
     from byokg.graph import open_graph
 
     for scheme in ("neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc"):
-        assert scheme in plugins.backends()
-        assert plugins.backends().get(scheme).meta.get("loader") is not None
+        assert scheme in registry.backends()
+        assert registry.backends().get(scheme).meta.get("loader") is not None
     a = bolt_store_from_triples([("p", "q", "r")])
     store = open_graph(bolt_server.uri_for(a.database))
     try:

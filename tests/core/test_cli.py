@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from core_helpers import venv_env
 
-from byokg import plugins
+from byokg import registry
 from byokg.cli import cli, main
 from byokg.errors import ConfigError
 from byokg.graph import open_graph
@@ -46,7 +46,7 @@ def test_plugins_json_keys(runner):
     assert set(data) == {"tools", "backends", "llms", "embedders", "rerankers", "datasets"}
     assert set(data) == set(HOOK_KINDS.values())
     assert data["backends"]["memory"] == "byokg.backends.memory"
-    assert data == plugins.describe()
+    assert data == registry.describe()
 
 
 def test_plugins_text(runner):
@@ -207,7 +207,7 @@ def test_unexpected_error_is_one_line_too(capsys):
 
             register("boom", open_boom)
 
-    plugins.register_plugin(Boom(), name="test-boom")
+    registry.register_plugin(Boom(), name="test-boom")
     try:
         with pytest.raises(SystemExit) as exc:
             main(["stats", "--graph", "boom:x"])
@@ -217,7 +217,7 @@ def test_unexpected_error_is_one_line_too(capsys):
         with pytest.raises(RuntimeError, match="kaput"):
             main(["--debug", "stats", "--graph", "boom:x"])
     finally:
-        plugins.unregister_plugin("test-boom")
+        registry.unregister_plugin("test-boom")
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 from core_helpers import make_venv, run, venv_env
 
-from byokg import plugins
+from byokg import registry
 from byokg.errors import ConfigError, PluginError
 from byokg.hookspecs import HOOK_KINDS, hookimpl
 from byokg.tools import Tool, ToolResult
@@ -55,24 +55,24 @@ class AllHooks:
 
 @pytest.fixture
 def all_hooks():
-    plugins.register_plugin(AllHooks(), name="test-all-hooks")
+    registry.register_plugin(AllHooks(), name="test-all-hooks")
     yield
-    plugins.unregister_plugin("test-all-hooks")
+    registry.unregister_plugin("test-all-hooks")
 
 
 @pytest.fixture
 def fresh_manager():
     """Forget loaded plugins so loading runs again; afterwards restore what was registered at
     run time (other tests' plugins) on top of a normal load."""
-    plugins.load_plugins()
-    extra = [(n, p) for n, p in plugins.pm.list_name_plugin() if n not in plugins.DEFAULT_PLUGINS]
-    plugins.reset()
+    registry.load_plugins()
+    extra = [(n, p) for n, p in registry.pm.list_name_plugin() if n not in registry.DEFAULT_PLUGINS]
+    registry.reset()
     yield
-    plugins.reset()
-    plugins.load_plugins()
+    registry.reset()
+    registry.load_plugins()
     for name, plugin in extra:
-        if not plugins.pm.has_plugin(name):
-            plugins.register_plugin(plugin, name=name)
+        if not registry.pm.has_plugin(name):
+            registry.register_plugin(plugin, name=name)
 
 
 def test_every_hook_records_its_plugin(all_hooks):
@@ -80,24 +80,24 @@ def test_every_hook_records_its_plugin(all_hooks):
              "embedders": "test-embedder", "rerankers": "test-reranker",
              "datasets": "test-dataset"}
     assert set(names) == set(HOOK_KINDS.values())
-    described = plugins.describe()
+    described = registry.describe()
     for kind, name in names.items():
-        entry = plugins.registry(kind).get(name)
+        entry = registry.registry(kind).get(name)
         assert entry.plugin == "test-all-hooks" and entry.kind == kind
         assert described[kind][name] == "test-all-hooks"
-    assert plugins.tools().get("test-echo").meta == {"cost": "low"}
-    assert isinstance(plugins.tools().create("test-echo"), EchoTool)
-    assert plugins.backends().create("test-scheme", "test-scheme:x") == "test-scheme:x"
+    assert registry.tools().get("test-echo").meta == {"cost": "low"}
+    assert isinstance(registry.tools().create("test-echo"), EchoTool)
+    assert registry.backends().create("test-scheme", "test-scheme:x") == "test-scheme:x"
 
 
 def test_builtins_register_through_the_same_hooks():
-    described = plugins.describe()
+    described = registry.describe()
     assert described["backends"]["memory"] == "byokg.backends.memory"
     for kind, items in described.items():
         for name, plugin in items.items():
             assert plugin, (kind, name)
-    loaded = {name for name, _ in plugins.pm.list_name_plugin()}
-    for module in plugins.DEFAULT_PLUGINS:  # every built-in present in this build is loaded
+    loaded = {name for name, _ in registry.pm.list_name_plugin()}
+    for module in registry.DEFAULT_PLUGINS:  # every built-in present in this build is loaded
         present = importlib.util.find_spec(module) is not None
         assert (module in loaded) is present, module
     # and nothing is attributed to a plugin the manager does not know
@@ -105,10 +105,10 @@ def test_builtins_register_through_the_same_hooks():
 
 
 def test_unregister_removes_entries(all_hooks):
-    plugins.unregister_plugin("test-all-hooks")
-    assert "test-echo" not in plugins.tools()
-    plugins.register_plugin(AllHooks(), name="test-all-hooks")  # for the fixture's teardown
-    assert "test-echo" in plugins.tools()
+    registry.unregister_plugin("test-all-hooks")
+    assert "test-echo" not in registry.tools()
+    registry.register_plugin(AllHooks(), name="test-all-hooks")  # for the fixture's teardown
+    assert "test-echo" in registry.tools()
 
 
 def test_name_registered_twice_names_both_plugins():
@@ -118,19 +118,19 @@ def test_name_registered_twice_names_both_plugins():
             register("memory", lambda uri, **kw: None)
 
     with pytest.raises(PluginError) as err:
-        plugins.register_plugin(Dup(), name="test-dup")
+        registry.register_plugin(Dup(), name="test-dup")
     msg = str(err.value)
     assert "'memory'" in msg and "'byokg.backends.memory'" in msg and "'test-dup'" in msg
     # the failed registration left the manager as it was
-    assert not plugins.pm.has_plugin("test-dup")
-    assert plugins.backends().get("memory").plugin == "byokg.backends.memory"
+    assert not registry.pm.has_plugin("test-dup")
+    assert registry.backends().get("memory").plugin == "byokg.backends.memory"
 
 
 def test_registry_errors_are_clear(all_hooks):
     with pytest.raises(ConfigError, match="unknown tool 'nope'.*test-echo"):
-        plugins.tools().get("nope")
+        registry.tools().get("nope")
     with pytest.raises(ConfigError, match="unknown registry"):
-        plugins.registry("widgets")
+        registry.registry("widgets")
 
     class Bad:
         @hookimpl
@@ -138,7 +138,7 @@ def test_registry_errors_are_clear(all_hooks):
             register("", EchoTool)
 
     with pytest.raises(PluginError, match="'test-bad'.*empty name"):
-        plugins.register_plugin(Bad(), name="test-bad")
+        registry.register_plugin(Bad(), name="test-bad")
 
     class NotCallable:
         @hookimpl
@@ -146,7 +146,7 @@ def test_registry_errors_are_clear(all_hooks):
             register("x", 42)
 
     with pytest.raises(PluginError, match="not callable"):
-        plugins.register_plugin(NotCallable(), name="test-nc")
+        registry.register_plugin(NotCallable(), name="test-nc")
 
 
 def test_unknown_hook_name_is_an_error():
@@ -156,8 +156,8 @@ def test_unknown_hook_name_is_an_error():
             register("x", EchoTool)
 
     with pytest.raises(PluginError, match="'test-typo'.*unknown hook 'register_tool'"):
-        plugins.register_plugin(Typo(), name="test-typo")
-    assert not plugins.pm.has_plugin("test-typo")
+        registry.register_plugin(Typo(), name="test-typo")
+    assert not registry.pm.has_plugin("test-typo")
 
 
 # --------------------------------------------------------------------------- entry points
@@ -195,7 +195,7 @@ def test_byokg_load_plugins_restricts_entry_points(fake_distribution, fresh_mana
         monkeypatch.delenv("BYOKG_LOAD_PLUGINS", raising=False)
     else:
         monkeypatch.setenv("BYOKG_LOAD_PLUGINS", setting)
-    described = plugins.describe()
+    described = registry.describe()
     assert ("fake-tool" in described["tools"]) is loaded
     if loaded:
         assert described["tools"]["fake-tool"] == "fakeplug"
@@ -211,10 +211,10 @@ def test_broken_entry_point_plugin_is_named(fresh_manager, tmp_path, monkeypatch
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delenv("BYOKG_LOAD_PLUGINS", raising=False)
     with pytest.raises(PluginError, match="'broken'.*byokg-broken.*boom"):
-        plugins.load_plugins()
+        registry.load_plugins()
     monkeypatch.setenv("BYOKG_LOAD_PLUGINS", "")
-    plugins.load_plugins()  # restricting loading is the way round a broken plugin
-    assert "memory" in plugins.backends()
+    registry.load_plugins()  # restricting loading is the way round a broken plugin
+    assert "memory" in registry.backends()
 
 
 # --------------------------------------------------------------------------- a real distribution
@@ -244,22 +244,22 @@ def test_third_party_distribution_via_entry_point(tmp_path, byokg_wheel, example
 
     # the plugin's objects work: its backend serves a graph and its tool reads it
     script = textwrap.dedent("""
-        from byokg import plugins
+        from byokg import registry
         from byokg.graph import open_graph
         from byokg.tools import Services, ToolRequest
         from byokg.contracts import Candidate, MentionLinks
         store = open_graph("inline:Björk|born_in|Reykjavík;Reykjavík|located_in|Iceland")
         assert store.stats().triplets == 2
-        tool = plugins.tools().create("entity-card")
+        tool = registry.tools().create("entity-card")
         req = ToolRequest(question="q", store=store, services=Services(),
                           params=tool.Params(), entities=[MentionLinks(mention="bjork",
                           candidates=(Candidate(id="Björk", name="Björk", score=1,
                           method="exact"),))])
         res = tool.run(req)
         print(res.items[0].text, res.items[0].tool)
-        emb = plugins.embedders().create("char-hash").encode(["jazz", "jazz", "rock"])
+        emb = registry.embedders().create("char-hash").encode(["jazz", "jazz", "rock"])
         print(round(float(emb[0] @ emb[1]), 3), round(float(emb[0] @ emb[2]), 3) < 1)
-        print(plugins.llms().create("canned", "Reykjavík").complete("where?").text)
+        print(registry.llms().create("canned", "Reykjavík").complete("where?").text)
     """)
     out = run([str(venv / "bin" / "python"), "-c", script], cwd=tmp_path, env=venv_env())
     lines = out.stdout.splitlines()
@@ -270,3 +270,42 @@ def test_third_party_distribution_via_entry_point(tmp_path, byokg_wheel, example
     bad = subprocess.run([exe, "stats", "--graph", "inline:only-two|fields"], cwd=tmp_path,
                          env=venv_env(), capture_output=True, text=True)
     assert bad.returncode == 1 and "HEAD|REL|TAIL" in bad.stderr
+
+
+def test_a_tool_class_says_its_name_once(all_hooks):
+    class ByClass:
+        @hookimpl
+        def register_tools(self, register):
+            class Named(EchoTool):
+                name = "test-named-once"
+
+            register(Named)
+
+    registry.register_plugin(ByClass(), name="test-by-class")
+    try:
+        entry = registry.tools().get("test-named-once")
+        assert entry.plugin == "test-by-class"
+        assert registry.tools().create("test-named-once").name == "test-named-once"
+    finally:
+        registry.unregister_plugin("test-by-class")
+
+    class Mismatch:
+        @hookimpl
+        def register_tools(self, register):
+            register("other-name", EchoTool)  # EchoTool.name is "test-echo"
+
+    with pytest.raises(PluginError, match="'other-name' with a class named 'test-echo'"):
+        registry.register_plugin(Mismatch(), name="test-mismatch")
+
+    class Nameless:
+        @hookimpl
+        def register_tools(self, register):
+            register(lambda: None)
+
+    with pytest.raises(PluginError, match="without a name"):
+        registry.register_plugin(Nameless(), name="test-nameless")
+
+
+def test_a_lazily_registered_linker_gets_its_registered_name():
+    linker = registry.tools().create("entity-linker")
+    assert linker.name == "entity-linker"

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from byokg import plugins
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.errors import ConfigError
 from byokg.hookspecs import hookimpl
@@ -28,9 +28,9 @@ class _Recorder:
 @pytest.fixture
 def recorder():
     BUILT.clear()
-    plugins.register_plugin(_Recorder(), name="test-services")
+    registry.register_plugin(_Recorder(), name="test-services")
     yield
-    plugins.unregister_plugin("test-services")
+    registry.unregister_plugin("test-services")
 
 
 def test_models_get_their_options_and_are_built_once(recorder):

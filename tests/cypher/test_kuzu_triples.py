@@ -306,7 +306,7 @@ def _script(prompt: str) -> str:
 def test_engine_on_the_kuzu_demo_graph(demo_kz) -> None:
     from types import SimpleNamespace
 
-    from byokg import plugins
+    from byokg import registry
     from byokg.config import RunConfig
     from byokg.engine import Engine
     from byokg.hookspecs import hookimpl
@@ -317,13 +317,13 @@ def test_engine_on_the_kuzu_demo_graph(demo_kz) -> None:
     def register_llms(register):
         register("triples-script", lambda rest, **o: made.append(_TripleLLM()) or made[-1])
 
-    plugins.register_plugin(SimpleNamespace(register_llms=register_llms),
+    registry.register_plugin(SimpleNamespace(register_llms=register_llms),
                             name="test-kuzu-triples-llm")
     try:
         cfg = RunConfig(llm="triples-script:x", tools=["cypher"], iterations=1)
         answer = Engine(demo_kz, cfg).ask("What is the capital of Canada?")
     finally:
-        plugins.unregister_plugin("test-kuzu-triples-llm")
+        registry.unregister_plugin("test-kuzu-triples-llm")
     assert made and len(made[0].prompts) >= 2
     # the KG-Linker prompt shows the relation names and says how they are stored
     linker = made[0].prompts[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from byokg.plugins.cypher import CypherParams, CypherTool
 from cypher_helpers import ScriptedLLM, SuggestionLLM
 
-from byokg import plugins
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Artifacts
 from byokg.models import LLMResponse
@@ -13,10 +13,10 @@ from byokg.tools import Services, ToolRequest
 
 
 def test_registered_and_offered_only_with_cypher_and_llm(nw_kuzu, demo_store) -> None:
-    plugins.load_plugins()
-    reg = plugins.tools().get("cypher")
+    registry.load_plugins()
+    reg = registry.tools().get("cypher")
     assert reg.plugin.endswith("cypher")
-    tool = plugins.tools().create("cypher")
+    tool = registry.tools().create("cypher")
     assert isinstance(tool, CypherTool)
     assert tool.requires == frozenset({"cypher"}) and tool.needs_llm
     with_llm = Services(llm=ScriptedLLM([]))
@@ -25,7 +25,7 @@ def test_registered_and_offered_only_with_cypher_and_llm(nw_kuzu, demo_store) ->
     assert "cypher" not in demo_store.capabilities
     assert not tool.applicable(demo_store, with_llm)  # local-graph mode: not offered
     # the path tools keep working on the local graph
-    others = [plugins.tools().create(n) for n in plugins.tools().names() if n != "cypher"]
+    others = [registry.tools().create(n) for n in registry.tools().names() if n != "cypher"]
     assert any(t.applicable(demo_store, Services()) for t in others)
 
 

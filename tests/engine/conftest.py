@@ -49,13 +49,13 @@ def register_llms(register):
 @pytest.fixture
 def script_llm():
     """Register the ``script:NAME`` provider; yields a namespace to add scripts and see calls."""
-    from byokg import plugins
+    from byokg import registry
 
     module = SimpleNamespace(register_llms=register_llms)
-    plugins.register_plugin(module, name="test-script-llm")
+    registry.register_plugin(module, name="test-script-llm")
     CREATED.clear()
     try:
         yield SimpleNamespace(scripts=SCRIPTS, created=CREATED)
     finally:
-        plugins.unregister_plugin("test-script-llm")
+        registry.unregister_plugin("test-script-llm")
         SCRIPTS.clear()

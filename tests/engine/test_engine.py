@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from byokg import plugins
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.context import Context
 from byokg.contracts import ContextItem, Triplet
@@ -255,10 +255,10 @@ def register_tools(register):
 
 @pytest.fixture
 def fake_tools():
-    plugins.register_plugin(SimpleNamespace(register_tools=register_tools), name="test-engine-tools")
+    registry.register_plugin(SimpleNamespace(register_tools=register_tools), name="test-engine-tools")
     _Slow.peak = 0
     yield
-    plugins.unregister_plugin("test-engine-tools")
+    registry.unregister_plugin("test-engine-tools")
 
 
 def test_tools_run_concurrently_and_failures_are_recorded(demo_store, fake_tools):
@@ -387,7 +387,7 @@ def test_kuzu_offline_and_cypher_round(demo_kuzu, script_llm):
 
 
 def test_a_tool_factory_returning_no_tool_is_named(demo_store):
-    from byokg import plugins
+    from byokg import registry
     from byokg.errors import PluginError
     from byokg.hookspecs import hookimpl
 
@@ -396,12 +396,12 @@ def test_a_tool_factory_returning_no_tool_is_named(demo_store):
         def register_tools(self, register):
             register("broken-tool", lambda: None)
 
-    plugins.register_plugin(Broken(), name="test-broken-tool")
+    registry.register_plugin(Broken(), name="test-broken-tool")
     try:
         with pytest.raises(PluginError, match="'broken-tool'.*'test-broken-tool'.*NoneType"):
             Engine(demo_store, RunConfig()).ask("Where was Louis Armstrong born?")
     finally:
-        plugins.unregister_plugin("test-broken-tool")
+        registry.unregister_plugin("test-broken-tool")
 
 
 def test_no_tools_with_an_llm_is_the_vanilla_baseline(script_llm, demo_store):

@@ -6,15 +6,15 @@ import json
 
 import pytest
 
-from byokg import plugins
+from byokg import registry
 from byokg.errors import InputError
 from byokg.eval import datasets as D
 
 
 def test_registered_through_the_dataset_hook():
-    names = plugins.datasets().names()
+    names = registry.datasets().names()
     assert {"webqsp", "cwq", "northwind", "jsonl"} <= set(names)
-    assert plugins.datasets().get("cwq").plugin == "byokg.plugins.evaluation"
+    assert registry.datasets().get("cwq").plugin == "byokg.plugins.evaluation"
 
 
 def test_webqsp_counts_and_exclusions(shared_data):

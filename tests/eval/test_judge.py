@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from byokg import plugins
+from byokg import registry
 from byokg.demo import DEMO_QUESTIONS
 from byokg.eval import judge as J
 from byokg.eval.runner import EvalSettings, run_eval
@@ -42,12 +42,12 @@ class _Judge:
 
 def test_judge_scores_each_question_of_a_run(tmp_path):
     module = SimpleNamespace(register_llms=hookimpl(lambda register: register("judge", lambda rest, **kw: _Judge())))
-    plugins.register_plugin(module, name="test-judge")
+    registry.register_plugin(module, name="test-judge")
     try:
         summary = run_eval(EvalSettings(dataset="jsonl", data=str(DEMO_QUESTIONS), graph="memory:demo",
                                         limit=6, judge="judge:v1"), tmp_path / "run", progress=False)
     finally:
-        plugins.unregister_plugin("test-judge")
+        registry.unregister_plugin("test-judge")
     assert summary["metrics"]["judge"]["n"] == 6
     # the stand-in judge agrees with exact match on these single-answer questions
     assert summary["metrics"]["judge"]["mean"] == pytest.approx(summary["metrics"]["em"]["mean"])

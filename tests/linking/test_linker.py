@@ -8,7 +8,7 @@ from typing import ClassVar
 import pytest
 from byokg.backends.memory import MemoryGraph
 
-from byokg import plugins
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.errors import ConfigError
 from byokg.linking.linker import EntityLinker, EntityLinkerParams, get_name_index, union
@@ -28,11 +28,11 @@ def graph(extra=(), uri="memory:test-linker"):
 
 
 def test_registered_tool_is_a_linker():
-    linker = plugins.tools().create("entity-linker")
+    linker = registry.tools().create("entity-linker")
     assert isinstance(linker, Linker) and isinstance(linker, EntityLinker)
-    assert plugins.tools().get("entity-linker").plugin == "byokg.plugins.linking"
-    assert {"minilm", "flag", "lexical"} <= set(plugins.embedders().names())
-    assert {"flag", "cosine"} <= set(plugins.rerankers().names())
+    assert registry.tools().get("entity-linker").plugin == "byokg.plugins.linking"
+    assert {"minilm", "flag", "lexical"} <= set(registry.embedders().names())
+    assert {"flag", "cosine"} <= set(registry.rerankers().names())
 
 
 def test_params_validation_names_the_field():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from byokg import plugins
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.errors import ConfigError, ModelNotFoundError
 from byokg.linking.embedders import create_embedder, default_embedder_name, minilm_available
@@ -16,19 +16,19 @@ from byokg.tools import Services
 def test_missing_model_paths_are_clear_errors(tmp_path):
     missing = tmp_path / "no-such-model"
     with pytest.raises(ModelNotFoundError) as exc:
-        plugins.rerankers().create("flag", path=str(missing))
+        registry.rerankers().create("flag", path=str(missing))
     assert str(missing) in str(exc.value) and "pip install 'byokg[embeddings]'" in str(exc.value)
     with pytest.raises(ModelNotFoundError) as exc:
-        plugins.embedders().create("flag", path=str(missing))
+        registry.embedders().create("flag", path=str(missing))
     assert str(missing) in str(exc.value) and "byokg[embeddings]" in str(exc.value)
     with pytest.raises(ModelNotFoundError, match="path="):
-        plugins.rerankers().create("flag")
+        registry.rerankers().create("flag")
     with pytest.raises(ConfigError, match="path="):
-        plugins.embedders().create("flag")
+        registry.embedders().create("flag")
 
 
 def test_cosine_reranker_with_lexical():
-    rr = plugins.rerankers().create("cosine", embedder="lexical")
+    rr = registry.rerankers().create("cosine", embedder="lexical")
     s = rr.score("Acme Corp", ["ACME Corporation", "banana bread"])
     assert len(s) == 2 and s[0] > s[1]
     assert rr.score("x", []) == []
@@ -54,7 +54,7 @@ def test_flag_embedder_with_tiny_bert(tiny_bert):
 
 @pytest.mark.model
 def test_flag_reranker_with_tiny_bert(tiny_reranker):
-    rr = plugins.rerankers().create("flag", path=str(tiny_reranker))
+    rr = registry.rerankers().create("flag", path=str(tiny_reranker))
     s = rr.score("acme corp", ["acme corporation", "banana bread", "new orleans"], batch_size=2)
     assert len(s) == 3 and all(0.0 <= x <= 1.0 for x in s)  # sigmoid-normalised
     assert len(set(round(x, 6) for x in s)) > 1
@@ -77,6 +77,6 @@ def test_minilm_ranking_is_sensible():
     assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-4)
     assert v[0] @ v[1] > v[0] @ v[2] + 0.3
     assert create_embedder() is emb  # the default, cached
-    rr = plugins.rerankers().create("cosine")
+    rr = registry.rerankers().create("cosine")
     s = rr.score("Acme Corp", ["banana bread", "ACME Corporation"])
     assert s[1] > s[0]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from byokg import plugins
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Artifacts, Candidate, MentionLinks, RelationPath
 from byokg.errors import ConfigError
@@ -25,7 +25,7 @@ def _links(*ids: str) -> list[MentionLinks]:
 def _request(
     store, tool_name, *, question="", entities=(), answers=(), paths=(), params=None, iteration=1
 ):
-    tool = plugins.tools().create(tool_name)
+    tool = registry.tools().create(tool_name)
     config = RunConfig(params={tool_name: params or {}})
     return tool, ToolRequest(
         question=question,
@@ -47,7 +47,7 @@ def demo_questions():
 
 
 def test_registered_with_defaults():
-    reg = plugins.tools()
+    reg = registry.tools()
     for name, default in TOOLS.items():
         entry = reg.get(name)
         assert entry.plugin == "byokg.plugins.paths"
@@ -56,7 +56,7 @@ def test_registered_with_defaults():
 
 
 def test_params_validated_from_config():
-    tool = plugins.tools().create("follow-paths")
+    tool = registry.tools().create("follow-paths")
     p = RunConfig(params={"follow-paths": {"fanout_per_hop": 3}}).tool_params(
         "follow-paths", tool.Params
     )

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from byokg import plugins
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Candidate, MentionLinks, Triplet
 from byokg.linking.embedders import LexicalEmbedder
@@ -23,7 +23,7 @@ def linked(*ids: str) -> list[MentionLinks]:
 
 
 def run_tool(store, question, seeds, llm, services=None, **params):
-    tool = plugins.tools().create("agentic")
+    tool = registry.tools().create("agentic")
     services = services or Services(RunConfig(), llm=llm, embedder=LexicalEmbedder())
     req = ToolRequest(question=question, store=store, services=services,
                       params=tool.Params(**params), entities=linked(*seeds))
@@ -168,7 +168,7 @@ def test_caps_honoured(demo_store, make_llm):
 
 
 def test_not_offered_without_llm(demo_store):
-    tool = plugins.tools().create("agentic")
+    tool = registry.tools().create("agentic")
     assert tool.needs_llm and tool.default
     assert not tool.applicable(demo_store, Services(RunConfig()))
 
@@ -176,7 +176,7 @@ def test_not_offered_without_llm(demo_store):
 def test_bad_params_are_a_clear_error():
     from byokg.errors import ConfigError
 
-    tool = plugins.tools().create("agentic")
+    tool = registry.tools().create("agentic")
     with pytest.raises(ConfigError, match="params.agentic.iterations"):
         RunConfig(params={"agentic": {"iterations": 0}}).tool_params("agentic", tool.Params)
 

@@ -18,7 +18,7 @@ from importlib import resources
 import pytest
 from byokg.backends.memory import MemoryGraph
 
-from byokg import plugins
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Candidate, MentionLinks, Triplet
 from byokg.text import normalize
@@ -88,11 +88,11 @@ def tiny_cross_encoder(tmp_path_factory, write_bert_tokenizer):
                      num_labels=1, initializer_range=1.0)
     BertForSequenceClassification(cfg).save_pretrained(folder)
     # raw logits: a random encoder's sigmoid scores saturate into ties
-    return plugins.rerankers().create("flag", path=str(folder), normalize=False)
+    return registry.rerankers().create("flag", path=str(folder), normalize=False)
 
 
 def _run(tool_name, store, services, row, **params):
-    tool = plugins.tools().create(tool_name)
+    tool = registry.tools().create(tool_name)
     req = ToolRequest(question=row["question"], store=store, services=services,
                       params=tool.Params(**params), entities=linked(row["topic_entities"]))
     return tool.run(req)
@@ -174,7 +174,7 @@ def _hub_graph() -> MemoryGraph:
 
 
 def _agentic(store, question, services, **params):
-    tool = plugins.tools().create("agentic")
+    tool = registry.tools().create("agentic")
     req = ToolRequest(question=question, store=store, services=services,
                       params=tool.Params(**params), entities=linked(["Hub"]))
     return tool.run(req)
