@@ -25,17 +25,17 @@ QUESTIONS = SHARED / "freebase" / "cwq_tinykg_subset.jsonl"
 
 
 def first_prompt_chars(store, question: str) -> int:
-    from byokg.engine import Engine
-    from byokg.kglinker import linker_prompt
+    from byokg.analysis import analyze
+    from byokg.kglinker import linker_prompt, render_schema_for
 
-    eng = Engine(store)
-    return linker_prompt(question, eng.schema_text(question)).chars
+    schema_text = render_schema_for(store.schema(samples=1), analyze(question))
+    return linker_prompt(question, schema_text).chars
 
 
 def evaluate(limit: int | None = None) -> dict[str, float]:
     from byokg.engine import Engine
     from byokg.graph import open_graph
-    from byokg.offline import display_names
+    from byokg.profile import display_names
     from byokg.text import normalize
 
     t0 = time.perf_counter()

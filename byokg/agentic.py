@@ -21,20 +21,20 @@ ends cleanly with what it has.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import Field
 
-from .contracts import Direction, LLMCall, TraceEvent, Triplet
+from .analysis import humanize_relation
+from .contracts import Direction, Triplet
 from .errors import LLMError
 from .kglinker import fill, load_template
-from .models import prompt_checksum
+from .stages import complete
 from .store import GraphStore
-from .text import count_tokens, normalize
-from .tools import Services, ToolParams
+from .text import normalize
+from .tools import Services, StageOutput, ToolParams
 from .verbalize import node_labels, verbalize_triplets
 
 RELATIONS_TEMPLATE = "agentic_relations"
@@ -62,19 +62,16 @@ class AgenticParams(ToolParams):
 
 
 @dataclass
-class Traversal:
-    """What a traversal produced."""
+class Traversal(StageOutput):
+    """What a traversal produced (besides the trace material of :class:`StageOutput`)."""
 
     triplets: list[Triplet] = field(default_factory=list)
     step_of: dict[Triplet, int] = field(default_factory=dict)  # round that found each triplet
     visited: list[str] = field(default_factory=list)
-    llm_calls: list[LLMCall] = field(default_factory=list)
-    events: list[TraceEvent] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
     finished: bool = False
 
-    def event(self, message: str, *, level: str = "info", **data: Any) -> None:
-        self.events.append(TraceEvent(level=level, source=SOURCE, message=message, data=data))
+    def note(self, message: str, *, level: str = "info", **data: Any) -> None:
+        self.event(SOURCE, message, level=level, **data)
 
     def count(self, key: str, n: int = 1) -> None:
         self.counts[key] = self.counts.get(key, 0) + n
@@ -106,12 +103,6 @@ def _items(body: str) -> list[str]:
     return out
 
 
-def humanize(relation: str) -> str:
-    from .scoring import humanize_relation
-
-    return humanize_relation(relation)
-
-
 # --------------------------------------------------------------------------- the traversal
 
 
@@ -132,28 +123,12 @@ class AgenticTraversal:
 
     # ------------------------------------------------------------------ LLM
     def _complete(self, template: str, purpose: str, **values: Any) -> str | None:
-        text = fill(load_template(template), **values)
-        checksum = prompt_checksum(text)
-        self.out.event(f"prompt {template}.v1 ({len(text):,} chars, checksum {checksum})",
-                       template=f"{template}.v1", checksum=checksum)
-        t0 = time.perf_counter()
         try:
-            resp = self.llm.complete(text)
+            return complete(self.llm, fill(load_template(template), **values),
+                            purpose=f"agentic:{purpose}", out=self.out, template=f"{template}.v1")
         except LLMError as exc:
-            self.out.event(f"{purpose}: LLM call failed: {exc}", level="error")
+            self.out.note(f"{purpose}: LLM call failed: {exc}", level="error")
             return None
-        secs = time.perf_counter() - t0
-        self.out.llm_calls.append(LLMCall(
-            purpose=f"agentic:{purpose}",
-            model=getattr(resp, "model", None) or getattr(self.llm, "name", "llm"),
-            prompt_checksum=checksum,
-            prompt_tokens=resp.prompt_tokens or count_tokens(text),
-            completion_tokens=resp.completion_tokens or count_tokens(resp.text),
-            seconds=secs,
-            cached=bool(getattr(resp, "cached", False)),
-        ))
-        self.out.count("llm_calls")
-        return resp.text or ""
 
     # ------------------------------------------------------------------ labels
     def labels(self, ids: Sequence[str]) -> dict[str, str]:
@@ -168,7 +143,7 @@ class AgenticTraversal:
         embedder cosine of humanised names); order kept when nothing needs pruning."""
         if len(relations) <= self.p.max_relations:
             return relations
-        texts = [humanize(r) for r in relations]
+        texts = [humanize_relation(r) for r in relations]
         if self.services.config.reranker and self.services.reranker is not None:
             scores = list(self.services.reranker.score(self.question, texts))
             how = "reranker"
@@ -194,7 +169,7 @@ class AgenticTraversal:
             return {}
         body = tag_body(reply, "selected-relations", "selected_relations", "relations")
         if body is None:
-            self.out.event("relation reply has no <selected-relations> tag; relation names "
+            self.out.note("relation reply has no <selected-relations> tag; relation names "
                            "written in the reply were used", level="warning", reply=reply[:200])
             self.out.count("replies_without_tag")
             body = "\n".join(r for e in frontier for r in rels.get(e, ())
@@ -224,7 +199,7 @@ class AgenticTraversal:
             if not hit:
                 unknown.append(rel)
         if unknown:
-            self.out.event(f"{len(unknown)} selected relation(s) not among the candidates",
+            self.out.note(f"{len(unknown)} selected relation(s) not among the candidates",
                            level="warning", relations=unknown[:10])
         return chosen
 
@@ -240,15 +215,15 @@ class AgenticTraversal:
         names = [n for n in _items(body)] if body is not None else []
         if _FINISH.search(reply) and not names:
             self.out.finished = True
-            self.out.event("LLM: FINISH")
+            self.out.note("LLM: FINISH")
             return None
         if body is None:
-            self.out.event("entity reply has neither <next-entities> nor FINISH; traversal "
+            self.out.note("entity reply has neither <next-entities> nor FINISH; traversal "
                            "stopped", level="warning", reply=reply[:200])
             self.out.count("replies_without_tag")
             return None
         if _FINISH.search(reply):
-            self.out.event("reply has FINISH and next entities; following the entities")
+            self.out.note("reply has FINISH and next entities; following the entities")
         return names
 
     def relink(self, names: list[str]) -> list[str]:
@@ -287,11 +262,11 @@ class AgenticTraversal:
                     continue
                 best = next((c for c in cands if c.id in local_set), cands[0])
                 out[best.id] = None
-                self.out.event(f"next entity {name!r} linked to node {best.id!r} "
+                self.out.note(f"next entity {name!r} linked to node {best.id!r} "
                                f"({best.method} {best.score:.2f})", name=name, node=best.id)
                 self.out.count("relinked")
             if unlinked:
-                self.out.event(f"{len(unlinked)} proposed entity name(s) not found in the graph",
+                self.out.note(f"{len(unlinked)} proposed entity name(s) not found in the graph",
                                level="warning", names=unlinked[:10])
                 self.out.count("unlinked", len(unlinked))
         return list(out)
@@ -315,7 +290,7 @@ class AgenticTraversal:
         except LLMError:
             raise
         except Exception as exc:  # a broken linker leaves a mark; the traversal goes on
-            self.out.event(f"linking next entities failed: {type(exc).__name__}: {exc}",
+            self.out.note(f"linking next entities failed: {type(exc).__name__}: {exc}",
                            level="error")
             return [MentionLinks(mention=n) for n in names]
 
@@ -324,7 +299,7 @@ class AgenticTraversal:
         p, out = self.p, self.out
         frontier = list(dict.fromkeys(seeds))
         if len(frontier) > p.max_entities:
-            out.event(f"max_entities={p.max_entities} cut {len(frontier) - p.max_entities} "
+            out.note(f"max_entities={p.max_entities} cut {len(frontier) - p.max_entities} "
                       f"linked entities")
             frontier = frontier[: p.max_entities]
         seen_t: set[Triplet] = set()
@@ -343,23 +318,23 @@ class AgenticTraversal:
                 if hood is None:
                     continue
                 if hood.truncated:
-                    out.event(f"per_node={p.per_node} cut the edges of {e!r} "
+                    out.note(f"per_node={p.per_node} cut the edges of {e!r} "
                               f"({hood.total} in all)", node=e)
                 for t in hood.triplets:
                     by_rel.setdefault((e, t.relation), []).append(t)
                 names = list(dict.fromkeys(t.relation for t in hood.triplets))
                 pruned = self.prune(names)
                 if len(pruned) < len(names):
-                    out.event(f"{e!r}: {len(names)} relations pruned to {len(pruned)} by "
+                    out.note(f"{e!r}: {len(names)} relations pruned to {len(pruned)} by "
                               f"{self._prune_how}", node=e,
                               kept=pruned)
                 rels[e] = pruned
             if not any(rels.values()):
-                out.event("the frontier has no edges", nodes=frontier[:10])
+                out.note("the frontier has no edges", nodes=frontier[:10])
                 break
             chosen = self.select_relations(frontier, rels)
             if not chosen:
-                out.event("no relation selected; traversal stopped", level="warning")
+                out.note("no relation selected; traversal stopped", level="warning")
                 break
             added = 0
             for e, rs in chosen.items():
@@ -379,17 +354,17 @@ class AgenticTraversal:
             if step == p.iterations - 1:
                 break
             if len(out.triplets) >= p.max_triplets:
-                out.event(f"max_triplets={p.max_triplets} reached; traversal stopped")
+                out.note(f"max_triplets={p.max_triplets} reached; traversal stopped")
                 break
             names = self.next_entities()
             if names is None:
                 break
             ids = [i for i in self.relink(names) if i not in visited]
             if not ids:
-                out.event("no new entity to explore; traversal stopped")
+                out.note("no new entity to explore; traversal stopped")
                 break
             if len(ids) > p.max_entities:
-                out.event(f"max_entities={p.max_entities} cut {len(ids) - p.max_entities} "
+                out.note(f"max_entities={p.max_entities} cut {len(ids) - p.max_entities} "
                           f"next entities")
             frontier = ids[: p.max_entities]
         out.visited = list(visited)
@@ -408,7 +383,7 @@ def _match_relation(name: str, candidates: Sequence[str]) -> str | None:
         if normalize(c) == key:
             return c
     for c in candidates:
-        if normalize(humanize(c)) == key or normalize(c.rsplit(".", 1)[-1]) == key:
+        if normalize(humanize_relation(c)) == key or normalize(c.rsplit(".", 1)[-1]) == key:
             return c
     return None
 

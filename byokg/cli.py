@@ -42,13 +42,7 @@ class LazyGroup(click.Group):
         if target is None:
             return None
         mod_name, attr = target.split(":")
-        try:
-            mod = importlib.import_module(mod_name)
-        except ModuleNotFoundError as exc:
-            if exc.name and mod_name.startswith(exc.name):  # not built yet
-                return None
-            raise
-        return getattr(mod, attr, None)
+        return getattr(importlib.import_module(mod_name), attr, None)
 
 
 class Context:

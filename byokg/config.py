@@ -23,6 +23,12 @@ class RunConfig(BaseModel):
 
     iterations: int = Field(2, ge=1, le=10, description="T_R refinement rounds")
     llm: str = Field("none", description="LLM spec: none, bedrock:ID, openai:MODEL, replay:FILE")
+    proposer: str | None = Field(
+        None, description="KG-Linker stage: kg-linker, offline-linker, question-only, or a "
+                          "plugin's; None = the default for the LLM and tools (stage_names)")
+    answerer: str | None = Field(
+        None, description="answer stage: llm-answer, offline-answer, vanilla-answer, or a "
+                          "plugin's; None = the default for the LLM and tools (stage_names)")
     linker: str = Field("entity-linker", description="tool that links mentions to nodes")
     tools: list[str] | None = Field(None, description="retrieval tools to run; None = all")
     embedder: str | None = Field(None, description="embedder name; None = best available")
@@ -38,6 +44,21 @@ class RunConfig(BaseModel):
     index_dir: str | None = Field(None, description="where linking indexes are cached")
     llm_options: dict[str, Any] = Field(default_factory=dict)
     params: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+    def stage_names(self, *, has_llm: bool | None = None) -> tuple[str, str]:
+        """(proposer, answerer) for this run: as configured, else the defaults — offline without
+        an LLM; the KG-Linker and an LLM answer with one; with an LLM and an empty tool list, the
+        vanilla baseline (the question alone). ``has_llm`` overrides ``llm`` (an LLM object
+        handed to the run directly)."""
+        if has_llm is None:
+            has_llm = bool(self.llm) and self.llm != "none"
+        if not has_llm:
+            default = ("offline-linker", "offline-answer")
+        elif self.tools is not None and not self.tools:
+            default = ("question-only", "vanilla-answer")
+        else:
+            default = ("kg-linker", "llm-answer")
+        return (self.proposer or default[0], self.answerer or default[1])
 
     def tool_params(self, tool_name: str, model: type[BaseModel]) -> BaseModel:
         raw = self.params.get(tool_name, {})

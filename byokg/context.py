@@ -8,9 +8,11 @@ Selection for the budget ranks by score (ties: first seen), then restores first-
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
-from .contracts import ContextItem
+from .contracts import ContextItem, Path, Triplet
+from .store import GraphStore
 from .text import count_tokens, normalize
 
 DEFAULT_SCORE = 0.5  # for items a tool did not score
@@ -107,3 +109,65 @@ class Context:
     def render(self, token_budget: int | None = None) -> str:
         """The selected items as text, one per line (what the LLM sees)."""
         return "\n".join(i.text for i in self.select(token_budget))
+
+
+# --------------------------------------------------------------------------- building items
+# The one place graph facts become ContextItems: triplets (tails of one head and relation merged
+# into a line) and paths, verbalised under a token budget, with their provenance.
+
+
+def triplet_items(
+    store: GraphStore,
+    triplets: Sequence[Triplet],
+    *,
+    tool: str,
+    iteration: int,
+    seeds: Iterable[str] = (),
+    max_tokens: int,
+    max_tails: int,
+    score: Callable[[list[int]], float | None] | None = None,
+    metadata: Callable[[list[int]], dict[str, Any]] | None = None,
+) -> tuple[list[ContextItem], int]:
+    """One item per verbalised line; ``score``/``metadata`` get the line's triplet indexes.
+    ``nodes`` lists the line's nodes other than the ``seeds`` (the answer candidates).
+    Returns ``(items, omitted)`` where ``omitted`` counts triplets left out by the budget."""
+    from .verbalize import verbalize_triplets
+
+    triplets = list(triplets)
+    verb = verbalize_triplets(store, triplets, max_tokens=max_tokens, max_tails=max_tails)
+    seed_set = set(seeds)
+    items = []
+    for line, idxs in zip(verb.lines, verb.sources, strict=True):
+        ts = tuple(triplets[i] for i in idxs)
+        ends = tuple(dict.fromkeys(x for t in ts for x in (t.head, t.tail) if x not in seed_set))
+        items.append(ContextItem(
+            text=line, tool=tool, iteration=iteration, kind="triplets", triplets=ts, nodes=ends,
+            score=score(idxs) if score else None, metadata=metadata(idxs) if metadata else {},
+        ))
+    return items, verb.omitted
+
+
+def path_items(
+    store: GraphStore,
+    paths: Sequence[Path],
+    *,
+    tool: str,
+    iteration: int,
+    max_tokens: int,
+    scores: Sequence[float | None],
+    metadata: Sequence[dict[str, Any]],
+) -> tuple[list[ContextItem], int]:
+    """One item per verbalised path line (identical lines merged; the first path's provenance
+    kept). Returns ``(items, omitted)``."""
+    from .verbalize import verbalize_paths
+
+    paths = list(paths)
+    verb = verbalize_paths(store, paths, max_tokens=max_tokens)
+    items = []
+    for line, idxs in zip(verb.lines, verb.sources, strict=True):
+        p = paths[idxs[0]]
+        items.append(ContextItem(
+            text=line, tool=tool, iteration=iteration, score=scores[idxs[0]], kind="path", path=p,
+            triplets=tuple(p.triplets()), nodes=(p.end,), metadata=metadata[idxs[0]],
+        ))
+    return items, verb.omitted

@@ -196,19 +196,33 @@ class QueryResult(BaseModel):
 
 
 class RelationPath(BaseModel):
-    """A relation sequence proposed by the KG-Linker, e.g. ``born_in -> located_in``."""
+    """A relation sequence proposed by the KG-Linker, e.g. ``born_in -> located_in``.
+
+    ``inverted`` optionally fixes each hop's direction (True: walk the relation against its
+    stored direction); empty means "as the graph has it" (the follow-paths tool decides). In
+    text an inverted hop is written ``~relation``.
+    """
 
     model_config = _FROZEN
 
     relations: tuple[str, ...]
+    inverted: tuple[bool, ...] = ()
+
+    def model_post_init(self, __context: Any) -> None:
+        if self.inverted and len(self.inverted) != len(self.relations):
+            raise ValueError("inverted must have one flag per relation")
 
     @classmethod
     def parse(cls, text: str) -> RelationPath:
         parts = [p.strip() for p in text.replace("→", "->").split("->")]
-        return cls(relations=tuple(p for p in parts if p))
+        parts = [p for p in parts if p]
+        flags = tuple(p.startswith("~") and len(p) > 1 for p in parts)
+        rels = tuple(p[1:].strip() if f else p for p, f in zip(parts, flags, strict=True))
+        return cls(relations=rels, inverted=flags if any(flags) else ())
 
     def __str__(self) -> str:
-        return " -> ".join(self.relations)
+        flags = self.inverted or (False,) * len(self.relations)
+        return " -> ".join(("~" if f else "") + r for r, f in zip(self.relations, flags, strict=True))
 
 
 class Artifacts(BaseModel):

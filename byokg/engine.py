@@ -1,10 +1,19 @@
-"""The iterative engine (BYOKG-RAG Algorithm 2).
+"""The iterative engine (BYOKG-RAG Algorithm 2), as one loop over stages.
 
-Per round: KG-Linker (one LLM call, or the offline linker) -> link entities and draft answers ->
-run every applicable retrieval tool side by side -> merge into the Context. Stops after
-``config.iterations`` rounds, on FINISH, or when a round brings nothing new to link. Then one
-answer-generation call (or offline answer extraction) produces an :class:`Answer` whose trace
-records rounds, stage timings, LLM calls (tokens, prompt checksums), parse warnings and events.
+    analysis = analyze(question)                          # once per question
+    profile  = the graph's profile                        # once per graph and run
+    for each round (T_R rounds):
+        proposal = proposer.propose(...)                  # KG-Linker: LLM or offline
+        link the proposal's entities and draft answers    # the Linker stage
+        stop when nothing new was proposed (after round 1)
+        run every applicable retrieval tool side by side  # plugins
+        merge their items into the Context
+        stop on FINISH
+    answer = answerer.answer(...)                         # LLM or offline
+
+The loop names no proposer, answerer or tool: :meth:`byokg.config.RunConfig.stage_names` picks
+the stages, the registry builds them, and each returns its own trace material (events, LLM calls,
+counts), which the engine copies into the :class:`~byokg.contracts.Trace` with per-stage timings.
 
 Errors: an LLM that fails after its retries raises :class:`~byokg.errors.LLMError`; the engine
 attaches the run so far to it as ``exc.trace`` and ``exc.partial`` (an Answer without answers).
@@ -15,35 +24,28 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
-from . import offline
+from .analysis import QuestionAnalysis, analyze
 from .config import RunConfig
 from .context import Context, item_tools
-from .contracts import (
-    Answer,
-    Artifacts,
-    Candidate,
-    ContextItem,
-    LLMCall,
-    MentionLinks,
-    StageTiming,
-    Trace,
-)
+from .contracts import Answer, Artifacts, ContextItem, MentionLinks, StageTiming, Trace
 from .errors import ByokgError, ConfigError, InputError, LLMError, PluginError
-from .kglinker import (
-    CONTEXT_PROMPT_TOKENS,
-    Prompt,
-    answer_prompt,
-    iterative_prompt,
-    linker_prompt,
-    parse_reply,
-    render_schema_for,
-    vanilla_prompt,
-)
+from .profile import GraphProfile, display_names, get_profile
+from .stages import Answerer, AnswerRequest, Proposal, ProposalRequest, Proposer
 from .store import GraphStore
 from .text import count_tokens, normalize
-from .tools import Linker, Services, Tool, ToolParams, ToolRequest, ToolResult
+from .tools import (
+    Linker,
+    Services,
+    StageOutput,
+    Tool,
+    ToolParams,
+    ToolRequest,
+    ToolResult,
+    unavailable,
+)
 
 MAX_QUESTION_TOKENS = 1000
 MAX_QUESTION_CHARS = 4000
@@ -60,14 +62,36 @@ class _Timer:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.trace.stages.append(
-            StageTiming(
-                stage=self.stage,
-                iteration=self.iteration,
-                seconds=time.perf_counter() - self.t0,
-                count=self.count,
-            )
-        )
+        self.trace.stages.append(StageTiming(stage=self.stage, iteration=self.iteration,
+                                             seconds=time.perf_counter() - self.t0, count=self.count))
+
+
+@dataclass
+class _Question:
+    """The state of one question while it is answered."""
+
+    analysis: QuestionAnalysis
+    trace: Trace
+    context: Context
+    entities: dict[str, MentionLinks] = field(default_factory=dict)
+    drafts: dict[str, MentionLinks] = field(default_factory=dict)
+    history: list[Artifacts] = field(default_factory=list)
+    seen_ids: set[str] = field(default_factory=set)
+    seen_paths: set[Any] = field(default_factory=set)
+    seen_cypher: set[str] = field(default_factory=set)
+
+
+def _absorb(trace: Trace, out: StageOutput, iteration: int | None, prefix: str = "") -> None:
+    """Copy a stage's trace material into the question's trace (its counters under ``prefix``)."""
+    for ev in out.events:
+        trace.events.append(ev.model_copy(update={"iteration": iteration})
+                            if ev.iteration is None else ev)
+    if out.llm_calls:
+        trace.llm_calls.extend(out.llm_calls)
+        trace.count("llm_calls", len(out.llm_calls))
+    for k, v in out.counts.items():
+        if k != "llm_calls":
+            trace.count(f"{prefix}{k}", v)
 
 
 class Engine:
@@ -90,15 +114,14 @@ class Engine:
         self._tools: list[tuple[str, Tool, ToolParams]] | None = None
         self._skipped: list[tuple[str, str]] = []
         self._linker: tuple[Linker, ToolParams] | None = None
-        self._schema: Any = None
+        self._stages: tuple[Proposer, ToolParams, Answerer, ToolParams] | None = None
         self._checked = False
 
     # ------------------------------------------------------------------ setup
     def check_graph(self) -> None:
         if self._checked:
             return
-        stats = self.store.stats()
-        if stats.triplets == 0:
+        if self.store.stats().triplets == 0:
             raise InputError(
                 "the graph has no triplets; load data first (byokg load FILE --into URI)",
                 source=getattr(self.store, "uri", None) or "graph",
@@ -109,20 +132,35 @@ class Engine:
     def llm(self) -> Any:
         return self.services.llm
 
+    @property
+    def profile(self) -> GraphProfile:
+        """The graph's profile, built once per run."""
+        return get_profile(self.store, self.services)
+
+    def _create(self, name: str, kind: str) -> tuple[Any, ToolParams]:
+        """A registered stage object of ``kind`` and its validated params."""
+        from . import registry
+
+        reg = registry.tools()
+        obj = reg.create(name)  # an unknown name raises ConfigError listing the known ones
+        if getattr(obj, "kind", None) != kind:
+            raise ConfigError(f"{name!r} (plugin {reg.get(name).plugin!r}) is a "
+                              f"{getattr(obj, 'kind', type(obj).__name__)}, not a {kind}")
+        why = unavailable(obj, self.store, self.services)
+        if why is not None:
+            raise ConfigError(f"the {kind} {name!r} cannot run here: it {why}")
+        return obj, self.config.tool_params(name, obj.Params)  # type: ignore[return-value]
+
+    def stages(self) -> tuple[Proposer, ToolParams, Answerer, ToolParams]:
+        """The proposer and answerer of this run (see ``RunConfig.stage_names``)."""
+        if self._stages is None:
+            proposer, answerer = self.config.stage_names(has_llm=self.llm is not None)
+            self._stages = (*self._create(proposer, "proposer"), *self._create(answerer, "answerer"))
+        return self._stages
+
     def linker(self) -> tuple[Linker, ToolParams]:
         if self._linker is None:
-            from . import registry
-
-            name = self.config.linker
-            reg = registry.tools()
-            if name in reg:
-                linker = reg.create(name)
-                if not isinstance(linker, Linker) and not hasattr(linker, "link"):
-                    raise ConfigError(f"tool {name!r} is not a linker (it has no link method)")
-            else:
-                linker = offline.ExactNameLinker()
-                self._skipped.append((name, "linker not installed; using exact-name fallback"))
-            self._linker = (linker, self.config.tool_params(name, linker.Params))
+            self._linker = self._create(self.config.linker, "linker")
         return self._linker
 
     def tools(self) -> list[tuple[str, Tool, ToolParams]]:
@@ -136,10 +174,8 @@ class Engine:
         names = list(self.config.tools) if explicit else reg.names()
         chosen = []
         for name in names:
-            if name == self.config.linker and not explicit:
-                continue
             tool = reg.create(name)  # unknown names raise ConfigError listing the known ones
-            if not callable(getattr(tool, "run", None)) or not callable(getattr(tool, "applicable", None)):
+            if not callable(getattr(tool, "run", None)) and getattr(tool, "kind", "retrieval") == "retrieval":
                 raise PluginError(
                     f"tool {name!r} registered by plugin {reg.get(name).plugin!r}: its factory "
                     f"returned {type(tool).__name__}, not a Tool (with run and applicable)"
@@ -150,125 +186,13 @@ class Engine:
                 continue
             if not explicit and not getattr(tool, "default", True):
                 continue
-            if not tool.applicable(self.store, self.services):
-                needs = sorted(getattr(tool, "requires", ()))
-                why = f"needs store capabilities {needs}" if needs else "not applicable"
-                if getattr(tool, "needs_llm", False) and self.llm is None:
-                    why = "needs an LLM (--llm)"
+            why = unavailable(tool, self.store, self.services)
+            if why is not None:
                 self._skipped.append((name, why))
                 continue
             chosen.append((name, tool, self.config.tool_params(name, tool.Params)))
         self._tools = chosen
         return chosen
-
-    def schema_text(self, question: str) -> str:
-        if self._schema is None:
-            self._schema = self.store.schema(samples=1)
-        return render_schema_for(self._schema, question, services=self.services)
-
-    # ------------------------------------------------------------------ pieces
-    def _call_llm(self, trace: Trace, purpose: str, prompt: Prompt, iteration: int | None) -> str:
-        llm = self.llm
-        trace.event(
-            purpose,
-            f"prompt {prompt.template} ({prompt.chars:,} chars, checksum {prompt.checksum})",
-            iteration=iteration,
-            template=prompt.template,
-            chars=prompt.chars,
-            checksum=prompt.checksum,
-        )
-        t0 = time.perf_counter()
-        resp = llm.complete(prompt.text)
-        secs = time.perf_counter() - t0
-        trace.llm_calls.append(
-            LLMCall(
-                purpose=purpose,
-                model=getattr(resp, "model", None) or getattr(llm, "name", "llm"),
-                prompt_checksum=prompt.checksum,
-                prompt_tokens=resp.prompt_tokens or count_tokens(prompt.text),
-                completion_tokens=resp.completion_tokens or count_tokens(resp.text),
-                seconds=secs,
-                cached=bool(getattr(resp, "cached", False)),
-            )
-        )
-        trace.count("llm_calls")
-        return resp.text
-
-    def _link(
-        self, mentions: Sequence[str], trace: Trace, iteration: int, kind: str
-    ) -> list[MentionLinks]:
-        if not mentions:
-            return []
-        linker, params = self.linker()
-        try:
-            links = list(linker.link(list(mentions), store=self.store, services=self.services, params=params))
-        except ByokgError:
-            raise
-        except Exception as exc:  # a broken linker is recorded, the run goes on unlinked
-            trace.event("linker", f"linking {kind} failed: {type(exc).__name__}: {exc}", level="error",
-                        iteration=iteration)
-            return []
-        unlinked = [m.mention for m in links if not m.candidates]
-        if unlinked:
-            trace.event("linker", f"{len(unlinked)} {kind} not found in the graph", level="warning",
-                        iteration=iteration, mentions=unlinked[:10])
-        return links
-
-    def _run_tool(self, name: str, tool: Tool, request: ToolRequest) -> tuple[ToolResult | None, str | None, float]:
-        t0 = time.perf_counter()
-        try:
-            res = tool.run(request)
-            return res, None, time.perf_counter() - t0
-        except Exception as exc:
-            return None, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0
-
-    def _retrieve(
-        self,
-        question: str,
-        iteration: int,
-        artifacts: Artifacts,
-        entities: list[MentionLinks],
-        answers: list[MentionLinks],
-        context: Context,
-        trace: Trace,
-    ) -> list[ContextItem]:
-        tools = self.tools()
-        items: list[ContextItem] = []
-        if not tools:
-            return items
-        snapshot = context.select()
-        reqs = [
-            (name, tool, ToolRequest(question=question, store=self.store, services=self.services,
-                                     params=params, iteration=iteration, artifacts=artifacts,
-                                     entities=list(entities), answers=list(answers), context=snapshot))
-            for name, tool, params in tools
-        ]
-        with ThreadPoolExecutor(max_workers=min(self.config.workers, len(reqs))) as pool:
-            futures = [(name, pool.submit(self._run_tool, name, tool, req)) for name, tool, req in reqs]
-            results = [(name, f.result()) for name, f in futures]
-        for name, (res, err, secs) in results:  # fixed tool order: merged order is stable
-            trace.stages.append(StageTiming(stage=f"tool:{name}", iteration=iteration, seconds=secs,
-                                            count=len(res.items) if res else None))
-            if err is not None:
-                trace.event(name, f"tool failed: {err}", level="error", iteration=iteration)
-                trace.count(f"tool_errors.{name}")
-                continue
-            assert res is not None
-            for ev in res.events:
-                trace.events.append(ev.model_copy(update={"iteration": iteration}) if ev.iteration is None else ev)
-            trace.llm_calls.extend(res.llm_calls)
-            trace.count("llm_calls", len(res.llm_calls))
-            for k, v in res.counts.items():
-                trace.count(f"{name}.{k}", v)
-            trace.count(f"items.{name}", len(res.items))
-            for it in res.items:
-                upd: dict[str, Any] = {}
-                if it.iteration != iteration:
-                    upd["iteration"] = iteration
-                if not it.tool:
-                    upd["tool"] = name
-                items.append(it.model_copy(update=upd) if upd else it)
-        return items
 
     # ------------------------------------------------------------------ the loop
     def check_question(self, question: str) -> str:
@@ -284,208 +208,213 @@ class Engine:
         return q
 
     def ask(self, question: str) -> Answer:
+        """Answer one question (thread-safe: questions share only the run's caches)."""
         question = self.check_question(question)
         self.check_graph()
-        trace = Trace()
-        context = Context(self.config.context_tokens)
+        q = _Question(analyze(question), Trace(), Context(self.config.context_tokens))
         try:
-            return self._ask(question, trace, context)
+            return self._ask(q)
         except LLMError as exc:
-            exc.trace = trace
-            exc.partial = Answer(question=question, context=context.select(), trace=trace)
-            trace.event("engine", f"stopped: {exc}", level="error")
+            exc.trace = q.trace
+            exc.partial = Answer(question=question, context=q.context.select(), trace=q.trace)
+            q.trace.event("engine", f"stopped: {exc}", level="error")
             raise
 
-    def _ask(self, question: str, trace: Trace, context: Context) -> Answer:
-        cfg = self.config
-        llm = self.llm
-        if llm is not None and cfg.tools is not None and not cfg.tools:
-            return self._vanilla(question, trace)
-        self.tools()
+    def _ask(self, q: _Question) -> Answer:
+        self.stages()
         self.linker()
+        self.tools()
         for name, why in self._skipped:
-            trace.event("engine", f"tool {name!r} skipped: {why}", level="info")
-        entities: dict[str, MentionLinks] = {}
-        answers: dict[str, MentionLinks] = {}
-        seen_ids: set[str] = set()
-        seen_paths: set[tuple[str, ...]] = set()
-        seen_cypher: set[str] = set()
-        question_ids: list[str] = []
-        mentions: list[str] = []
-        cypher_ok = "cypher" in getattr(self.store, "capabilities", frozenset())
-        dialect = getattr(self.store, "dialect", None)
-        schema_text: str | None = None
-
-        for it in range(cfg.iterations):
-            trace.iterations = it + 1
-            offline_items: list[ContextItem] = []
-            # 1. KG-Linker
-            with _Timer(trace, "kg-linker", it) as tm:
-                if llm is not None:
-                    if schema_text is None:
-                        schema_text = self.schema_text(question)
-                    if it == 0:
-                        prompt = linker_prompt(question, schema_text, cypher=cypher_ok, dialect=dialect,
-                                               store=self.store)
-                    else:
-                        ctx_text = context.render(min(cfg.context_tokens, CONTEXT_PROMPT_TOKENS))
-                        prompt = iterative_prompt(question, schema_text, ctx_text, round_no=it + 1,
-                                                  rounds=cfg.iterations, cypher=cypher_ok, dialect=dialect,
-                                                  store=self.store)
-                    artifacts = parse_reply(self._call_llm(trace, "kg-linker", prompt, it))
-                    spotted: list[MentionLinks] = []
-                else:
-                    prop = offline.propose(question, self.store, self.services, iteration=it,
-                                           context=context.items)
-                    artifacts, offline_items = prop.artifacts, prop.items
-                    spotted = [
-                        MentionLinks(mention=s.mention, candidates=tuple(
-                            Candidate(id=i, name=s.mention, score=1.0, method="spot") for i in s.ids))
-                        for s in prop.spots
-                    ]
-                tm.count = len(artifacts.entities) + len(artifacts.relation_paths)
-            trace.artifacts.append(artifacts)
-            for w in artifacts.warnings:
-                trace.event("kg-linker", f"parse: {w}", level="warning", iteration=it)
-            trace.count("parse_warnings", len(artifacts.warnings))
-
-            # 2. link entities and draft answers
-            with _Timer(trace, "link", it) as tm:
-                ent_links = spotted or self._link(
-                    [e for e in artifacts.entities if e not in entities], trace, it, "entities")
-                ans_links = self._link(
-                    [a for a in artifacts.draft_answers if a not in answers], trace, it, "draft answers")
-                tm.count = sum(len(m.candidates) for m in ent_links + ans_links)
-            trace.links.append(ent_links + ans_links)
-            for m in ent_links:
-                entities.setdefault(m.mention, m)
-                if m.mention not in mentions:
-                    mentions.append(m.mention)
-                question_ids.extend(i for i in m.ids if i not in question_ids)
-            for m in ans_links:
-                answers.setdefault(m.mention, m)
-
-            new_ids = {i for m in ent_links + ans_links for i in m.ids} - seen_ids
-            new_paths = {p.relations for p in artifacts.relation_paths} - seen_paths
-            new_cypher = set(artifacts.cypher) - seen_cypher
-            seen_ids |= new_ids
-            seen_paths |= new_paths
-            seen_cypher |= new_cypher
-            if it > 0 and not (new_ids or new_paths or new_cypher):
-                trace.event("engine", "nothing new to link; stopping", iteration=it,
-                            finish=artifacts.finish)
+            q.trace.event("engine", f"tool {name!r} skipped: {why}", level="info")
+        for rnd in range(self.config.iterations):
+            q.trace.iterations = rnd + 1
+            proposal = self._propose(q, rnd)
+            if not self._link(q, proposal, rnd) and rnd > 0:
+                q.trace.event("engine", "nothing new to link; stopping", iteration=rnd,
+                              finish=proposal.artifacts.finish)
                 break
-
-            # 3. tools, side by side
-            with _Timer(trace, "tools", it) as tm:
-                items = offline_items + self._retrieve(
-                    question, it, artifacts, list(entities.values()), list(answers.values()), context, trace)
+            with _Timer(q.trace, "tools", rnd) as tm:
+                items = self._retrieve(q, rnd, proposal.artifacts)
                 tm.count = len(items)
-            with _Timer(trace, "merge", it) as tm:
-                tm.count = context.add(items)
-            trace.count("context_items_new", tm.count)
-            if artifacts.finish:
-                trace.event("engine", "KG-Linker said FINISH; stopping", iteration=it)
+            with _Timer(q.trace, "merge", rnd) as tm:
+                tm.count = q.context.add(items)
+            q.trace.count("context_items_new", tm.count)
+            if proposal.artifacts.finish:
+                q.trace.event("engine", "the KG-Linker said FINISH; stopping", iteration=rnd)
                 break
+        return self._answer(q)
 
-        # 4. answer
-        selected = context.select()
-        trace.counts["context_items"] = len(context)
-        trace.counts["context_selected"] = len(selected)
-        trace.counts["context_duplicates"] = context.duplicates
-        with _Timer(trace, "answer") as tm:
-            if llm is not None:
-                prompt = answer_prompt(question, "\n".join(i.text for i in selected))
-                parsed = parse_reply(self._call_llm(trace, "answer", prompt, None))
-                for w in parsed.warnings:
-                    trace.event("answer", f"parse: {w}", level="warning")
-                final = list(parsed.draft_answers)
-                if not final:
-                    final = [a for art in trace.artifacts for a in art.draft_answers][:10]
-                    if final:
-                        trace.event("answer", "answer reply had no answers; using KG-Linker draft answers",
-                                    level="warning")
-                answer_ids: dict[str, list[str]] = {}
-            else:
-                ranked = offline.extract_answers(
-                    question, selected, self.store, question_ids=question_ids,
-                    question_mentions=mentions, services=self.services,
-                    id_mentions={i: m.mention for m in entities.values() for i in m.ids})
-                final = list(dict.fromkeys(name for _, name, _ in ranked))
-                answer_ids = {}
-                for nid, name, _ in ranked:
-                    answer_ids.setdefault(name, []).append(nid)
-                trace.event("answer", f"{len(ranked)} answers extracted offline",
-                            answer_ids=[nid for nid, _, _ in ranked],
-                            scores=[round(sc, 4) for _, _, sc in ranked])
-            tm.count = len(final)
-        if not final:
-            trace.event("answer", "no answer found in the retrieved context", level="warning")
-        evidence = self.evidence(final, selected, answer_ids)
-        trace.counts["evidence"] = len(evidence)
-        linked = list(entities.values())
-        ids = {i for it in evidence for i in _item_nodes(it)}
-        ids.update(i for m in linked for i in m.ids)
-        ids.update(i for v in answer_ids.values() for i in v)
-        names = offline.display_names(self.store, sorted(ids)) if ids else {}
-        return Answer(question=question, answers=final, evidence=evidence, context=selected,
-                      trace=trace, answer_ids=answer_ids, entities=linked, names=names)
+    def _propose(self, q: _Question, rnd: int) -> Proposal:
+        proposer, params, _, _ = self.stages()
+        with _Timer(q.trace, "kg-linker", rnd) as tm:
+            proposal = proposer.propose(ProposalRequest(
+                analysis=q.analysis, store=self.store, services=self.services, profile=self.profile,
+                params=params, round=rnd, rounds=self.config.iterations, context=q.context,
+                history=list(q.history)))
+            art = proposal.artifacts
+            tm.count = len(art.entities) + len(art.relation_paths)
+        _absorb(q.trace, proposal, rnd, prefix=f"{proposer.name}.")
+        q.history.append(art)
+        q.trace.artifacts.append(art)
+        for w in art.warnings:
+            q.trace.event("kg-linker", f"parse: {w}", level="warning", iteration=rnd)
+        q.trace.count("parse_warnings", len(art.warnings))
+        return proposal
 
-    def _vanilla(self, question: str, trace: Trace) -> Answer:
-        """No tools configured with an LLM: the vanilla-LLM baseline, one call, no graph."""
-        trace.iterations = 0
-        trace.event("engine", "no retrieval tools configured: vanilla LLM (the question alone)")
-        with _Timer(trace, "answer", None) as tm:
-            parsed = parse_reply(self._call_llm(trace, "answer", vanilla_prompt(question), None))
-            for w in parsed.warnings:
-                trace.event("answer", f"parse: {w}", level="warning")
-            tm.count = len(parsed.draft_answers)
-        return Answer(question=question, answers=list(parsed.draft_answers), trace=trace)
+    def _link(self, q: _Question, proposal: Proposal, rnd: int) -> bool:
+        """Link the proposal's new entities and draft answers; True when anything new came."""
+        art = proposal.artifacts
+        given = {m.mention for m in proposal.linked}
+        with _Timer(q.trace, "link", rnd) as tm:
+            ents = list(proposal.linked) + self._link_mentions(
+                [e for e in art.entities if e not in q.entities and e not in given], q.trace, rnd,
+                "entities")
+            drafts = self._link_mentions([a for a in art.draft_answers if a not in q.drafts],
+                                         q.trace, rnd, "draft answers")
+            tm.count = sum(len(m.candidates) for m in ents + drafts)
+        q.trace.links.append(ents + drafts)
+        for m in ents:
+            q.entities.setdefault(m.mention, m)
+        for m in drafts:
+            q.drafts.setdefault(m.mention, m)
+        new_ids = {i for m in ents + drafts for i in m.ids} - q.seen_ids
+        new_paths = set(art.relation_paths) - q.seen_paths
+        new_cypher = set(art.cypher) - q.seen_cypher
+        q.seen_ids |= new_ids
+        q.seen_paths |= new_paths
+        q.seen_cypher |= new_cypher
+        return bool(new_ids or new_paths or new_cypher)
 
-    def evidence(
-        self, answers: Sequence[str], items: Sequence[ContextItem], answer_ids: dict[str, list[str]]
-    ) -> list[ContextItem]:
-        """The context items that support an answer.
-
-        Strong support: a path that ends at an answer, or a fact/row item that names it. Items
-        that merely pass through an answer are used only when nothing supports it strongly.
-        """
-        if not answers:
+    def _link_mentions(self, mentions: Sequence[str], trace: Trace, rnd: int,
+                       kind: str) -> list[MentionLinks]:
+        if not mentions:
             return []
-        ids = {i for v in answer_ids.values() for i in v}
-        node_ids = {n for it in items for n in _item_nodes(it)}
-        names = offline.display_names(self.store, list(node_ids)) if node_ids else {}
-        targets = {normalize(a) for a in answers if normalize(a)}
+        linker, params = self.linker()
+        try:
+            links = list(linker.link(list(mentions), store=self.store, services=self.services,
+                                     params=params))
+        except ByokgError:
+            raise
+        except Exception as exc:  # a broken linker is recorded, the run goes on unlinked
+            trace.event("linker", f"linking {kind} failed: {type(exc).__name__}: {exc}",
+                        level="error", iteration=rnd)
+            return []
+        unlinked = [m.mention for m in links if not m.candidates]
+        if unlinked:
+            trace.event("linker", f"{len(unlinked)} {kind} not found in the graph",
+                        level="warning", iteration=rnd, mentions=unlinked[:10])
+        return links
 
-        def is_answer(n: str) -> bool:
-            return n in ids or normalize(names.get(n, n)) in targets
+    def _run_tool(self, tool: Tool, request: ToolRequest) -> tuple[ToolResult | None, str | None, float]:
+        t0 = time.perf_counter()
+        try:
+            return tool.run(request), None, time.perf_counter() - t0
+        except Exception as exc:
+            return None, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0
 
-        strong, weak = [], []
-        for it in items:
-            if it.path is not None and it.path.hops:
-                if is_answer(it.path.end):
-                    strong.append(it)
-                elif any(is_answer(n) for n in it.path.nodes):
-                    weak.append(it)
+    def _retrieve(self, q: _Question, rnd: int, artifacts: Artifacts) -> list[ContextItem]:
+        """Every chosen tool on this round's request, side by side; merged in tool order."""
+        tools = self.tools()
+        if not tools:
+            return []
+        entities, drafts = list(q.entities.values()), list(q.drafts.values())
+        reqs = [(name, tool, ToolRequest(
+            question=q.analysis.question, store=self.store, services=self.services, params=params,
+            iteration=rnd, artifacts=artifacts, entities=entities, answers=drafts,
+            analysis=q.analysis, profile=self.profile)) for name, tool, params in tools]
+        with ThreadPoolExecutor(max_workers=min(self.config.workers, len(reqs))) as pool:
+            futures = [(name, pool.submit(self._run_tool, tool, req)) for name, tool, req in reqs]
+            results = [(name, f.result()) for name, f in futures]
+        items: list[ContextItem] = []
+        for name, (res, err, secs) in results:  # fixed tool order: merged order is stable
+            q.trace.stages.append(StageTiming(stage=f"tool:{name}", iteration=rnd, seconds=secs,
+                                              count=len(res.items) if res else None))
+            if res is None:
+                q.trace.event(name, f"tool failed: {err}", level="error", iteration=rnd)
+                q.trace.count(f"tool_errors.{name}")
                 continue
-            hit = any(is_answer(n) for n in _item_nodes(it))
-            if not hit:
-                text = f" {normalize(it.text)} "
-                hit = any(f" {t} " in text for t in targets)
-            if hit:
-                strong.append(it)
-        out = strong or weak
-        out.sort(key=lambda it: (it.path.hops if it.path is not None else 0))  # stable: short first
-        return out[:MAX_EVIDENCE]
+            _absorb(q.trace, res, rnd, prefix=f"{name}.")
+            q.trace.count(f"items.{name}", len(res.items))
+            for it in res.items:
+                upd: dict[str, Any] = {}
+                if it.iteration != rnd:
+                    upd["iteration"] = rnd
+                if not it.tool:
+                    upd["tool"] = name
+                items.append(it.model_copy(update=upd) if upd else it)
+        return items
+
+    def _answer(self, q: _Question) -> Answer:
+        _, _, answerer, params = self.stages()
+        selected = q.context.select()
+        trace = q.trace
+        trace.counts["context_items"] = len(q.context)
+        trace.counts["context_selected"] = len(selected)
+        trace.counts["context_duplicates"] = q.context.duplicates
+        entities = list(q.entities.values())
+        with _Timer(trace, "answer") as tm:
+            res = answerer.answer(AnswerRequest(
+                analysis=q.analysis, store=self.store, services=self.services, profile=self.profile,
+                params=params, context=selected, entities=entities, drafts=list(q.drafts.values()),
+                history=list(q.history)))
+            tm.count = len(res.answers)
+        _absorb(trace, res, None)
+        if not res.answers:
+            trace.event("answer", "no answer found in the retrieved context", level="warning")
+        evidence = evidence_for(res.answers, selected, res.answer_ids, self.store)
+        trace.counts["evidence"] = len(evidence)
+        ids = {i for it in evidence for i in item_nodes(it)}
+        ids.update(i for m in entities for i in m.ids)
+        ids.update(i for v in res.answer_ids.values() for i in v)
+        return Answer(question=q.analysis.question, answers=res.answers, evidence=evidence,
+                      context=selected, trace=trace, answer_ids=res.answer_ids, entities=entities,
+                      names=display_names(self.store, sorted(ids)) if ids else {})
 
 
-def _item_nodes(item: ContextItem) -> list[str]:
+def item_nodes(item: ContextItem) -> list[str]:
+    """Every node id an item mentions: its nodes, its path's nodes, its triplets' ends."""
     nodes = list(item.nodes)
     if item.path is not None:
         nodes.extend(item.path.nodes)
     for t in item.triplets:
         nodes.extend((t.head, t.tail))
     return list(dict.fromkeys(nodes))
+
+
+def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
+                 answer_ids: dict[str, list[str]], store: GraphStore) -> list[ContextItem]:
+    """The context items that support an answer.
+
+    Strong support: a path that ends at an answer, or a fact/row item that names it. Items that
+    merely pass through an answer are used only when nothing supports it strongly.
+    """
+    if not answers:
+        return []
+    ids = {i for v in answer_ids.values() for i in v}
+    node_ids = {n for it in items for n in item_nodes(it)}
+    names = display_names(store, list(node_ids)) if node_ids else {}
+    targets = {normalize(a) for a in answers if normalize(a)}
+
+    def is_answer(n: str) -> bool:
+        return n in ids or normalize(names.get(n, n)) in targets
+
+    strong, weak = [], []
+    for it in items:
+        if it.path is not None and it.path.hops:
+            if is_answer(it.path.end):
+                strong.append(it)
+            elif any(is_answer(n) for n in it.path.nodes):
+                weak.append(it)
+            continue
+        hit = any(is_answer(n) for n in item_nodes(it))
+        if not hit:
+            text = f" {normalize(it.text)} "
+            hit = any(f" {t} " in text for t in targets)
+        if hit:
+            strong.append(it)
+    out = strong or weak
+    out.sort(key=lambda it: (it.path.hops if it.path is not None else 0))  # stable: short first
+    return out[:MAX_EVIDENCE]
 
 
 def ask(

@@ -9,18 +9,17 @@ read is listed in ``Artifacts.warnings`` (and from there in the trace).
 from __future__ import annotations
 
 import functools
-import math
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from .analysis import QuestionAnalysis
 from .contracts import Artifacts, GraphSchema, RelationPath
 from .errors import ConfigError
 from .models import prompt_checksum
 from .schema_render import render_schema
-from .text import count_tokens, normalize
+from .text import count_tokens
 
 TEMPLATE_VERSION = "v1"
 SCHEMA_TOKENS = 1200  # budget of the schema inside a KG-Linker prompt (~4,800 characters)
@@ -77,216 +76,19 @@ def _prompt(template_name: str, **values: object) -> Prompt:
     return Prompt(f"{template_name}.{TEMPLATE_VERSION}", text, prompt_checksum(text))
 
 
-# --------------------------------------------------------------------------- relation similarity
-
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-STOPWORDS = frozenset(
-    """a an the of in on at to for from by with and or is are was were be been being do does did
-    what which who whom whose where when why how that this these those it its as into than then
-    there their they he she his her him has have had not no yes can could would should will
-    shall may might must about also any all some one ones s me my i you your we our us name
-    named called kind type sort many much more most""".split()
-)
-
-# question words -> relation words they usually mean (small, generic, English)
-_HINTS: dict[str, tuple[str, ...]] = {
-    "born": ("birth", "place", "born"),
-    "birth": ("born", "birth"),
-    "birthplace": ("birth", "place", "born"),
-    "die": ("death", "died"),
-    "died": ("death", "place"),
-    "dead": ("death",),
-    "where": ("place", "location", "located", "country", "city"),
-    "when": ("date", "year", "time"),
-    "who": ("person", "people"),
-    "wife": ("spouse", "married", "marriage"),
-    "wives": ("spouse", "married", "marriage", "wife"),
-    "husband": ("spouse", "married", "marriage"),
-    "married": ("spouse", "marriage"),
-    "spouse": ("spouse", "marriage", "married"),
-    "directed": ("director", "directed"),
-    "director": ("director", "directed"),
-    "wrote": ("author", "written", "writer"),
-    "written": ("author", "writer"),
-    "starred": ("actor", "starring", "performance"),
-    "capital": ("capital",),
-    "live": ("lives", "residence", "location"),
-    "lived": ("residence", "location"),
-    "speak": ("language", "spoken"),
-    "spoken": ("language",),
-    "language": ("language", "spoken"),
-    "play": ("plays", "instrument", "position", "team"),
-    "founded": ("founder", "founded"),
-    "founder": ("founder", "founded"),
-    "works": ("employer", "work", "works"),
-    "work": ("employer", "work", "works"),
-    "study": ("education", "educated", "school", "studied"),
-    "studied": ("education", "educated", "school"),
-    "attend": ("education", "educated", "school", "attended"),
-    "attended": ("education", "educated", "school"),
-    "university": ("education", "educated", "university", "school", "college"),
-    "college": ("education", "educated", "college", "school"),
-    "school": ("education", "educated", "school"),
-    "genre": ("genre",),
-    "currency": ("currency",),
-    "located": ("location", "located", "containedby", "contains"),
-    "country": ("country", "nationality", "located", "location", "containedby"),
-    "state": ("state", "located", "location", "containedby"),
-    "city": ("city", "located", "location", "containedby", "town"),
-    "town": ("town", "city", "located", "location"),
-    "headquartered": ("headquarters", "headquartered", "located"),
-    "nationality": ("nationality", "country"),
-    "parent": ("parent", "parents", "father", "mother"),
-    "parents": ("parent", "parents", "father", "mother"),
-    "father": ("parent", "father"),
-    "mother": ("parent", "mother"),
-    "child": ("children", "child"),
-    "children": ("children", "child"),
-    "kids": ("children",),
-    "sister": ("sibling", "sister"),
-    "brother": ("sibling", "brother"),
-    "religion": ("religion",),
-    "time": ("time", "zone", "zones"),
-    "member": ("member", "members", "membership"),
-    "members": ("member", "membership"),
-    "label": ("label", "signed", "record"),
-}
-
-
-def words(text: str) -> list[str]:
-    """Lower-case word tokens of a question or relation name (camelCase and dots split)."""
-    return normalize(_CAMEL.sub(" ", text).replace(".", " ")).split()
-
-
-def _stem(w: str) -> str:
-    for suf in ("ing", "ies", "ed", "es", "s"):
-        if len(w) > len(suf) + 3 and w.endswith(suf):
-            return w[: -len(suf)]
-    return w
-
-
-def _grams(w: str) -> frozenset[str]:
-    w = f"#{w}#"
-    return frozenset(w[i : i + 3] for i in range(len(w) - 2))
-
-
-def question_terms(question: str) -> dict[str, float]:
-    """Content words of a question (stemmed) with weights, plus hinted relation words."""
-    terms: dict[str, float] = {}
-    for w in words(question):
-        for h in _HINTS.get(w, _HINTS.get(_stem(w), ())):
-            terms[_stem(h)] = max(terms.get(_stem(h), 0.0), 0.8)
-        if w in STOPWORDS or len(w) < 2:
-            continue
-        terms[_stem(w)] = 1.0
-    return terms
-
-
-def question_groups(question: str) -> list[tuple[float, frozenset[str]]]:
-    """Per question word: (weight, the stems that would cover it). Hinted words are variants of
-    the word they come from, so covering one of them covers the word once. Question words
-    (where, who, when) get weight 0: they only break ties."""
-    groups: list[tuple[float, frozenset[str]]] = []
-    seen: set[frozenset[str]] = set()
-    for w in words(question):
-        stop = w in STOPWORDS or len(w) < 2
-        variants = set() if stop else {_stem(w)}
-        variants.update(_stem(h) for h in _HINTS.get(w, _HINTS.get(_stem(w), ())))
-        if not variants:
-            continue
-        key = frozenset(variants)
-        if key in seen:
-            continue
-        seen.add(key)
-        groups.append((0.0 if stop else 1.0, key))
-    return groups
-
-
-def relation_terms(relation: str) -> dict[str, float]:
-    """Words of a relation name; the last dotted segment weighs most (Freebase style)."""
-    segs = relation.split(".")
-    out: dict[str, float] = {}
-    for i, seg in enumerate(segs):
-        weight = 1.0 if i == len(segs) - 1 else 0.35
-        for w in words(seg):
-            if w in STOPWORDS:
-                continue
-            s = _stem(w)
-            out[s] = max(out.get(s, 0.0), weight)
-    return out
-
-
-def _term_sim(a: str, b: str) -> float:
-    if a == b:
-        return 1.0
-    if len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)):
-        return 0.8
-    if len(a) >= 5 and len(b) >= 5 and (a.endswith(b) or b.endswith(a)):
-        return 0.7
-    ga, gb = _grams(a), _grams(b)
-    j = len(ga & gb) / len(ga | gb)
-    return j if j >= 0.45 else 0.0
-
-
-def lexical_relation_scores(question: str, relations: Sequence[str]) -> dict[str, float]:
-    """Score in [0, 1] per relation: how well its words match the question's words."""
-    q = question_terms(question)
-    out: dict[str, float] = {}
-    sim_cache: dict[tuple[str, str], float] = {}
-    for rel in relations:
-        rt = relation_terms(rel)
-        if not rt or not q:
-            out[rel] = 0.0
-            continue
-        num = 0.0
-        for t, w in rt.items():
-            best = 0.0
-            for qt, qw in q.items():
-                key = (t, qt)
-                s = sim_cache.get(key)
-                if s is None:
-                    s = sim_cache[key] = _term_sim(t, qt)
-                best = max(best, s * qw)
-            num += w * best
-        # normalise by relation length (softly) so long names do not win by size
-        out[rel] = num / math.sqrt(sum(rt.values()) * 1.0 + 0.5)
-    top = max(out.values(), default=0.0)
-    if top > 1.0:
-        out = {k: v / top for k, v in out.items()}
-    return out
-
-
-def relation_scores(question: str, relations: Sequence[str], services: object | None = None) -> dict[str, float]:
-    """Relation relevance to the question: embedder cosine when one is configured, else lexical."""
-    relations = list(dict.fromkeys(relations))
-    lex = lexical_relation_scores(question, relations)
-    cfg = getattr(services, "config", None)
-    if services is None or cfg is None or not getattr(cfg, "embedder", None) or not relations:
-        return lex
-    emb = services.embedder  # type: ignore[attr-defined]
-    cache = services.cache  # type: ignore[attr-defined]
-    key = ("relation-vectors", emb.name, tuple(relations))
-    vecs = cache.get(key)
-    if vecs is None:
-        vecs = cache[key] = emb.encode([" ".join(words(r)) for r in relations])
-    qv = emb.encode([question])[0]
-    cos = vecs @ qv
-    return {r: 0.5 * lex[r] + 0.5 * max(0.0, float(c)) for r, c in zip(relations, cos, strict=True)}
-
-
 # --------------------------------------------------------------------------- rendering
 
 
 def render_schema_for(
     schema: GraphSchema,
-    question: str,
+    analysis: QuestionAnalysis,
     *,
     services: object | None = None,
     max_tokens: int = SCHEMA_TOKENS,
 ) -> str:
     """The schema, most question-relevant relations first, pruned to ``max_tokens``."""
     names = schema.relation_names
-    scores = relation_scores(question, names, services) if len(names) > 1 else {}
+    scores = analysis.relation_scores(names, services) if len(names) > 1 else {}
     order = sorted(names, key=lambda r: -scores.get(r, 0.0)) if scores else names
     return render_schema(schema, relation_order=order, max_tokens=max_tokens)
 
@@ -296,12 +98,9 @@ def _cypher_sections(cypher: bool, dialect: str | None, store: Any = None) -> tu
         return "", "", 3
     hints = ""
     if dialect:
-        try:
-            from .cypher.dialects import dialect_hints  # provided by the cypher issue
+        from .cypher.dialects import dialect_hints
 
-            hints = dialect_hints(dialect, store=store) or ""
-        except ImportError:
-            hints = ""
+        hints = dialect_hints(dialect, store=store) or ""
     hints = f"Dialect ({dialect}): {hints}" if hints else ""
     task = fill(load_template("cypher_task"), dialect_hints=hints)
     return task, load_template("cypher_format"), 4

@@ -166,13 +166,15 @@ def follow_paths(
     :param schema_relations: the graph's relation names (saves a ``relation_types()`` call).
     :param mode: ``"auto"`` follows a relation in stored direction and, at a node where it only
         exists the other way round, walks it inverted (``Path.inverted``); ``"forward"`` never
-        inverts; ``"either"`` follows both directions at every node.
+        inverts; ``"either"`` follows both directions at every node. A :class:`RelationPath` with
+        ``inverted`` flags fixes each hop's direction instead.
     """
     if fanout_per_hop < 1 or max_paths < 1:
         raise ValueError("fanout_per_hop and max_paths must be >= 1")
     if mode not in ("auto", "forward", "either"):
         raise ValueError(f"mode must be auto, forward or either, not {mode!r}")
     rels = _as_relations(relation_path)
+    fixed = relation_path.inverted if isinstance(relation_path, RelationPath) else ()
     result = FollowResult(relation_path=rels)
     if not rels:  # zero hops: the sources themselves
         srcs = list(dict.fromkeys(sources))
@@ -204,7 +206,7 @@ def follow_paths(
         return result
 
     native = getattr(store, "follow_path", None)
-    if has_capability(store, Capability.FOLLOW_PATH) and callable(native):
+    if has_capability(store, Capability.FOLLOW_PATH) and callable(native) and not fixed:
         paths = list(
             native(srcs, hops, limit_per_node=fanout_per_hop, max_paths=max_paths, mode=mode)
         )
@@ -221,9 +223,13 @@ def follow_paths(
     hop_done = 0
     for hop, names in enumerate(hops):
         frontier = list(dict.fromkeys(w[0][-1] for w in walks))
+        if fixed:
+            direction = Direction.IN if fixed[hop] else Direction.OUT
+        else:
+            direction = Direction.OUT if mode == "forward" else Direction.BOTH
         nbh = store.neighbors(
             frontier,
-            direction=Direction.OUT if mode == "forward" else Direction.BOTH,
+            direction=direction,
             relations=names,
             limit_per_node=fanout_per_hop,
         )
@@ -244,7 +250,9 @@ def follow_paths(
                     out_steps.append((t.tail, t.relation, False))
                 if t.tail == node and t.head != node:
                     in_steps.append((t.head, t.relation, True))
-            if mode == "forward":
+            if fixed:
+                steps[node] = in_steps if fixed[hop] else out_steps
+            elif mode == "forward":
                 steps[node] = out_steps
             elif mode == "either":
                 steps[node] = out_steps + in_steps

@@ -28,6 +28,8 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "byokg.backends.neo4j",
     "byokg.backends.neptune",
     "byokg.plugins.linking",
+    "byokg.plugins.kglinker",
+    "byokg.plugins.offline",
     "byokg.plugins.paths",
     "byokg.plugins.cypher",
     "byokg.plugins.agentic",

@@ -16,7 +16,6 @@ numpy / faiss / models load only when these functions run.
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 import weakref
@@ -24,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .analysis import humanize_relation
 from .contracts import Direction, Triplet
 from .paths import expand
 from .store import GraphStore
@@ -44,28 +44,6 @@ __all__ = [
     "relation_similarities",
     "triplet_texts",
 ]
-
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_SPLIT = re.compile(r"[._\-/:\s]+")
-
-
-def humanize_relation(relation: str) -> str:
-    """Readable words of a relation name for embedding.
-
-    ``people.person.place_of_birth`` -> ``person place of birth`` (a Freebase-style domain
-    prefix is dropped, repeated words collapsed); ``bornIn`` / ``born_in`` -> ``born in``.
-    """
-    parts = relation.split(".")
-    if len(parts) >= 3:
-        parts = parts[1:]
-    words: list[str] = []
-    for part in parts:
-        for w in _SPLIT.split(_CAMEL.sub(" ", part)):
-            w = w.lower()
-            if w and (not words or words[-1] != w):
-                words.append(w)
-    return " ".join(words) or relation
-
 
 # --------------------------------------------------------------------------- vector cache
 # Texts (relation names, verbalised triplets) embedded once per process and embedder instance.

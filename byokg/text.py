@@ -1,4 +1,5 @@
-"""Small text helpers shared by linking, verbalizers and metrics."""
+"""Small text helpers shared by the question analysis, linking, verbalizers and metrics: one
+normaliser, one tokenizer, one stemmer and one stopword list for the whole project."""
 
 from __future__ import annotations
 
@@ -8,6 +9,20 @@ import unicodedata
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 _SPACES = re.compile(r"\s+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+# English function words and question fillers; never content on their own (one list for
+# question analysis, spotting and relation scoring)
+STOPWORDS = frozenset(
+    """a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it
+    its itself just me might more most must my myself no nor not now of off on once one ones only
+    or other our ours out over own same shall she should so some such than that the their theirs
+    them then there these they this those through to too under until up us very was we were what
+    whats when where wheres which while who whom whos whose why will with would yes you your yours
+    s may name named called kind type sort many much""".split()
+)
 
 
 def normalize(text: str) -> str:
@@ -19,6 +34,24 @@ def normalize(text: str) -> str:
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = _NON_WORD.sub(" ", text.casefold()).replace("_", " ")
     return _SPACES.sub(" ", text).strip()
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens of a question, name or relation (camelCase and dots split)."""
+    return normalize(_CAMEL.sub(" ", text).replace(".", " ")).split()
+
+
+def stem(word: str) -> str:
+    """A light English suffix stripper (``directed`` -> ``direct``, ``cities`` -> ``cit``)."""
+    for suf in ("ing", "ies", "ed", "es", "s"):
+        if len(word) > len(suf) + 3 and word.endswith(suf):
+            return word[: -len(suf)]
+    return word
+
+
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` that are not stopwords (order kept, repeats dropped)."""
+    return list(dict.fromkeys(w for w in words(text) if w not in STOPWORDS))
 
 
 def count_tokens(text: str) -> int:

@@ -21,13 +21,23 @@ from .contracts import Artifacts, ContextItem, LLMCall, MentionLinks, TraceEvent
 from .store import GraphStore
 
 if TYPE_CHECKING:
+    from .analysis import QuestionAnalysis
     from .models import LLM, Embedder, Reranker
+    from .profile import GraphProfile
 
 
 class ToolParams(BaseModel):
     """Base of every tool's parameters; unknown fields are an error naming the field."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+def as_params(given: Any, model: type[ToolParams]) -> Any:
+    """``given`` (a params model, a dict or None) validated as ``model``."""
+    if isinstance(given, model):
+        return given
+    data = given.model_dump() if hasattr(given, "model_dump") else dict(given or {})
+    return model(**data)
 
 
 class Services:
@@ -59,7 +69,7 @@ class Services:
                 self._llm_built = True
                 spec = self.config.llm
                 if spec and spec != "none":
-                    from .llm import create_llm  # provided by the engine issue
+                    from .llm import create_llm
 
                     self._llm = create_llm(spec, **self.config.llm_options)
             return self._llm
@@ -68,7 +78,7 @@ class Services:
     def embedder(self) -> Embedder:
         with self._lock:
             if self._embedder is None:
-                from .linking.embedders import create_embedder  # provided by the linking issue
+                from .linking.embedders import create_embedder
 
                 self._embedder = create_embedder(self.config.embedder, **self.config.embedder_options)
             return self._embedder
@@ -95,7 +105,7 @@ class Services:
 
 @dataclass
 class ToolRequest:
-    """What the engine hands a retrieval tool for one iteration."""
+    """What the engine hands a retrieval tool for one round."""
 
     question: str
     store: GraphStore
@@ -105,7 +115,14 @@ class ToolRequest:
     artifacts: Artifacts = field(default_factory=Artifacts)
     entities: list[MentionLinks] = field(default_factory=list)  # linked question entities
     answers: list[MentionLinks] = field(default_factory=list)  # linked draft answers
-    context: list[ContextItem] = field(default_factory=list)  # merged context so far
+    analysis: QuestionAnalysis | None = None  # the question, analysed once (None: built on use)
+    profile: GraphProfile | None = None  # the graph's profile (None: built on use)
+
+    def __post_init__(self) -> None:
+        if self.analysis is None:
+            from .analysis import analyze
+
+            self.analysis = analyze(self.question)
 
     @property
     def entity_ids(self) -> list[str]:
@@ -115,16 +132,47 @@ class ToolRequest:
     def answer_ids(self) -> list[str]:
         return list(dict.fromkeys(i for m in self.answers for i in m.ids))
 
+    def graph_profile(self) -> GraphProfile:
+        """The graph's profile (the engine passes it; built once per run otherwise)."""
+        if self.profile is None:
+            from .profile import get_profile
+
+            self.profile = get_profile(self.store, self.services)
+        return self.profile
+
 
 @dataclass
-class ToolResult:
-    items: list[ContextItem] = field(default_factory=list)
+class StageOutput:
+    """Trace material every stage returns (tools, proposers, answerers): events, LLM calls and
+    counters; the engine copies it into the question's trace."""
+
     events: list[TraceEvent] = field(default_factory=list)
     llm_calls: list[LLMCall] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    iteration: int | None = None  # the round the events belong to (the engine fills it in)
 
     def event(self, source: str, message: str, *, level: str = "info", **data: Any) -> None:
-        self.events.append(TraceEvent(level=level, source=source, message=message, data=data))
+        self.events.append(TraceEvent(level=level, source=source, message=message,
+                                      iteration=self.iteration, data=data))
+
+
+@dataclass
+class ToolResult(StageOutput):
+    """A retrieval tool's output: context items with provenance, plus trace material."""
+
+    items: list[ContextItem] = field(default_factory=list)
+
+
+def unavailable(obj: Any, store: GraphStore, services: Services) -> str | None:
+    """Why a tool or stage cannot run on this store in this run (None: it can)."""
+    if obj.applicable(store, services):
+        return None
+    missing = sorted(set(getattr(obj, "requires", ())) - set(getattr(store, "capabilities", ())))
+    if missing:
+        return f"needs store capabilities {missing}"
+    if getattr(obj, "needs_llm", False) and services.llm is None:
+        return "needs an LLM (--llm)"
+    return "not applicable"
 
 
 class Tool(ABC):
@@ -143,6 +191,11 @@ class Tool(ABC):
         if not self.requires <= caps:
             return False
         return not (self.needs_llm and services.llm is None)
+
+    def params(self, request: ToolRequest) -> Any:
+        """The request's parameters as this tool's ``Params`` model (validated from whatever the
+        caller passed: the engine already passes the right model)."""
+        return as_params(request.params, self.Params)
 
     @abstractmethod
     def run(self, request: ToolRequest) -> ToolResult: ...

@@ -17,18 +17,17 @@ The returned text never exceeds ``max_tokens``; lines that do not fit are counte
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
 from .contracts import Direction, Path, Triplet
+from .profile import display_names, is_unnamed
 from .store import GraphStore
 from .text import count_tokens
 
 __all__ = ["Verbalized", "is_cvt_id", "node_labels", "verbalize_paths", "verbalize_triplets"]
 
-CVT_ID = re.compile(r"^[mg]\.[0-9a-z_]+$")
 DESCRIPTION_FACTS = 3  # facts in a CVT description
 DESCRIPTION_FETCH = 12  # edges read per CVT node for its description
 
@@ -45,7 +44,7 @@ class Verbalized(BaseModel):
 
 def is_cvt_id(node_id: str) -> bool:
     """Freebase-style machine id (``m.0abc``, ``g.11b…``): a CVT or unnamed node."""
-    return bool(CVT_ID.match(node_id))
+    return is_unnamed(node_id)
 
 
 def _short(relation: str) -> str:
@@ -54,15 +53,7 @@ def _short(relation: str) -> str:
 
 def _display(store: GraphStore, ids: Sequence[str]) -> dict[str, str | None]:
     """Display name per id, None when the node has no name of its own (one batched call)."""
-    ids = list(dict.fromkeys(ids))
-    if not ids:
-        return {}
-    fn = getattr(store, "display_names", None)
-    if callable(fn):
-        names = fn(ids)
-        return {i: (names.get(i) if names.get(i) not in (None, "") else None) for i in ids}
-    nodes = store.get_nodes(ids)
-    return {i: (n.name if n is not None and n.name else None) for i, n in nodes.items()}
+    return display_names(store, ids, missing_as_id=False)
 
 
 def node_labels(

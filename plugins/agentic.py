@@ -7,12 +7,10 @@ configuration, and turns the facts found into ContextItems.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from byokg.agentic import AgenticParams
-from byokg.contracts import ContextItem
+from byokg.context import triplet_items
 from byokg.hookspecs import hookimpl
 from byokg.tools import Tool, ToolRequest, ToolResult
 
@@ -22,14 +20,6 @@ class AgenticToolParams(AgenticParams):
 
     max_tokens: int = Field(2000, ge=0, description="token budget of the returned text")
     max_tails: int = Field(5, ge=1)
-
-
-def _params(request: ToolRequest) -> AgenticToolParams:
-    p = request.params
-    if isinstance(p, AgenticToolParams):
-        return p
-    data: dict[str, Any] = p.model_dump() if hasattr(p, "model_dump") else dict(p or {})
-    return AgenticToolParams(**data)
 
 
 class AgenticTool(Tool):
@@ -42,9 +32,8 @@ class AgenticTool(Tool):
 
     def run(self, request: ToolRequest) -> ToolResult:
         from byokg.agentic import traverse
-        from byokg.verbalize import verbalize_triplets
 
-        p = _params(request)
+        p: AgenticToolParams = self.params(request)
         result = ToolResult()
         seeds = request.entity_ids
         if not seeds:
@@ -61,21 +50,14 @@ class AgenticTool(Tool):
         result.counts.update(tr.counts)
         if not tr.triplets:
             return result
-        verb = verbalize_triplets(request.store, tr.triplets, max_tokens=p.max_tokens,
-                                  max_tails=p.max_tails)
-        seed_set = set(seeds)
         n = max(1, p.iterations)
-        for line, idxs in zip(verb.lines, verb.sources, strict=True):
-            ts = tuple(tr.triplets[i] for i in idxs)
-            step = min(tr.step_of.get(t, 0) for t in ts)
-            ends = tuple(dict.fromkeys(x for t in ts for x in (t.head, t.tail)
-                                       if x not in seed_set))
-            result.items.append(ContextItem(
-                text=line, tool=self.name, iteration=request.iteration, kind="triplets",
-                triplets=ts, nodes=ends, score=round(1.0 - step / (n + 1), 4),
-                metadata={"step": step, "finished": tr.finished},
-            ))
-        result.counts["triplets_omitted"] = verb.omitted
+        step = [tr.step_of.get(t, 0) for t in tr.triplets]
+        result.items, omitted = triplet_items(
+            request.store, tr.triplets, tool=self.name, iteration=request.iteration, seeds=seeds,
+            max_tokens=p.max_tokens, max_tails=p.max_tails,
+            score=lambda idxs: round(1.0 - min(step[i] for i in idxs) / (n + 1), 4),
+            metadata=lambda idxs: {"step": min(step[i] for i in idxs), "finished": tr.finished})
+        result.counts["triplets_omitted"] = omitted
         return result
 
 

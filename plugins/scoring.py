@@ -11,61 +11,32 @@ from typing import Any
 
 from pydantic import Field
 
-from byokg.contracts import ContextItem, Direction, Triplet
+from byokg.context import triplet_items
+from byokg.contracts import Direction
 from byokg.hookspecs import hookimpl
 from byokg.tools import Tool, ToolParams, ToolRequest, ToolResult
 
 
-def _params(request: ToolRequest, model: type[ToolParams]) -> Any:
-    p = request.params
-    if isinstance(p, model):
-        return p
-    data = p.model_dump() if hasattr(p, "model_dump") else dict(p or {})
-    return model(**data)
-
-
-def ranked_items(
-    tool: str,
-    request: ToolRequest,
-    triplets: list[Triplet],
-    scores: list[float],
-    *,
-    max_tokens: int,
-    max_tails: int,
-    scorer: str,
-) -> tuple[list[ContextItem], int]:
-    """One ContextItem per verbalised line (tails of one head and relation merged), best first;
-    an item's score is the best score of its triplets."""
-    from byokg.verbalize import verbalize_triplets
-
-    verb = verbalize_triplets(request.store, triplets, max_tokens=max_tokens, max_tails=max_tails)
-    seeds = set(request.entity_ids)
-    rank = {t: i for i, t in enumerate(triplets)}
-    items = []
-    for line, idxs in zip(verb.lines, verb.sources, strict=True):
-        ts = tuple(triplets[i] for i in idxs)
-        ends = tuple(dict.fromkeys(x for t in ts for x in (t.head, t.tail) if x not in seeds))
-        items.append(ContextItem(
-            text=line, tool=tool, iteration=request.iteration, kind="triplets", triplets=ts,
-            nodes=ends, score=round(max(scores[i] for i in idxs), 6),
-            metadata={"rank": min(rank[t] for t in ts) + 1, "scorer": scorer},
-        ))
-    items.sort(key=lambda it: it.metadata["rank"])
-    return items, verb.omitted
-
-
 def _finish(result: ToolResult, request: ToolRequest, tool: str, ranked: Any, p: Any) -> ToolResult:
+    """Ranked triplets as items, best first (tails of one head and relation merged; an item's
+    score is the best of its triplets)."""
     for note in ranked.notes:
         result.event(tool, note)
     result.counts.update({k: int(v) for k, v in ranked.counts.items()})
     if not ranked.triplets:
         result.event(tool, "no triplets scored", level="warning")
         return result
-    items, omitted = ranked_items(tool, request, ranked.triplets, ranked.scores,
-                                  max_tokens=p.max_tokens, max_tails=p.max_tails,
-                                  scorer=ranked.scorer)
+    triplets, scores = list(ranked.triplets), ranked.scores
+    rank = {t: i for i, t in enumerate(triplets)}
+    items, omitted = triplet_items(
+        request.store, triplets, tool=tool, iteration=request.iteration, seeds=request.entity_ids,
+        max_tokens=p.max_tokens, max_tails=p.max_tails,
+        score=lambda idxs: round(max(scores[i] for i in idxs), 6),
+        metadata=lambda idxs: {"rank": min(rank[triplets[i]] for i in idxs) + 1,
+                               "scorer": ranked.scorer})
+    items.sort(key=lambda it: it.metadata["rank"])
     result.items = items
-    result.counts.update({"triplets": len(ranked.triplets), "triplets_omitted": omitted})
+    result.counts.update({"triplets": len(triplets), "triplets_omitted": omitted})
     return result
 
 
@@ -97,7 +68,7 @@ class GraphRerankerTool(Tool):
     def run(self, request: ToolRequest) -> ToolResult:
         from byokg.scoring import rank_subgraph
 
-        p: GraphRerankerParams = _params(request, GraphRerankerParams)
+        p: GraphRerankerParams = self.params(request)
         result = ToolResult()
         if not request.entity_ids:
             result.event(self.name, "no linked entities")
@@ -136,7 +107,7 @@ class TripletRetrievalTool(Tool):
     def run(self, request: ToolRequest) -> ToolResult:
         from byokg.scoring import get_triplet_index
 
-        p: TripletRetrievalParams = _params(request, TripletRetrievalParams)
+        p: TripletRetrievalParams = self.params(request)
         result = ToolResult()
         index = get_triplet_index(request.store, request.services)
         seeds = request.entity_ids if p.use_linked else []

@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from .options import llm_option
+
 DEMO_QUESTIONS = 3
 
 
@@ -35,7 +37,7 @@ def answer_json(answer: Any) -> dict[str, Any]:
 @click.command()
 @click.argument("question")
 @click.option("--graph", "graph_uri", required=True, help="Graph URI, e.g. memory:demo or kuzu:./g.kz.")
-@click.option("--llm", "llm", default=None, help="none (offline), bedrock:MODEL_ID, openai:MODEL, replay:FILE.")
+@llm_option("--llm", "llm", default=None, help="LLM spec: {names} (default none: offline).")
 @click.option("--iterations", type=click.IntRange(1, 10), default=None, help="Refinement rounds (default 2).")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="Run config (JSON or TOML).")
 @click.option("--tools", default=None, help="Comma-separated retrieval tools (default: all that apply).")
@@ -85,7 +87,7 @@ def demo_questions(limit: int = DEMO_QUESTIONS) -> list[dict[str, Any]]:
 
 
 @click.command()
-@click.option("--llm", "llm", default="none", show_default=True, help="LLM spec (default offline).")
+@llm_option("--llm", "llm", default="none", show_default=True, help="LLM spec: {names}.")
 @click.option("-n", "count", default=DEMO_QUESTIONS, show_default=True, help="How many demo questions.")
 def demo(llm: str, count: int) -> None:
     """Ask the built-in demo graph (memory:demo) a few questions, offline, with evidence."""

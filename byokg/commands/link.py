@@ -8,6 +8,7 @@ import time
 import click
 
 from ..cli import _opened, echo_json
+from .options import RegistryOption
 
 
 def _services(index_dir: str | None, embedder: str | None):
@@ -27,8 +28,8 @@ def _services(index_dir: str | None, embedder: str | None):
               help="Candidates per mention and method.")
 @click.option("--min-score", type=click.FloatRange(0, 1), default=0.6, show_default=True,
               help="Lowest fuzzy score kept.")
-@click.option("--embedder", default=None,
-              help="Embedder for dense linking (minilm, lexical, flag).")
+@click.option("--embedder", default=None, cls=RegistryOption, registry_kind="embedders",
+              help="Embedder for dense linking ({names}).")
 @click.option("--index-dir", type=click.Path(file_okay=False), default=None,
               help="Reuse/save indexes here (see `byokg index build`).")
 @click.option("--no-store-index", is_flag=True, help="Ignore the store's full-text/vector index.")
@@ -68,8 +69,8 @@ def index() -> None:
 @index.command("build")
 @click.option("--graph", "graph_uri", required=True, help="Graph URI, e.g. memory:demo.")
 @click.option("--dense", is_flag=True, help="Also build the dense (FAISS) index.")
-@click.option("--embedder", default=None,
-              help="Embedder for --dense (default: minilm when installed, else lexical).")
+@click.option("--embedder", default=None, cls=RegistryOption, registry_kind="embedders",
+              help="Embedder for --dense ({names}; default: minilm when installed, else lexical).")
 @click.option("--index-dir", type=click.Path(file_okay=False), default=None,
               help="Where to save (default ~/.cache/byokg).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

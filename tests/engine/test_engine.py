@@ -262,18 +262,19 @@ def fake_tools():
 
 
 def test_tools_run_concurrently_and_failures_are_recorded(demo_store, fake_tools):
-    cfg = RunConfig(tools=["test-slow", "test-slow-2", "test-boom"], iterations=1, workers=4)
+    cfg = RunConfig(tools=["follow-paths", "test-slow", "test-slow-2", "test-boom"], iterations=1,
+                    workers=4)
     t0 = time.perf_counter()
     a = Engine(demo_store, cfg).ask("What is the capital of Jamaica?")
     assert time.perf_counter() - t0 < 2.0
     assert _Slow.peak == 2  # both slow tools were inside run() at the same time
     errors = [e for e in a.trace.events if e.level == "error"]
     assert errors and errors[0].source == "test-boom" and "kaboom" in errors[0].message
-    # same supporting triplet as the offline linker's own path: one item, three tools
+    # same supporting triplet as the path follow-paths walked: one item, three tools
     key = ("Jamaica", "capital", "Kingston")
     merged = [it for it in a.context if [t.key for t in it.triplets] == [key]]
     assert len(merged) == 1
-    assert merged[0].metadata["tools"] == ["offline-linker", "test-slow", "test-slow-2"]
+    assert merged[0].metadata["tools"] == ["follow-paths", "test-slow", "test-slow-2"]
     assert a.answers[0] == "Kingston"
     assert {s.stage for s in a.trace.stages} >= {"tool:test-slow", "tool:test-slow-2", "tool:test-boom"}
 

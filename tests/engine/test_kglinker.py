@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from byokg.analysis import analyze, lexical_relation_scores
 from byokg.contracts import Artifacts, GraphSchema, RelationPattern, RelationType
 from byokg.errors import ConfigError
 from byokg.kglinker import (
@@ -14,7 +15,6 @@ from byokg.kglinker import (
     answer_prompt,
     fill,
     iterative_prompt,
-    lexical_relation_scores,
     linker_prompt,
     load_template,
     parse_reply,
@@ -68,7 +68,7 @@ def test_schema_pruned_by_question_relevance():
     rels.insert(250, RelationType(name="people.person.place_of_birth",
                                   patterns=(RelationPattern(src="Person", dst="City"),)))
     schema = GraphSchema(relation_types=tuple(rels))
-    text = render_schema_for(schema, "Where was Wynton Marsalis born?", max_tokens=300)
+    text = render_schema_for(schema, analyze("Where was Wynton Marsalis born?"), max_tokens=300)
     lines = text.splitlines()
     rel_lines = [line for line in lines if "-[:" in line]
     assert "place_of_birth" in rel_lines[0]  # most relevant first
@@ -76,11 +76,8 @@ def test_schema_pruned_by_question_relevance():
 
 
 def test_first_prompt_for_tiny_freebase_under_8000_chars(freebase_store):
-    from byokg.engine import Engine
-
     q = "What genre of film is associated with the place where Wynton Marsalis was born?"
-    eng = Engine(freebase_store)
-    schema_text = eng.schema_text(q)
+    schema_text = render_schema_for(freebase_store.schema(samples=1), analyze(q))
     p = linker_prompt(q, schema_text)
     assert p.chars < 8000, p.chars
     assert "people.person.place_of_birth" in schema_text
@@ -191,7 +188,6 @@ def test_relation_scores_blend_a_configured_embedder():
     import numpy as np
 
     from byokg.config import RunConfig
-    from byokg.kglinker import relation_scores
     from byokg.tools import Services
 
     class Emb:
@@ -205,11 +201,14 @@ def test_relation_scores_blend_a_configured_embedder():
                             dtype=np.float32)
 
     q, rels = "Who did Frank Sinatra wed?", ["people.person.spouse_s", "film.film.genre"]
-    lexical = relation_scores(q, rels)
+    lexical = analyze(q).relation_scores(rels)
     svc = Services(RunConfig(embedder="fake"), embedder=Emb())
-    blended = relation_scores(q, rels, svc)
+    a = analyze(q)
+    blended = a.relation_scores(rels, svc)
     # "wed" shares no word with "spouse": only the embedder lifts it
     assert blended["people.person.spouse_s"] > lexical["people.person.spouse_s"]
     assert blended["people.person.spouse_s"] > blended["film.film.genre"]
-    relation_scores(q, rels, svc)
-    assert Emb.calls == 3  # relation vectors cached per Services; one question encode per call
+    assert Emb.calls == 2  # the relations once, the question once
+    assert a.relation_scores(rels, svc) == blended and Emb.calls == 2  # memoised per analysis
+    analyze(q).relation_scores(rels, svc)
+    assert Emb.calls == 2  # relation and question vectors are cached per run (Services)

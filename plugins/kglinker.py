@@ -1,0 +1,119 @@
+"""The LLM stages: the ``kg-linker`` proposer (one KG-Linker call per round), the ``llm-answer``
+answerer, and the vanilla-LLM pair (``question-only`` proposer + ``vanilla-answer``: the question
+alone, no graph; the paper's vanilla baseline). Prompts and the reply parser live in
+:mod:`byokg.kglinker`."""
+
+from __future__ import annotations
+
+from byokg import hookimpl
+from byokg.contracts import Artifacts
+from byokg.stages import (
+    Answerer,
+    AnswerRequest,
+    AnswerResult,
+    Proposal,
+    ProposalRequest,
+    Proposer,
+    complete,
+)
+
+
+def _answers(out: AnswerResult, reply: str) -> list[str]:
+    """The answers of an answer reply; what the parser could not read is a warning."""
+    from byokg.kglinker import parse_reply
+
+    art = parse_reply(reply)
+    for w in art.warnings:
+        out.event("answer", f"parse: {w}", level="warning")
+    out.counts["parse_warnings"] = out.counts.get("parse_warnings", 0) + len(art.warnings)
+    return list(art.draft_answers)
+
+
+class KGLinkerProposer(Proposer):
+    name = "kg-linker"
+    description = ("The LLM KG-Linker: one call per round proposes entities, relation paths, "
+                   "openCypher and draft answers from the schema (and the context so far)")
+    needs_llm = True
+
+    def propose(self, request: ProposalRequest) -> Proposal:
+        from byokg.kglinker import (
+            CONTEXT_PROMPT_TOKENS,
+            iterative_prompt,
+            linker_prompt,
+            parse_reply,
+            render_schema_for,
+        )
+
+        store, services = request.store, request.services
+        schema = services.shared(("kg-linker-schema", store.uri, id(store)),
+                                 lambda: store.schema(samples=1))
+        schema_text = render_schema_for(schema, request.analysis, services=services)
+        cypher = "cypher" in getattr(store, "capabilities", frozenset())
+        dialect = getattr(store, "dialect", None)
+        if request.round == 0:
+            prompt = linker_prompt(request.question, schema_text, cypher=cypher, dialect=dialect,
+                                   store=store)
+        else:
+            budget = min(services.config.context_tokens, CONTEXT_PROMPT_TOKENS)
+            prompt = iterative_prompt(request.question, schema_text, request.context.render(budget),
+                                      round_no=request.round + 1, rounds=request.rounds,
+                                      cypher=cypher, dialect=dialect, store=store)
+        out = Proposal()
+        reply = complete(services.llm, prompt.text, purpose="kg-linker", out=out,
+                         template=prompt.template)
+        out.artifacts = parse_reply(reply)  # the engine records its warnings
+        return out
+
+
+class QuestionOnlyProposer(Proposer):
+    name = "question-only"
+    description = "Proposes nothing and finishes at once (the vanilla-LLM baseline's first stage)"
+
+    def propose(self, request: ProposalRequest) -> Proposal:
+        return Proposal(artifacts=Artifacts(finish=True))
+
+
+class LLMAnswerer(Answerer):
+    name = "llm-answer"
+    description = "One LLM call answers from the merged context (KG-Linker drafts as fallback)"
+    needs_llm = True
+
+    def answer(self, request: AnswerRequest) -> AnswerResult:
+        from byokg.kglinker import answer_prompt
+
+        out = AnswerResult()
+        prompt = answer_prompt(request.question, "\n".join(i.text for i in request.context))
+        reply = complete(request.services.llm, prompt.text, purpose="answer", out=out,
+                         template=prompt.template)
+        out.answers = _answers(out, reply)
+        if not out.answers:
+            out.answers = list(dict.fromkeys(a for art in request.history for a in art.draft_answers))[:10]
+            if out.answers:
+                out.event("answer", "answer reply had no answers; using KG-Linker draft answers",
+                          level="warning")
+        return out
+
+
+class VanillaAnswerer(Answerer):
+    name = "vanilla-answer"
+    description = "The LLM answers the question alone, without the graph (the vanilla baseline)"
+    needs_llm = True
+
+    def answer(self, request: AnswerRequest) -> AnswerResult:
+        from byokg.kglinker import vanilla_prompt
+
+        out = AnswerResult()
+        prompt = vanilla_prompt(request.question)
+        reply = complete(request.services.llm, prompt.text, purpose="answer", out=out,
+                         template=prompt.template)
+        out.answers = _answers(out, reply)
+        out.event("engine", "vanilla LLM: the question alone, no graph")
+        return out
+
+
+@hookimpl
+def register_tools(register):
+    register(KGLinkerProposer)
+    register(QuestionOnlyProposer)
+    register(LLMAnswerer)
+    register(VanillaAnswerer)
