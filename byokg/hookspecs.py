@@ -15,7 +15,8 @@ Register = Callable[..., None]
 
 @hookspec
 def register_tools(register: Register) -> None:
-    """Register retrieval tools: ``register(name, factory)``; ``factory()`` returns a Tool."""
+    """Register retrieval tools and stages: ``register(ToolClass)`` (the class says its name) or
+    ``register(name, factory)``; ``factory()`` returns a Tool, Linker, Proposer or Answerer."""
 
 
 @hookspec
