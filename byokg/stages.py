@@ -16,7 +16,7 @@ is made and recorded.
 from __future__ import annotations
 
 import time
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,7 +25,7 @@ from .contracts import Artifacts, ContextItem, LLMCall, MentionLinks
 from .models import prompt_checksum
 from .store import GraphStore
 from .text import count_tokens
-from .tools import Services, StageOutput, ToolParams
+from .tools import Component, Services, StageOutput, ToolParams
 
 if TYPE_CHECKING:
     from .context import Context
@@ -103,17 +103,10 @@ class Proposal(StageOutput):
     linked: list[MentionLinks] = field(default_factory=list)
 
 
-class Proposer(ABC):
+class Proposer(Component):
     """Proposes what to look for: Algorithm 2's KG-Linker step."""
 
     kind: ClassVar[str] = "proposer"
-    name: ClassVar[str] = ""
-    description: ClassVar[str] = ""
-    needs_llm: ClassVar[bool] = False
-    Params: ClassVar[type[ToolParams]] = ToolParams
-
-    def applicable(self, store: GraphStore, services: Services) -> bool:
-        return not (self.needs_llm and services.llm is None)
 
     @abstractmethod
     def propose(self, request: ProposalRequest) -> Proposal: ...
@@ -153,17 +146,10 @@ class AnswerResult(StageOutput):
     answer_ids: dict[str, list[str]] = field(default_factory=dict)
 
 
-class Answerer(ABC):
+class Answerer(Component):
     """Turns the merged context into the answer: Algorithm 2's last step."""
 
     kind: ClassVar[str] = "answerer"
-    name: ClassVar[str] = ""
-    description: ClassVar[str] = ""
-    needs_llm: ClassVar[bool] = False
-    Params: ClassVar[type[ToolParams]] = ToolParams
-
-    def applicable(self, store: GraphStore, services: Services) -> bool:
-        return not (self.needs_llm and services.llm is None)
 
     @abstractmethod
     def answer(self, request: AnswerRequest) -> AnswerResult: ...

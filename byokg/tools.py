@@ -175,15 +175,16 @@ def unavailable(obj: Any, store: GraphStore, services: Services) -> str | None:
     return "not applicable"
 
 
-class Tool(ABC):
-    """A retrieval tool: one iteration's request in, ContextItems (with provenance) out."""
+class Component(ABC):
+    """What every registered stage has: a kind, a name said once, the store capabilities and
+    LLM it needs, and its parameters model (``RunConfig.params[name]`` is validated by it)."""
 
-    kind: ClassVar[str] = "retrieval"
-    name: ClassVar[str] = ""  # said once: here, with register(ToolClass)
+    kind: ClassVar[str]
+    name: ClassVar[str] = ""  # said once: here, with register(Class); else the registered name
     description: ClassVar[str] = ""
     requires: ClassVar[frozenset[str]] = frozenset()  # store capabilities
     needs_llm: ClassVar[bool] = False
-    default: ClassVar[bool] = True  # part of the default multi-strategy set
+    default: ClassVar[bool] = False  # retrieval tools: part of the default multi-strategy set
     Params: ClassVar[type[ToolParams]] = ToolParams
 
     def applicable(self, store: GraphStore, services: Services) -> bool:
@@ -191,6 +192,13 @@ class Tool(ABC):
         if not self.requires <= caps:
             return False
         return not (self.needs_llm and services.llm is None)
+
+
+class Tool(Component):
+    """A retrieval tool: one round's request in, ContextItems (with provenance) out."""
+
+    kind: ClassVar[str] = "retrieval"
+    default: ClassVar[bool] = True
 
     def params(self, request: ToolRequest) -> Any:
         """The request's parameters as this tool's ``Params`` model (validated from whatever the
@@ -201,19 +209,10 @@ class Tool(ABC):
     def run(self, request: ToolRequest) -> ToolResult: ...
 
 
-class Linker(ABC):
+class Linker(Component):
     """Links mentions (entity names, draft answers) to graph nodes, grouped per mention."""
 
     kind: ClassVar[str] = "linker"
-    name: ClassVar[str] = ""  # a lazily registered linker gets its registered name
-    description: ClassVar[str] = ""
-    requires: ClassVar[frozenset[str]] = frozenset()
-    needs_llm: ClassVar[bool] = False
-    default: ClassVar[bool] = False
-    Params: ClassVar[type[ToolParams]] = ToolParams
-
-    def applicable(self, store: GraphStore, services: Services) -> bool:
-        return self.requires <= getattr(store, "capabilities", frozenset())
 
     @abstractmethod
     def link(
