@@ -123,8 +123,9 @@ def _check_other_reading(text: str, primary: list[Token]) -> None:
         if t.kind not in (Kind.WORD, Kind.PUNCT):
             continue
         inside = any(s < t.start and t.end <= e for s, e in strings)
-        if inside and (t.is_punct(";") or t.upper in WRITE_CLAUSES or t.upper == "CALL"):
-            kw = t.upper or t.text
+        word = _skeleton(t.text) if t.kind is Kind.WORD else ""
+        if inside and (t.is_punct(";") or word in WRITE_CLAUSES or word == "CALL"):
+            kw = word or t.text
             raise _Refusal(f"string literal hides {kw!r} for engines that read backslashes "
                            "literally", kw)
 

@@ -366,3 +366,31 @@ def depths(tokens: list[Token]) -> list[int]:
 def quote_name(name: str) -> str:
     """Backtick-quote an identifier (backticks inside doubled)."""
     return "`" + name.replace("`", "``") + "`"
+
+
+class UnsafeIdentifier(ValueError):
+    """A label, relation type or property name that cannot be written into query text safely
+    for an engine (it must be refused: names are not parameters in Cypher)."""
+
+
+def quote_identifier(name: str, dialect: str | None = None) -> str:
+    """Backtick-quote ``name`` by the target engine's rules, or raise :class:`UnsafeIdentifier`.
+
+    Every engine: no empty names, no control characters. Kùzu keeps the text between the outer
+    backticks as the name (``a``b`` names "a``b"), so a backtick cannot be written at all.
+    Neo4j-compatible servers double backticks; ArcadeDB strips ``/* … */`` comments even inside
+    quoted names, so ``/*`` and ``*/`` are refused for every Bolt/openCypher target.
+    """
+    if not isinstance(name, str) or not name:
+        raise UnsafeIdentifier(f"empty or non-text name {name!r}")
+    bad = next((c for c in name if unicodedata.category(c) in ("Cc", "Cs")), None)
+    if bad is not None:
+        raise UnsafeIdentifier(f"name {name!r} holds the control character U+{ord(bad):04X}")
+    if (dialect or "").lower() == "kuzu":
+        if "`" in name:
+            raise UnsafeIdentifier(f"name {name!r} holds a backtick, which Kùzu cannot quote")
+        return f"`{name}`"
+    if "/*" in name or "*/" in name:
+        raise UnsafeIdentifier(f"name {name!r} holds a comment marker ('/*' or '*/') that some "
+                               "servers strip even inside `quoted names`")
+    return quote_name(name)

@@ -31,6 +31,7 @@ from byokg.models import prompt_checksum
 from .dialects import dialect_hints
 from .execute import Execution, Status, execute
 from .verify import VerificationReport, verify
+from .worker import isolate
 
 DEFAULT_MAX_ATTEMPTS = 3
 MAX_SCHEMA_CHARS = 2500
@@ -162,6 +163,7 @@ def run_with_repair(
     """Run ``query``; repair it with ``llm`` on errors and unverified empty results."""
     if max_attempts < 1:
         raise ValueError("max_attempts must be at least 1")
+    store = isolate(store)  # verification queries run in the worker too
     dialect = getattr(store, "dialect", "") or ""
     out = RepairResult()
     seen = {_canon(query)}
