@@ -75,6 +75,9 @@ class CypherTool(Tool):
             rep = request.services.shared(key, build)
             if fresh:
                 result.llm_calls.extend(rep.llm_calls)
+                for w in rep.warnings:
+                    result.events.append(TraceEvent(source="cypher", level="warning",
+                                                    iteration=request.iteration, message=w))
             else:
                 result.counts["cypher_cached"] = result.counts.get("cypher_cached", 0) + 1
             self._record(result, request, qi, rep)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -43,11 +44,13 @@ WRITE_KEYWORDS: frozenset[str] = WRITE_CLAUSES
 # Dialects whose EXPLAIN reports no statement type (Kùzu prints a plan only).
 NO_QUERY_TYPE = frozenset({"kuzu"})
 
-# Kùzu plan operators that write, touch files or change the session (EXPLAIN second opinion).
+# Kùzu plan operators (``NAME[id]`` boxes of EXPLAIN) that write, read files or change the
+# session or catalogue: the EXPLAIN second opinion refuses a plan holding one.
+_KUZU_OPERATOR = re.compile(r"\b([A-Z][A-Z0-9_]*)\[\d+\]|Function: ([A-Za-z0-9_]+)")
 _KUZU_WRITE_OPERATORS = re.compile(
-    r"\b(INSERT|CREATE|DELETE|SET_PROPERTY|SET|MERGE|COPY\w*|EXPORT\w*|IMPORT\w*|ATTACH\w*|"
-    r"DETACH\w*|USE_DATABASE|TRANSACTION|INSTALL\w*|LOAD_EXTENSION|EXTENSION|STANDALONE_CALL|"
-    r"CREATE_MACRO|DROP\w*|ALTER|COMMENT_ON|PARTITIONER|BATCH_INSERT)\b")
+    r"INSERT|SET_|DELETE|MERGE|COPY|STANDALONE|CREATE|DROP|ALTER|ATTACH|DETACH|EXPORT|IMPORT|"
+    r"TRANSACTION|CHECKPOINT|INSTALL|EXTENSION|READ_CSV|READ_PARQUET|READ_NPY|READ_PANDAS|"
+    r"JSON_SCAN|USE_DATABASE|COMMENT|PARTITIONER")
 
 # Look-alike letters (Cyrillic, Greek, …) mapped to the Latin letter they imitate. NFKC leaves
 # these alone, so a keyword spelt with them is caught here.
@@ -109,25 +112,51 @@ def _check_lookalikes(toks: list[Token]) -> None:
                                skel)
 
 
+_JAVA_UNICODE = re.compile(r"\\u+([0-9a-fA-F]{4})")
+
+
+def _danger(toks: list[Token]) -> Counter[str]:
+    """Clause words (look-alikes too), ``;`` and refused functions among code tokens."""
+    out: Counter[str] = Counter()
+    for i, t in enumerate(toks):
+        if t.is_punct(";"):
+            out[";"] += 1
+        elif t.kind in (Kind.WORD, Kind.NAME):
+            word = _skeleton(t.text) if t.kind is Kind.WORD else ""
+            if word in WRITE_CLAUSES or word == "CALL":
+                out[word] += 1
+            name, j = _dotted(toks, i)
+            if j < len(toks) and toks[j].is_punct("(") and function_refusal(name) and "." in name:
+                out[name.lower()] += 1
+    return out
+
+
 def _check_other_reading(text: str, primary: list[Token]) -> None:
-    """Text one reading sees inside a string must not be a clause in the other reading (an
-    engine without backslash escapes ends ``'a\\' CREATE …`` at the backslash)."""
-    if "\\" not in text:
+    """Engines that read the text differently must not find more clauses in it: one without
+    backslash escapes ends ``'a\\' CREATE …`` at the backslash, and a Java-style parser that
+    decodes ``\\u0027`` before lexing ends ``'a\\u0027 CREATE …`` there (or a ``//``
+    comment at ``\\u000a``)."""
+    readings = []
+    if "\\" in text:
+        readings.append(("engines that read backslashes literally",
+                         lambda: tokenize(text, backslash_escapes=False)))
+    if _JAVA_UNICODE.search(text):
+        decoded = _JAVA_UNICODE.sub(lambda m: chr(int(m.group(1), 16)), text)
+        readings.append(("parsers that decode \\uXXXX before reading the query",
+                         lambda: tokenize(decoded)))
+    if not readings:
         return
-    try:
-        other = tokenize(text, backslash_escapes=False)
-    except LexError:
-        return  # that reading does not lex: such an engine would refuse the query
-    strings = [(t.start, t.end) for t in primary if t.kind is Kind.STRING]
-    for t in other:
-        if t.kind not in (Kind.WORD, Kind.PUNCT):
-            continue
-        inside = any(s < t.start and t.end <= e for s, e in strings)
-        word = _skeleton(t.text) if t.kind is Kind.WORD else ""
-        if inside and (t.is_punct(";") or word in WRITE_CLAUSES or word == "CALL"):
-            kw = word or t.text
-            raise _Refusal(f"string literal hides {kw!r} for engines that read backslashes "
-                           "literally", kw)
+    base = _danger(primary)
+    for who, lex in readings:
+        try:
+            other = _danger(code_tokens(lex()))
+        except LexError:
+            continue  # that reading does not lex: such an engine refuses the query
+        extra = other - base
+        if extra:
+            kw = next(iter(extra))
+            raise _Refusal(f"the query hides {kw!r} from byokg's reading: {who} see it as "
+                           "code (it sits in a string or comment otherwise)", kw)
 
 
 def _check_calls(functions: Iterable[str], procedures: Iterable[str], procs: frozenset[str],
@@ -221,7 +250,7 @@ def check_query(
             raise _Refusal(f"cannot parse query: {exc}") from None
         if not toks:
             raise _Refusal("query has no code (only comments)")
-        _check_other_reading(text, toks)
+        _check_other_reading(text, code_tokens(tokenize(text)))
         _check_lookalikes(toks)
         procs = allowed_procedures(dialect, extra_procedures)
         try:
@@ -286,10 +315,11 @@ def _check_plan_text(verdict: GuardVerdict, plan: Mapping[str, Any]) -> GuardVer
     """Kùzu: look for write/file/session operators in the printed plan."""
     if str(plan.get("dialect", "")).lower() not in NO_QUERY_TYPE:
         return verdict
-    m = _KUZU_WRITE_OPERATORS.search(str(plan.get("plan") or "").upper())
-    if m is None:
+    ops = [a or b.upper() for a, b in _KUZU_OPERATOR.findall(str(plan.get("plan") or ""))]
+    bad = next((op for op in ops if _KUZU_WRITE_OPERATORS.search(op)), None)
+    if bad is None:
         return verdict.model_copy(update={"notes": verdict.notes + ("EXPLAIN plan read-only",)})
-    return _refuse(verdict, f"EXPLAIN plan holds the operator {m.group(1)}", m.group(1))
+    return _refuse(verdict, f"EXPLAIN plan holds the operator {bad}", bad)
 
 
 def _refuse(verdict: GuardVerdict, reason: str, keyword: str) -> GuardVerdict:
