@@ -46,11 +46,16 @@ NO_QUERY_TYPE = frozenset({"kuzu"})
 
 # Kùzu plan operators (``NAME[id]`` boxes of EXPLAIN) that write, read files or change the
 # session or catalogue: the EXPLAIN second opinion refuses a plan holding one.
-_KUZU_OPERATOR = re.compile(r"\b([A-Z][A-Z0-9_]*)\[\d+\]|Function: ([A-Za-z0-9_]+)")
+_KUZU_OPERATOR = re.compile(r"\b([A-Z][A-Z0-9_]*)\[\d+\]")
+_KUZU_FUNCTION = re.compile(r"Function: ([A-Za-z0-9_]+)")
 _KUZU_WRITE_OPERATORS = re.compile(
-    r"INSERT|SET_|DELETE|MERGE|COPY|STANDALONE|CREATE|DROP|ALTER|ATTACH|DETACH|EXPORT|IMPORT|"
-    r"TRANSACTION|CHECKPOINT|INSTALL|EXTENSION|READ_CSV|READ_PARQUET|READ_NPY|READ_PANDAS|"
-    r"JSON_SCAN|USE_DATABASE|COMMENT|PARTITIONER")
+    r"INSERT|BATCH_INSERT|SET_PROPERTY|DELETE|MERGE|COPY_\w+|STANDALONE_CALL|CREATE_\w+|"
+    r"DROP\w*|ALTER\w*|(ATTACH|DETACH|USE|EXPORT|IMPORT)_DATABASE|TRANSACTION|CHECKPOINT|"
+    r"\w*_?EXTENSION|INSTALL\w*|COMMENT\w*|PARTITIONER")
+# table functions (``Function: NAME`` in a TABLE_FUNCTION_CALL box) that read files or build
+_KUZU_WRITE_FUNCTIONS = re.compile(
+    r"READ_CSV\w*|READ_PARQUET|READ_NPY|READ_PANDAS|READ_\w*JSON\w*|JSON_SCAN|FILE_INFO|"
+    r"CREATE_\w+|DROP_\w+|PROJECT_GRAPH\w*|CLEAR_WARNINGS|\w*_EXTENSION\w*")
 
 # Look-alike letters (Cyrillic, Greek, …) mapped to the Latin letter they imitate. NFKC leaves
 # these alone, so a keyword spelt with them is caught here.
@@ -315,8 +320,10 @@ def _check_plan_text(verdict: GuardVerdict, plan: Mapping[str, Any]) -> GuardVer
     """Kùzu: look for write/file/session operators in the printed plan."""
     if str(plan.get("dialect", "")).lower() not in NO_QUERY_TYPE:
         return verdict
-    ops = [a or b.upper() for a, b in _KUZU_OPERATOR.findall(str(plan.get("plan") or ""))]
-    bad = next((op for op in ops if _KUZU_WRITE_OPERATORS.search(op)), None)
+    text = str(plan.get("plan") or "")
+    bad = next((op for op in _KUZU_OPERATOR.findall(text) if _KUZU_WRITE_OPERATORS.fullmatch(op)),
+               None) or next((fn.upper() for fn in _KUZU_FUNCTION.findall(text)
+                              if _KUZU_WRITE_FUNCTIONS.fullmatch(fn.upper())), None)
     if bad is None:
         return verdict.model_copy(update={"notes": verdict.notes + ("EXPLAIN plan read-only",)})
     return _refuse(verdict, f"EXPLAIN plan holds the operator {bad}", bad)
