@@ -48,14 +48,13 @@ from byokg.contracts import (
     NodeLabel,
     Path,
     PropertyInfo,
-    QueryResult,
     RelationPattern,
     RelationType,
     Triplet,
 )
 from byokg.cypher.dialects import kuzu_string
 from byokg.cypher.lexer import UnsafeIdentifier, quote_identifier
-from byokg.cypher.storecommon import guarded_query
+from byokg.cypher.storecommon import GuardedQueries
 from byokg.errors import BackendError, ConfigError, InputError, QueryError
 from byokg.hookspecs import hookimpl
 from byokg.store import BaseGraphStore, Capability
@@ -144,7 +143,7 @@ def _comment_value(comment: str, prefix: str) -> str | None:
     return None
 
 
-class KuzuGraph(BaseGraphStore):
+class KuzuGraph(GuardedQueries, BaseGraphStore):
     """A Kùzu database opened read-only as a GraphStore + QueryableStore."""
 
     dialect = "kuzu"
@@ -690,27 +689,14 @@ class KuzuGraph(BaseGraphStore):
         return t.node_id(n.get(t.key_prop))
 
     # ------------------------------------------------------------------ Cypher
-    def query(
-        self,
-        cypher: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        timeout_s: float | None = None,
-        row_limit: int | None = None,
-        procedures: Sequence[str] = (),
-    ) -> QueryResult:
-        """Run read-only Cypher: byokg's guard first, then Kùzu (opened read-only)."""
-
-        def fetch(text: str, p: Mapping[str, Any] | None, max_rows: int | None):
-            res = self._run(text, p, timeout_s)
-            cols = res.get_column_names()
-            rows: list[list[Any]] = []
-            while res.has_next() and (max_rows is None or len(rows) < max_rows):
-                rows.append([_plain(v) for v in res.get_next()])
-            return cols, rows
-
-        return guarded_query(self, cypher, params, fetch, row_limit=row_limit,
-                             procedures=procedures)
+    def _fetch(self, text: str, params: Mapping[str, Any] | None, timeout_s: float | None,
+               max_rows: int | None) -> tuple[list[str], list[list[Any]]]:
+        """Guarded queries (see GuardedQueries.query): Kùzu itself is opened read-only."""
+        res = self._run(text, params, timeout_s)
+        rows: list[list[Any]] = []
+        while res.has_next() and (max_rows is None or len(rows) < max_rows):
+            rows.append([_plain(v) for v in res.get_next()])
+        return res.get_column_names(), rows
 
     def worker_spec(self) -> Any:
         """How a worker process reopens this graph (byokg.cypher.worker): same path and

@@ -26,7 +26,6 @@ from byokg.cypher.storecommon import (
     CypherGraphBase,
     _plain,
     esc,
-    guarded_query,
 )
 from byokg.errors import BackendError, ConfigError, InputError, QueryError
 from byokg.hookspecs import hookimpl
@@ -291,20 +290,10 @@ class Neo4jGraph(CypherGraphBase):
         except Exception as exc:
             raise _backend_error(exc, self.uri, "query (node names)") from exc
 
-    def query(
-        self,
-        cypher: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        timeout_s: float | None = None,
-        row_limit: int | None = None,
-        procedures: Sequence[str] = (),
-    ):
-        """Guarded read query in a rolled-back READ transaction with the server timeout."""
-        return guarded_query(
-            self, cypher, params,
-            lambda text, p, max_rows: self._run(text, p, timeout_s=timeout_s, max_rows=max_rows),
-            row_limit=row_limit, procedures=procedures)
+    def _fetch(self, text: str, params: Mapping[str, Any] | None, timeout_s: float | None,
+               max_rows: int | None) -> tuple[list[str], list[list[Any]]]:
+        """Guarded queries: a rolled-back READ transaction with the server-side timeout."""
+        return self._run(text, params, timeout_s=timeout_s, max_rows=max_rows)
 
     def worker_spec(self):
         """How a worker process reopens this graph (see byokg.cypher.worker)."""

@@ -137,6 +137,24 @@ class Parser:
             del self.result.procedures[saved[2]:]
             return None
 
+    def where(self) -> None:
+        """An optional ``WHERE expr``."""
+        if self.at_word("WHERE"):
+            self.advance()
+            self.expr()
+
+    def comma_list(self, item) -> None:  # noqa: ANN001 - a parser method
+        item()
+        while self.at_punct(","):
+            self.advance()
+            item()
+
+    def binding(self) -> None:
+        """An optional path variable: ``p = …``."""
+        if self.at_name() and self.at_punct("=", k=1):
+            self.advance()
+            self.advance()
+
     def nest(self) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
@@ -229,9 +247,7 @@ class Parser:
         if self.at_word("HINT"):
             self.advance()
             self.join_hint()
-        if self.at_word("WHERE"):
-            self.advance()
-            self.expr()
+        self.where()
 
     def using_hint(self) -> None:
         """Neo4j planner hints: ``USING [TEXT|RANGE|POINT] INDEX [SEEK] n:L(p)``, ``USING
@@ -240,10 +256,7 @@ class Parser:
         if self.at_word("JOIN"):
             self.advance()
             self.expect_word("ON")
-            self.name()
-            while self.at_punct(","):
-                self.advance()
-                self.name()
+            self.comma_list(self.name)
             return
         if self.at_word("SCAN"):
             self.advance()
@@ -260,10 +273,7 @@ class Parser:
         self.expect_punct(":")
         self.name()
         self.expect_punct("(")
-        self.name()
-        while self.at_punct(","):
-            self.advance()
-            self.name()
+        self.comma_list(self.name)
         self.expect_punct(")")
 
     def join_hint(self) -> None:
@@ -286,10 +296,7 @@ class Parser:
         if self.at_punct("*"):
             self.advance()
         else:
-            self.projection_item()
-        while self.at_punct(","):
-            self.advance()
-            self.projection_item()
+            self.comma_list(self.projection_item)
         if self.at_word("ORDER") and self.at_word("BY", k=1):
             self.advance()
             self.advance()
@@ -327,10 +334,7 @@ class Parser:
             if self.at_punct("*"):
                 self.advance()
             elif not self.at_punct(")"):
-                self.name()
-                while self.at_punct(","):
-                    self.advance()
-                    self.name()
+                self.comma_list(self.name)
             self.expect_punct(")")
             self.subquery_block()
             self._no_transactions()
@@ -343,21 +347,14 @@ class Parser:
         self.result.procedures.append(proc)
         if self.at_punct("("):
             self.arguments()
-        if self.at_word("WHERE"):
-            self.advance()
-            self.expr()
+        self.where()
         if self.at_word("YIELD"):
             self.advance()
             if self.at_punct("*"):
                 self.advance()
             else:
-                self._yield_item()
-                while self.at_punct(","):
-                    self.advance()
-                    self._yield_item()
-            if self.at_word("WHERE"):
-                self.advance()
-                self.expr()
+                self.comma_list(self._yield_item)
+            self.where()
         return "PROC"
 
     def _yield_item(self) -> None:
@@ -392,15 +389,10 @@ class Parser:
 
     # ------------------------------------------------------------------ patterns
     def pattern_list(self) -> None:
-        self.pattern()
-        while self.at_punct(","):
-            self.advance()
-            self.pattern()
+        self.comma_list(self.pattern)
 
     def pattern(self) -> None:
-        if self.at_name() and self.at_punct("=", k=1):
-            self.advance()
-            self.advance()
+        self.binding()
         self.path_selector()
         if self.at_word("SHORTESTPATH", "ALLSHORTESTPATHS") and self.at_punct("(", k=1):
             self.advance()
@@ -439,13 +431,9 @@ class Parser:
         if self.attempt(self.node_pattern) is not None:
             return
         self.expect_punct("(")
-        if self.at_name() and self.at_punct("=", k=1):
-            self.advance()
-            self.advance()
+        self.binding()
         self.path_element()
-        if self.at_word("WHERE"):
-            self.advance()
-            self.expr()
+        self.where()
         self.expect_punct(")")
         self.quantifier()
 
@@ -480,9 +468,7 @@ class Parser:
             self.map_literal()
         elif self.peek() is not None and self.peek().kind is Kind.PARAM:
             self.advance()
-        if self.at_word("WHERE"):
-            self.advance()
-            self.expr()
+        self.where()
         self.expect_punct(")")
         return True
 
@@ -541,9 +527,7 @@ class Parser:
             self.map_literal()
         elif self.peek() is not None and self.peek().kind is Kind.PARAM:
             self.advance()
-        if self.at_word("WHERE"):
-            self.advance()
-            self.expr()
+        self.where()
 
     def variable_length(self) -> None:
         """``*``, ``*3``, ``*1..3``, ``*..$n``, Kùzu ``* SHORTEST 1..3 (e, n | WHERE …)``."""
@@ -590,10 +574,7 @@ class Parser:
     def _recursive_projection(self) -> None:
         self.expect_punct("{")
         if not self.at_punct("}"):
-            self.projection_item()
-            while self.at_punct(","):
-                self.advance()
-                self.projection_item()
+            self.comma_list(self.projection_item)
         self.expect_punct("}")
 
     # ------------------------------------------------------------------ expressions
@@ -846,10 +827,7 @@ class Parser:
         if self.at_word("DISTINCT", "ALL") and not self.at_punct("(", ".", k=1):
             self.advance()
         if not self.at_punct(")"):
-            self.argument()
-            while self.at_punct(","):
-                self.advance()
-                self.argument()
+            self.comma_list(self.argument)
         self.expect_punct(")")
 
     def argument(self) -> None:
@@ -913,9 +891,7 @@ class Parser:
         self.name()
         self.expect_word("IN")
         self.expr()
-        if self.at_word("WHERE"):
-            self.advance()
-            self.expr()
+        self.where()
         self.expect_punct(")")
 
     def reduce(self) -> None:
@@ -941,9 +917,7 @@ class Parser:
             self.query(need_return=kind == "COLLECT")
         else:
             self.pattern_list()
-            if self.at_word("WHERE"):
-                self.advance()
-                self.expr()
+            self.where()
         self.expect_punct("}")
         self.depth -= 1
 
@@ -953,10 +927,7 @@ class Parser:
                 self._pattern_comprehension) is None:
             self.expect_punct("[")
             if not self.at_punct("]"):
-                self.expr()
-                while self.at_punct(","):
-                    self.advance()
-                    self.expr()
+                self.comma_list(self.expr)
             self.expect_punct("]")
         self.depth -= 1
 
@@ -966,9 +937,7 @@ class Parser:
         self.name()
         self.expect_word("IN")
         self.expr()
-        if self.at_word("WHERE"):
-            self.advance()
-            self.expr()
+        self.where()
         if self.at_punct("|"):
             self.advance()
             self.expr()
@@ -978,13 +947,9 @@ class Parser:
     def _pattern_comprehension(self) -> bool:
         """``[p = (a)-->(b) WHERE cond | expr]``."""
         self.expect_punct("[")
-        if self.at_name() and self.at_punct("=", k=1):
-            self.advance()
-            self.advance()
+        self.binding()
         self._pattern_predicate()
-        if self.at_word("WHERE"):
-            self.advance()
-            self.expr()
+        self.where()
         self.expect_punct("|")
         self.expr()
         self.expect_punct("]")
@@ -994,10 +959,7 @@ class Parser:
         self.nest()
         self.expect_punct("{")
         if not self.at_punct("}"):
-            self._map_entry()
-            while self.at_punct(","):
-                self.advance()
-                self._map_entry()
+            self.comma_list(self._map_entry)
         self.expect_punct("}")
         self.depth -= 1
 

@@ -243,7 +243,31 @@ def _plain(v: Any) -> Any:
     return str(v)
 
 
-class CypherGraphBase(BaseGraphStore):
+class GuardedQueries:
+    """``query()`` of every Cypher backend: byokg's guard (:func:`guarded_query`), then the
+    backend's ``_fetch(text, params, timeout_s, max_rows) -> (columns, plain rows)``."""
+
+    def _fetch(self, text: str, params: Mapping[str, Any] | None, timeout_s: float | None,
+               max_rows: int | None) -> tuple[list[str], list[list[Any]]]:
+        raise NotImplementedError
+
+    def query(
+        self,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timeout_s: float | None = None,
+        row_limit: int | None = None,
+        procedures: Iterable[str] = (),
+    ) -> QueryResult:
+        """Run read-only Cypher: refused by the guard unless it is one read statement."""
+        return guarded_query(
+            self, cypher, params,
+            lambda text, p, max_rows: self._fetch(text, p, timeout_s, max_rows),
+            row_limit=row_limit, procedures=procedures)
+
+
+class CypherGraphBase(GuardedQueries, BaseGraphStore):
     """GraphStore methods over any openCypher endpoint: subclasses implement :meth:`_run`."""
 
     dialect: str = "opencypher"
@@ -479,20 +503,9 @@ class CypherGraphBase(BaseGraphStore):
         return out
 
     # -- cypher
-    def query(
-        self,
-        cypher: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        timeout_s: float | None = None,
-        row_limit: int | None = None,
-        procedures: Iterable[str] = (),
-    ) -> QueryResult:
-        """Run read-only Cypher (guarded; see :func:`guarded_query`)."""
-        return guarded_query(
-            self, cypher, params,
-            lambda text, p, max_rows: _plain_rows(self._run(text, p, timeout_s=timeout_s)),
-            row_limit=row_limit, procedures=procedures)
+    def _fetch(self, text: str, params: Mapping[str, Any] | None, timeout_s: float | None,
+               max_rows: int | None) -> tuple[list[str], list[list[Any]]]:
+        return _plain_rows(self._run(text, params, timeout_s=timeout_s))
 
     def close(self) -> None:
         from .worker import close_pool

@@ -5,13 +5,18 @@ queries did not run, and `--explain` must show it."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
+_spec = importlib.util.spec_from_file_location(
+    "byokg_llm_stub", Path(__file__).resolve().parents[1] / "llm_stub.py")
+llm_stub = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(llm_stub)
 
 SECRET = "TOPSECRET-f11e-7ea5"
 
@@ -28,45 +33,24 @@ def _stealers(path: str) -> list[str]:
     ]
 
 
-class _LLM(BaseHTTPRequestHandler):
-    prompts: list[str] = []
-    queries: list[str] = []
-
-    def do_POST(self):  # noqa: N802 - http.server API
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        prompt = "\n".join(m["content"] for m in body["messages"])
-        type(self).prompts.append(prompt)
-        if "<cypher>" in prompt and "Graph context" not in prompt:
-            reply = "<entities>\nSeafood\n</entities>\n<cypher>\n" + "\n\n".join(
-                type(self).queries) + "\n</cypher>"
-        elif "repair" in prompt.lower() or "Query that was run" in prompt:
-            reply = "<cypher>\n" + type(self).queries[0] + "\n</cypher>"
-        else:
-            reply = "<answers>\nunknown\n</answers>"
-        out = json.dumps({"id": "x", "object": "chat.completion", "model": body["model"],
-                          "choices": [{"index": 0, "message": {"role": "assistant",
-                                                               "content": reply}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
 def llm(monkeypatch):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _LLM)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{server.server_address[1]}/v1")
+    queries: list[str] = []
+
+    def reply(prompt: str, body: dict) -> str:
+        if "<cypher>" in prompt and "Graph context" not in prompt:
+            return "<entities>\nSeafood\n</entities>\n<cypher>\n" + "\n\n".join(
+                queries) + "\n</cypher>"
+        if "Query that was run" in prompt:  # a repair request
+            return "<cypher>\n" + queries[0] + "\n</cypher>"
+        return "<answers>\nunknown\n</answers>"
+
+    stub = llm_stub.ChatStub(reply).start()
+    stub.queries = queries
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.url)
     monkeypatch.setenv("OPENAI_API_KEY", "k")
-    _LLM.prompts = []
-    yield _LLM
-    server.shutdown()
-    server.server_close()
+    yield stub
+    stub.stop()
 
 
 @pytest.mark.parametrize("batch", [0, 1, 2])
@@ -76,7 +60,7 @@ def test_no_file_content_reaches_a_prompt(llm, nw_kuzu_path, tmp_path, batch) ->
     secret = tmp_path / "secret.csv"
     secret.write_text(f"{SECRET}\nname,{SECRET}-2\n")
     stealers = _stealers(str(secret))
-    llm.queries = stealers[batch * 2:batch * 2 + 2]  # the linker returns at most 3 queries
+    llm.queries[:] = stealers[batch * 2:batch * 2 + 2]  # the linker returns at most 3 queries
     res = CliRunner().invoke(cli, [
         "ask", "Which categories are there?", "--graph", f"kuzu:{nw_kuzu_path}",
         "--llm", "openai:test", "--tools", "cypher", "--json"])

@@ -4,14 +4,19 @@ question is recorded as errored with the reason, every other question is scored,
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
 from byokg.eval.runner import EvalSettings, run_eval
+
+_spec = importlib.util.spec_from_file_location(
+    "byokg_llm_stub", Path(__file__).resolve().parents[1] / "llm_stub.py")
+llm_stub = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(llm_stub)
 
 # Deeply nested expressions kill Kùzu 0.11.3's process (stack overflow in its binder).
 CRASH = "RETURN " + "size([" * 400 + "1" + "])" * 400 + " AS n"
@@ -27,46 +32,23 @@ QUESTIONS = [
 BY_QUESTION = {q: cypher for _, q, _, cypher in QUESTIONS}
 
 
-class _LLM(BaseHTTPRequestHandler):
-    prompts: list[str] = []
-
-    def do_POST(self):  # noqa: N802 - http.server API
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        prompt = body["messages"][-1]["content"]
-        type(self).prompts.append(prompt)
-        m = re.search(r"Question: (.+)", prompt)
-        question = m.group(1).strip() if m else ""
-        if "<cypher>" in prompt and question in BY_QUESTION and "Graph context" not in prompt:
-            reply = f"<entities>\n</entities>\n<cypher>\n{BY_QUESTION[question]}\n</cypher>"
-        else:  # answer generation: the first number of the retrieved rows, else nothing
-            ctx = prompt.split("Question:", 1)[0]
-            num = re.search(r"\|\s*(\d+)\s*\|", ctx)
-            reply = f"<answers>\n{num.group(1) if num else 'unknown'}\n</answers>"
-        out = json.dumps({"id": "x", "object": "chat.completion", "model": body["model"],
-                          "choices": [{"index": 0, "message": {"role": "assistant",
-                                                               "content": reply}}],
-                          "usage": {"prompt_tokens": 10, "completion_tokens": 5}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
-
-    def log_message(self, *args):
-        pass
+def _reply(prompt: str, body: dict) -> str:
+    m = re.search(r"Question: (.+)", prompt)
+    question = m.group(1).strip() if m else ""
+    if "<cypher>" in prompt and question in BY_QUESTION and "Graph context" not in prompt:
+        return f"<entities>\n</entities>\n<cypher>\n{BY_QUESTION[question]}\n</cypher>"
+    ctx = prompt.split("Question:", 1)[0]  # answer generation: the first number of the rows
+    num = re.search(r"\|\s*(\d+)\s*\|", ctx)
+    return f"<answers>\n{num.group(1) if num else 'unknown'}\n</answers>"
 
 
 @pytest.fixture
 def llm_server(monkeypatch):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _LLM)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{server.server_address[1]}/v1")
+    stub = llm_stub.ChatStub(_reply).start()
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.url)
     monkeypatch.setenv("OPENAI_API_KEY", "k")
-    _LLM.prompts = []
-    yield server
-    server.shutdown()
-    server.server_close()
+    yield stub
+    stub.stop()
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +81,7 @@ def test_a_crashing_query_errors_one_question_and_the_run_finishes(llm_server, n
     events = [e for e in crashed["trace"]["events"] if e["source"] == "cypher"]
     assert any(e["data"].get("error_kind") == "crashed" for e in events)
 
-    calls = len(_LLM.prompts)
+    calls = len(llm_server.prompts)
     again = run_eval(settings, tmp_path / "run", resume=True, progress=False)
-    assert len(_LLM.prompts) == calls  # nothing re-asked: the errored question is done
+    assert len(llm_server.prompts) == calls  # nothing re-asked: the errored question is done
     assert again["n"] == 4 and again["errors"] == 1
