@@ -218,10 +218,14 @@ class _Worker:
 
         ours, theirs = socket.socketpair()
         env = dict(os.environ, BYOKG_WORKER_PATH=json.dumps([p for p in sys.path if p]))
+        try:  # the worker never writes to our stdout (``eval --json`` prints only JSON there)
+            out: Any = sys.stderr.fileno()
+        except (AttributeError, OSError, ValueError):  # a captured stream (tests, notebooks)
+            out = subprocess.DEVNULL
         try:
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", _CHILD_CODE, str(theirs.fileno())],
-                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=sys.stderr,
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=out,
                 env=env, close_fds=True)
         finally:
             theirs.close()

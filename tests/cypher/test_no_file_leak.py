@@ -19,6 +19,7 @@ llm_stub = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(llm_stub)
 
 SECRET = "TOPSECRET-f11e-7ea5"
+HONEST = "MATCH (k:Category) RETURN k.categoryName AS honest"
 
 
 def _stealers(path: str) -> list[str]:
@@ -60,7 +61,8 @@ def test_no_file_content_reaches_a_prompt(llm, nw_kuzu_path, tmp_path, batch) ->
     secret = tmp_path / "secret.csv"
     secret.write_text(f"{SECRET}\nname,{SECRET}-2\n")
     stealers = _stealers(str(secret))
-    llm.queries[:] = stealers[batch * 2:batch * 2 + 2]  # the linker returns at most 3 queries
+    # two stealers and one honest read (the tool runs at most 3 queries per round)
+    llm.queries[:] = [*stealers[batch * 2:batch * 2 + 2], HONEST]
     res = CliRunner().invoke(cli, [
         "ask", "Which categories are there?", "--graph", f"kuzu:{nw_kuzu_path}",
         "--llm", "openai:test", "--tools", "cypher", "--json"])
@@ -71,8 +73,12 @@ def test_no_file_content_reaches_a_prompt(llm, nw_kuzu_path, tmp_path, batch) ->
     assert SECRET not in res.output
     trace = json.loads(res.output)["trace"]
     cypher = [e for e in trace["events"] if e["source"] == "cypher" and e["data"].get("query")]
-    assert cypher and all(e["data"].get("outcome") != "ok" for e in cypher), cypher
-    assert any(e["data"].get("error_kind") == "rejected" for e in cypher)
+    stolen = [e for e in cypher if not e["data"]["query"].startswith(HONEST)]
+    assert stolen and all(e["data"].get("outcome") != "ok" for e in stolen), stolen
+    assert any(e["data"].get("error_kind") == "rejected" for e in stolen)
+    honest = [e for e in cypher if e["data"]["query"].startswith(HONEST)]
+    assert honest and honest[0]["data"]["outcome"] == "ok"  # ran in the worker process
+    assert any("Seafood" in p for p in llm.prompts)  # its rows reached the answer prompt
 
     shown = CliRunner().invoke(cli, [
         "ask", "Which categories are there?", "--graph", f"kuzu:{nw_kuzu_path}",
