@@ -145,7 +145,14 @@ def _serve(conn: Any, spec: StoreSpec, limits: WorkerLimits) -> None:
             return
         if msg[0] == "stop":
             return
-        conn.send(_handle(store, msg, limits))
+        answer = _handle(store, msg, limits)
+        try:
+            conn.send(answer)
+        except (EOFError, OSError):
+            return
+        except Exception as exc:  # noqa: BLE001 - e.g. a value that cannot be pickled
+            conn.send(("error", type(exc).__name__, f"the result could not be sent back from "
+                       f"the worker: {exc}", None))
 
 
 def _handle(store: Any, msg: tuple, limits: WorkerLimits) -> tuple:
