@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from .dialects import TripleLayout, relation_name_at, triple_layout
-from .lexer import Kind, LexError, Token, code_tokens, quote_name, tokenize
+from .lexer import Kind, LexError, Token, UnsafeIdentifier, code_tokens, quote_identifier, tokenize
 
 VALUE_SAMPLE_CAP = 5000  # distinct values fetched per property for suggestions
 SUGGESTIONS = 3
@@ -449,8 +449,13 @@ def _check_value(
     store: Any, kind: str, owner: str, prop: str, op: str, val: Any,
     timeout_s: float | None, report: VerificationReport,
 ) -> EntityCheck:
-    pat = f"(n:{quote_name(owner)})" if kind == "node" else f"()-[n:{quote_name(owner)}]->()"
-    p = f"n.{quote_name(prop)}"
+    dialect = getattr(store, "dialect", None)
+    try:  # names come from the schema; written by the engine's rules or not at all
+        name, p = quote_identifier(owner, dialect), f"n.{quote_identifier(prop, dialect)}"
+    except UnsafeIdentifier as exc:
+        return EntityCheck(kind="value", name=str(val), owner=owner, property=prop, exists=False,
+                           detail=f"not checked: {exc}")
+    pat = f"(n:{name})" if kind == "node" else f"()-[n:{name}]->()"
     try:
         report.queries += 1
         rows = _q(store, f"MATCH {pat} WHERE {p} {op} $v RETURN count(*) AS c", {"v": val},
