@@ -979,6 +979,13 @@ def _load_property_graph(
         _check_ident(spec.label, "node label", mapping)
     for spec in m.edges:
         _check_ident(spec.type, "relationship type", mapping)
+    for spec in [*m.nodes, *m.edges]:
+        for col in spec.properties:
+            try:
+                quote_identifier(col, "kuzu")
+            except UnsafeIdentifier as exc:
+                raise InputError(f"property {col!r} cannot be a Kùzu column name: {exc}",
+                                 source=mapping, field="properties") from None
     report = PGLoadReport()
     db, conn = _new_db(into)
     try:

@@ -76,6 +76,20 @@ def test_kuzu_property_graph_loader_refuses_unquotable_labels(tmp_path) -> None:
         assert not (tmp_path / "pg.kz").exists()
 
 
+def test_kuzu_property_graph_loader_refuses_unquotable_columns(tmp_path) -> None:
+    from byokg.backends.kuzu import load_kuzu
+
+    (tmp_path / "csv").mkdir()
+    (tmp_path / "csv" / "a.csv").write_text("id,name,a`b\n1,x,y\n")
+    mapping = tmp_path / "m.json"
+    mapping.write_text(json.dumps({"nodes": [{
+        "label": "Thing", "file": "a.csv", "key": "id", "name": "name",
+        "properties": {"id": "string", "name": "string", "a`b": "string"}}]}))
+    with pytest.raises(InputError, match="backtick") as ei:
+        load_kuzu([str(tmp_path / "csv")], f"kuzu:{tmp_path / 'pg.kz'}", mapping=str(mapping))
+    assert str(mapping) in str(ei.value) and "'a`b'" in str(ei.value)
+
+
 def test_kuzu_property_names_with_quotes_load_and_read_back(tmp_path) -> None:
     """A column named with a quote and comment markers is a quoted name in DDL and an
     escaped string where Kùzu wants one (table_info); the schema reads it back."""
