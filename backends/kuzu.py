@@ -1,6 +1,9 @@
 """Kùzu graph store (``kuzu:PATH``, embedded, kuzu 0.11.3) and ``byokg load --into kuzu:PATH``.
 
-Reading: the database is opened read-only; the schema comes from the catalog
+Reading: the database is opened read-only through a symlink in a private temporary folder, so
+nothing Kùzu writes beside a database (``.wal``, ``.shadow``) ever lands next to the user's
+files; untrusted queries pass byokg's guard and run in a worker process (byokg.cypher.worker)
+that reopens the graph the same way. The schema comes from the catalog
 (``show_tables``, ``table_info``, ``show_connection``, ``show_indexes``); every GraphStore
 lookup is one Cypher query for the whole id batch (``UNWIND $keys``), with per-node caps applied
 in Cypher (``list_slice(collect(…))``) and totals from ``count(*)``.
@@ -45,11 +48,13 @@ from byokg.contracts import (
     NodeLabel,
     Path,
     PropertyInfo,
-    QueryResult,
     RelationPattern,
     RelationType,
     Triplet,
 )
+from byokg.cypher.dialects import kuzu_string
+from byokg.cypher.lexer import UnsafeIdentifier, quote_identifier
+from byokg.cypher.storecommon import GuardedQueries
 from byokg.errors import BackendError, ConfigError, InputError, QueryError
 from byokg.hookspecs import hookimpl
 from byokg.store import BaseGraphStore, Capability
@@ -63,10 +68,17 @@ _MAX_ERR = 300
 
 
 def _q(name: str) -> str:
-    """Backtick-escape an identifier that came from the catalog (never from user text)."""
-    if "`" in name:
-        raise QueryError(f"identifier {name!r} contains a backtick; it cannot be escaped in Kùzu")
-    return f"`{name}`"
+    """Quote an identifier by Kùzu's rules (a backtick or control character cannot be written:
+    refused with QueryError naming it)."""
+    try:
+        return quote_identifier(name, "kuzu")
+    except UnsafeIdentifier as exc:
+        raise QueryError(f"{exc}; byokg cannot query it") from None
+
+
+def _s(value: str) -> str:
+    """A Kùzu string literal (backslash escapes) for names that go into ``'…'`` positions."""
+    return kuzu_string(str(value))
 
 
 def _path_of(uri: str) -> str:
@@ -131,7 +143,7 @@ def _comment_value(comment: str, prefix: str) -> str | None:
     return None
 
 
-class KuzuGraph(BaseGraphStore):
+class KuzuGraph(GuardedQueries, BaseGraphStore):
     """A Kùzu database opened read-only as a GraphStore + QueryableStore."""
 
     dialect = "kuzu"
@@ -149,6 +161,7 @@ class KuzuGraph(BaseGraphStore):
         timeout_s: float | None = 30.0,
         buffer_pool_mb: int | None = None,
         threads: int | None = None,
+        max_db_mb: int | None = None,
         **_: Any,
     ) -> None:
         import kuzu
@@ -166,13 +179,20 @@ class KuzuGraph(BaseGraphStore):
         self.id_property = id_property
         self.name_properties = tuple(name_properties or DEFAULT_NAME_PROPERTIES)
         self.default_timeout_s = timeout_s
+        self._options = {"id_property": id_property, "name_properties": list(self.name_properties),
+                         "timeout_s": timeout_s, "buffer_pool_mb": buffer_pool_mb,
+                         "threads": threads, "max_db_mb": max_db_mb}
         kwargs: dict[str, Any] = {"read_only": True}
         if buffer_pool_mb:
             kwargs["buffer_pool_size"] = int(buffer_pool_mb) * 1024 * 1024
+        if max_db_mb:
+            kwargs["max_db_size"] = int(max_db_mb) * 1024 * 1024
+        self._view = _ReadOnlyView(self.path)
         try:
-            self._db = kuzu.Database(self.path, **kwargs)
+            self._db = kuzu.Database(self._view.path, **kwargs)
             self._conn = kuzu.Connection(self._db, num_threads=int(threads) if threads else 0)
         except Exception as exc:  # kuzu raises RuntimeError for everything
+            self._view.close()
             raise BackendError(f"cannot open {uri}: {exc}", uri=uri) from None
         self._cat = self._read_catalog()
         self._rel_names: dict[str, list[tuple[str, str | None]]] | None = None
@@ -209,7 +229,7 @@ class KuzuGraph(BaseGraphStore):
         for name, typ, comment in tables:
             if typ not in ("NODE", "REL"):
                 continue
-            info = self._rows(f"CALL table_info('{name}') RETURN *")
+            info = self._rows(f"CALL table_info({_s(name)}) RETURN *")
             props = {row[1]: str(row[2]) for row in info}
             if typ == "NODE":
                 pk = next((row[1] for row in info if row[-1] is True), next(iter(props)))
@@ -225,7 +245,7 @@ class KuzuGraph(BaseGraphStore):
                     comment=comment or "",
                 )
             else:
-                conns = self._rows(f"CALL show_connection('{name}') RETURN *")
+                conns = self._rows(f"CALL show_connection({_s(name)}) RETURN *")
                 type_prop = _comment_value(comment, TYPE_COMMENT)
                 cat.rels[name] = _RelTable(
                     name=name,
@@ -271,7 +291,7 @@ class KuzuGraph(BaseGraphStore):
         if len(tables) == 1 or len({t.key_prop for t in tables}) == 1:
             return f"CAST({var}.{_q(tables[0].key_prop)} AS STRING)"
         whens = " ".join(
-            f"WHEN label({var}) = '{t.name}' THEN CAST({var}.{_q(t.key_prop)} AS STRING)"
+            f"WHEN label({var}) = {_s(t.name)} THEN CAST({var}.{_q(t.key_prop)} AS STRING)"
             for t in tables
         )
         return f"CASE {whens} END"
@@ -371,7 +391,7 @@ class KuzuGraph(BaseGraphStore):
         for i, (t, vals) in enumerate((t, v) for t, v in chosen.items() if v):
             tp = self._cat.rels[t].type_prop
             params[f"rt{i}"] = vals
-            conds.append(f"(label(r) = '{t}' AND r.{_q(tp)} IN $rt{i})")  # type: ignore[arg-type]
+            conds.append(f"(label(r) = {_s(t)} AND r.{_q(tp)} IN $rt{i})")  # type: ignore[arg-type]
         if plain and conds:
             conds.append("label(r) IN $plain_rels")
             params["plain_rels"] = plain
@@ -398,7 +418,8 @@ class KuzuGraph(BaseGraphStore):
         if len(typed) == len(tables) and len(props) == 1:
             return f"r.{_q(props.pop())}"
         whens = " ".join(
-            f"WHEN label(r) = '{t}' THEN r.{_q(self._cat.rels[t].type_prop)}" for t in typed  # type: ignore[arg-type]
+            f"WHEN label(r) = {_s(t)} THEN r.{_q(self._cat.rels[t].type_prop)}"  # type: ignore[arg-type]
+            for t in typed
         )
         return f"CASE {whens} ELSE label(r) END"
 
@@ -448,7 +469,7 @@ class KuzuGraph(BaseGraphStore):
             q = (
                 f"MATCH (a:{_q(table)}){left}[r{labels}]{right}(b) "
                 f"WHERE a.{_q(t.key_prop)} IN $k_{n}{w} "
-                f"RETURN '{table}' AS tl, CAST(a.{_q(t.key_prop)} AS STRING) AS k, "
+                f"RETURN {_s(table)} AS tl, CAST(a.{_q(t.key_prop)} AS STRING) AS k, "
                 f"count(*) AS total, {sl(is_out)} AS io, {sl(self._rel_name_expr(tables))} AS rn, "
                 f"{sl('label(b)')} AS bl, {sl(self._key_expr('b'))} AS bk"
             )
@@ -502,7 +523,8 @@ class KuzuGraph(BaseGraphStore):
                 key_of.setdefault((table, str(k)), []).append(nid)
             parts.append(
                 f"MATCH (a:{_q(table)}){left}[r]{right}() WHERE a.{_q(t.key_prop)} IN $k{n} "
-                f"RETURN '{table}' AS tl, CAST(a.{_q(t.key_prop)} AS STRING) AS k, count(r) AS d"
+                f"RETURN {_s(table)} AS tl, CAST(a.{_q(t.key_prop)} AS STRING) AS k, "
+                "count(r) AS d"
             )
         out = dict.fromkeys(ids, 0)
         if parts:
@@ -667,29 +689,24 @@ class KuzuGraph(BaseGraphStore):
         return t.node_id(n.get(t.key_prop))
 
     # ------------------------------------------------------------------ Cypher
-    def query(
-        self,
-        cypher: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        timeout_s: float | None = None,
-        row_limit: int | None = None,
-    ) -> QueryResult:
-        """Run read-only Cypher (the database is opened read-only: writes fail in Kùzu)."""
-        t0 = time.perf_counter()
-        res = self._run(cypher, params, timeout_s)
-        cols = tuple(res.get_column_names())
-        rows: list[tuple[Any, ...]] = []
-        truncated = False
-        while res.has_next():
-            if row_limit is not None and len(rows) >= row_limit:
-                truncated = True
-                break
-            rows.append(tuple(_plain(v) for v in res.get_next()))
-        return QueryResult(
-            columns=cols, rows=tuple(rows), truncated=truncated,
-            elapsed_ms=(time.perf_counter() - t0) * 1000,
-        )
+    def _fetch(self, text: str, params: Mapping[str, Any] | None, timeout_s: float | None,
+               max_rows: int | None) -> tuple[list[str], list[list[Any]]]:
+        """Guarded queries (see GuardedQueries.query): Kùzu itself is opened read-only."""
+        res = self._run(text, params, timeout_s)
+        rows: list[list[Any]] = []
+        while res.has_next() and (max_rows is None or len(rows) < max_rows):
+            rows.append([_plain(v) for v in res.get_next()])
+        return res.get_column_names(), rows
+
+    def worker_spec(self) -> Any:
+        """How a worker process reopens this graph (byokg.cypher.worker): same path and
+        options, with a buffer pool no larger than the worker's memory cap."""
+        from byokg.cypher.worker import StoreSpec, WorkerLimits
+
+        opts = {k: v for k, v in self._options.items() if v is not None}
+        cap = (getattr(self, "worker_limits", None) or WorkerLimits()).memory_mb
+        opts["buffer_pool_mb"] = min(int(opts.get("buffer_pool_mb") or cap), max(64, cap // 2))
+        return StoreSpec(factory="byokg.backends.kuzu:open_kuzu", uri=self.uri, options=opts)
 
     def explain(self, cypher: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Plan ``cypher`` without running it; raises QueryError on syntax/binding errors."""
@@ -712,7 +729,7 @@ class KuzuGraph(BaseGraphStore):
                     continue
                 for idx, _cols in idxs:
                     rows = self._rows(
-                        f"CALL QUERY_FTS_INDEX('{table}', '{idx}', $q, top := $k) "
+                        f"CALL QUERY_FTS_INDEX({_s(table)}, {_s(idx)}, $q, top := $k) "
                         f"RETURN node.{_q(t.key_prop)}, score",
                         {"q": text, "k": int(k)},
                     )
@@ -731,7 +748,7 @@ class KuzuGraph(BaseGraphStore):
                 t = self._cat.nodes[table]
                 for idx, _col in idxs:
                     rows = self._rows(
-                        f"CALL QUERY_VECTOR_INDEX('{table}', '{idx}', $v, $k) "
+                        f"CALL QUERY_VECTOR_INDEX({_s(table)}, {_s(idx)}, $v, $k) "
                         f"RETURN node.{_q(t.key_prop)}, distance",
                         {"v": [float(x) for x in vec], "k": int(k)},
                     )
@@ -742,6 +759,9 @@ class KuzuGraph(BaseGraphStore):
         return out
 
     def close(self) -> None:
+        from byokg.cypher.worker import close_pool
+
+        close_pool(self)
         for attr in ("_conn", "_db"):
             obj = getattr(self, attr, None)
             if obj is not None:
@@ -750,6 +770,32 @@ class KuzuGraph(BaseGraphStore):
                 except Exception:  # noqa: BLE001 - closing is best effort
                     pass
                 setattr(self, attr, None)
+        view = getattr(self, "_view", None)
+        if view is not None:
+            view.close()
+
+
+class _ReadOnlyView:
+    """A private folder holding a symlink to the user's database (and copies of its ``.wal`` /
+    ``.shadow`` if present). Kùzu opens the link read-only, so whatever it creates next to the
+    database file (``.wal``, ``.shadow`` — even read-only connections did on some statements)
+    lands in the private folder, removed on close, never next to the user's files."""
+
+    def __init__(self, path: str) -> None:
+        self.dir = tempfile.mkdtemp(prefix="byokg-kuzu-ro-")
+        real = os.path.realpath(path)
+        self.path = os.path.join(self.dir, os.path.basename(real.rstrip(os.sep)) or "graph.kz")
+        try:
+            os.symlink(real, self.path, target_is_directory=os.path.isdir(real))
+            for suffix in (".wal", ".shadow"):
+                if os.path.isfile(real + suffix):  # a log a writer left: read it, never change it
+                    shutil.copyfile(real + suffix, self.path + suffix)
+        except OSError:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def _plain(v: Any) -> Any:
@@ -828,7 +874,7 @@ def _copy(
     f = os.path.join(tmp, f"copy_{time.monotonic_ns()}.parquet")
     pq.write_table(pa.table(arrays), f)
     try:
-        conn.execute(f"COPY {_q(table)} FROM '{f}'{options}")
+        conn.execute(f"COPY {_q(table)} FROM {_s(f)}{options}")
     finally:
         os.remove(f)
 
@@ -933,6 +979,13 @@ def _load_property_graph(
         _check_ident(spec.label, "node label", mapping)
     for spec in m.edges:
         _check_ident(spec.type, "relationship type", mapping)
+    for spec in [*m.nodes, *m.edges]:
+        for col in spec.properties:
+            try:
+                quote_identifier(col, "kuzu")
+            except UnsafeIdentifier as exc:
+                raise InputError(f"property {col!r} cannot be a Kùzu column name: {exc}",
+                                 source=mapping, field="properties") from None
     report = PGLoadReport()
     db, conn = _new_db(into)
     try:
@@ -942,7 +995,8 @@ def _load_property_graph(
                 cols = ", ".join(f"{_q(c)} {_KUZU_TYPES[t]}" for c, t in spec.properties.items())
                 conn.execute(f"CREATE NODE TABLE {_q(spec.label)}({cols}, PRIMARY KEY({_q(spec.key)}))")
                 if spec.name:
-                    conn.execute(f"COMMENT ON TABLE {_q(spec.label)} IS '{NAME_COMMENT}{spec.name}'")
+                    conn.execute(f"COMMENT ON TABLE {_q(spec.label)} IS "
+                                 f"{_s(NAME_COMMENT + spec.name)}")
                 keys[spec.label] = set()
             for spec, batch in m.iter_nodes(base, skip_bad_rows=skip_bad_rows, report=report):
                 keys[spec.label].update(r[spec.key] for r in batch)
@@ -970,7 +1024,7 @@ def _load_property_graph(
                 cols = {"from": [r["src"] for r in batch], "to": [r["dst"] for r in batch]}
                 for c in spec.properties:
                     cols[c] = [r[c] for r in batch]
-                opts = (f" (from='{spec.src_label}', to='{spec.dst_label}')"
+                opts = (f" (from={_s(spec.src_label)}, to={_s(spec.dst_label)})"
                         if spec.type in multi else "")
                 if len(spec.properties) < len({c for s in by_type[spec.type] for c in s.properties}):
                     raise InputError(
@@ -982,8 +1036,9 @@ def _load_property_graph(
         if fulltext:
             for spec in m.nodes:
                 if spec.name:
-                    conn.execute(f"CALL CREATE_FTS_INDEX('{spec.label}', "
-                                 f"'byokg_{spec.label}_name_fts', ['{spec.name}'])")
+                    conn.execute(f"CALL CREATE_FTS_INDEX({_s(spec.label)}, "
+                                 f"{_s('byokg_' + spec.label + '_name_fts')}, "
+                                 f"[{_s(spec.name)}])")
     except RuntimeError as exc:
         conn.close()
         db.close()

@@ -445,8 +445,8 @@ def ask(
     return Engine(graph, config, services).ask(question)
 
 
-def explain(answer: Answer) -> str:
-    """The evidence as lines a person can read."""
+def explain(answer: Answer, *, max_warnings: int = 20) -> str:
+    """The evidence and the trace's warnings (why there may be no answer) as readable lines."""
     lines = [f"Q: {answer.question}", "A: " + ("; ".join(answer.answers) if answer.answers else "(no answer)")]
     if answer.evidence:
         lines.append("Evidence:")
@@ -456,4 +456,14 @@ def explain(answer: Answer) -> str:
             lines.append(f"  - {it.text}   [{tools}; round {it.iteration + 1}{score}]")
     else:
         lines.append("Evidence: none")
+    warns = answer.trace.warnings
+    if warns:
+        lines.append(f"Warnings ({len(warns)}):")
+        for ev in warns[:max_warnings]:
+            where = f"{ev.source}" + (f", round {ev.iteration + 1}" if ev.iteration is not None
+                                      else "")
+            text = " ".join(ev.message.split())
+            lines.append(f"  - [{ev.level}] {where}: {text[:300]}")
+        if len(warns) > max_warnings:
+            lines.append(f"  … and {len(warns) - max_warnings} more (see --json for the trace)")
     return "\n".join(lines)

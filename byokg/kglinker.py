@@ -192,8 +192,14 @@ _EMPTY = {"", "none", "n/a", "na", "null", "nil", "unknown", "-", "[]", "...", "
 _FINISH = re.compile(r"(?<![A-Za-z])FINISH(?![A-Za-z])")
 
 
+def _section_tag(m: re.Match[str]) -> str:
+    """A known section tag (``</entities>`` …) inside another section's body: removed."""
+    return " " if m.group(2).lower() in _SECTION_ALIASES else m.group(0)
+
+
 def _clean_item(line: str) -> str:
-    s = _BULLET.sub("", line.strip())
+    s = _TAG.sub(" ", line)  # a wrongly nested or unknown tag never becomes part of an item
+    s = _BULLET.sub("", " ".join(s.split()))
     s = s.strip().strip("`").strip()
     if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'":
         s = s[1:-1].strip()
@@ -203,7 +209,10 @@ def _clean_item(line: str) -> str:
 def _items(body: str, section: str, warnings: list[str]) -> list[str]:
     out: list[str] = []
     seen: set[str] = set()
-    for line in _FENCE.sub("\n", body).splitlines():
+    lines = _FENCE.sub("\n", body).splitlines()
+    if any(_TAG.search(line) for line in lines):
+        warnings.append(f"<{section}>: removed tags nested inside its items")
+    for line in lines:
         s = _clean_item(line)
         if s.casefold() in _EMPTY or s.upper() == "FINISH":
             continue
@@ -220,7 +229,7 @@ def _items(body: str, section: str, warnings: list[str]) -> list[str]:
 
 
 def _queries(body: str, warnings: list[str]) -> list[str]:
-    text = _FENCE.sub("\n", body)
+    text = _TAG.sub(_section_tag, _FENCE.sub("\n", body))
     parts = re.split(r";\s*(?:\n|$)|\n\s*\n", text)
     out: list[str] = []
     for p in parts:
