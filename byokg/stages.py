@@ -54,6 +54,8 @@ def complete(
     kwargs = {k: v for k, v in options.items() if v is not None}
     resp = llm.complete(prompt, system=system, **kwargs) if system else llm.complete(prompt, **kwargs)
     text = getattr(resp, "text", "") or ""
+    for w in getattr(resp, "warnings", None) or ():  # e.g. unusable token counts from the provider
+        out.event(purpose, str(w), level="warning")
     out.llm_calls.append(LLMCall(
         purpose=purpose,
         model=getattr(resp, "model", None) or getattr(llm, "name", "llm"),
