@@ -17,16 +17,19 @@ import csv
 import json
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from .errors import InputError
+from .readers import RowReport
+
+if TYPE_CHECKING:
+    from .loading import LoadSummary
 
 PropType = Literal["string", "int", "float", "bool"]
-MAX_REASONS = 5
 _TRUE = {"1", "true", "t", "yes", "y"}
 _FALSE = {"0", "false", "f", "no", "n"}
 
@@ -199,22 +202,30 @@ class PGMapping(BaseModel):
                 yield spec, batch
 
 
-@dataclass
-class PGLoadReport:
+@dataclass(kw_only=True)
+class PGLoadReport(RowReport):
     """Counts of a property-graph load (rows that became nodes/edges, and what was skipped)."""
 
     nodes: int = 0
     edges: int = 0
     duplicates: int = 0
     dangling: int = 0  # edges whose endpoint is not a loaded node
-    bad_rows: int = 0
     long_rows: int = 0  # rows with more fields than the header, extras ignored (extra_fields)
-    reasons: list[str] = field(default_factory=list)
 
-    def bad(self, reason: str) -> None:
-        self.bad_rows += 1
-        if len(self.reasons) < MAX_REASONS:
-            self.reasons.append(reason)
+    def summary(self, target: str) -> LoadSummary:
+        """The ``byokg load`` summary of this load into ``target`` (what was skipped named)."""
+        from .loading import LoadSummary
+
+        out = LoadSummary(target=target, nodes=self.nodes, triplets=self.edges,
+                          duplicates=self.duplicates)
+        out.absorb(self)
+        if self.dangling:
+            out.reasons.append(f"{self.dangling} edge row(s) skipped: source or target is not a "
+                               "loaded node")
+        if self.long_rows:
+            out.reasons.append(f"{self.long_rows} row(s) had more fields than the header; "
+                               "extras ignored")
+        return out
 
 
 def _convert(value: str, typ: str) -> Any:
