@@ -133,7 +133,7 @@ def _comment_value(comment: str, prefix: str) -> str | None:
 
 
 class KuzuGraph(BaseGraphStore):
-    """A Kùzu database opened read-only as a GraphStore + QueryableStore."""
+    """A Kùzu database opened read-only as a GraphStore with the cypher capability."""
 
     dialect = "kuzu"
     capabilities: frozenset[str] = frozenset(  # type: ignore[misc]
@@ -887,7 +887,7 @@ def _load_triples(sources: Sequence[str], into: str, skip_bad_rows: bool, fullte
               types={"from": "string", "to": "string", "type": "string"})
         if fulltext:
             conn.execute(f"CALL CREATE_FTS_INDEX('{TRIPLE_NODE_TABLE}', 'byokg_name_fts', ['name'])")
-    return LoadSummary.of_table(into, table, report)
+    return LoadSummary.of(into, report)
 
 
 @contextmanager

@@ -629,7 +629,7 @@ def load_memory(
             if t.properties:
                 row["properties"] = t.properties
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-    return LoadSummary.of_table(into, table, report)
+    return LoadSummary.of(into, report)
 
 
 def _node_records(table: TripleTable) -> Iterator[dict[str, Any]]:

@@ -547,7 +547,7 @@ def _load_triples(
     for (sl, rel, dl), rows in groups.items():
         w.create_edges((sl, "id"), rel, (dl, "id"), rows, batch_size)
     w.flush()
-    return LoadSummary.of_table(redact(into), table, report)
+    return LoadSummary.of(redact(into), report)
 
 
 def _load_pg(

@@ -8,32 +8,24 @@ Loaders read triple files with :mod:`byokg.readers` and property-graph CSVs with
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .errors import ConfigError
 from .graph import uri_scheme
-from .readers import RowReport
-
-if TYPE_CHECKING:
-    from .readers import LoadReport, TripleTable
+from .readers import LoadReport
 
 
 @dataclass(kw_only=True)
-class LoadSummary(RowReport):
-    """What ``byokg load`` wrote into ``target``, and what it skipped (never silently)."""
+class LoadSummary(LoadReport):
+    """What ``byokg load`` wrote into ``target`` (read from ``source``), and what it skipped
+    (never silently)."""
 
     target: str
-    nodes: int = 0
-    triplets: int = 0
-    duplicates: int = 0
 
     @classmethod
-    def of_table(cls, target: str, table: TripleTable, report: LoadReport) -> LoadSummary:
-        """The summary of loading ``table`` (read with ``report``) into ``target``."""
-        out = cls(target=target, nodes=len(table.node_ids), triplets=len(table),
-                  duplicates=report.duplicates)
-        out.absorb(report)
-        return out
+    def of(cls, target: str, report: LoadReport) -> LoadSummary:
+        """The summary of a load into ``target`` that read and froze its sources with
+        ``report`` (:meth:`byokg.readers.TripleBuilder.freeze` fills nodes and triplets)."""
+        return cls(target=target, **{**vars(report), "reasons": list(report.reasons)})
 
     def summary(self) -> str:
         lines = [

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -278,12 +278,7 @@ def _steps(
     """Per frontier node, its next steps ``(node, relation, inverted)`` over ``wanted``
     relations; nodes whose neighbourhood was cut go into ``capped``."""
     steps: dict[str, list[tuple[str, str, bool]]] = {}
-    for node in frontier:
-        hood = nbh.get(node)
-        if hood is None:
-            continue
-        if hood.truncated:
-            capped[node] = None
+    for node, hood in _present(frontier, nbh, capped):
         out_steps, in_steps = [], []
         for t in hood.triplets:
             if t.relation not in wanted:
@@ -299,6 +294,20 @@ def _steps(
         else:
             steps[node] = out_steps or in_steps
     return steps
+
+
+def _present(
+    frontier: list[str], nbh: dict[str, Neighborhood], capped: dict[str, None]
+) -> Iterator[tuple[str, Neighborhood]]:
+    """``(node, neighbourhood)`` of the frontier nodes the store answered for, in order; a
+    node whose neighbourhood a cap cut goes into ``capped``."""
+    for node in frontier:
+        hood = nbh.get(node)
+        if hood is None:
+            continue
+        if hood.truncated:
+            capped[node] = None
+        yield node, hood
 
 
 def _finish_follow(
@@ -590,42 +599,45 @@ def _half_walks(side: _Side, node: str, limit: int) -> Iterator[list[tuple[str, 
 
 def _collect(st: _PairState, k: int) -> None:
     best = min(st.fwd.depth[m] + st.bwd.depth[m] for m in st.meet)
-    found: list[Path] = []
-    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
-    for m in st.meet:
-        if st.fwd.depth[m] + st.bwd.depth[m] != best:
-            continue
-        for back in _half_walks(st.fwd, m, k):
-            # back: m <- ... <- source; reversed gives source ... -> m
-            nodes = [m]
-            rels: list[str] = []
-            inv: list[bool] = []
-            for prev, rel, flag in back:
-                nodes.append(prev)
-                rels.append(rel)
-                inv.append(flag)
-            nodes.reverse()
-            rels.reverse()
-            inv.reverse()
-            for fwd_half in _half_walks(st.bwd, m, k):
-                n2, r2, i2 = list(nodes), list(rels), list(inv)
-                for nxt, rel, flag in fwd_half:
-                    n2.append(nxt)
-                    r2.append(rel)
-                    i2.append(flag)
-                key = (tuple(n2), tuple(r2))
-                if key in seen or len(set(n2)) != len(n2):
-                    continue
-                seen.add(key)
-                found.append(Path(nodes=tuple(n2), relations=tuple(r2), inverted=tuple(i2)))
-                if len(found) >= k:
-                    break
-            if len(found) >= k:
-                break
-        if len(found) >= k:
-            break
+    meets = [m for m in st.meet if st.fwd.depth[m] + st.bwd.depth[m] == best]
+    found = _join_halves(meets, lambda m: _half_walks(st.fwd, m, k),
+                         lambda m: _half_walks(st.bwd, m, k), k, str)
     st.res.paths = found
     st.res.hops = best if found else None
+
+
+# a half walk from a meeting node back to one side's root: (next node, relation, inverted)
+_Half = list[tuple[Any, str, bool]]
+
+
+def _join_halves(
+    meets: Sequence[Any], backs: Callable[[Any], Iterator[_Half]],
+    aheads: Callable[[Any], Iterator[_Half]], k: int, name: Callable[[Any], str],
+) -> list[Path]:
+    """Up to ``k`` distinct simple paths source -> m -> target through the meeting nodes:
+    ``backs(m)`` walks m back to the source, ``aheads(m)`` on to the target (inverted flags in
+    source-to-target order); ``name`` turns a node into its id."""
+    found: list[Path] = []
+    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    for m in meets:
+        for back in backs(m):
+            nodes = [p for p, _, _ in reversed(back)] + [m]
+            rels = [r for _, r, _ in reversed(back)]
+            inv = [i for _, _, i in reversed(back)]
+            for ahead in aheads(m):
+                n2 = nodes + [p for p, _, _ in ahead]
+                if len(set(n2)) != len(n2):
+                    continue
+                ids = tuple(name(x) for x in n2)
+                key = (ids, tuple(rels + [r for _, r, _ in ahead]))
+                if key in seen:
+                    continue
+                seen.add(key)
+                found.append(Path(nodes=ids, relations=key[1],
+                                  inverted=tuple(inv + [i for _, _, i in ahead])))
+                if len(found) >= k:
+                    return found
+    return found
 
 
 def _summarize(result: ShortestResult, hubs: dict[str, None]) -> ShortestResult:
@@ -704,14 +716,7 @@ def expand(
             frontier = frontier[:remaining]
         limit = min(per_node, max(1, math.ceil(2 * remaining / len(frontier))))
         nbh = store.neighbors(frontier, direction=direction, relations=rels, limit_per_node=limit)
-        lists = []
-        for n in frontier:
-            hood = nbh.get(n)
-            if hood is None:
-                continue
-            if hood.truncated:
-                capped[n] = None
-            lists.append((n, hood.triplets))
+        lists = [(n, hood.triplets) for n, hood in _present(frontier, nbh, capped)]
         frontier = _take_round_robin(res, lists, remaining, seen_t, visited)
     if capped:
         res.truncated = True
@@ -929,40 +934,21 @@ def _csr_half(
 def _collect_csr(
     g: CsrView, res: PairPaths, fwd: _CsrSide, bwd: _CsrSide, meet: Any, k: int
 ) -> None:
-    found: list[Path] = []
-    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     meet_nodes = [m for m in meet.tolist() if m in fwd.seen and m in bwd.seen]
     # an unexpanded hub on the other side can meet at a shallower depth: take the minimum
     best = min((fwd.seen[m] + bwd.seen[m] for m in meet_nodes), default=0)
-    for m in meet_nodes:
-        df, db = fwd.seen[m], bwd.seen[m]
-        if df + db != best:
-            continue
-        for back in _csr_half(g, fwd, m, df, k):
-            # back walks m -> source; stored means parent->child (source side towards m)
-            nodes = [m] + [p for p, _, _ in back]
-            rels = [r for _, r, _ in back]
-            inv = [not st for _, _, st in back]
-            nodes.reverse()
-            rels.reverse()
-            inv.reverse()
-            for ahead in _csr_half(g, bwd, m, db, k):
-                # ahead walks m -> target; stored means parent->child, i.e. target side -> m
-                n2 = nodes + [p for p, _, _ in ahead]
-                r2 = rels + [r for _, r, _ in ahead]
-                i2 = inv + [st for _, _, st in ahead]
-                ids = tuple(g.ids[x] for x in n2)
-                key = (ids, tuple(r2))
-                if key in seen or len(set(n2)) != len(n2):
-                    continue
-                seen.add(key)
-                found.append(Path(nodes=ids, relations=tuple(r2), inverted=tuple(i2)))
-                if len(found) >= k:
-                    break
-            if len(found) >= k:
-                break
-        if len(found) >= k:
-            break
+    meets = [m for m in meet_nodes if fwd.seen[m] + bwd.seen[m] == best]
+
+    def backs(m: int) -> Iterator[_Half]:
+        # m -> source; stored means parent->child (source side towards m): inverted if not
+        for walk in _csr_half(g, fwd, m, fwd.seen[m], k):
+            yield [(p, r, not stored) for p, r, stored in walk]
+
+    def aheads(m: int) -> Iterator[_Half]:
+        # m -> target; stored means parent->child, i.e. target side -> m: inverted if so
+        return _csr_half(g, bwd, m, bwd.seen[m], k)
+
+    found = _join_halves(meets, backs, aheads, k, g.ids.__getitem__)
     res.paths = found
     res.hops = best if found else None
 

@@ -120,34 +120,29 @@ class PGMapping(BaseModel):
             ) from None
 
     # ------------------------------------------------------------------ reading CSVs
-    def iter_nodes(
-        self,
-        base_dir: str | Path,
-        *,
-        batch_size: int = 10_000,
-        skip_bad_rows: bool = False,
-        report: PGLoadReport | None = None,
-    ) -> Iterator[tuple[NodeSpec, list[dict[str, Any]]]]:
+    def iter_nodes(self, base_dir: str | Path, *, batch_size: int = 10_000,
+                   skip_bad_rows: bool = False, report: PGLoadReport | None = None,
+                   ) -> Iterator[tuple[NodeSpec, list[dict[str, Any]]]]:
         """Per node spec, batches of typed property dicts (incl. the key); duplicates dropped."""
         report = report if report is not None else PGLoadReport()
         for spec in self.nodes:
-            seen: set[Any] = set()
-            batch: list[dict[str, Any]] = []
-            for _line, row in _read_rows(Path(base_dir) / spec.file, spec.properties, report,
-                                        skip_bad_rows, required=(spec.key,),
-                                        extra_fields=spec.extra_fields):
-                k = row[spec.key]
-                if k in seen:
-                    report.duplicates += 1
-                    continue
-                seen.add(k)
-                report.nodes += 1
-                batch.append(row)
-                if len(batch) >= batch_size:
-                    yield spec, batch
-                    batch = []
-            if batch:
-                yield spec, batch
+            rows = _read_rows(Path(base_dir) / spec.file, spec.properties, report, skip_bad_rows,
+                              required=(spec.key,), extra_fields=spec.extra_fields)
+            yield from _batches(spec, self._new_nodes(spec, rows, report), batch_size)
+
+    @staticmethod
+    def _new_nodes(spec: NodeSpec, rows: Iterator[tuple[int, dict[str, Any]]],
+                   report: PGLoadReport) -> Iterator[dict[str, Any]]:
+        """The rows of ``spec`` whose key was not seen before (later ones counted duplicates)."""
+        seen: set[Any] = set()
+        for _line, row in rows:
+            k = row[spec.key]
+            if k in seen:
+                report.duplicates += 1
+                continue
+            seen.add(k)
+            report.nodes += 1
+            yield row
 
     def node_keys(self, base_dir: str | Path) -> dict[str, set[Any]]:
         """Keys of every label (for checking edge endpoints)."""
@@ -156,15 +151,10 @@ class PGMapping(BaseModel):
             keys[spec.label].update(r[spec.key] for r in batch)
         return keys
 
-    def iter_edges(
-        self,
-        base_dir: str | Path,
-        *,
-        batch_size: int = 10_000,
-        skip_bad_rows: bool = False,
-        report: PGLoadReport | None = None,
-        known_keys: dict[str, set[Any]] | None = None,
-    ) -> Iterator[tuple[EdgeSpec, list[dict[str, Any]]]]:
+    def iter_edges(self, base_dir: str | Path, *, batch_size: int = 10_000,
+                   skip_bad_rows: bool = False, report: PGLoadReport | None = None,
+                   known_keys: dict[str, set[Any]] | None = None,
+                   ) -> Iterator[tuple[EdgeSpec, list[dict[str, Any]]]]:
         """Per edge spec, batches of dicts ``{"src", "dst", **typed properties}``.
 
         Endpoint keys are typed like the node keys. Edges whose source or target is not a
@@ -175,31 +165,45 @@ class PGMapping(BaseModel):
             known_keys = self.node_keys(base_dir)
         key_types = {n.label: n.properties[n.key] for n in self.nodes}
         for spec in self.edges:
-            types: dict[str, str] = dict(spec.properties)
             cols = {"src": (spec.src_column, key_types[spec.src_label]),
                     "dst": (spec.dst_column, key_types[spec.dst_label])}
-            seen: set[tuple[Any, Any]] = set()
-            batch: list[dict[str, Any]] = []
-            src_keys, dst_keys = known_keys[spec.src_label], known_keys[spec.dst_label]
-            for _line, row in _read_rows(Path(base_dir) / spec.file, types, report, skip_bad_rows,
-                                        required=(spec.src_column, spec.dst_column), extra=cols,
-                                        extra_fields=spec.extra_fields):
-                src, dst = row["src"], row["dst"]
-                if src not in src_keys or dst not in dst_keys:
-                    report.dangling += 1
-                    continue
-                if spec.dedupe:
-                    if (src, dst) in seen:
-                        report.duplicates += 1
-                        continue
-                    seen.add((src, dst))
-                report.edges += 1
-                batch.append(row)
-                if len(batch) >= batch_size:
-                    yield spec, batch
-                    batch = []
-            if batch:
-                yield spec, batch
+            rows = _read_rows(Path(base_dir) / spec.file, dict(spec.properties), report,
+                              skip_bad_rows, required=(spec.src_column, spec.dst_column),
+                              extra=cols, extra_fields=spec.extra_fields)
+            kept = _new_edges(spec, rows, report, known_keys[spec.src_label],
+                              known_keys[spec.dst_label])
+            yield from _batches(spec, kept, batch_size)
+
+
+def _new_edges(spec: EdgeSpec, rows: Iterator[tuple[int, dict[str, Any]]], report: PGLoadReport,
+               src_keys: set[Any], dst_keys: set[Any]) -> Iterator[dict[str, Any]]:
+    """The rows of ``spec`` whose endpoints are loaded nodes (others counted dangling), one per
+    (source, target) pair when the spec deduplicates."""
+    seen: set[tuple[Any, Any]] = set()
+    for _line, row in rows:
+        src, dst = row["src"], row["dst"]
+        if src not in src_keys or dst not in dst_keys:
+            report.dangling += 1
+            continue
+        if spec.dedupe:
+            if (src, dst) in seen:
+                report.duplicates += 1
+                continue
+            seen.add((src, dst))
+        report.edges += 1
+        yield row
+
+
+def _batches(spec: Any, rows: Iterator[dict[str, Any]], size: int) -> Iterator[tuple[Any, list]]:
+    """``(spec, batch)`` for consecutive batches of at most ``size`` rows."""
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= size:
+            yield spec, batch
+            batch = []
+    if batch:
+        yield spec, batch
 
 
 @dataclass(kw_only=True)

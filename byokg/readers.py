@@ -90,10 +90,12 @@ class RowReport:
 
 @dataclass(kw_only=True)
 class LoadReport(RowReport):
-    """What reading triple files did: rows read, triplets kept, duplicates counted, bad rows."""
+    """What reading triple files did: rows read, nodes and triplets kept (set when the table
+    is frozen), duplicates counted, bad rows skipped."""
 
-    source: str
+    source: str = ""
     rows: int = 0
+    nodes: int = 0
     triplets: int = 0
     duplicates: int = 0
 
@@ -301,6 +303,7 @@ class TripleBuilder:
         if report is not None:
             report.duplicates += dups
             report.triplets = len(heads)
+            report.nodes = len(self.node_ids)
         return TripleTable(
             node_ids=self.node_ids,
             node_index=dict(self.node_index),

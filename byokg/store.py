@@ -7,8 +7,8 @@ capabilities; tools check them instead of probing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 from .contracts import (
     Direction,
@@ -17,7 +17,6 @@ from .contracts import (
     Neighborhood,
     Node,
     Path,
-    QueryResult,
 )
 
 if TYPE_CHECKING:
@@ -27,7 +26,8 @@ if TYPE_CHECKING:
 class Capability:
     """Names of optional store features (plain strings so plugins can add their own)."""
 
-    CYPHER = "cypher"  # query(cypher, params) runs openCypher
+    CYPHER = "cypher"  # query(cypher, params, *, timeout_s, row_limit) runs openCypher in the
+    # store's `dialect` ("neo4j", "kuzu", "neptune-analytics", "neptune-db", …)
     EXPLAIN = "explain"  # explain(cypher) plans a query without running it
     VECTOR = "vector"  # vector_search(...) over a node-embedding index in the store
     FULLTEXT = "fulltext"  # fulltext_search(...) over node names in the store
@@ -79,23 +79,6 @@ class GraphStore(Protocol):
     def close(self) -> None: ...
 
 
-class QueryableStore(GraphStore, Protocol):
-    """Stores with the ``cypher`` capability (and ``explain`` where declared)."""
-
-    dialect: str  # "neo4j", "kuzu", "neptune-analytics", "neptune-db", …
-
-    def query(
-        self,
-        cypher: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        timeout_s: float | None = None,
-        row_limit: int | None = None,
-    ) -> QueryResult: ...
-
-    def explain(self, cypher: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]: ...
-
-
 class NativePathStore(GraphStore, Protocol):
     """Stores with the ``shortest_path`` capability."""
 
@@ -139,14 +122,9 @@ class BaseGraphStore:
     def relation_types(self) -> list[str]:
         return self.schema(samples=0).relation_names
 
-    def neighbors(
-        self,
-        ids: Sequence[str],
-        *,
-        direction: Direction = Direction.BOTH,
-        relations: Sequence[str] | None = None,
-        limit_per_node: int | None = None,
-    ) -> dict[str, Neighborhood]:
+    def neighbors(self, ids: Sequence[str], *, direction: Direction = Direction.BOTH,
+                  relations: Sequence[str] | None = None,
+                  limit_per_node: int | None = None) -> dict[str, Neighborhood]:
         """:meth:`GraphStore.neighbors` with the arguments normalised once for every backend:
         ids as distinct strings in order, ``direction`` a :class:`Direction`, ``relations`` a
         list (or None: all), the cap an int >= 0 (or None); the backend's ``_neighbors`` runs

@@ -22,6 +22,7 @@ Run it on your own backend from any pytest module (docs/backends.md, "Contract s
 from __future__ import annotations
 
 import csv
+import functools
 from collections import defaultdict, deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -31,6 +32,7 @@ from .contracts import Direction
 from .store import GraphStore
 
 __all__ = [
+    "CHECKS",
     "NODES",
     "RELATIONS",
     "SHORTEST_PAIRS",
@@ -185,144 +187,84 @@ def loaded_store(triples: Sequence[tuple[str, str, str]], uri: str, folder: Path
     return open_graph(uri, **options)
 
 
-# ----------------------------------------------------------------------------- the suite
+# ----------------------------------------------------------------------------- the checks
+# Each check takes the store (and its parameters) and asserts; contract_suite turns them into
+# pytest tests, parametrized as CHECKS says. They can also be called directly.
 
 
-def contract_suite(factory: StoreFactory | str, *, marks: Sequence[Any] = ()) -> type:
-    """A pytest test class that checks the GraphStore contract on ``factory(TRIPLES)``.
-
-    :param factory: a callable ``triples -> GraphStore``, or the name of a pytest fixture
-        returning one (such as ``kuzu_store_from_triples``); a missing fixture skips the class.
-    :param marks: pytest marks for every test (e.g. ``pytest.mark.server``).
-
-    Assign the result to a module-level name starting with ``Test`` so pytest collects it. A
-    store built from a callable is closed after the class; a fixture closes its own.
-    """
-    import pytest
-
-    class GraphStoreContract:
-        """The GraphStore contract (byokg.testing)."""
-
-        @pytest.fixture(scope="class")
-        @classmethod
-        def store(cls, request):
-            if isinstance(factory, str):
-                try:
-                    make = request.getfixturevalue(factory)
-                except pytest.FixtureLookupError:
-                    pytest.skip(f"no fixture {factory}: this backend is not available here")
-                yield make(TRIPLES)
-                return
-            built = factory(TRIPLES)
-            yield built
-            close = getattr(built, "close", None)
-            if callable(close):
-                close()
-
-        def test_relation_names(self, store):
-            assert sorted(store.relation_types()) == RELATIONS
-            assert sorted(store.schema(samples=0).relation_names) == RELATIONS
-            assert sorted(store.schema(samples=2).relation_names) == RELATIONS
-
-        def test_stats(self, store):
-            st = store.stats()
-            got = (st.nodes, st.triplets, st.relations)
-            assert got == (len(NODES), len(TRIPLES), len(RELATIONS)), got
-
-        @pytest.mark.parametrize("direction", list(Direction))
-        def test_neighbors_every_node(self, store, direction):
-            got = store.neighbors(NODES + [UNKNOWN], direction=direction)
-            assert set(got) == set(NODES) | {UNKNOWN}
-            for n in NODES:
-                exp = expected_neighbors(n, direction)
-                assert _keys(got[n].triplets) == exp, (n, direction, _keys(got[n].triplets))
-                assert got[n].total == len(exp) and not got[n].truncated, (n, got[n].total)
-                assert got[n].node == n
-            assert got[UNKNOWN].triplets == () and got[UNKNOWN].total == 0
-
-        @pytest.mark.parametrize("relations", RELATION_FILTERS)
-        @pytest.mark.parametrize("direction", list(Direction))
-        def test_neighbors_relation_filter(self, store, direction, relations):
-            got = store.neighbors(NODES, direction=direction, relations=relations)
-            for n in NODES:
-                exp = expected_neighbors(n, direction, set(relations))
-                assert _keys(got[n].triplets) == exp, (n, direction, relations)
-                assert got[n].total == len(exp), (n, got[n].total, len(exp))
-
-        @pytest.mark.parametrize("limit", [0, 1, 2, 3])
-        @pytest.mark.parametrize("direction", list(Direction))
-        def test_neighbors_caps(self, store, direction, limit):
-            got = store.neighbors(NODES, direction=direction, limit_per_node=limit)
-            for n in NODES:
-                exp = expected_neighbors(n, direction)
-                nb = got[n]
-                assert nb.total == len(exp), (n, nb.total, len(exp))
-                assert len(nb.triplets) == min(limit, len(exp)), (n, len(nb.triplets))
-                assert nb.truncated == (len(exp) > limit), (n, nb.truncated)
-                assert set(_keys(nb.triplets)) <= set(exp), n
-
-        def test_neighbors_cap_with_filter(self, store):
-            got = store.neighbors(["hub", "n1"], direction=Direction.BOTH, relations=["links"],
-                                  limit_per_node=2)
-            hub, n1 = got["hub"], got["n1"]
-            assert hub.total == 7 and len(hub.triplets) == 2 and hub.truncated, hub
-            assert n1.total == 2 and len(n1.triplets) == 2 and not n1.truncated, n1
-
-        @pytest.mark.parametrize("direction", list(Direction))
-        def test_degrees(self, store, direction):
-            got = store.degrees(NODES + [UNKNOWN], direction=direction)
-            assert got == {**{n: len(expected_neighbors(n, direction)) for n in NODES},
-                           UNKNOWN: 0}, got
-
-        def test_get_nodes(self, store):
-            got = store.get_nodes(NODES + [UNKNOWN])
-            assert set(got) == set(NODES) | {UNKNOWN}
-            assert got[UNKNOWN] is None
-            for n in NODES:
-                assert got[n] is not None and got[n].id == n, (n, got[n])
-                assert got[n].display == n  # no names in a triple file: the id is the name
-
-        def test_iter_node_names(self, store):
-            pairs = [p for batch in store.iter_node_names(batch_size=7) for p in batch]
-            assert sorted(pairs) == sorted((n, n) for n in NODES), pairs
-
-        def test_follow_paths(self, store):
-            _check_follow_paths(store)
-
-        def test_follow_paths_fanout_cap(self, store):
-            from .paths import follow_paths
-
-            res = follow_paths(store, ["hub"], ["links"], fanout_per_hop=2, mode="forward")
-            assert len(res.paths) == 2 and res.truncated, res
-
-        @pytest.mark.parametrize("max_hops", [1, 2, 3])
-        def test_shortest_paths(self, store, max_hops):
-            _check_shortest_paths(store, max_hops)
-
-        def test_shortest_paths_k_limits(self, store):
-            from .paths import shortest_paths
-
-            exp = expected_shortest("alice", "germany", 3)
-            assert len(exp) > 1
-            res = shortest_paths(store, [("alice", "germany")], max_hops=3, k=1,
-                                 hub_degree=10**6)
-            got = res.paths_for("alice", "germany")
-            assert len(got) == 1, got
-            assert (got[0].nodes, got[0].relations) in {(e[0], e[1]) for e in exp}, got
-
-        def test_unknown_ids_everywhere(self, store):
-            assert store.get_nodes([UNKNOWN]) == {UNKNOWN: None}
-            assert store.degrees([UNKNOWN]) == {UNKNOWN: 0}
-            nb = store.neighbors([UNKNOWN], relations=["knows"], limit_per_node=3)[UNKNOWN]
-            assert (nb.triplets, nb.total, nb.truncated) == ((), 0, False), nb
-            assert store.neighbors([]) == {}
-
-    for mark in marks:
-        GraphStoreContract = mark(GraphStoreContract)
-    return GraphStoreContract
+def check_relation_names(store: GraphStore) -> None:
+    assert sorted(store.relation_types()) == RELATIONS
+    assert sorted(store.schema(samples=0).relation_names) == RELATIONS
+    assert sorted(store.schema(samples=2).relation_names) == RELATIONS
 
 
-def _check_follow_paths(store: GraphStore) -> None:
+def check_stats(store: GraphStore) -> None:
+    st = store.stats()
+    got = (st.nodes, st.triplets, st.relations)
+    assert got == (len(NODES), len(TRIPLES), len(RELATIONS)), got
+
+
+def check_neighbors_every_node(store: GraphStore, direction: Direction) -> None:
+    got = store.neighbors(NODES + [UNKNOWN], direction=direction)
+    assert set(got) == set(NODES) | {UNKNOWN}
+    for n in NODES:
+        exp = expected_neighbors(n, direction)
+        assert _keys(got[n].triplets) == exp, (n, direction, _keys(got[n].triplets))
+        assert got[n].total == len(exp) and not got[n].truncated, (n, got[n].total)
+        assert got[n].node == n
+    assert got[UNKNOWN].triplets == () and got[UNKNOWN].total == 0
+
+
+def check_neighbors_relation_filter(store: GraphStore, direction: Direction,
+                                    relations: list[str]) -> None:
+    got = store.neighbors(NODES, direction=direction, relations=relations)
+    for n in NODES:
+        exp = expected_neighbors(n, direction, set(relations))
+        assert _keys(got[n].triplets) == exp, (n, direction, relations)
+        assert got[n].total == len(exp), (n, got[n].total, len(exp))
+
+
+def check_neighbors_caps(store: GraphStore, direction: Direction, limit: int) -> None:
+    got = store.neighbors(NODES, direction=direction, limit_per_node=limit)
+    for n in NODES:
+        exp = expected_neighbors(n, direction)
+        nb = got[n]
+        assert nb.total == len(exp), (n, nb.total, len(exp))
+        assert len(nb.triplets) == min(limit, len(exp)), (n, len(nb.triplets))
+        assert nb.truncated == (len(exp) > limit), (n, nb.truncated)
+        assert set(_keys(nb.triplets)) <= set(exp), n
+
+
+def check_neighbors_cap_with_filter(store: GraphStore) -> None:
+    got = store.neighbors(["hub", "n1"], direction=Direction.BOTH, relations=["links"],
+                          limit_per_node=2)
+    hub, n1 = got["hub"], got["n1"]
+    assert hub.total == 7 and len(hub.triplets) == 2 and hub.truncated, hub
+    assert n1.total == 2 and len(n1.triplets) == 2 and not n1.truncated, n1
+
+
+def check_degrees(store: GraphStore, direction: Direction) -> None:
+    got = store.degrees(NODES + [UNKNOWN], direction=direction)
+    exp = {**{n: len(expected_neighbors(n, direction)) for n in NODES}, UNKNOWN: 0}
+    assert got == exp, got
+
+
+def check_get_nodes(store: GraphStore) -> None:
+    got = store.get_nodes(NODES + [UNKNOWN])
+    assert set(got) == set(NODES) | {UNKNOWN}
+    assert got[UNKNOWN] is None
+    for n in NODES:
+        node = got[n]
+        assert node is not None and node.id == n, (n, node)
+        assert node.display == n  # no names in a triple file: the id is the display name
+
+
+def check_iter_node_names(store: GraphStore) -> None:
+    pairs = [p for batch in store.iter_node_names(batch_size=7) for p in batch]
+    assert sorted(pairs) == sorted((n, n) for n in NODES), pairs
+
+
+def check_follow_paths(store: GraphStore) -> None:
     from .paths import follow_paths
 
     res = follow_paths(store, ["alice", "bob"], "works_at -> located.in -> located.in")
@@ -341,7 +283,14 @@ def _check_follow_paths(store: GraphStore) -> None:
     assert follow_paths(store, [UNKNOWN], ["knows"]).paths == []
 
 
-def _check_shortest_paths(store: GraphStore, max_hops: int) -> None:
+def check_follow_paths_fanout_cap(store: GraphStore) -> None:
+    from .paths import follow_paths
+
+    res = follow_paths(store, ["hub"], ["links"], fanout_per_hop=2, mode="forward")
+    assert len(res.paths) == 2 and res.truncated, res
+
+
+def check_shortest_paths(store: GraphStore, max_hops: int) -> None:
     """Same node/relation sequences everywhere. Where an edge exists both ways with the same
     relation (france-borders-germany), which direction a hop is reported in may differ (the
     in-memory BFS keeps one), so direction flags are checked against the stored edges."""
@@ -358,3 +307,100 @@ def _check_shortest_paths(store: GraphStore, max_hops: int) -> None:
             assert all(tr.key in stored for tr in p.triplets()), p
         if exp:
             assert all(p.hops == len(exp[0][1]) for p in paths), paths
+
+
+def check_shortest_paths_k_limits(store: GraphStore) -> None:
+    from .paths import shortest_paths
+
+    exp = expected_shortest("alice", "germany", 3)
+    assert len(exp) > 1
+    res = shortest_paths(store, [("alice", "germany")], max_hops=3, k=1, hub_degree=10**6)
+    got = res.paths_for("alice", "germany")
+    assert len(got) == 1, got
+    assert (got[0].nodes, got[0].relations) in {(e[0], e[1]) for e in exp}, got
+
+
+def check_unknown_ids_everywhere(store: GraphStore) -> None:
+    assert store.get_nodes([UNKNOWN]) == {UNKNOWN: None}
+    assert store.degrees([UNKNOWN]) == {UNKNOWN: 0}
+    nb = store.neighbors([UNKNOWN], relations=["knows"], limit_per_node=3)[UNKNOWN]
+    assert (nb.triplets, nb.total, nb.truncated) == ((), 0, False), nb
+    assert store.neighbors([]) == {}
+
+
+_DIRECTIONS = list(Direction)
+# test name -> (check, {parameter: values}); every combination of the values is one test
+CHECKS: dict[str, tuple[Callable[..., None], dict[str, list[Any]]]] = {
+    "test_relation_names": (check_relation_names, {}),
+    "test_stats": (check_stats, {}),
+    "test_neighbors_every_node": (check_neighbors_every_node, {"direction": _DIRECTIONS}),
+    "test_neighbors_relation_filter": (
+        check_neighbors_relation_filter, {"relations": RELATION_FILTERS, "direction": _DIRECTIONS}
+    ),
+    "test_neighbors_caps": (
+        check_neighbors_caps, {"limit": [0, 1, 2, 3], "direction": _DIRECTIONS}
+    ),
+    "test_neighbors_cap_with_filter": (check_neighbors_cap_with_filter, {}),
+    "test_degrees": (check_degrees, {"direction": _DIRECTIONS}),
+    "test_get_nodes": (check_get_nodes, {}),
+    "test_iter_node_names": (check_iter_node_names, {}),
+    "test_follow_paths": (check_follow_paths, {}),
+    "test_follow_paths_fanout_cap": (check_follow_paths_fanout_cap, {}),
+    "test_shortest_paths": (check_shortest_paths, {"max_hops": [1, 2, 3]}),
+    "test_shortest_paths_k_limits": (check_shortest_paths_k_limits, {}),
+    "test_unknown_ids_everywhere": (check_unknown_ids_everywhere, {}),
+}
+
+
+# ----------------------------------------------------------------------------- the suite
+
+
+def contract_suite(factory: StoreFactory | str, *, marks: Sequence[Any] = ()) -> type:
+    """A pytest test class running every check of :data:`CHECKS` on ``factory(TRIPLES)``.
+
+    :param factory: a callable ``triples -> GraphStore``, or the name of a pytest fixture
+        returning one (such as ``kuzu_store_from_triples``); a missing fixture skips the class.
+    :param marks: pytest marks for every test (e.g. ``pytest.mark.server``).
+
+    Assign the result to a module-level name starting with ``Test`` so pytest collects it. A
+    store built from a callable is closed after the class; a fixture closes its own.
+    """
+    import pytest
+
+    def store(cls: type, request: Any) -> Any:
+        if isinstance(factory, str):
+            try:
+                make = request.getfixturevalue(factory)
+            except pytest.FixtureLookupError:
+                pytest.skip(f"no fixture {factory}: this backend is not available here")
+            yield make(TRIPLES)
+            return
+        built = factory(TRIPLES)
+        yield built
+        close = getattr(built, "close", None)
+        if callable(close):
+            close()
+
+    body: dict[str, Any] = {
+        "__doc__": "The GraphStore contract (byokg.testing).",
+        "store": pytest.fixture(scope="class", name="store")(classmethod(store)),
+    }
+    for name, (check, params) in CHECKS.items():
+        body[name] = staticmethod(_as_test(check, params, pytest))
+    suite = type("GraphStoreContract", (), body)
+    for mark in marks:
+        suite = mark(suite)
+    return suite
+
+
+def _as_test(check: Callable[..., None], params: dict[str, list[Any]], pytest: Any) -> Any:
+    """A new test function calling ``check`` (same signature, so pytest passes the ``store``
+    fixture and the parameters), parametrized with ``params``."""
+
+    @functools.wraps(check)
+    def test(*args: Any, **kwargs: Any) -> None:
+        check(*args, **kwargs)
+
+    for argname, values in params.items():
+        test = pytest.mark.parametrize(argname, values)(test)
+    return test
