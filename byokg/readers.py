@@ -167,9 +167,9 @@ class TripleTable:
 
         ids, rel_names, props = self.node_ids, self.rel_names, self.edge_props
         rows = zip(self.heads.tolist(), self.rels.tolist(), self.tails.tolist(), strict=True)
-        for e, (h, r, t) in enumerate(rows):
-            yield Triplet(head=ids[h], relation=rel_names[r], tail=ids[t],
-                          properties=dict(props.get(e, ())))
+        for e, (h, r, t) in enumerate(rows):  # validated when read: no second validation
+            yield Triplet.model_construct(head=ids[h], relation=rel_names[r], tail=ids[t],
+                                          properties=dict(props.get(e, ())))
 
 
 class TripleBuilder:
