@@ -34,6 +34,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path as FsPath
@@ -144,7 +145,7 @@ def _comment_value(comment: str, prefix: str) -> str | None:
 
 
 class KuzuGraph(GuardedQueries, BaseGraphStore):
-    """A Kùzu database opened read-only as a GraphStore + QueryableStore."""
+    """A Kùzu database opened read-only as a GraphStore with the cypher capability."""
 
     dialect = "kuzu"
     capabilities: frozenset[str] = frozenset(  # type: ignore[misc]
@@ -423,20 +424,12 @@ class KuzuGraph(GuardedQueries, BaseGraphStore):
         )
         return f"CASE {whens} ELSE label(r) END"
 
-    def neighbors(
-        self,
-        ids: Sequence[str],
-        *,
-        direction: Direction = Direction.BOTH,
-        relations: Sequence[str] | None = None,
-        limit_per_node: int | None = None,
+    def _neighbors(
+        self, ids: list[str], direction: Direction, relations: list[str] | None, lim: int | None
     ) -> dict[str, Neighborhood]:
         """One-hop triplets per id: one query for the whole batch (``WHERE a.key IN $keys``;
         BOTH is one undirected match, each edge's direction read from ``r._src``), cap applied
         in Cypher with ``list_slice(collect(…))``, totals from ``count(*)``."""
-        direction = Direction(direction)
-        ids = [str(i) for i in ids]
-        lim = max(int(limit_per_node), 0) if limit_per_node is not None else None
         key_of: dict[tuple[str, str], list[str]] = {}
         plain: list[tuple[str, dict[str, Any]]] = []  # parts without rel properties (UNION-able)
         with_props: list[tuple[str, dict[str, Any]]] = []
@@ -483,6 +476,22 @@ class KuzuGraph(GuardedQueries, BaseGraphStore):
             rows += self._rows(" UNION ALL ".join(q for q, _ in plain), params)
         for q, p in with_props:
             rows += self._rows(q, p)
+        found = self._neighbor_rows(rows, key_of)
+        out: dict[str, Neighborhood] = {}
+        for nid in ids:
+            trips, total = found.get(nid, ([], 0))
+            if lim is not None:
+                trips = trips[:lim]
+            out[nid] = Neighborhood.model_construct(
+                node=nid, triplets=tuple(trips), total=total, truncated=len(trips) < total
+            )
+        return out
+
+    def _neighbor_rows(
+        self, rows: list[list[Any]], key_of: dict[tuple[str, str], list[str]]
+    ) -> dict[str, tuple[list[Triplet], int]]:
+        """(triplets, total) per node id from the rows of the neighbour queries (one row per
+        node table and key, its edges as parallel lists)."""
         found: dict[str, tuple[list[Triplet], int]] = {}
         for row in rows:
             tl, k, total, io, rn, bl, bk = row[:7]
@@ -497,15 +506,7 @@ class KuzuGraph(GuardedQueries, BaseGraphStore):
                         head=h, relation=str(rel), tail=tt, properties=props))
                 prev, ptotal = found.get(nid, ([], 0))
                 found[nid] = (prev + trips, ptotal + int(total))
-        out: dict[str, Neighborhood] = {}
-        for nid in ids:
-            trips, total = found.get(nid, ([], 0))
-            if lim is not None:
-                trips = trips[:lim]
-            out[nid] = Neighborhood.model_construct(
-                node=nid, triplets=tuple(trips), total=total, truncated=len(trips) < total
-            )
-        return out
+        return found
 
     def degrees(self, ids: Sequence[str], *, direction: Direction = Direction.BOTH) -> dict[str, int]:
         direction = Direction(direction)
@@ -896,32 +897,27 @@ def load_kuzu(
 
 
 def _load_triples(sources: Sequence[str], into: str, skip_bad_rows: bool, fulltext: bool):
-    from byokg.backends.memory import GraphBuilder, LoadReport, load_csv, load_jsonl
-
+    """Triple files into one ``Entity`` node table and one ``REL`` rel table (module doc)."""
     from byokg.loading import LoadSummary
+    from byokg.readers import read_sources
 
-    if not sources:
-        raise ConfigError("byokg load needs at least one source file")
-    b = GraphBuilder()
-    total = LoadReport(source=",".join(sources))
-    files: list[FsPath] = []
-    for src in sources:
-        p = FsPath(src)
-        if p.is_dir():
-            files += sorted(f for f in p.iterdir() if f.suffix in (".csv", ".tsv", ".tab", ".txt",
-                                                                   ".jsonl", ".ndjson"))
-        else:
-            files.append(p)
-    for f in files:
-        loader = load_jsonl if f.suffix in (".jsonl", ".ndjson") else load_csv
-        _, rep = loader(f, builder=b, skip_bad_rows=skip_bad_rows)
-        total.bad_rows += rep.bad_rows
-        total.reasons.extend(rep.reasons[: 5 - len(total.reasons)])
-    graph = b.build(into, total)
-    if not len(graph.heads) and not graph._ids:
-        raise InputError("no triplets loaded", source=total.source)
-    db, conn = _new_db(into)
-    try:
+    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows)
+    table = b.freeze(report)
+    ids = table.node_ids
+    nodes = {
+        "id": ids,
+        # a node without a name is named by its id (as in memory:), so the FTS
+        # index also finds Freebase-style graphs whose ids are the names
+        "name": [table.name(i) for i in range(len(ids))],
+        "aliases": [list(table.aliases.get(i, ())) or None for i in range(len(ids))],
+    }
+    rels = {
+        "from": [ids[i] for i in table.heads.tolist()],
+        "to": [ids[i] for i in table.tails.tolist()],
+        "type": [table.rel_names[r] for r in table.rels.tolist()],
+    }
+    del b
+    with _writing(into) as conn, tempfile.TemporaryDirectory(prefix="byokg-kuzu-") as tmp:
         conn.execute(
             f"CREATE NODE TABLE {TRIPLE_NODE_TABLE}(id STRING PRIMARY KEY, name STRING, aliases STRING[])"
         )
@@ -931,41 +927,38 @@ def _load_triples(sources: Sequence[str], into: str, skip_bad_rows: bool, fullte
             "type STRING)"
         )
         conn.execute(f"COMMENT ON TABLE {TRIPLE_REL_TABLE} IS '{TYPE_COMMENT}type'")
-        ids = graph._ids
-        with tempfile.TemporaryDirectory(prefix="byokg-kuzu-") as tmp:
-            _copy(conn, TRIPLE_NODE_TABLE, {
-                "id": ids,
-                # a node without a name is named by its id (as in memory:), so the FTS
-                # index also finds Freebase-style graphs whose ids are the names
-                "name": [b.names.get(i, nid) for i, nid in enumerate(ids)],
-                "aliases": [list(b.aliases.get(i, ())) or None for i in range(len(ids))],
-            }, tmp, types={"id": "string", "name": "string", "aliases": "string[]"})
-            rel_names = graph._rels
-            _copy(conn, TRIPLE_REL_TABLE, {
-                "from": [ids[i] for i in graph.heads.tolist()],
-                "to": [ids[i] for i in graph.tails.tolist()],
-                "type": [rel_names[r] for r in graph.rels.tolist()],
-            }, tmp, types={"from": "string", "to": "string", "type": "string"})
+        _copy(conn, TRIPLE_NODE_TABLE, nodes, tmp,
+              types={"id": "string", "name": "string", "aliases": "string[]"})
+        _copy(conn, TRIPLE_REL_TABLE, rels, tmp,
+              types={"from": "string", "to": "string", "type": "string"})
         if fulltext:
             conn.execute(f"CALL CREATE_FTS_INDEX('{TRIPLE_NODE_TABLE}', 'byokg_name_fts', ['name'])")
-    except RuntimeError as exc:
+    return LoadSummary.of(into, report)
+
+
+@contextmanager
+def _writing(into: str) -> Iterator[Any]:
+    """A connection to a NEW Kùzu database at ``into``; on a Kùzu error the half-written
+    database is removed and the error raised as a BackendError naming the target."""
+    db, conn = _new_db(into)
+    try:
+        yield conn
+    except BaseException as exc:
         conn.close()
         db.close()
         shutil.rmtree(_path_of(into), ignore_errors=True)
-        raise BackendError(f"loading into {into} failed: {exc}", uri=into) from None
+        if isinstance(exc, RuntimeError):
+            raise BackendError(f"loading into {into} failed: {exc}", uri=into) from None
+        raise
     conn.close()
     db.close()
-    st = graph.stats()
-    return LoadSummary(
-        target=into, nodes=st.nodes, triplets=st.triplets, duplicates=total.duplicates,
-        bad_rows=total.bad_rows, reasons=total.reasons[:5],
-    )
 
 
 def _load_property_graph(
     sources: Sequence[str], into: str, mapping: str, skip_bad_rows: bool, fulltext: bool
 ):
-    from byokg.loading import LoadSummary
+    """Property-graph CSVs described by a mapping (byokg/pgmapping.py): one node table per
+    label, one rel table per relationship type (``FROM a TO b`` for each label pair)."""
     from byokg.pgmapping import PGLoadReport, PGMapping
 
     m = PGMapping.load(mapping)
@@ -975,10 +968,40 @@ def _load_property_graph(
             f"(got {list(sources)})"
         )
     base = FsPath(sources[0])
+    rel_props = _pg_rel_properties(m, mapping)
+    report = PGLoadReport()
+    with _writing(into) as conn, tempfile.TemporaryDirectory(prefix="byokg-kuzu-") as tmp:
+        _create_pg_tables(conn, m, rel_props)
+        keys: dict[str, set[Any]] = {spec.label: set() for spec in m.nodes}
+        for spec, batch in m.iter_nodes(base, skip_bad_rows=skip_bad_rows, report=report):
+            keys[spec.label].update(r[spec.key] for r in batch)
+            _copy(conn, spec.label, {c: [r[c] for r in batch] for c in spec.properties}, tmp,
+                  types=dict(spec.properties))
+        pairs = {t: {(s.src_label, s.dst_label) for s in m.edges if s.type == t} for t in rel_props}
+        key_types = {n.label: n.properties[n.key] for n in m.nodes}
+        for spec, batch in m.iter_edges(base, skip_bad_rows=skip_bad_rows, report=report,
+                                         known_keys=keys):
+            cols = {"from": [r["src"] for r in batch], "to": [r["dst"] for r in batch]}
+            cols.update({c: [r[c] for r in batch] for c in spec.properties})
+            opts = (f" (from={_s(spec.src_label)}, to={_s(spec.dst_label)})"
+                    if len(pairs[spec.type]) > 1 else "")
+            _copy(conn, spec.type, cols, tmp, opts, types={
+                "from": key_types[spec.src_label], "to": key_types[spec.dst_label],
+                **spec.properties})
+        if fulltext:
+            for spec in m.nodes:
+                if spec.name:
+                    conn.execute(f"CALL CREATE_FTS_INDEX({_s(spec.label)}, "
+                                 f"{_s('byokg_' + spec.label + '_name_fts')}, "
+                                 f"[{_s(spec.name)}])")
+    return report.summary(into)
+
+
+def _pg_rel_properties(m: Any, mapping: str) -> dict[str, dict[str, str]]:
+    """Per relationship type, its typed properties; every name checked as a Kùzu table name,
+    and every edge spec of a type must list the same properties with the same types."""
     for spec in m.nodes:
         _check_ident(spec.label, "node label", mapping)
-    for spec in m.edges:
-        _check_ident(spec.type, "relationship type", mapping)
     for spec in [*m.nodes, *m.edges]:
         for col in spec.properties:
             try:
@@ -986,75 +1009,33 @@ def _load_property_graph(
             except UnsafeIdentifier as exc:
                 raise InputError(f"property {col!r} cannot be a Kùzu column name: {exc}",
                                  source=mapping, field="properties") from None
-    report = PGLoadReport()
-    db, conn = _new_db(into)
-    try:
-        with tempfile.TemporaryDirectory(prefix="byokg-kuzu-") as tmp:
-            keys: dict[str, set[Any]] = {}
-            for spec in m.nodes:
-                cols = ", ".join(f"{_q(c)} {_KUZU_TYPES[t]}" for c, t in spec.properties.items())
-                conn.execute(f"CREATE NODE TABLE {_q(spec.label)}({cols}, PRIMARY KEY({_q(spec.key)}))")
-                if spec.name:
-                    conn.execute(f"COMMENT ON TABLE {_q(spec.label)} IS "
-                                 f"{_s(NAME_COMMENT + spec.name)}")
-                keys[spec.label] = set()
-            for spec, batch in m.iter_nodes(base, skip_bad_rows=skip_bad_rows, report=report):
-                keys[spec.label].update(r[spec.key] for r in batch)
-                _copy(conn, spec.label, {c: [r[c] for r in batch] for c in spec.properties}, tmp,
-                      types=dict(spec.properties))
-            by_type: dict[str, list] = {}
-            for spec in m.edges:
-                by_type.setdefault(spec.type, []).append(spec)
-            for typ, specs in by_type.items():
-                pairs = list(dict.fromkeys((s.src_label, s.dst_label) for s in specs))
-                props: dict[str, str] = {}
-                for s in specs:
-                    for c, t in s.properties.items():
-                        if props.setdefault(c, t) != t:
-                            raise InputError(
-                                f"relationship type {typ!r}: property {c!r} is typed both "
-                                f"{props[c]} and {t} in different edge specs", source=mapping)
-                conns = ", ".join(f"FROM {_q(a)} TO {_q(b)}" for a, b in pairs)
-                pcols = "".join(f", {_q(c)} {_KUZU_TYPES[t]}" for c, t in props.items())
-                conn.execute(f"CREATE REL TABLE {_q(typ)}({conns}{pcols})")
-            multi = {t for t, specs in by_type.items()
-                     if len({(s.src_label, s.dst_label) for s in specs}) > 1}
-            for spec, batch in m.iter_edges(base, skip_bad_rows=skip_bad_rows, report=report,
-                                             known_keys=keys):
-                cols = {"from": [r["src"] for r in batch], "to": [r["dst"] for r in batch]}
-                for c in spec.properties:
-                    cols[c] = [r[c] for r in batch]
-                opts = (f" (from={_s(spec.src_label)}, to={_s(spec.dst_label)})"
-                        if spec.type in multi else "")
-                if len(spec.properties) < len({c for s in by_type[spec.type] for c in s.properties}):
-                    raise InputError(
-                        f"edge specs of {spec.type!r} must list the same properties", source=mapping)
-                key_types = {n.label: n.properties[n.key] for n in m.nodes}
-                _copy(conn, spec.type, cols, tmp, opts, types={
-                    "from": key_types[spec.src_label], "to": key_types[spec.dst_label],
-                    **spec.properties})
-        if fulltext:
-            for spec in m.nodes:
-                if spec.name:
-                    conn.execute(f"CALL CREATE_FTS_INDEX({_s(spec.label)}, "
-                                 f"{_s('byokg_' + spec.label + '_name_fts')}, "
-                                 f"[{_s(spec.name)}])")
-    except RuntimeError as exc:
-        conn.close()
-        db.close()
-        shutil.rmtree(_path_of(into), ignore_errors=True)
-        raise BackendError(f"loading into {into} failed: {exc}", uri=into) from None
-    conn.close()
-    db.close()
-    reasons = list(report.reasons)
-    if report.dangling:
-        reasons.append(f"{report.dangling} edge row(s) skipped: source or target is not a node")
-    if report.long_rows:
-        reasons.append(f"{report.long_rows} row(s) had more fields than the header; extras ignored")
-    return LoadSummary(
-        target=into, nodes=report.nodes, triplets=report.edges, duplicates=report.duplicates,
-        bad_rows=report.bad_rows, reasons=reasons[:7],
-    )
+    out: dict[str, dict[str, str]] = {}
+    for spec in m.edges:
+        _check_ident(spec.type, "relationship type", mapping)
+        props = out.setdefault(spec.type, dict(spec.properties))
+        for c, t in spec.properties.items():
+            if props.setdefault(c, t) != t:
+                raise InputError(
+                    f"relationship type {spec.type!r}: property {c!r} is typed both "
+                    f"{props[c]} and {t} in different edge specs", source=mapping)
+    for spec in m.edges:
+        if set(spec.properties) != set(out[spec.type]):
+            raise InputError(
+                f"edge specs of {spec.type!r} must list the same properties", source=mapping)
+    return out
+
+
+def _create_pg_tables(conn: Any, m: Any, rel_props: dict[str, dict[str, str]]) -> None:
+    for spec in m.nodes:
+        cols = ", ".join(f"{_q(c)} {_KUZU_TYPES[t]}" for c, t in spec.properties.items())
+        conn.execute(f"CREATE NODE TABLE {_q(spec.label)}({cols}, PRIMARY KEY({_q(spec.key)}))")
+        if spec.name:
+            conn.execute(f"COMMENT ON TABLE {_q(spec.label)} IS {_s(NAME_COMMENT + spec.name)}")
+    for typ, props in rel_props.items():
+        pairs = dict.fromkeys((s.src_label, s.dst_label) for s in m.edges if s.type == typ)
+        conns = ", ".join(f"FROM {_q(a)} TO {_q(b)}" for a, b in pairs)
+        pcols = "".join(f", {_q(c)} {_KUZU_TYPES[t]}" for c, t in props.items())
+        conn.execute(f"CREATE REL TABLE {_q(typ)}({conns}{pcols})")
 
 
 @hookimpl

@@ -513,7 +513,7 @@ def load_neo4j(
     database: str | None = None,
     batch_size: int = LOAD_BATCH,
 ) -> LoadSummary:
-    """``byokg load``: triple CSV/JSONL files (validated and deduplicated by the memory loaders)
+    """``byokg load``: triple CSV/JSONL files (validated and deduplicated by byokg.readers)
     become ``(:Entity {id, name})`` nodes (or the JSONL node's first label) and typed
     relationships; with ``mapping`` the sources are property-graph CSV folders described by a
     byokg/pgmapping.py mapping file. Writes only here, in WRITE sessions."""
@@ -529,39 +529,30 @@ def load_neo4j(
 def _load_triples(
     w: _Writer, sources: list[str], into: str, skip_bad_rows: bool, batch_size: int
 ) -> LoadSummary:
-    from byokg.backends.memory import DEFAULT_LABEL, GraphBuilder, LoadReport, load_csv, load_jsonl
+    from byokg.readers import read_sources
 
-    if not sources:
-        raise ConfigError("no source files to load")
-    b = GraphBuilder()
-    total = LoadReport(source=",".join(sources))
-    for src in sources:
-        reader = load_jsonl if str(src).endswith((".jsonl", ".ndjson")) else load_csv
-        _, rep = reader(src, builder=b, skip_bad_rows=skip_bad_rows)
-        total.bad_rows += rep.bad_rows
-        total.reasons.extend(rep.reasons)
-    g = b.build(into, total)
-    _check_names({lb for ls in b.labels.values() for lb in ls}, "node label", total.source)
-    _check_names(set(g._rels), "relation", total.source)
-    _check_names({k for p in b.node_props.values() for k in p}, "node property", total.source)
+    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows)
+    table = b.freeze(report)
+    source = ",".join(map(str, sources))
+    _check_names({lb for ls in table.labels.values() for lb in ls}, "node label", source)
+    _check_names(set(table.rel_names), "relation", source)
+    _check_names({k for p in table.node_props.values() for k in p}, "node property", source)
     by_label: dict[str, list[dict[str, Any]]] = {}
-    for i, nid in enumerate(b.node_ids):
-        props: dict[str, Any] = {k: _plain(v) for k, v in b.node_props.get(i, {}).items()}
+    for i, nid in enumerate(table.node_ids):
+        props: dict[str, Any] = {k: _plain(v) for k, v in table.node_props.get(i, {}).items()}
         props["id"] = nid
-        props["name"] = b.names.get(i, nid)
-        if i in b.aliases:
-            props["aliases"] = list(b.aliases[i])
-        label = b.labels.get(i, (DEFAULT_LABEL,))[0]
-        by_label.setdefault(label, []).append(props)
+        props["name"] = table.name(i)
+        if i in table.aliases:
+            props["aliases"] = list(table.aliases[i])
+        by_label.setdefault(table.label(i), []).append(props)
     for label in by_label:
         w.index(label, "id")
     for label, rows in by_label.items():
         w.create_nodes(label, rows, batch_size)
     w.flush()
-    label_of = {nid: b.labels.get(i, (DEFAULT_LABEL,))[0] for i, nid in enumerate(b.node_ids)}
+    label_of = {nid: table.label(i) for i, nid in enumerate(table.node_ids)}
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
-    for e in range(len(g)):
-        t = g._triplet(e)
+    for t in table.triplets():
         key = (label_of[t.head], t.relation, label_of[t.tail])
         groups.setdefault(key, []).append(
             {"s": t.head, "d": t.tail, "p": {k: _plain(v) for k, v in t.properties.items()}}
@@ -569,15 +560,7 @@ def _load_triples(
     for (sl, rel, dl), rows in groups.items():
         w.create_edges((sl, "id"), rel, (dl, "id"), rows, batch_size)
     w.flush()
-    st = g.stats()
-    return LoadSummary(
-        target=redact(into),
-        nodes=st.nodes,
-        triplets=st.triplets,
-        duplicates=total.duplicates,
-        bad_rows=total.bad_rows,
-        reasons=total.reasons[:5],
-    )
+    return LoadSummary.of(redact(into), report)
 
 
 def _load_pg(
@@ -636,17 +619,7 @@ def _load_pg(
             batch_size,
         )
     w.flush()
-    reasons = list(report.reasons)
-    if report.dangling:
-        reasons.append(f"{report.dangling} edge(s) skipped: endpoint not a loaded node")
-    return LoadSummary(
-        target=redact(into),
-        nodes=report.nodes,
-        triplets=report.edges,
-        duplicates=report.duplicates,
-        bad_rows=report.bad_rows,
-        reasons=reasons[:5],
-    )
+    return report.summary(redact(into))
 
 
 def mapping_name_properties(mapping: str) -> tuple[str, ...]:
