@@ -173,7 +173,7 @@ def plugins(as_json: bool) -> None:
             elif p.status == "not loaded":
                 what = f"not loaded: {p.error}"
             name = f"{p.name} = {p.target}" if p.target else p.name
-            echo_safe(f"    {terminal_safe(name):<28} {terminal_safe(what or 'registered nothing')}")
+            echo_safe(f"    {terminal_safe(name):<28}  {terminal_safe(what or 'registered nothing')}")
     for kind, items in data.items():
         click.echo(f"{kind}:")
         if not items:
@@ -275,10 +275,19 @@ def hoist_global_options(args: list[str]) -> list[str]:
     return front + rest
 
 
-def _missing_extra(exc: ModuleNotFoundError) -> str | None:
-    top = (exc.name or "").split(".")[0]
-    hint = OPTIONAL_MODULES.get(top)
-    return f"this needs the optional package {top!r}, which is not installed: {hint}" if hint else None
+def _missing_extra(exc: BaseException) -> str | None:
+    """For a missing optional package (raised, or the cause of the error raised): what to do."""
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, ModuleNotFoundError):
+            top = (cur.name or "").split(".")[0]
+            if top in OPTIONAL_MODULES:
+                return (f"this needs the optional package {top!r}, which is not installed: "
+                        f"{OPTIONAL_MODULES[top]}")
+        cur = cur.__cause__ or cur.__context__
+    return None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -299,7 +308,8 @@ def main(argv: list[str] | None = None) -> None:
     except ByokgError as exc:
         if debug:
             raise
-        click.echo(f"error: {terminal_safe(exc)}", err=True)
+        hint = _missing_extra(exc) if "pip install" not in str(exc) else None
+        click.echo(f"error: {terminal_safe(exc)}" + (f" ({hint})" if hint else ""), err=True)
         sys.exit(1)
     except ModuleNotFoundError as exc:
         hint = _missing_extra(exc)
