@@ -58,7 +58,9 @@ def test_ask_explain_escaped(hostile_graph):
     out = run("ask", f"Where was {PERSON} born?", "--graph", hostile_graph, "--explain")
     assert_safe(out)
     assert f"Q: Where was {PERSON} born?" in out  # markup is plain text in a terminal
-    assert f"{PERSON} -[born_in]-> Quux\\x1b]0;owned\\x07City\\x1b[2J\\r" in out
+    evidence = [ln for ln in out.splitlines() if ln.startswith("  - ")]
+    assert any(PERSON in ln and "born_in" in ln and "Quux\\x1b]0;owned\\x07City\\x1b[2J\\r" in ln
+               for ln in evidence), out
 
 
 def test_ask_json_keeps_exact_values(hostile_graph):
