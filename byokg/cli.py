@@ -84,7 +84,7 @@ class _StderrHandler(logging.StreamHandler):
         super().__init__()
 
     @property  # type: ignore[override]
-    def stream(self):  # noqa: D102
+    def stream(self):
         return sys.stderr
 
     @stream.setter
