@@ -31,7 +31,7 @@ from .text import normalize
 MAX_NODES = 40  # drawn; facts that would add more nodes are listed, not drawn (and counted)
 MAX_EDGES = 80
 NODE_W, NODE_H = 184, 40
-COL_GAP, ROW_GAP = 150, 22
+COL_GAP, ROW_GAP = 150, 28
 MARGIN = 24
 ARC = 64  # how far an edge between two nodes of one column bulges to the right
 LABEL_CHARS, NAME_CHARS = 24, 25
@@ -53,14 +53,15 @@ class PictureNode(BaseModel):
 
 
 class PictureEdge(BaseModel):
-    """One drawn fact ``head -[relation]-> tail`` in its stored direction."""
+    """One drawn arrow ``head -[relations]-> tail`` in the stored direction: every fact from
+    ``head`` to ``tail`` shares one arrow and one label."""
 
     model_config = _FROZEN
 
     head: str
-    relation: str
+    relations: tuple[str, ...]
     tail: str
-    lane: int = 0  # index among the edges between the same two nodes
+    lane: int = 0  # 1 for the arrow back when both directions between two nodes are drawn
 
 
 class EvidencePicture(BaseModel):
@@ -210,13 +211,17 @@ def _rows(nodes: list[str], facts: list[Triplet], columns: dict[str, int],
 
 
 def _lanes(facts: list[Triplet]) -> list[PictureEdge]:
-    count: dict[frozenset[str], int] = {}
-    out = []
+    """One arrow per (head, tail) with all its relations, in first-seen order."""
+    rels: dict[tuple[str, str], list[str]] = {}
     for t in facts:
-        pair = frozenset((t.head, t.tail))
-        lane = count.get(pair, 0)
-        count[pair] = lane + 1
-        out.append(PictureEdge(head=t.head, relation=t.relation, tail=t.tail, lane=lane))
+        rels.setdefault((t.head, t.tail), [])
+        if t.relation not in rels[(t.head, t.tail)]:
+            rels[(t.head, t.tail)].append(t.relation)
+    out = []
+    for (h, t), names in rels.items():
+        lane = 1 if h != t and (t, h) in rels and list(rels).index((t, h)) < list(rels).index(
+            (h, t)) else 0
+        out.append(PictureEdge(head=h, relations=tuple(names), tail=t, lane=lane))
     return out
 
 
@@ -255,7 +260,12 @@ def render_svg(answer: Answer, picture: EvidencePicture | None = None) -> str:
     by_id = {n.id: n for n in pic.nodes}
     cols = max(n.column for n in pic.nodes) + 1
     rows = max(n.row for n in pic.nodes) + 1
-    width = 2 * MARGIN + cols * NODE_W + (cols - 1) * COL_GAP + ARC
+    # room on the right for loops and arcs (labelled beside them) and their labels
+    side = any(e.head == e.tail or (by_id[e.head].column == by_id[e.tail].column
+                                    and abs(by_id[e.head].row - by_id[e.tail].row) > 1)
+               for e in pic.edges)
+    width = 2 * MARGIN + cols * NODE_W + (cols - 1) * COL_GAP + (ARC + 7 * LABEL_CHARS if side
+                                                                  else ARC // 2)
     height = 2 * MARGIN + rows * NODE_H + (rows - 1) * ROW_GAP
     parts = [
         f'<svg class="byokg-graph" xmlns="http://www.w3.org/2000/svg" width="{width}" '
@@ -278,28 +288,36 @@ def render_svg(answer: Answer, picture: EvidencePicture | None = None) -> str:
 def _edge(a: PictureNode, b: PictureNode, e: PictureEdge, uid: str) -> str:
     ax, ay = _xy(a)
     bx, by = _xy(b)
-    ay += NODE_H // 2
-    by += NODE_H // 2
-    off = ((e.lane + 1) // 2) * 18 * (1 if e.lane % 2 else -1)  # 0, +18, -18, +36, …
-    if a.id == b.id:  # a fact from a node to itself: a loop above it
-        x0, y0 = ax + NODE_W // 2 - 14, ay - NODE_H // 2
-        d = f"M{x0},{y0} C{x0 - 20},{y0 - 44} {x0 + 48},{y0 - 44} {x0 + 28},{y0}"
-        lx, ly = x0 + 14, y0 - 36
-    elif a.column == b.column:
-        x1 = ax + NODE_W
-        bulge = ARC + abs(off)
+    off = 20 * e.lane  # the arrow back between the same two nodes runs beside the first
+    anchor = "middle"
+    if a.id == b.id:  # facts from a node to itself: a loop on its right
+        x0, y0 = ax + NODE_W, ay + NODE_H // 2
+        d = f"M{x0},{y0 - 8} C{x0 + 44},{y0 - 30} {x0 + 44},{y0 + 30} {x0},{y0 + 8}"
+        lx, ly, anchor = x0 + 38, y0 + 4, "start"
+    elif a.column == b.column and abs(a.row - b.row) == 1:  # neighbours: straight down or up
+        x = ax + NODE_W // 2 - off  # the arrow back runs left of the first, labelled on its left
+        y1, y2 = (ay + NODE_H, by) if a.row < b.row else (ay, by + NODE_H)
+        d = f"M{x},{y1} L{x},{y2}"
+        lx, ly, anchor = (x + 6, (y1 + y2) // 2 + 4, "start") if not e.lane else (
+            x - 6, (y1 + y2) // 2 + 4, "end")
+    elif a.column == b.column:  # further apart in one column: an arc out to the right
+        x1, ay, by = ax + NODE_W, ay + NODE_H // 2 + off // 2, by + NODE_H // 2 + off // 2
+        bulge = ARC + abs(a.row - b.row) * 6 + off
         d = f"M{x1},{ay} C{x1 + bulge},{ay} {x1 + bulge},{by} {x1},{by}"
-        lx, ly = x1 + bulge * 3 // 4, (ay + by) // 2
+        lx, ly, anchor = x1 + bulge * 3 // 4 + 4, (ay + by) // 2 + 4, "start"
     else:
+        ay, by = ay + NODE_H // 2 + off // 2, by + NODE_H // 2 + off // 2
         x1, x2 = (ax + NODE_W, bx) if a.column < b.column else (ax, bx + NODE_W)
         mid = (x1 + x2) // 2
-        d = f"M{x1},{ay} C{mid},{ay + off} {mid},{by + off} {x2},{by}"
-        lx, ly = mid, (ay + by) // 2 + (off * 3) // 4
-    title = f"{a.label} -[{e.relation}]-> {b.label}"
+        d = f"M{x1},{ay} C{mid},{ay} {mid},{by} {x2},{by}"
+        lx, ly = mid, (ay + by) // 2 - 4 + off
+    shown = " · ".join(e.relations[:2]) + (f" +{len(e.relations) - 2}" if len(e.relations) > 2
+                                           else "")
+    title = "; ".join(f"{a.label} -[{r}]-> {b.label}" for r in e.relations)
     return (f'<g class="byokg-edge"><title>{_text(title)}</title>'
             f'<path d="{d}" marker-end="url(#byokg-arrow-{uid})"/>'
-            f'<text x="{lx}" y="{ly - 4}" text-anchor="middle">'
-            f"{_short(e.relation, LABEL_CHARS)}</text></g>")
+            f'<text x="{lx}" y="{ly}" text-anchor="{anchor}">'
+            f"{_short(shown, LABEL_CHARS)}</text></g>")
 
 
 def _node(n: PictureNode) -> str:
