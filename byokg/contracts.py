@@ -371,3 +371,9 @@ class Answer(BaseModel):
     entities: list[MentionLinks] = Field(default_factory=list)
     # display name of every node id that appears in the evidence, the entities or the answers
     names: dict[str, str] = Field(default_factory=dict)
+
+    def _repr_html_(self) -> str:
+        """The evidence picture in a notebook (see ``byokg.picture``); untrusted text escaped."""
+        from .picture import render_fragment
+
+        return render_fragment(self)

@@ -42,7 +42,7 @@ def console(*args: str, cwd=None, **env: str) -> subprocess.CompletedProcess:
 
 
 def test_plugins_json_keys(runner):
-    data = json.loads(invoke(runner, "plugins", "--json").output)
+    data = json.loads(invoke(runner, "plugins", "--json").output)["registered"]
     assert set(data) == {"tools", "backends", "llms", "embedders", "rerankers", "datasets"}
     assert set(data) == set(HOOK_KINDS.values())
     assert data["backends"]["memory"] == "byokg.backends.memory"
@@ -237,7 +237,7 @@ def test_console_script_errors(tmp_path):
 def test_console_script_commands(tmp_path):
     proc = console("plugins", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert set(json.loads(proc.stdout)) == set(HOOK_KINDS.values())
+    assert set(json.loads(proc.stdout)["registered"]) == set(HOOK_KINDS.values())
     proc = console("stats", "--graph", "memory:demo", "--json", cwd=tmp_path)
     assert proc.returncode == 0 and json.loads(proc.stdout)["triplets"] >= 600
     proc = console("schema", "--graph", "memory:demo", cwd=tmp_path)
