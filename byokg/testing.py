@@ -17,6 +17,9 @@ Run it on your own backend from any pytest module (docs/backends.md, "Contract s
     TestMyLoaded = contract_suite("mydb_store_from_triples")
 
 ``byokg.testing`` imports pytest only when :func:`contract_suite` is called, and no backend.
+
+It also holds :class:`ScriptedLLM`, an LLM that replies from a Python function, for testing a
+proposer, answerer or tool without a model.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from .store import GraphStore
 
 __all__ = [
     "CHECKS",
+    "ScriptedLLM",
     "NODES",
     "RELATIONS",
     "SHORTEST_PAIRS",
@@ -404,3 +408,27 @@ def _as_test(check: Callable[..., None], params: dict[str, list[Any]], pytest: A
     for argname, values in params.items():
         test = pytest.mark.parametrize(argname, values)(test)
     return test
+
+
+class ScriptedLLM:
+    """An :class:`byokg.models.LLM` replying ``script(prompt, call_index)``; keeps every prompt
+    (thread-safe, so tools running side by side can share it)."""
+
+    def __init__(self, script: Callable[[str, int], str], name: str = "script") -> None:
+        import threading
+
+        self.name = name
+        self.script = script
+        self.prompts: list[str] = []
+        self._lock = threading.Lock()
+
+    def complete(self, prompt: str, *, system: str | None = None, max_tokens: int | None = None,
+                 temperature: float | None = None) -> Any:
+        from .models import LLMResponse
+
+        with self._lock:
+            self.prompts.append(prompt)
+            n = len(self.prompts) - 1
+        text = self.script(prompt, n)
+        return LLMResponse(text=text, model=self.name, prompt_tokens=len(prompt) // 4,
+                           completion_tokens=max(1, len(text) // 4))

@@ -6,12 +6,17 @@ import json
 
 import click
 
+from ..cli import echo_safe
+from ..termsafe import json_safe
+from .options import RegistryOption, llm_option
+
 
 @click.group("eval", invoke_without_command=True)
-@click.option("--dataset", help="Dataset name: webqsp, cwq, northwind, jsonl, or a plugin's.")
+@click.option("--dataset", cls=RegistryOption, registry_kind="datasets",
+              help="Dataset name: {names}.")
 @click.option("--data", "data_path", help="Path of the dataset file or folder.")
 @click.option("--graph", "graph_uri", help="Graph URI, e.g. memory:PATH, kuzu:PATH, bolt://HOST.")
-@click.option("--llm", default="none", show_default=True, help="LLM spec (none, bedrock:ID, openai:MODEL, replay:FILE).")
+@llm_option("--llm", default="none", show_default=True)
 @click.option("--strategy", default="offline", show_default=True,
               help="offline, vanilla-llm, graph-query, text-retrieval, graph-reranker, agentic, multi, "
                    "gold-query, or tools:NAME,NAME.")
@@ -54,14 +59,13 @@ def eval_group(ctx, dataset, data_path, graph_uri, llm, strategy, limit, workers
              "n": summary["n"], "excluded": summary["excluded"], "errors": summary["errors"],
              "archive": str(out_dir)}
     if as_json:
-        click.echo(json.dumps(brief))
+        click.echo(json_safe(json.dumps(brief)))
         return
     width = max((len(k) for k in brief["metrics"]), default=6)
     for k, v in brief["metrics"].items():
-        click.echo(f"{k:<{width}}  {v}")
-    click.echo(f"questions: {brief['n']}, excluded: {brief['excluded']}, "
-               f"errors: {brief['errors']}")
-    click.echo(f"archive: {out_dir}")
+        echo_safe(f"{k:<{width}}  {v}")
+    echo_safe(f"questions: {brief['n']}, excluded: {brief['excluded']}, errors: {brief['errors']}")
+    echo_safe(f"archive: {out_dir}")
 
 
 @eval_group.command("compare")
@@ -70,4 +74,4 @@ def compare(dirs):
     """Print metrics of several runs side by side with deltas against the first."""
     from ..eval.report import compare_runs
 
-    click.echo(compare_runs(list(dirs)))
+    echo_safe(compare_runs(list(dirs)))

@@ -244,3 +244,37 @@ def test_console_script_commands(tmp_path):
     assert proc.returncode == 0 and "(:Person)-[:born_in]->(:City)" in proc.stdout
     proc = console("--help", cwd=tmp_path)
     assert proc.returncode == 0 and "Commands:" in proc.stdout
+
+
+def test_help_lists_what_the_registry_holds():
+    """--llm / --dataset / --embedder help is read from the registry when shown, so a plugin's
+    provider appears in it."""
+    from types import SimpleNamespace
+
+    from click.testing import CliRunner
+
+    from byokg import registry
+    from byokg.cli import cli
+    from byokg.hookspecs import hookimpl
+
+    @hookimpl
+    def register_llms(register):
+        register("help-probe", lambda rest, **kw: None)
+
+    @hookimpl
+    def register_datasets(register):
+        register("help-probe-ds", lambda path, **kw: None)
+
+    registry.register_plugin(SimpleNamespace(register_llms=register_llms,
+                                             register_datasets=register_datasets),
+                             name="test-help-probe")
+    try:
+        runner = CliRunner()
+        ask_help = " ".join(runner.invoke(cli, ["ask", "--help"]).output.split())
+        assert "help-probe:…" in ask_help and "openai:…" in ask_help and "none" in ask_help
+        eval_help = " ".join(runner.invoke(cli, ["eval", "--help"]).output.split())
+        assert "help-probe-ds" in eval_help and "help-probe:…" in eval_help
+        link_help = " ".join(runner.invoke(cli, ["link", "--help"]).output.split())
+        assert "minilm" in link_help and "lexical" in link_help
+    finally:
+        registry.unregister_plugin("test-help-probe")
