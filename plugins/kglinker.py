@@ -17,6 +17,8 @@ from byokg.stages import (
     complete,
 )
 
+MAX_DRAFT_ANSWERS = 10  # draft answers used when the answer reply has none
+
 
 def _answers(out: AnswerResult, reply: str) -> list[str]:
     """The answers of an answer reply; what the parser could not read is a warning."""
@@ -87,9 +89,12 @@ class LLMAnswerer(Answerer):
                          template=prompt.template)
         out.answers = _answers(out, reply)
         if not out.answers:
-            out.answers = list(dict.fromkeys(a for art in request.history for a in art.draft_answers))[:10]
+            drafts = list(dict.fromkeys(a for art in request.history for a in art.draft_answers))
+            out.answers = drafts[:MAX_DRAFT_ANSWERS]
             if out.answers:
-                out.event("answer", "answer reply had no answers; using KG-Linker draft answers",
+                cut = len(drafts) - len(out.answers)
+                out.event("answer", "answer reply had no answers; using KG-Linker draft answers"
+                          + (f" (the first {MAX_DRAFT_ANSWERS} of {len(drafts)})" if cut else ""),
                           level="warning")
         return out
 
