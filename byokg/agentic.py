@@ -339,27 +339,7 @@ class AgenticTraversal:
             if not frontier:
                 break
             visited.update(dict.fromkeys(frontier))
-            hoods = self.store.neighbors(frontier, direction=Direction.BOTH,
-                                         limit_per_node=p.per_node)
-            out.count("fetches")
-            rels: dict[str, list[str]] = {}
-            by_rel: dict[tuple[str, str], list[Triplet]] = {}
-            for e in frontier:
-                hood = hoods.get(e)
-                if hood is None:
-                    continue
-                if hood.truncated:
-                    out.note(f"per_node={p.per_node} cut the edges of {e!r} "
-                              f"({hood.total} in all)", node=e)
-                for t in hood.triplets:
-                    by_rel.setdefault((e, t.relation), []).append(t)
-                names = sorted({t.relation for t in hood.triplets})
-                pruned = self.prune(names)
-                if len(pruned) < len(names):
-                    out.note(f"{e!r}: {len(names)} relations pruned to {len(pruned)} by "
-                              f"{self._prune_how}", node=e,
-                              kept=pruned)
-                rels[e] = pruned
+            rels, by_rel = self._candidates(frontier)
             if not any(rels.values()):
                 out.note("the frontier has no edges", nodes=frontier[:10])
                 break
@@ -367,19 +347,7 @@ class AgenticTraversal:
             if not chosen:
                 out.note("no relation selected; traversal stopped", level="warning")
                 break
-            added = 0
-            for e, rs in chosen.items():
-                for r in rs:
-                    for t in self._best(e, by_rel.get((e, r), []))[: p.per_relation]:
-                        if t in seen_t:
-                            continue
-                        if len(out.triplets) >= p.max_triplets:
-                            out.count("triplets_capped")
-                            break
-                        seen_t.add(t)
-                        out.triplets.append(t)
-                        out.step_of[t] = step
-                        added += 1
+            added = self._keep(chosen, by_rel, seen_t, step)
             out.count("triplets", added)
             out.count("rounds")
             if step == p.iterations - 1:
@@ -408,6 +376,51 @@ class AgenticTraversal:
             frontier = ids[: p.max_entities]
         out.visited = list(visited)
         return out
+
+    def _candidates(self, frontier: list[str]
+                    ) -> tuple[dict[str, list[str]], dict[tuple[str, str], list[Triplet]]]:
+        """The frontier's edges (one batched call): per entity its relations (sorted, pruned to
+        ``max_relations``) and per (entity, relation) its triplets."""
+        p, out = self.p, self.out
+        hoods = self.store.neighbors(frontier, direction=Direction.BOTH, limit_per_node=p.per_node)
+        out.count("fetches")
+        rels: dict[str, list[str]] = {}
+        by_rel: dict[tuple[str, str], list[Triplet]] = {}
+        for e in frontier:
+            hood = hoods.get(e)
+            if hood is None:
+                continue
+            if hood.truncated:
+                out.note(f"per_node={p.per_node} cut the edges of {e!r} ({hood.total} in all)",
+                         node=e)
+            for t in hood.triplets:
+                by_rel.setdefault((e, t.relation), []).append(t)
+            names = sorted({t.relation for t in hood.triplets})
+            pruned = self.prune(names)
+            if len(pruned) < len(names):
+                out.note(f"{e!r}: {len(names)} relations pruned to {len(pruned)} by "
+                         f"{self._prune_how}", node=e, kept=pruned)
+            rels[e] = pruned
+        return rels, by_rel
+
+    def _keep(self, chosen: dict[str, list[str]], by_rel: dict[tuple[str, str], list[Triplet]],
+              seen: set[Triplet], step: int) -> int:
+        """Add the chosen relations' triplets (capped); returns how many were new."""
+        p, out = self.p, self.out
+        added = 0
+        for e, rs in chosen.items():
+            for r in rs:
+                for t in self._best(e, by_rel.get((e, r), []))[: p.per_relation]:
+                    if t in seen:
+                        continue
+                    if len(out.triplets) >= p.max_triplets:
+                        out.count("triplets_capped")
+                        break
+                    seen.add(t)
+                    out.triplets.append(t)
+                    out.step_of[t] = step
+                    added += 1
+        return added
 
     def _best(self, node: str, triplets: list[Triplet]) -> list[Triplet]:
         """One entity's triplets of one relation, the most relevant other ends first (ties by

@@ -17,6 +17,7 @@ counts to the engine's trace.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -190,7 +191,7 @@ class Context:
     def add(self, items: Iterable[ContextItem]) -> int:
         """Add items; returns how many were new (the rest were merged into earlier ones)."""
         added = 0
-        for item in items:
+        for item in map(stable_rows, items):
             tkey = normalize(item.text)
             trip = frozenset(t.key for t in item.triplets) if item.triplets else None
             idx = self._by_text.get(tkey)
@@ -282,6 +283,56 @@ class Context:
         if note is not None:
             lines.append(note.text)
         return "\n".join(lines)
+
+
+_ORDER_BY = re.compile(r"\bORDER\s+BY\s+(.+?)(?=\bSKIP\b|\bLIMIT\b|\bRETURN\b|\bWITH\b|$)",
+                       re.I | re.S)
+_DIRECTION = re.compile(r"\s+(?:ASC|DESC|ASCENDING|DESCENDING)\s*$", re.I)
+
+
+def _order_keys(query: str, columns: Sequence[str]) -> list[int] | None:
+    """Columns the query's last ORDER BY sorts on ([] when it has none; None when a key is not
+    a returned column, so ties cannot be told apart)."""
+    found = list(_ORDER_BY.finditer(query))
+    if not found:
+        return []
+    keys = []
+    for part in found[-1].group(1).split(","):
+        key = _DIRECTION.sub("", part.strip()).strip()
+        if key not in columns:
+            return None
+        keys.append(list(columns).index(key))
+    return keys
+
+
+def stable_rows(item: ContextItem) -> ContextItem:
+    """A query result with its rows in an order the store cannot change: without ORDER BY all
+    rows are sorted, with one the rows that tie on its keys are (a store may return such rows
+    in any order — Kùzu does, from run to run — and the prompt must not change with it). The
+    row lines of the text move with the rows; items of another shape are returned as they are."""
+    if item.kind != "query" or item.rows is None or len(item.rows.rows) < 2 or not item.query:
+        return item
+    keys = _order_keys(item.query, item.rows.columns)
+    lines = item.text.split("\n")
+    sep = next((i for i, ln in enumerate(lines) if ln.startswith("|---")), None)
+    rows = item.rows.rows
+    n = len(rows)
+    if keys is None or sep is None or len(lines) < sep + 1 + n:
+        return item
+    block = lines[sep + 1: sep + 1 + n]
+    if not all(ln.startswith("| ") for ln in block):
+        return item
+    group = [tuple(repr(rows[i][k]) for k in keys) for i in range(n)]
+    first: dict[tuple[str, ...], int] = {}
+    for i, g in enumerate(group):
+        first.setdefault(g, i)
+    # groups keep their place (the ORDER BY's), rows inside a group by their text
+    order = sorted(range(n), key=lambda i: (first[group[i]], block[i], repr(rows[i])))
+    if order == list(range(n)):
+        return item
+    lines[sep + 1: sep + 1 + n] = [block[i] for i in order]
+    result = item.rows.model_copy(update={"rows": tuple(rows[i] for i in order)})
+    return item.model_copy(update={"text": "\n".join(lines), "rows": result})
 
 
 def _fit_query(item: ContextItem, max_tokens: int) -> tuple[ContextItem, int]:

@@ -2,18 +2,25 @@
 
     analysis = analyze(question)                          # once per question
     profile  = the graph's profile                        # once per graph and run
-    for each round (T_R rounds):
+    for each round (T_R rounds, while the call budget leaves room):
         proposal = proposer.propose(...)                  # KG-Linker: LLM or offline
+        FINISH with answers the context supports -> they are the answer; stop
         link the proposal's entities and draft answers    # the Linker stage
         stop when nothing new was proposed (after round 1)
-        run every applicable retrieval tool side by side  # plugins
+        run every applicable retrieval tool side by side  # plugins; a request already run
+                                                          #   this question is skipped
         merge their items into the Context
         stop on FINISH
-    answer = answerer.answer(...)                         # LLM or offline
+    answer = answerer.answer(...)                         # LLM or offline (unless FINISH)
 
 The loop names no proposer, answerer or tool: :meth:`byokg.config.RunConfig.stage_names` picks
 the stages, the registry builds them, and each returns its own trace material (events, LLM calls,
-counts), which the engine copies into the :class:`~byokg.contracts.Trace` with per-stage timings.
+counts), which the engine copies into the :class:`~byokg.contracts.Trace` with per-stage timings
+(``Trace.stage_summary()``: calls, tokens, runs and repeats per stage).
+
+Every stage reaches the LLM through the question's services, which count each call against the
+question's :class:`~byokg.budget.CallBudget` (``RunConfig.max_llm_calls``); one call is kept for
+the answer while the rounds run, and a budget that stops anything is a ``budget`` warning event.
 
 Errors: an LLM that fails after its retries raises :class:`~byokg.errors.LLMError`; the engine
 attaches the run so far to it as ``exc.trace`` and ``exc.partial`` (an Answer without answers).

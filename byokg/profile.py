@@ -183,8 +183,8 @@ class RelationStats(BaseModel):
     edges: int = 0
     heads: int = 0
     tails: int = 0
-    unnamed_tails: float = 0.0  # share of edges whose tail has no name of its own
-    literal_tails: float = 0.0  # share of edges whose tail looks like a value (file, URL, date)
+    unnamed_tails: float = 0.0  # share of sampled tails without a name of their own
+    literal_tails: float = 0.0  # share of sampled tails that look like values (file, URL, date)
     tail_degree: float = 0.0  # median degree of the sampled tails
     noise: float = 0.0  # 0 (informative) .. 1 (hub or low-information), see relation_stats
 
@@ -223,7 +223,7 @@ def relation_stats(store: GraphStore, services: Any = None, *, sample_nodes: int
             edges.setdefault(t.relation, []).append((t.head, t.tail))
     # the same number of distinct tails from every relation, so each gets looked at
     per_rel = max(3, SAMPLE_DEGREES // max(len(edges), 1))
-    picked = {rel: list(dict.fromkeys(t for _h, t in es))[:per_rel] for rel, es in edges.items()}
+    picked = {rel: sorted({t for _h, t in es})[:per_rel] for rel, es in edges.items()}
     tails = sorted({t for ts in picked.values() for t in ts})
     names = display_names(store, tails, missing_as_id=False)
     degree = store.degrees(tails) if tails else {}

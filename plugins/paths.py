@@ -25,6 +25,7 @@ from byokg.context import path_items, tail_ranker, triplet_items
 from byokg.contracts import Direction, MentionLinks, Path, RelationPath, Triplet
 from byokg.hookspecs import hookimpl
 from byokg.paths import FollowResult, expand, follow_paths, shortest_paths
+from byokg.profile import display_names
 from byokg.store import GraphStore
 from byokg.tools import Services, Tool, ToolParams, ToolRequest, ToolResult
 
@@ -93,7 +94,11 @@ class FollowPathsTool(Tool):
                 scores.append(round(path.hops / total, 3))
                 meta.append({"relation_path": str(rp), "complete": fr.complete,
                              "inverted": any(path.inverted)})
-        order = _path_order(paths, [s or 0.0 for s in scores])
+        # complete walks first, then those ending at a node the question or a draft points to
+        rank = tail_ranker(request.analysis, request.answer_ids)
+        ends = display_names(request.store, [x.end for x in paths]) if paths else {}
+        order = _path_order(paths, [(s or 0.0) + 0.01 * rank(x.end, ends.get(x.end) or x.end)
+                                    for s, x in zip(scores, paths, strict=True)])
         items, omitted = path_items(request.store, [paths[i] for i in order], tool=self.name,
                                     iteration=request.iteration, max_tokens=p.max_tokens,
                                     scores=[scores[i] for i in order],
@@ -206,13 +211,15 @@ class ShortestPathsTool(Tool):
         paths: list[Path] = []
         scores: list[float | None] = []
         meta: list[dict[str, Any]] = []
-        dropped: dict[str, int] = {}
+        dropped: dict[str, int] = {}  # relation -> paths dropped because of it
+        n_dropped = 0
         for x in pairs:
             cand, cscore = [], []
             for path in x.paths:
                 ws = [weight[r] for r in path.relations]
-                low = [r for r in path.relations if weight[r] < p.min_relation_weight]
+                low = sorted({r for r in path.relations if weight[r] < p.min_relation_weight})
                 if low:
+                    n_dropped += 1
                     for r in low:
                         dropped[r] = dropped.get(r, 0) + 1
                     continue
@@ -225,10 +232,10 @@ class ShortestPathsTool(Tool):
                 meta.append({"source": x.source, "target": x.target, "hops": cand[i].hops,
                              "weight": cscore[i]})
         if dropped:
-            result.event(self.name, f"{sum(dropped.values())} path(s) through hub or "
-                         f"low-information relations dropped (weight < {p.min_relation_weight})",
+            result.event(self.name, f"{n_dropped} path(s) through hub or low-information "
+                         f"relations dropped (weight < {p.min_relation_weight})",
                          relations=dict(sorted(dropped.items())))
-            result.counts["paths_low_information"] = sum(dropped.values())
+            result.counts["paths_low_information"] = n_dropped
         order = _path_order(paths, [s or 0.0 for s in scores])
         return ([paths[i] for i in order], [scores[i] for i in order], [meta[i] for i in order])
 
