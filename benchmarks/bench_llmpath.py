@@ -1,9 +1,11 @@
 """LLM calls and KG tokens per question, per eval strategy, with a scripted careful-reader LLM.
 
 ``python -m benchmarks.perf --only llmpath`` (or ``python -m benchmarks.bench_llmpath`` for a
-table). The LLM is :mod:`benchmarks.scripted_llm` behind a local OpenAI-compatible server, so
-the figures count what byokg asks for, not what a model happens to say: on the demo graph
-(memory) and on Northwind (Kùzu, loaded into a temporary folder).
+table; every strategy, about 5–15 minutes on two cores; ``--quick``: ``multi`` only, 12 questions
+per graph). The LLM is :mod:`benchmarks.scripted_llm` behind a local OpenAI-compatible server, so
+the figures count what byokg asks for, not what a model happens to say: on the CWQ questions of
+the tiny Freebase graph and the demo graph (memory), and on Northwind (Kùzu, loaded into a
+temporary folder).
 
 Metrics per ``<graph>.<strategy>``: ``calls_per_q`` (LLM calls), ``kg_tokens_per_q`` (tokens of
 the context handed to the answer stage), ``repeat_prompts_per_q`` (prompts sent twice within one
@@ -73,14 +75,23 @@ def northwind_store(folder: Path) -> Any:
 
 
 def run(scale: int, results: dict, *, quick: bool = False) -> None:
-    from benchmarks.scripted_llm import ScriptedServer, demo_plans, northwind_plans
+    from benchmarks.scripted_llm import ScriptedServer, cwq_plans, demo_plans, northwind_plans
     from byokg.demo import DEMO_QUESTIONS
 
     limit = 12 if quick else 30
+    strategies = ("multi",) if quick else STRATEGIES  # the others embed a whole graph: slow
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
+        cwq = SHARED / "freebase" / "cwq_tinykg_subset.jsonl"
+        with ScriptedServer(cwq_plans(cwq)) as srv:
+            for s in strategies:
+                if s == "graph-query":
+                    continue
+                got = eval_strategy(f"memory:{SHARED / 'freebase' / 'freebase_tiny_kg.csv'}",
+                                    "cwq", str(cwq), s, srv, t / f"cwq-{s}", limit=limit)
+                results.update({f"cwq.{s}.{k}": v for k, v in got.items()})
         with ScriptedServer(demo_plans(DEMO_QUESTIONS)) as srv:
-            for s in STRATEGIES:
+            for s in strategies:
                 if s == "graph-query":
                     continue  # the memory store has no Cypher
                 got = eval_strategy("memory:demo", "jsonl", str(DEMO_QUESTIONS), s, srv,
@@ -90,7 +101,7 @@ def run(scale: int, results: dict, *, quick: bool = False) -> None:
         try:
             plans = northwind_plans(SHARED / "northwind" / "kuzu_gold_results.jsonl")
             with ScriptedServer(plans) as srv:
-                for s in STRATEGIES:
+                for s in strategies:
                     got = eval_strategy(store.uri, "northwind", str(SHARED / "northwind" / "text2cypher"),
                                         s, srv, t / f"nw-{s}", limit=limit // 2, store=store,
                                         dataset_options={"gold_source": "file"})

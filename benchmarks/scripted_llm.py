@@ -38,7 +38,7 @@ class Plan:
     """What a careful model would propose for one question."""
 
     entities: list[str] = field(default_factory=list)
-    relation_path: list[str] = field(default_factory=list)
+    relation_paths: list[list[str]] = field(default_factory=list)
     cypher: str | None = None
     drafts: list[str] = field(default_factory=list)
     answers: list[str] = field(default_factory=list)
@@ -53,7 +53,7 @@ def demo_plans(path: str | Path) -> dict[str, Plan]:
         q = json.loads(line)
         out[q["question"].strip()] = Plan(
             entities=list(q.get("topic_entities") or []),
-            relation_path=list(q.get("relation_path") or []),
+            relation_paths=[list(q["relation_path"])] if q.get("relation_path") else [],
             drafts=list(q.get("answers") or [])[:3],
             answers=list(q.get("answers") or []),
         )
@@ -79,10 +79,27 @@ def northwind_plans(gold_file: str | Path) -> dict[str, Plan]:
         cells = list(dict.fromkeys(str(v) for r in obj["kuzu_rows"] for v in r if v is not None))
         out[q] = Plan(
             entities=list(dict.fromkeys(_QUOTED.findall(query))),
-            relation_path=list(dict.fromkeys(_REL.findall(query))),
+            relation_paths=[list(dict.fromkeys(_REL.findall(query)))],
             cypher=query,
             answers=cells[:50],
         )
+    return out
+
+
+def cwq_plans(path: str | Path) -> dict[str, Plan]:
+    """Plans for CWQ/WebQSP questions: topic entity names, the gold relation paths, the
+    answers (the first three as drafts, as a model that knows them would write)."""
+    out: dict[str, Plan] = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        q = json.loads(line)
+        topics = q.get("topic_entities") or {}
+        names = list(topics.values()) if isinstance(topics, dict) else list(topics)
+        answers = list(q.get("answers") or [])
+        out[q["question"].strip()] = Plan(
+            entities=names, relation_paths=[list(p) for p in q.get("gold_relation_paths") or []],
+            drafts=answers[:3], answers=answers)
     return out
 
 
@@ -96,6 +113,10 @@ def _section(prompt: str, start: str, end: str | None) -> str:
 def _question(prompt: str) -> str:
     found = re.findall(r"^Question: (.+)$", prompt, flags=re.M)
     return found[-1].strip() if found else ""
+
+
+def _relations(p: Plan) -> list[str]:
+    return [r for rp in p.relation_paths for r in rp]
 
 
 def _tails(text: str, relations: list[str] | None) -> list[str]:
@@ -148,8 +169,7 @@ class ScriptedReader:
     # ------------------------------------------------------------------ KG-Linker
     def _linker(self, p: Plan, with_drafts: bool = True) -> str:
         parts = ["<entities>", *p.entities, "</entities>", "<relation-paths>"]
-        if p.relation_path:
-            parts.append(" -> ".join(p.relation_path))
+        parts += [" -> ".join(rp) for rp in p.relation_paths if rp]
         parts.append("</relation-paths>")
         if p.cypher:
             parts += ["<cypher>", p.cypher, "</cypher>"]
@@ -163,9 +183,9 @@ class ScriptedReader:
         if seen:
             return "FINISH\n<answers>\n" + "\n".join(seen[:30]) + "\n</answers>"
         # not there yet: the entities the context reached along the plan's relations, too
-        reached = _tails(ctx, p.relation_path)
+        reached = _tails(ctx, _relations(p))
         return self._linker(Plan(entities=list(dict.fromkeys(p.entities + reached))[:8],
-                                 relation_path=p.relation_path, cypher=p.cypher,
+                                 relation_paths=p.relation_paths, cypher=p.cypher,
                                  drafts=p.drafts, answers=p.answers))
 
     def _answer(self, prompt: str) -> str:
@@ -181,7 +201,7 @@ class ScriptedReader:
     # ------------------------------------------------------------------ agentic
     def _relations(self, prompt: str) -> str:
         p = self.plan(prompt)
-        wanted = {_norm(r) for r in p.relation_path}
+        wanted = {_norm(r) for r in _relations(p)}
         picks = []
         for block in re.findall(r"Entity: (.+)\nRelations: (.+)", prompt):
             ent, rels = block[0].strip(), [r.strip() for r in block[1].split(",")]
@@ -194,7 +214,7 @@ class ScriptedReader:
         facts = _section(prompt, "Facts found so far (head -> relation -> tail):", "\nQuestion:")
         if _found(p.answers, facts):
             return "FINISH"
-        names = (_tails(facts, p.relation_path) or _tails(facts, None))[:3]
+        names = (_tails(facts, _relations(p)) or _tails(facts, None))[:3]
         return "<next-entities>\n" + "\n".join(names) + "\n</next-entities>"
 
     # ------------------------------------------------------------------ repair

@@ -190,7 +190,7 @@ def test_stage_summary_in_ask_json(demo_server, monkeypatch):
 def test_scripted_reader_is_a_careful_reader():
     from benchmarks.scripted_llm import ScriptedReader
 
-    r = ScriptedReader({"Q?": Plan(entities=["A"], relation_path=["r"], answers=["B"])})
+    r = ScriptedReader({"Q?": Plan(entities=["A"], relation_paths=[["r"]], answers=["B"])})
     first = r.reply("You are KG-Linker\nGraph schema:\nx\nQuestion: Q?")
     assert "<entities>\nA\n</entities>" in first and "r" in first
     seen = r.reply("You are KG-Linker\nGraph context retrieved so far:\nA -> r -> B\n"
