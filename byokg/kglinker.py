@@ -86,11 +86,26 @@ def render_schema_for(
     services: object | None = None,
     max_tokens: int = SCHEMA_TOKENS,
 ) -> str:
-    """The schema, most question-relevant relations first, pruned to ``max_tokens``."""
-    names = schema.relation_names
+    """The schema, most question-relevant relations first (ties by name), pruned to
+    ``max_tokens``. Labels, properties and relations are put in a fixed order first, so the
+    text never depends on the order the store listed them in."""
+    schema = _canonical(schema)
+    names = sorted(schema.relation_names)
     scores = analysis.relation_scores(names, services) if len(names) > 1 else {}
-    order = sorted(names, key=lambda r: -scores.get(r, 0.0)) if scores else names
+    order = sorted(names, key=lambda r: (-round(scores.get(r, 0.0), 6), r))
     return render_schema(schema, relation_order=order, max_tokens=max_tokens)
+
+
+def _canonical(schema: GraphSchema) -> GraphSchema:
+    """The schema with labels and properties by name and relation patterns sorted."""
+    labels = tuple(lab.model_copy(update={"properties": tuple(sorted(lab.properties,
+                                                                     key=lambda p: p.name))})
+                   for lab in sorted(schema.node_labels, key=lambda lab: lab.name))
+    rels = tuple(r.model_copy(update={
+        "patterns": tuple(sorted(r.patterns, key=lambda p: (p.src, p.dst))),
+        "properties": tuple(sorted(r.properties, key=lambda p: p.name)),
+    }) for r in sorted(schema.relation_types, key=lambda r: r.name))
+    return schema.model_copy(update={"node_labels": labels, "relation_types": rels})
 
 
 def _cypher_sections(cypher: bool, dialect: str | None, store: Any = None) -> tuple[str, str, int]:
