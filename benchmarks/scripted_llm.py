@@ -176,12 +176,19 @@ class ScriptedReader:
         parts += ["<answers>", *(p.drafts if with_drafts else []), "</answers>"]
         return "\n".join(parts)
 
-    def _iterative(self, prompt: str) -> str:
+    def _read(self, prompt: str, start: str, end: str) -> tuple[Plan, str, str | None]:
+        """The plan, the prompt's context section, and an answers block when it names them."""
         p = self.plan(prompt)
-        ctx = _section(prompt, "Graph context retrieved so far:", "If the graph context above")
+        ctx = _section(prompt, start, end)
         seen = _found(p.answers, ctx)
-        if seen:
-            return "FINISH\n<answers>\n" + "\n".join(seen[:30]) + "\n</answers>"
+        block = "<answers>\n" + "\n".join(seen[:30]) + "\n</answers>" if seen else None
+        return p, ctx, block
+
+    def _iterative(self, prompt: str) -> str:
+        p, ctx, block = self._read(prompt, "Graph context retrieved so far:",
+                                   "If the graph context above")
+        if block:
+            return "FINISH\n" + block
         # not there yet: the entities the context reached along the plan's relations, too
         reached = _tails(ctx, _relations(p))
         return self._linker(Plan(entities=list(dict.fromkeys(p.entities + reached))[:8],
@@ -189,11 +196,9 @@ class ScriptedReader:
                                  drafts=p.drafts, answers=p.answers))
 
     def _answer(self, prompt: str) -> str:
-        p = self.plan(prompt)
-        ctx = _section(prompt, "Graph context:", "\nQuestion:")
-        seen = _found(p.answers, ctx)
-        if seen:
-            return "<answers>\n" + "\n".join(seen[:30]) + "\n</answers>"
+        _, ctx, block = self._read(prompt, "Graph context:", "\nQuestion:")
+        if block:
+            return block
         first = next((ln for ln in ctx.splitlines() if "->" in ln), "")
         tail = first.split("->")[-1].split("|")[0].strip() if first else ""
         return f"<answers>\n{tail}\n</answers>"

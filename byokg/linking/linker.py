@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -72,6 +72,31 @@ def _index_root(services: Services, index_dir: str | Path | None) -> Path | None
     return Path(root).expanduser() if root else None
 
 
+def _on_disk(folder: Path, expect: dict[str, Any], load: Callable[[], Any],
+             make: Callable[[], Any], store_uri: str) -> Any:
+    """An index kept in ``folder``: loaded when its manifest matches ``expect``, else made and
+    saved; its ``status`` says which (``built``, ``loaded``, ``rebuilt: <why>``)."""
+    why = mismatch(read_manifest(folder), expect)
+    if why is None:
+        try:
+            index = load()
+            index.status = "loaded"
+            return index
+        except InputError as exc:
+            why = str(exc)
+    t0 = time.perf_counter()
+    index = make()
+    index.save(folder, store_uri=store_uri)
+    if why == "no manifest":
+        index.status = "built"
+    else:
+        index.status = f"rebuilt: {why}"
+        log.warning("%s index at %s was stale (%s); rebuilt", expect["kind"], folder, why)
+    log.info("%s index for %s saved to %s (%.1fs)", expect["kind"], store_uri, folder,
+             time.perf_counter() - t0)
+    return index
+
+
 def get_name_index(store: GraphStore, services: Services | None = None, *,
                    index_dir: str | Path | None = None) -> Any:
     """The fuzzy :class:`NameIndex` of ``store``: built once per run, and kept on disk under
@@ -90,26 +115,9 @@ def get_name_index(store: GraphStore, services: Services | None = None, *,
             return index
         folder = root / slug(store.uri) / "names"
         pairs, fp = collect_names(store)
-        why = mismatch(read_manifest(folder), {"kind": "names", "format": FORMAT,
-                                               "fingerprint": fp})
-        if why is None:
-            try:
-                index = NameIndex.load(folder, expect_fingerprint=fp)
-                index.status = "loaded"
-                return index
-            except InputError as exc:
-                why = str(exc)
-        t0 = time.perf_counter()
-        index = NameIndex.from_pairs(pairs, fingerprint_=fp)
-        index.save(folder, store_uri=store.uri)
-        if why == "no manifest":
-            index.status = "built"
-        else:
-            index.status = f"rebuilt: {why}"
-            log.warning("name index at %s was stale (%s); rebuilt", folder, why)
-        log.info("name index for %s saved to %s (%.1fs)", store.uri, folder,
-                 time.perf_counter() - t0)
-        return index
+        return _on_disk(folder, {"kind": "names", "format": FORMAT, "fingerprint": fp},
+                        lambda: NameIndex.load(folder, expect_fingerprint=fp),
+                        lambda: NameIndex.from_pairs(pairs, fingerprint_=fp), store.uri)
 
     return services.shared(f"name-index:{store.uri}", build)
 
@@ -131,24 +139,12 @@ def get_dense_index(store: GraphStore, services: Services | None = None, *,
             return index
         folder = root / slug(store.uri) / f"dense-{slug(embedder.name)}"
         pairs, fp = collect_names(store)
-        why = mismatch(read_manifest(folder), {"kind": "dense", "format": FORMAT,
-                                               "fingerprint": fp, "embedder": embedder.name,
-                                               "dim": embedder.dim})
-        if why is None:
-            try:
-                index = DenseIndex.load(folder, embedder, expect_fingerprint=fp)
-                index.status = "loaded"
-                return index
-            except InputError as exc:
-                why = str(exc)
-        index = DenseIndex.from_pairs(pairs, embedder, fingerprint_=fp, progress=progress)
-        index.save(folder, store_uri=store.uri)
-        if why == "no manifest":
-            index.status = "built"
-        else:
-            index.status = f"rebuilt: {why}"
-            log.warning("dense index at %s was stale (%s); rebuilt", folder, why)
-        return index
+        expect = {"kind": "dense", "format": FORMAT, "fingerprint": fp,
+                  "embedder": embedder.name, "dim": embedder.dim}
+        return _on_disk(folder, expect,
+                        lambda: DenseIndex.load(folder, embedder, expect_fingerprint=fp),
+                        lambda: DenseIndex.from_pairs(pairs, embedder, fingerprint_=fp,
+                                                      progress=progress), store.uri)
 
     return services.shared(f"dense-index:{store.uri}:{embedder.name}", build)
 

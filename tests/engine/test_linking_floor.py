@@ -4,24 +4,20 @@ number in the question never becomes a node id, and nothing is retrieved from dr
 from __future__ import annotations
 
 import pytest
-from byokg.backends.memory import GraphBuilder
 
+from byokg import graph_from_triplets
 from byokg.config import RunConfig
 from byokg.engine import Engine
+
+# a capital, two look-alikes of China, and a literal stored as a node (its id is 1918)
+TRIPLETS = [("China", "capital", "Beijing"), ("China Daily", "published_in", "Beijing"),
+            ("Tiger Hotel", "located_in", "Beijing"), ("Ada Example", "born_in_year", "1918"),
+            ("Bo Example", "born_in_year", "1918")]
 
 
 @pytest.fixture(scope="module")
 def store():
-    b = GraphBuilder()
-    for h, r, t in [
-        ("China", "capital", "Beijing"),
-        ("China Daily", "published_in", "Beijing"),
-        ("Tiger Hotel", "located_in", "Beijing"),
-        ("Ada Example", "born_in_year", "1918"),  # a literal stored as a node: its id is 1918
-        ("Bo Example", "born_in_year", "1918"),
-    ]:
-        b.add(h, r, t)
-    return b.build("memory:floor-engine-test")
+    return graph_from_triplets(TRIPLETS, uri="memory:floor-engine-test")
 
 
 def test_the_engine_records_what_linking_dropped(script_llm, store):

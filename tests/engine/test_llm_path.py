@@ -24,20 +24,28 @@ def demo_server():
         yield srv
 
 
+WYNTON = "<entities>\nWynton Marsalis\n</entities>\n<relation-paths>\nborn_in\n</relation-paths>"
+
+
+def _finishing(finish: str, answer: str = "New Orleans"):
+    """A script: link Wynton Marsalis and born_in, reply ``finish`` to the iterative prompt and
+    ``answer`` to the answer prompt."""
+
+    def script(prompt, n):
+        if prompt.startswith("Answer the question"):
+            return f"<answers>\n{answer}\n</answers>"
+        return finish if "Graph context retrieved so far" in prompt else WYNTON
+
+    return script
+
+
 def _engine(store, srv, **cfg):
     return Engine(store, RunConfig(llm="openai:scripted", llm_options=srv.llm_options(), **cfg))
 
 
 def test_multi_spends_at_most_four_calls_when_the_first_round_answers(demo_store, demo_server,
-                                                                     monkeypatch):
-    ran: list[tuple[str, str, str]] = []
-    real = Engine._run_tool
-
-    def spy(self, tool, request):
-        ran.append((request.question, tool.name, tool.request_key(request)))
-        return real(self, tool, request)
-
-    monkeypatch.setattr(Engine, "_run_tool", spy)
+                                                                     tool_runs):
+    ran = tool_runs
     eng = _engine(demo_store, demo_server)  # the multi strategy: every tool that applies
     finished = 0
     for row in QUESTIONS[:20]:
@@ -77,13 +85,7 @@ def test_finish_answers_are_the_answer_without_a_call(script_llm, demo_store):
 
 
 def test_finish_with_an_answer_the_context_does_not_name_asks_the_answerer(script_llm, demo_store):
-    def script(prompt, n):
-        if prompt.startswith("Answer the question"):
-            return "<answers>\nNew Orleans\n</answers>"
-        if "Graph context retrieved so far" in prompt:
-            return "FINISH\n<answers>\nNew Orleans\nParis\n</answers>"
-        return "<entities>\nWynton Marsalis\n</entities>\n<relation-paths>\nborn_in\n</relation-paths>"
-
+    script = _finishing("FINISH\n<answers>\nNew Orleans\nParis\n</answers>")
     script_llm.scripts["unsupported"] = script
     a = Engine(demo_store, RunConfig(llm="script:unsupported", tools=["follow-paths"])).ask(
         "Where was Wynton Marsalis born?")
@@ -94,13 +96,7 @@ def test_finish_with_an_answer_the_context_does_not_name_asks_the_answerer(scrip
 
 
 def test_finish_answers_can_be_turned_off(script_llm, demo_store):
-    def script(prompt, n):
-        if prompt.startswith("Answer the question"):
-            return "<answers>\nNew Orleans\n</answers>"
-        if "Graph context retrieved so far" in prompt:
-            return "FINISH\n<answers>\nNew Orleans\n</answers>"
-        return "<entities>\nWynton Marsalis\n</entities>\n<relation-paths>\nborn_in\n</relation-paths>"
-
+    script = _finishing("FINISH\n<answers>\nNew Orleans\n</answers>")
     script_llm.scripts["off"] = script
     a = Engine(demo_store, RunConfig(llm="script:off", tools=["follow-paths"],
                                      finish_answers=False)).ask("Where was Wynton Marsalis born?")
@@ -155,11 +151,7 @@ def test_the_call_budget_stops_rounds_keeps_the_answer_call_and_says_so(script_l
 
 
 def test_budget_of_two_is_a_proposal_and_an_answer(script_llm, demo_store):
-    def script(prompt, n):
-        if prompt.startswith("Answer the question"):
-            return "<answers>\nNew Orleans\n</answers>"
-        return "<entities>\nWynton Marsalis\n</entities>\n<relation-paths>\nborn_in\n</relation-paths>"
-
+    script = _finishing(WYNTON)
     script_llm.scripts["two"] = script
     cfg = RunConfig(llm="script:two", max_llm_calls=2, iterations=3)  # every default tool
     a = Engine(demo_store, cfg).ask("Where was Wynton Marsalis born?")

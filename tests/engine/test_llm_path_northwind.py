@@ -26,16 +26,9 @@ def northwind(tmp_path_factory, shared_data):
 
 
 @pytest.mark.slow
-def test_multi_on_northwind_first_round_answers_in_four_calls(northwind, shared_data, monkeypatch):
+def test_multi_on_northwind_first_round_answers_in_four_calls(northwind, shared_data, tool_runs):
     plans = northwind_plans(shared_data / "northwind" / "kuzu_gold_results.jsonl")
-    ran: list[tuple[str, str, str]] = []
-    real = Engine._run_tool
-
-    def spy(self, tool, request):
-        ran.append((request.question, tool.name, tool.request_key(request)))
-        return real(self, tool, request)
-
-    monkeypatch.setattr(Engine, "_run_tool", spy)
+    ran = tool_runs
     with ScriptedServer(plans) as srv:
         eng = Engine(northwind, RunConfig(llm="openai:scripted", llm_options=srv.llm_options()))
         finished = 0
