@@ -65,7 +65,7 @@ TRIPLE_REL_TABLE = "REL"
 TYPE_COMMENT = "byokg:type-property="
 NAME_COMMENT = "byokg:name="
 DEFAULT_NAME_PROPERTIES = ("name",)
-_MAX_ERR = 300
+_MAX_ERR = 4000  # the engine message goes to repair whole (its useful part often comes last)
 
 
 def _q(name: str) -> str:
