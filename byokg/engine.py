@@ -492,7 +492,8 @@ class Engine:
             trace.counts["llm_calls_refused"] = q.budget.refused
         if not res.answers:
             trace.event("answer", "no answer found in the retrieved context", level="warning")
-        evidence = evidence_for(res.answers, selected, res.answer_ids, self.store, trace)
+        evidence = (list(res.evidence[:MAX_EVIDENCE]) if res.evidence else
+                    evidence_for(res.answers, selected, res.answer_ids, self.store, trace))
         trace.counts["evidence"] = len(evidence)
         ids = {i for it in evidence for i in item_nodes(it)}
         ids.update(i for m in entities for i in m.ids)

@@ -58,6 +58,8 @@ class CypherTool(Tool):
             queries = queries[: p.max_queries]
         llm = request.services.llm
         store = request.store
+        if request.services.config.query_critic and llm is not None:
+            queries = self._critique(request, queries, result)
         for qi, query in enumerate(queries):
             fresh: list[bool] = []
 
@@ -88,6 +90,20 @@ class CypherTool(Tool):
         return result
 
     # ----------------------------------------------------------------- helpers
+    def _critique(self, request: ToolRequest, queries: list[str], result: ToolResult
+                  ) -> list[str]:
+        """The query critic (``RunConfig.query_critic``): one call checks the queries first."""
+        from byokg.kglinker import render_schema_for
+        from byokg.routing import critique
+
+        store, services = request.store, request.services
+        schema = services.shared(("kg-linker-schema", store.uri, id(store)),
+                                 lambda: store.schema(samples=1))
+        text = render_schema_for(schema, request.analysis, services=services)
+        result.iteration = request.iteration
+        return critique(services.llm, request.question, queries, text, out=result, store=store,
+                        source="cypher", services=services)
+
     def _record(self, result: ToolResult, request: ToolRequest, qi: int, rep: RepairResult) -> None:
         for a in rep.attempts:
             ex = a.execution
