@@ -71,6 +71,7 @@ class Script:
         if "You are the query router" in prompt:
             self.kinds.append("route")
             return "<cypher>\n" + "\n\n".join(CANDIDATES.get(q, [
+                "MATCH (s:Supplier) SET s.companyName = 'x' RETURN count(s)",  # a write
                 "MATCH (s:Suplier) RETURN count(s)"])) + "\n</cypher>"
         if "You check openCypher queries" in prompt:
             self.kinds.append("critic")
@@ -181,6 +182,25 @@ def test_no_fitting_candidate_falls_back_to_the_kg_linker(northwind, script):
     assert script.kinds[:2] == ["route", "kg-linker"]
     assert a.trace.counts.get("routed-linker.route_fallback") == 1
     assert any("take over" in e.message for e in a.trace.events if e.source == "routing")
+    status = [e.data["status"] for e in a.trace.events if e.source == "routing"
+              and "candidate" in e.data]
+    assert status == ["rejected", "error"]  # the guard refused the write before it ran
+    assert northwind.query("MATCH (s:Supplier {companyName: 'x'}) RETURN count(s)").rows == ((0,),)
+
+
+def test_lookup_on_a_typed_graph_goes_cypher_first(northwind, script):
+    q = "Which products does 'Exotic Liquids' supply?"
+    CANDIDATES[q] = ["MATCH (s:Supplier {companyName: 'Exotic Liquids'})-[:SUPPLIES]->"
+                     "(p:Product) RETURN p.productName AS product"]
+    try:
+        a = _engine(northwind, script, **ROUTED).ask(q)
+        assert script.kinds == ["route", "answer"]  # the LLM answers a lookup from the rows
+        assert [it.kind for it in a.context] == ["query"]  # path tools did not run: no entities
+        script.kinds.clear()
+        _engine(northwind, script, **ROUTED, params={"routed-linker": {"lookups": False}}).ask(q)
+        assert script.kinds[0] == "kg-linker"
+    finally:
+        del CANDIDATES[q]
 
 
 def test_routing_off_is_the_plain_kg_linker(northwind, script):
