@@ -304,6 +304,8 @@ def _aggregate(toks: list[str], kind: AnswerKind) -> tuple[Aggregate | None, int
             or (" or " in text and toks[:1] and toks[0] in ("which", "who", "what"))):
         return "compare", None, not comparative & {"less", "fewer", "lower", "smaller",
                                                    "cheaper", "younger", "shorter"}
+    if k is not None and (most or least or " top " in text):
+        return "rank", k, desc  # "the top 3 categories by average price": ranked groups
     if set(toks) & _AVG_WORDS:
         return "avg", k, desc
     if kind == "count" and set(toks) & _SUM_WORDS and not (most or least):

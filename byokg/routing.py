@@ -93,10 +93,11 @@ def format_number(v: float | int, raw: Any = None) -> str:
 def _label(v: Any) -> str | None:
     if isinstance(v, str) and v.strip() and number(v) is None:
         return v
-    if isinstance(v, dict):
-        for k, x in v.items():
-            if not str(k).startswith("_") and isinstance(x, str) and number(x) is None:
-                return x
+    if isinstance(v, dict):  # a whole node: its name-like property, else its first text
+        texts = [(str(k), x) for k, x in v.items() if not str(k).startswith("_")
+                 and isinstance(x, str) and x.strip() and number(x) is None]
+        named = [x for k, x in texts if k.lower().endswith("name") or k.lower() == "title"]
+        return (named or [x for _, x in texts] or [None])[0]
     return None
 
 

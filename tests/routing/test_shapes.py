@@ -24,6 +24,7 @@ from byokg.routing import compute, fit, format_number
     ("Which is older, Rome or Athens?", "compare", None, True),
     ("Which is cheaper, tea or coffee?", "compare", None, False),
     ("Which towers are 300 metres or higher?", None, None, True),
+    ("What are the top 3 leagues by the average age of their players?", "rank", 3, True),
     ("Who wrote Dune?", None, None, True),
 ])
 def test_aggregate_from_generic_english(question, aggregate, k, descending):
@@ -79,3 +80,9 @@ def test_grouped_values_and_number_format():
     assert per.answers == ["Borealis: 5", "Aurora: 3"]
     assert format_number(3.0) == "3" and format_number(2.5) == "2.5"
     assert format_number(1 / 3) == "0.3333333333"
+
+
+def test_whole_nodes_are_named_by_their_name_property():
+    rows = _res(["n", "score"], [{"_label": "Team", "code": "X1", "teamName": "Owls"}, 3],
+                [{"_label": "Team", "code": "X2", "teamName": "Larks"}, 5])
+    assert compute(analyze("Which team has the highest score?"), rows).answers == ["Larks"]
