@@ -123,6 +123,17 @@ def grouped(analysis: QuestionAnalysis) -> bool:
     return bool({"each", "per", "every"} & set(analysis.words))
 
 
+_LIST_WORDS = frozenset({"list", "show", "display", "find", "name", "give", "which", "who",
+                         "identify", "retrieve", "get", "return"})
+
+
+def lists_rows(analysis: QuestionAnalysis) -> bool:
+    """True when the question asks for a list of things ("Display the products whose price is
+    above the average …"), not for one computed value."""
+    return bool(analysis.words) and analysis.words[0] in _LIST_WORDS and analysis.kind not in (
+        "count", "number")
+
+
 def wants_rows(analysis: QuestionAnalysis) -> bool:
     """True when the question asks for arithmetic over rows."""
     return analysis.aggregate is not None
@@ -179,8 +190,8 @@ def compute(analysis: QuestionAnalysis, result: QueryResult) -> Computed | None:
                                             for nm, v in pairs[:MAX_LIST]],
                             how=f"{op} per {result.columns[names[0]] if result.columns else 'row'}"
                                 f" as the query grouped it ({len(pairs)} groups)")
-        if result.truncated:
-            return None
+        if result.truncated or (names and lists_rows(analysis)):
+            return None  # cut rows; or "display the products above the average": a list
         if op == "count":
             distinct = len(dict.fromkeys(tuple(map(repr, r)) for r in rows))
             return Computed(op=op, answers=[str(distinct)], value=float(distinct),
@@ -282,8 +293,13 @@ def critic_prompt(question: str, queries: Sequence[str], schema_text: str,
 
 
 def critic_checked(services: Any, question: str) -> set[str]:
-    """The queries the critic already passed for this question (checked once, not per stage)."""
-    return services.shared(("query-critic-checked", question), set)
+    """The queries the critic already passed for this question (checked once, not per stage):
+    kept on the question's services view, so the same question asked again is checked again."""
+    checked = getattr(services, "_critic_checked", None)
+    if checked is None or checked[0] != question:
+        checked = (question, set())
+        services._critic_checked = checked
+    return checked[1]
 
 
 def critique(llm: Any, question: str, queries: Sequence[str], schema_text: str, *,

@@ -86,3 +86,11 @@ def test_whole_nodes_are_named_by_their_name_property():
     rows = _res(["n", "score"], [{"_label": "Team", "code": "X1", "teamName": "Owls"}, 3],
                 [{"_label": "Team", "code": "X2", "teamName": "Larks"}, 5])
     assert compute(analyze("Which team has the highest score?"), rows).answers == ["Larks"]
+
+
+def test_a_list_question_with_an_aggregate_word_is_not_computed():
+    a = analyze("Display the crates heavier than the average crate.")
+    assert a.aggregate == "avg"
+    rows = _res(["crate", "kg"], ["a", 5], ["b", 7])
+    assert compute(a, rows) is None  # a list of crates: the answer stage reads the rows
+    assert compute(analyze("What is the average weight of the crates?"), rows).answers == ["6"]
