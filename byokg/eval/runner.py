@@ -287,7 +287,8 @@ def _question_runner(engine: Any, store: Any, judge: Any, archive: Archive
         if judge is not None and "error" not in record:
             record["metrics"]["judge"] = judge(ex, answers)
         record["metrics"]["llm_calls"] = llm_calls
-        if engine is not None and (engine.config.query_critic or engine.config.proposer):
+        run_cfg = getattr(engine, "config", None)
+        if run_cfg is not None and (run_cfg.query_critic or run_cfg.proposer):
             record["metrics"].update(_routing_metrics(trace))
         record["metrics"]["kg_tokens"] = sum(count_tokens(c) for c in ctx)
         record["latency_s"] = time.perf_counter() - t0
