@@ -254,3 +254,31 @@ def test_routing_is_a_config_choice_the_engine_does_not_name():
     names = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     assert not {"aggregate", "route", "routing", "query_critic"} & names
+
+
+def test_a_write_from_the_critic_is_refused_by_the_guard(northwind, script):
+    """The critic's reply is LLM text like any other: its queries go through the guard."""
+    script.linker_cypher = "MATCH (c:Category) RETURN c.categoryName AS name"
+    script.fix = {script.linker_cypher: "MATCH (c:Category) SET c.categoryName = 'gone' RETURN c"}
+    a = _engine(northwind, script, tools=["cypher"], iterations=1, query_critic=True).ask(
+        "How many different categories of products do we have?")
+    assert a.trace.counts.get("cypher.cypher_rejected") == 1
+    assert northwind.query("MATCH (c:Category {categoryName: 'gone'}) RETURN count(c)").rows \
+        == ((0,),)
+
+
+def test_route_prompt_bytes_do_not_depend_on_the_store_order():
+    from byokg.analysis import analyze
+    from byokg.contracts import GraphSchema, NodeLabel, PropertyInfo
+    from byokg.kglinker import render_schema_for
+    from byokg.routing import route_prompt
+
+    a = analyze("How many ships does each harbour hold?")
+    labels = [NodeLabel(name="Ship", properties=(PropertyInfo(name="tons", type="INT64"),
+                                                 PropertyInfo(name="name", type="STRING"))),
+              NodeLabel(name="Harbour", properties=(PropertyInfo(name="name", type="STRING"),))]
+    one = route_prompt(a, render_schema_for(GraphSchema(node_labels=tuple(labels)), a), k=3)
+    two = route_prompt(a, render_schema_for(GraphSchema(node_labels=tuple(reversed(labels))), a),
+                       k=3)
+    assert one.text == two.text and one.checksum == two.checksum
+    assert "how many" in one.text and "Question: How many ships" in one.text
