@@ -312,7 +312,15 @@ def critique(llm: Any, question: str, queries: Sequence[str], schema_text: str, 
     done = critic_checked(services, question) if services is not None else set()
     if not queries or all(q.strip() in done for q in queries):
         return queries
-    fixed = _critique(llm, question, queries, schema_text, out=out, store=store, source=source)
+    from .budget import BudgetExhausted
+
+    try:
+        fixed = _critique(llm, question, queries, schema_text, out=out, store=store,
+                          source=source)
+    except BudgetExhausted as exc:  # the critic is optional: the queries run unchecked
+        out.event(source, f"query critic skipped: {exc}", level="warning")
+        out.counts["critic_skipped"] = out.counts.get("critic_skipped", 0) + 1
+        return queries
     done.update(q.strip() for q in fixed)
     return fixed
 

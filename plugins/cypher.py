@@ -117,6 +117,8 @@ class CypherTool(Tool):
             }
             if ex.error:
                 data.update(error=ex.error[:500], error_kind=ex.error_kind)
+            if a.error_class:
+                data["error_class"] = a.error_class
             if a.verification is not None:
                 data["missing"] = [c.describe() for c in a.verification.missing]
             if ex.result is not None:
@@ -124,7 +126,8 @@ class CypherTool(Tool):
             result.events.append(TraceEvent(
                 level=level, source="cypher", iteration=request.iteration, data=data,
                 message=f"query {qi + 1} attempt {a.number}: {a.outcome}"
-                + (f" ({ex.error_kind}: {ex.error.splitlines()[0][:160]})" if ex.error else ""),
+                + (f" ({a.error_class or ex.error_kind}: {ex.error.splitlines()[0][:160]})"
+                   if ex.error else ""),
             ))
         result.events.append(TraceEvent(
             level="info", source="cypher", iteration=request.iteration,

@@ -282,3 +282,12 @@ def test_route_prompt_bytes_do_not_depend_on_the_store_order():
                        k=3)
     assert one.text == two.text and one.checksum == two.checksum
     assert "how many" in one.text and "Question: How many ships" in one.text
+
+
+def test_critic_is_skipped_not_fatal_when_the_call_budget_is_spent(northwind, script):
+    q = "How many different categories of products do we have?"
+    a = _engine(northwind, script, **ROUTED, tools=["cypher"], query_critic=True,
+                max_llm_calls=2).ask(q)  # one call for the router, one kept for the answer
+    assert script.kinds == ["route"]
+    assert a.trace.counts.get("routed-linker.critic_skipped") == 1
+    assert a.answers == ["8"]
