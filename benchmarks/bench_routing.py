@@ -13,7 +13,8 @@ arithmetic, no answer call), on the aggregation questions (``agg.``: the questio
 sum, average, compare or rank) and on all questions.
 
 Strategies: ``graph-query`` (routing off, critic off), ``graph-query-critic`` (critic on),
-``routed-query`` (routing on), ``routed-critic`` (both on).
+``routed-query`` (routing on), ``routed-critic`` (both on); ``--strategies multi,routed`` runs
+others (every default tool, routing off / on).
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def _figures(preds: list[dict[str, Any]]) -> dict[str, float]:
             "errors": sum(1 for p in preds if p.get("error"))}
 
 
-def run(scale: int, results: dict, *, quick: bool = False, limit: int | None = None) -> None:
+def run(scale: int, results: dict, *, quick: bool = False, limit: int | None = None,
+        strategies: tuple[str, ...] = STRATEGIES) -> None:
     from benchmarks.bench_llmpath import northwind_store
     from benchmarks.scripted_llm import ScriptedServer, northwind_plans
     from byokg.analysis import analyze
@@ -55,7 +57,7 @@ def run(scale: int, results: dict, *, quick: bool = False, limit: int | None = N
         try:
             plans = northwind_plans(SHARED / "northwind" / "kuzu_gold_results.jsonl")
             with ScriptedServer(plans, noisy=True) as srv:
-                for s in STRATEGIES:
+                for s in strategies:
                     out = t / f"nw-{s}"
                     cfg = RunConfig(llm_options=srv.llm_options())
                     settings = EvalSettings(
@@ -77,6 +79,8 @@ def run(scale: int, results: dict, *, quick: bool = False, limit: int | None = N
 if __name__ == "__main__":
     res: dict[str, Any] = {}
     lim = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else None
-    run(1, res, quick="--quick" in sys.argv, limit=lim)
+    only = tuple(sys.argv[sys.argv.index("--strategies") + 1].split(",")) \
+        if "--strategies" in sys.argv else STRATEGIES
+    run(1, res, quick="--quick" in sys.argv, limit=lim, strategies=only)
     for k, v in res.items():
         print(f"{k:50s} {v}")

@@ -118,6 +118,10 @@ def _columns(result: QueryResult) -> tuple[list[int], list[int]]:
     return names, text + typed
 
 
+def _colname(result: QueryResult, i: int) -> str:
+    return str(result.columns[i]) if i < len(result.columns) else f"column {i + 1}"
+
+
 def grouped(analysis: QuestionAnalysis) -> bool:
     """True when the question asks for one value per group ("per supplier", "each customer")."""
     return bool({"each", "per", "every"} & set(analysis.words))
@@ -149,6 +153,8 @@ def fit(analysis: QuestionAnalysis, result: QueryResult | None) -> float:
     width = max(len(r) for r in result.rows)
     if op in ("count", "sum", "avg", "min", "max"):
         if n == 1 and nums:
+            if isinstance(result.rows[0][nums[-1]], str):
+                return 0.5  # one number written as text: an id as often as a value
             return 1.0 if width == 1 else 0.8
         if names and nums and grouped(analysis):
             return 0.7  # grouped ("per customer"): one number per name
@@ -188,8 +194,8 @@ def compute(analysis: QuestionAnalysis, result: QueryResult) -> Computed | None:
             numbers_asked = analysis.kind in ("count", "number")  # "how many … per supplier"
             return Computed(op=op, answers=[f"{nm}: {format_number(v)}" if numbers_asked else nm
                                             for nm, v in pairs[:MAX_LIST]],
-                            how=f"{op} per {result.columns[names[0]] if result.columns else 'row'}"
-                                f" as the query grouped it ({len(pairs)} groups)")
+                            how=f"{op} per {_colname(result, names[0])} as the query grouped "
+                                f"it ({len(pairs)} groups)")
         if result.truncated or (names and lists_rows(analysis)):
             return None  # cut rows; or "display the products above the average": a list
         if op == "count":
@@ -204,7 +210,7 @@ def compute(analysis: QuestionAnalysis, result: QueryResult) -> Computed | None:
             return None
         v = {"sum": math.fsum(vals), "avg": math.fsum(vals) / len(vals), "min": min(vals),
              "max": max(vals)}[op]
-        cname = result.columns[col] if col < len(result.columns) else f"column {col + 1}"
+        cname = _colname(result, col)
         return Computed(op=op, answers=[format_number(v)], value=v,
                         how=f"{op} of {cname} over {len(vals)} rows computed in Python = "
                             f"{format_number(v)}")
@@ -215,7 +221,7 @@ def compute(analysis: QuestionAnalysis, result: QueryResult) -> Computed | None:
             cut = pairs[min(k, len(pairs)) - 1][1]
             keep = [p for i, p in enumerate(pairs) if i < k or p[1] == cut]  # ties at the cut
             return Computed(op=op, answers=list(dict.fromkeys(nm for nm, _ in keep)),
-                            how=f"top {k} by {result.columns[nums[-1]] if result.columns else 'value'}"
+                            how=f"top {k} by {_colname(result, nums[-1])}"
                                 f" ({'largest' if analysis.descending else 'smallest'} first) of "
                                 f"{len(pairs)} rows, sorted in Python"
                                 + (f"; {len(keep) - k} tied at the cut" if len(keep) > k else ""))

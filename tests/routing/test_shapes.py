@@ -94,3 +94,8 @@ def test_a_list_question_with_an_aggregate_word_is_not_computed():
     rows = _res(["crate", "kg"], ["a", 5], ["b", 7])
     assert compute(a, rows) is None  # a list of crates: the answer stage reads the rows
     assert compute(analyze("What is the average weight of the crates?"), rows).answers == ["6"]
+
+
+def test_one_id_written_as_text_is_a_weak_count():
+    count = analyze("How many orders did the shop take?")
+    assert fit(count, _res(["id"], ["10248"])) < fit(count, _res(["n"], [12])) == 1.0
