@@ -233,13 +233,33 @@ def compute(analysis: QuestionAnalysis, result: QueryResult) -> Computed | None:
     if op == "compare":
         if len(rows) >= 2 and names and nums:
             pairs = _pairs(rows, names[0], nums[-1], descending=analysis.descending)
+            how = "compared in Python: " + ", ".join(f"{nm} = {format_number(v)}"
+                                                     for nm, v in pairs[:10])
+            verdict = _yes_no(analysis, pairs)
+            if verdict is not None:
+                return Computed(op=op, answers=[verdict], how=how)
             best = pairs[0]
             tied = [p for p in pairs if p[1] == best[1]]
-            return Computed(op=op, answers=[nm for nm, _ in tied], value=best[1],
-                            how="compared in Python: " + ", ".join(
-                                f"{nm} = {format_number(v)}" for nm, v in pairs[:10]))
+            return Computed(op=op, answers=[nm for nm, _ in tied], value=best[1], how=how)
         return None
     return None
+
+
+_AUX = frozenset({"is", "are", "does", "do", "did", "was", "were", "has", "have", "had"})
+
+
+def _yes_no(analysis: QuestionAnalysis, pairs: list[tuple[str, float]]) -> str | None:
+    """"yes"/"no" for "Is A longer than B?": A is the compared name the question writes first;
+    None when the question is not a yes/no one or does not name two of the rows."""
+    if not analysis.words or analysis.words[0] not in _AUX:
+        return None
+    text = analysis.question.casefold()
+    found = sorted((text.find(nm.casefold()), nm, v) for nm, v in pairs
+                   if nm and nm.casefold() in text)
+    if len(found) < 2:
+        return None
+    (_, _, a), (_, _, b) = found[0], found[1]
+    return "yes" if (a > b if analysis.descending else a < b) else "no"
 
 
 def _pairs(rows: Sequence[Sequence[Any]], name_col: int, num_col: int, *,

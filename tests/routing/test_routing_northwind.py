@@ -291,3 +291,17 @@ def test_critic_is_skipped_not_fatal_when_the_call_budget_is_spent(northwind, sc
     assert script.kinds == ["route"]
     assert a.trace.counts.get("routed-linker.critic_skipped") == 1
     assert a.answers == ["8"]
+
+
+def test_yes_no_comparison_on_northwind(northwind, script):
+    q = "Does 'Chai' cost more than 'Chang'?"
+    CANDIDATES[q] = ["MATCH (p:Product) WHERE p.productName IN ['Chai', 'Chang'] "
+                     "RETURN p.productName AS product, p.unitPrice AS price"]
+    try:
+        a = _engine(northwind, script, **ROUTED, tools=["cypher"]).ask(q)
+    finally:
+        del CANDIDATES[q]
+    prices = dict(northwind.query("MATCH (p:Product) WHERE p.productName IN ['Chai', 'Chang'] "
+                                  "RETURN p.productName, p.unitPrice").rows)
+    assert a.answers == ["yes" if prices["Chai"] > prices["Chang"] else "no"]
+    assert script.kinds == ["route"] and "compared in Python" in a.evidence[0].text

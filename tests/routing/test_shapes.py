@@ -99,3 +99,11 @@ def test_a_list_question_with_an_aggregate_word_is_not_computed():
 def test_one_id_written_as_text_is_a_weak_count():
     count = analyze("How many orders did the shop take?")
     assert fit(count, _res(["id"], ["10248"])) < fit(count, _res(["n"], [12])) == 1.0
+
+
+def test_yes_no_comparisons_name_the_subject_first():
+    rows = _res(["river", "km"], ["Amazon", 6400], ["Nile", 6650])
+    assert compute(analyze("Is the Nile longer than the Amazon?"), rows).answers == ["yes"]
+    assert compute(analyze("Is the Amazon longer than the Nile?"), rows).answers == ["no"]
+    assert compute(analyze("Is the Amazon shorter than the Nile?"), rows).answers == ["yes"]
+    assert compute(analyze("Which is longer, the Nile or the Amazon?"), rows).answers == ["Nile"]
