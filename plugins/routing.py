@@ -108,6 +108,8 @@ class RoutedLinker(KGLinkerProposer):
         """Why this question goes Cypher-first (None: it does not)."""
         if request.round != 0 or "cypher" not in getattr(request.store, "capabilities", ()):
             return None
+        if not _runs_queries(request):
+            return None
         if request.analysis.aggregate is not None:
             return f"the question asks for {request.analysis.aggregate} over rows"
         if p.lookups and _typed(request):
@@ -149,6 +151,22 @@ class RoutedLinker(KGLinkerProposer):
                   winner=best[1] + 1, query=best[2], fit=round(best[0], 3))
         out.counts["route_won"] = 1
         return best[2]
+
+
+def _runs_queries(request: ProposalRequest) -> bool:
+    """True when a configured retrieval tool runs the proposal's queries (reads ``cypher``)."""
+    names = request.services.config.tools
+    if names is None:
+        return True  # every applicable tool: the query tool among them
+    from byokg import registry
+
+    def reads(name: str) -> frozenset[str]:
+        try:
+            return frozenset(getattr(registry.tools().create(name), "reads", None) or ())
+        except Exception:  # noqa: BLE001 - the engine reports unknown tools itself
+            return frozenset()
+
+    return any("cypher" in reads(n) for n in names)
 
 
 def _typed(request: ProposalRequest) -> bool:

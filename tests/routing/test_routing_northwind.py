@@ -305,3 +305,9 @@ def test_yes_no_comparison_on_northwind(northwind, script):
                                   "RETURN p.productName, p.unitPrice").rows)
     assert a.answers == ["yes" if prices["Chai"] > prices["Chang"] else "no"]
     assert script.kinds == ["route"] and "compared in Python" in a.evidence[0].text
+
+
+def test_no_routing_when_no_tool_runs_queries(northwind, script):
+    q = "How many different categories of products do we have?"
+    _engine(northwind, script, **ROUTED, tools=["follow-paths"], iterations=1).ask(q)
+    assert script.kinds[0] == "kg-linker" and "route" not in script.kinds
