@@ -71,10 +71,16 @@ class RoutedLinker(KGLinkerProposer):
         prompt = route_prompt(request.analysis, schema_text, k=p.candidates, store=store)
         reply = complete(services.llm, prompt.text, purpose="kg-linker", out=out,
                          template=prompt.template)
-        art = parse_reply(reply)
-        for w in art.warnings:
-            out.event("routing", f"parse: {w}", level="warning")
-        candidates = list(dict.fromkeys(q for q in art.cypher if q.strip()))[:p.candidates]
+        art = parse_reply(reply)  # the engine records its warnings
+        queries = list(art.cypher)
+        if not queries:  # a fenced or bare query without the tags
+            from byokg.cypher.repair import extract_query
+
+            one = extract_query(reply or "")
+            queries = [one] if one else []
+            if one:  # read after all: not a parse problem
+                art = art.model_copy(update={"warnings": ()})
+        candidates = list(dict.fromkeys(q for q in queries if q.strip()))[:p.candidates]
         if candidates and services.config.query_critic:
             candidates = critique(services.llm, request.question, candidates, schema_text,
                                   out=out, store=store, source="routing",
@@ -90,8 +96,8 @@ class RoutedLinker(KGLinkerProposer):
         out.llm_calls += fallback.llm_calls
         for k, v in fallback.counts.items():
             out.counts[k] = out.counts.get(k, 0) + v
-        fa = fallback.artifacts
-        out.artifacts = fa.model_copy(update={"cypher": tuple(dict.fromkeys(fa.cypher))})
+        out.artifacts = fallback.artifacts.model_copy(update={
+            "warnings": (*art.warnings, *fallback.artifacts.warnings)})
         out.linked = fallback.linked
         return out
 

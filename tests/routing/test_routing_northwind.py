@@ -311,3 +311,22 @@ def test_no_routing_when_no_tool_runs_queries(northwind, script):
     q = "How many different categories of products do we have?"
     _engine(northwind, script, **ROUTED, tools=["follow-paths"], iterations=1).ask(q)
     assert script.kinds[0] == "kg-linker" and "route" not in script.kinds
+
+
+def test_a_fenced_candidate_without_tags_is_read(northwind, script):
+    q = "How many different categories of products do we have?"
+
+    def fenced(prompt, body):
+        if "You are the query router" in prompt:
+            script.kinds.append("route")
+            return "```cypher\nMATCH (c:Category) RETURN count(c) AS n\n```"
+        return script(prompt, body)
+
+    stub = llm_stub.ChatStub(fenced).start()
+    try:
+        opts = {"base_url": stub.url, "api_key": "test", "retries": 0}
+        a = Engine(northwind, RunConfig(llm="openai:test", llm_options=opts, tools=["cypher"],
+                                        **ROUTED)).ask(q)
+    finally:
+        stub.stop()
+    assert a.answers == ["8"] and script.kinds == ["route"]
