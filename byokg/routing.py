@@ -241,6 +241,9 @@ def compute(analysis: QuestionAnalysis, result: QueryResult) -> Computed | None:
             best = pairs[0]
             tied = [p for p in pairs if p[1] == best[1]]
             return Computed(op=op, answers=[nm for nm, _ in tied], value=best[1], how=how)
+        if len(rows) == 1 and len(rows[0]) == 1 and isinstance(rows[0][0], bool):
+            verdict = "yes" if rows[0][0] else "no"  # the query compared: one true/false
+            return Computed(op=op, answers=[verdict], how=f"the query's comparison: {verdict}")
         return None
     return None
 

@@ -107,3 +107,5 @@ def test_yes_no_comparisons_name_the_subject_first():
     assert compute(analyze("Is the Amazon longer than the Nile?"), rows).answers == ["no"]
     assert compute(analyze("Is the Amazon shorter than the Nile?"), rows).answers == ["yes"]
     assert compute(analyze("Which is longer, the Nile or the Amazon?"), rows).answers == ["Nile"]
+    assert compute(analyze("Is the Nile longer than the Amazon?"),
+                   _res(["longer"], [True])).answers == ["yes"]
