@@ -14,7 +14,8 @@ sum, average, compare or rank) and on all questions.
 
 Strategies: ``graph-query`` (routing off, critic off), ``graph-query-critic`` (critic on),
 ``routed-query`` (routing on), ``routed-critic`` (both on); ``--strategies multi,routed`` runs
-others (every default tool, routing off / on).
+others (every default tool, routing off / on). ``--shape``: the copy written first runs but has
+the wrong shape (the first matched label's nodes) instead of a misspelt label.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def _figures(preds: list[dict[str, Any]]) -> dict[str, float]:
 
 
 def run(scale: int, results: dict, *, quick: bool = False, limit: int | None = None,
-        strategies: tuple[str, ...] = STRATEGIES) -> None:
+        strategies: tuple[str, ...] = STRATEGIES, noisy: bool | str = True) -> None:
     from benchmarks.bench_llmpath import northwind_store
     from benchmarks.scripted_llm import ScriptedServer, northwind_plans
     from byokg.analysis import analyze
@@ -56,7 +57,7 @@ def run(scale: int, results: dict, *, quick: bool = False, limit: int | None = N
         store = northwind_store(t)
         try:
             plans = northwind_plans(SHARED / "northwind" / "kuzu_gold_results.jsonl")
-            with ScriptedServer(plans, noisy=True) as srv:
+            with ScriptedServer(plans, noisy=noisy) as srv:
                 for s in strategies:
                     out = t / f"nw-{s}"
                     cfg = RunConfig(llm_options=srv.llm_options())
@@ -81,6 +82,7 @@ if __name__ == "__main__":
     lim = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else None
     only = tuple(sys.argv[sys.argv.index("--strategies") + 1].split(",")) \
         if "--strategies" in sys.argv else STRATEGIES
-    run(1, res, quick="--quick" in sys.argv, limit=lim, strategies=only)
+    noise: bool | str = "shape" if "--shape" in sys.argv else True
+    run(1, res, quick="--quick" in sys.argv, limit=lim, strategies=only, noisy=noise)
     for k, v in res.items():
         print(f"{k:50s} {v}")

@@ -14,8 +14,10 @@ question without a hosted model. The script reads each prompt the way a careful 
 * the routing step (K candidate queries): the plan's query; with ``noisy=True`` the same query
   with its first label misspelt comes first (as models were seen to do), also in the
   KG-Linker's own <cypher> section, so routing and repair have something to tell apart;
-* the query critic: a query that is the plan's query with a misspelt label is corrected to the
-  plan's query, everything else is OK.
+  with ``noisy="shape"`` the copy that comes first runs but has the wrong shape (it returns the
+  first matched node's rows, not what the question asks for);
+* the query critic: a query that is the plan's query with a misspelt label (or the wrong-shape
+  copy) is corrected to the plan's query, everything else is OK.
 
 Every reply depends on the prompt text only, so a run can be recorded and replayed.
 """
@@ -144,6 +146,18 @@ def _found(answers: Iterable[str], text: str) -> list[str]:
 _LABEL = re.compile(r"\(\s*\w*\s*:\s*`?([A-Za-z][A-Za-z0-9_]*)")
 
 
+_FIRST_NODE = re.compile(r"MATCH\s*\(\s*([A-Za-z_]\w*)\s*:\s*(`[^`]+`|[A-Za-z_]\w*)", re.I)
+
+
+def wrong_shape(query: str) -> str | None:
+    """A query that runs but answers another question: the first matched label's nodes."""
+    m = _FIRST_NODE.search(query)
+    if not m:
+        return None
+    var, label = m.group(1), m.group(2)
+    return f"MATCH ({var}:{label}) RETURN {var} LIMIT 20"
+
+
 def misspelt(query: str) -> str | None:
     """``query`` with its first node label misspelt (two letters swapped); None if it has none."""
     m = _LABEL.search(query)
@@ -157,7 +171,7 @@ def misspelt(query: str) -> str | None:
 class ScriptedReader:
     """Replies to byokg's prompts from per-question plans (see the module doc)."""
 
-    def __init__(self, plans: dict[str, Plan], *, noisy: bool = False) -> None:
+    def __init__(self, plans: dict[str, Plan], *, noisy: bool | str = False) -> None:
         self.plans = plans
         self.noisy = noisy
         self.calls = 0
@@ -167,8 +181,13 @@ class ScriptedReader:
         """The queries this reader writes for a plan (a misspelt one first when noisy)."""
         if not p.cypher:
             return []
-        bad = misspelt(p.cypher) if self.noisy else None
+        bad = self._distractor(p.cypher)
         return [bad, p.cypher] if bad else [p.cypher]
+
+    def _distractor(self, query: str) -> str | None:
+        if not self.noisy:
+            return None
+        return wrong_shape(query) if self.noisy == "shape" else misspelt(query)
 
     def plan(self, prompt: str) -> Plan:
         return self.plans.get(_question(prompt)) or Plan()
@@ -257,7 +276,7 @@ class ScriptedReader:
         p = self.plan(prompt)
         block = _section(prompt, "Queries to check:\n", "\n\nQuestion:")
         queries = [q.strip() for q in block.split("\n\n") if q.strip()]
-        bad = misspelt(p.cypher) if p.cypher else None
+        bad = self._distractor(p.cypher) if p.cypher else None
         fixed = [p.cypher if bad and q == bad.strip() else q for q in queries]
         if fixed == queries:
             return "OK"
@@ -298,7 +317,7 @@ class _Handler(BaseHTTPRequestHandler):
 class ScriptedServer:
     """``with ScriptedServer(plans) as srv:`` serves ``srv.base_url`` (OpenAI-compatible)."""
 
-    def __init__(self, plans: dict[str, Plan], *, noisy: bool = False) -> None:
+    def __init__(self, plans: dict[str, Plan], *, noisy: bool | str = False) -> None:
         self.reader = ScriptedReader(plans, noisy=noisy)
         handler = type("ScriptedHandler", (_Handler,), {"reader": self.reader})
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
