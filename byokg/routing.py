@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .kglinker import Prompt
     from .tools import StageOutput
 
-__all__ = ["Computed", "compute", "grouped", "critic_checked", "critic_prompt", "critique", "fit", "format_number",
+__all__ = ["Computed", "compute", "does_arithmetic", "grouped", "critic_checked", "critic_prompt", "critique", "fit", "format_number",
            "route_prompt", "wants_rows"]
 
 MAX_LIST = 50  # answers listed from grouped rows at most
@@ -174,6 +174,20 @@ def fit(analysis: QuestionAnalysis, result: QueryResult | None) -> float:
             return 0.8
         return 0.3
     return 0.6 if names or nums else 0.5
+
+
+_DOES = {"count": r"\bcount\s*\(", "sum": r"\bsum\s*\(", "avg": r"\bavg\s*\(",
+         "min": r"\bmin\s*\(|\border\s+by\b", "max": r"\bmax\s*\(|\border\s+by\b",
+         "rank": r"\border\s+by\b"}
+
+
+def does_arithmetic(analysis: QuestionAnalysis, query: str) -> bool:
+    """True when the query itself does the arithmetic the question asks for (``count(`` for
+    "how many", ``ORDER BY`` for "top k"…): a tie-break between candidates of equal fit."""
+    import re
+
+    rx = _DOES.get(analysis.aggregate or "")
+    return bool(rx and re.search(rx, query, re.I))
 
 
 def compute(analysis: QuestionAnalysis, result: QueryResult) -> Computed | None:

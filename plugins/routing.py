@@ -88,8 +88,8 @@ class RoutedLinker(KGLinkerProposer):
         out.counts["routed"] = 1
         out.counts["route_candidates"] = len(candidates)
         winner = self._choose(request, p, candidates, out, why)
-        if winner is not None:
-            out.artifacts = Artifacts(cypher=(winner,), finish=True, warnings=art.warnings)
+        if winner:
+            out.artifacts = Artifacts(cypher=tuple(winner), finish=True, warnings=art.warnings)
             return out
         fallback = super().propose(request)
         out.events += fallback.events
@@ -123,10 +123,12 @@ class RoutedLinker(KGLinkerProposer):
         return None
 
     def _choose(self, request: ProposalRequest, p: RoutedParams, candidates: list[str],
-                out: Proposal, why: str) -> str | None:
-        """Run every candidate (guarded, isolated); the best fit of at least ``min_fit`` wins."""
+                out: Proposal, why: str) -> list[str]:
+        """Run every candidate (guarded, isolated); the best fit of at least ``min_fit`` wins.
+        A lookup's shape says little (any names fit), so every fitting candidate goes on, best
+        first, and the answer stage reads them all."""
         from byokg.cypher.execute import Status, execute
-        from byokg.routing import compute, fit
+        from byokg.routing import compute, does_arithmetic, fit
 
         scored: list[tuple[float, int, str, tuple[str, ...]]] = []
         for i, q in enumerate(candidates):
@@ -145,18 +147,26 @@ class RoutedLinker(KGLinkerProposer):
                       + (f" ({ex.error_kind})" if ex.error_kind else ""),
                       level="error" if ex.error_kind == "crashed" else "info", **data)
         agree = Counter(v for s, _, _, v in scored if v and s >= p.min_fit)
-        best = max(scored, key=lambda t: (t[0], agree.get(t[3], 0), -t[1]), default=None)
-        if best is None or best[0] < p.min_fit:
+        analysis = request.analysis
+        ranked = sorted((t for t in scored if t[0] >= p.min_fit),
+                        key=lambda t: (-t[0], -does_arithmetic(analysis, t[2]),
+                                       -agree.get(t[3], 0), t[1]))
+        if not ranked:
             out.event("routing", f"{why}: no candidate of {len(candidates)} fits the question's "
                       "shape; the KG-Linker and the path tools take over", level="warning",
                       candidates=len(candidates))
             out.counts["route_fallback"] = 1
-            return None
+            return []
+        best = ranked[0]
+        kept = [best] if analysis.aggregate is not None else ranked
         out.event("routing", f"{why}: candidate {best[1] + 1} of {len(candidates)} wins "
-                  f"(fit {best[0]:.2f}); Cypher-first, the rounds stop after it",
-                  winner=best[1] + 1, query=best[2], fit=round(best[0], 3))
+                  f"(fit {best[0]:.2f})" + (f", {len(kept) - 1} more kept for the answer"
+                                            if len(kept) > 1 else "")
+                  + "; Cypher-first, the rounds stop after it",
+                  winner=best[1] + 1, query=best[2], fit=round(best[0], 3),
+                  kept=[t[1] + 1 for t in kept])
         out.counts["route_won"] = 1
-        return best[2]
+        return [t[2] for t in kept]
 
 
 def _runs_queries(request: ProposalRequest) -> bool:

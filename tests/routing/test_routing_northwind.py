@@ -330,3 +330,36 @@ def test_a_fenced_candidate_without_tags_is_read(northwind, script):
     finally:
         stub.stop()
     assert a.answers == ["8"] and script.kinds == ["route"]
+
+
+def test_equal_fit_goes_to_the_query_that_does_the_arithmetic(northwind, script):
+    q = "Which 2 products have the highest unit price?"
+    CANDIDATES[q] = [
+        "MATCH (p:Product) RETURN p.productName AS product LIMIT 2",  # names, any two
+        "MATCH (p:Product) RETURN p.productName AS product ORDER BY p.unitPrice DESC LIMIT 2",
+    ]
+    try:
+        a = _engine(northwind, script, **ROUTED, tools=["cypher"]).ask(q)
+    finally:
+        del CANDIDATES[q]
+    fits = [e.data["fit"] for e in a.trace.events if e.source == "routing" and "candidate" in e.data]
+    assert fits[0] == fits[1]  # the shape cannot tell them apart
+    top = northwind.query("MATCH (p:Product) RETURN p.productName ORDER BY p.unitPrice DESC "
+                          "LIMIT 2").rows
+    assert a.answers == [r[0] for r in top]
+    assert any(e.data.get("winner") == 2 for e in a.trace.events if e.source == "routing")
+
+
+def test_a_lookup_keeps_every_fitting_candidate_for_the_answer(northwind, script):
+    q = "Which products does 'Exotic Liquids' supply?"
+    CANDIDATES[q] = [
+        "MATCH (s:Supplier {companyName: 'Exotic Liquids'}) RETURN s",
+        "MATCH (s:Supplier {companyName: 'Exotic Liquids'})-[:SUPPLIES]->(p:Product) "
+        "RETURN p.productName AS product",
+    ]
+    try:
+        a = _engine(northwind, script, **ROUTED, tools=["cypher"]).ask(q)
+    finally:
+        del CANDIDATES[q]
+    assert len([it for it in a.context if it.kind == "query"]) == 2
+    assert script.kinds == ["route", "answer"]
