@@ -361,7 +361,8 @@ class Engine:
         _absorb(trace, res, None)
         if not res.answers:
             trace.event("answer", "no answer found in the retrieved context", level="warning")
-        evidence = evidence_for(res.answers, selected, res.answer_ids, self.store)
+        evidence = evidence_for(res.answers, selected, res.answer_ids, self.store,
+                                first=res.evidence)
         trace.counts["evidence"] = len(evidence)
         ids = {i for it in evidence for i in item_nodes(it)}
         ids.update(i for m in entities for i in m.ids)
@@ -382,14 +383,22 @@ def item_nodes(item: ContextItem) -> list[str]:
 
 
 def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
-                 answer_ids: dict[str, list[str]], store: GraphStore) -> list[ContextItem]:
+                 answer_ids: dict[str, list[str]], store: GraphStore, *,
+                 first: Sequence[ContextItem] = ()) -> list[ContextItem]:
     """The context items that support an answer.
 
-    Strong support: a path that ends at an answer, or a fact/row item that names it. Items that
-    merely pass through an answer are used only when nothing supports it strongly.
+    ``first``: the items the answerer says produced the answer (e.g. the offline reasoner's
+    winning chain); they come first, in its order. Then strong support: a path that ends at an
+    answer, or a fact/row item that names it. Items that merely pass through an answer are used
+    only when nothing supports it strongly.
     """
     if not answers:
         return []
+    if first:
+        lead = list(first)[:MAX_EVIDENCE]
+        rest = evidence_for(answers, [it for it in items if all(it is not f for f in lead)],
+                            answer_ids, store)
+        return (lead + rest)[:MAX_EVIDENCE]
     ids = {i for v in answer_ids.values() for i in v}
     node_ids = {n for it in items for n in item_nodes(it)}
     names = display_names(store, list(node_ids)) if node_ids else {}

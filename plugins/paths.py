@@ -77,7 +77,8 @@ class FollowPathsTool(Tool):
                 paths.append(path)
                 scores.append(round(path.hops / total, 3))
                 meta.append({"relation_path": str(rp), "complete": fr.complete,
-                             "inverted": any(path.inverted)})
+                             "inverted": any(path.inverted), "ends": len(fr.reached),
+                             "truncated": fr.truncated})
         items, omitted = path_items(request.store, paths, tool=self.name,
                                     iteration=request.iteration, max_tokens=p.max_tokens,
                                     scores=scores, metadata=meta)
