@@ -279,7 +279,7 @@ class QuestionAnalysis(BaseModel):
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
     _rel: dict[str, float] = PrivateAttr(default_factory=dict)
     _focus: dict[tuple[str, ...], tuple[TermGroup, ...]] = PrivateAttr(default_factory=dict)
-    _phr: dict[tuple[tuple[int, int], ...], tuple[Phrase, ...]] = PrivateAttr(default_factory=dict)
+    _phr: dict[tuple[Any, ...], tuple[Phrase, ...]] = PrivateAttr(default_factory=dict)
     _sim: dict[tuple[str, str, bool], float] = PrivateAttr(default_factory=dict)
     _floor: dict[str, float] = PrivateAttr(default_factory=dict)
 
@@ -322,23 +322,26 @@ class QuestionAnalysis(BaseModel):
         return self.relation_scores([relation], services)[relation]
 
     # ------------------------------------------------------------------ phrases
-    def phrases(self, exclude: Sequence[tuple[int, int]] = ()) -> tuple[Phrase, ...]:
+    def phrases(self, exclude: Sequence[tuple[int, int]] = (),
+                type_word: str | None = None) -> tuple[Phrase, ...]:
         """The question's content words outside the character spans ``exclude`` (the linked
-        mentions), in question order; one phrase per distinct stem (memoised)."""
-        key = tuple(sorted(set(exclude)))
+        mentions), in question order; one phrase per distinct stem (memoised). ``type_word``
+        (default: the last of :attr:`type_words`) gets the lower weight of the asked-for type."""
+        types = {type_word} if type_word is not None else set(self.type_words[-1:])
+        key = (*sorted(set(exclude)), ("type", *sorted(types)))
         with self._lock:
             got = self._phr.get(key)
         if got is not None:
             return got
+        spans = [k for k in key if isinstance(k[0], int)]
         out: list[Phrase] = []
         seen: set[str] = set()
-        types = set(self.type_words[-1:])
         for i, tok in enumerate(self.tokens):
             w = tok.text
             if (w in STOPWORDS or len(w) < 2 or w.isdigit() or w in QUESTION_WORD_HINTS
                     or w in SHARING_WORDS):
                 continue
-            if any(tok.start < e and tok.end > s for s, e in key):
+            if any(tok.start < e and tok.end > s for s, e in spans):
                 continue
             st = stem(w)
             if st in seen:
@@ -373,6 +376,9 @@ class QuestionAnalysis(BaseModel):
         same vocabulary for the whole question (the floors are memoised with the scores)."""
         emb = semantic_embedder(services) if semantic else None
         flag = emb is not None
+        if emb is not None and not names:
+            self._floors(emb, list(dict.fromkeys(words_)), vocabulary)
+            return {}
         pairs = [(w, n) for w in dict.fromkeys(words_) for n in dict.fromkeys(names)]
         with self._lock:
             todo = [p for p in pairs if (p[0], p[1], flag) not in self._sim]
@@ -463,16 +469,17 @@ def lexical_phrase_score(word: str, name: str) -> float:
     best = 0.0
     for t, w in relation_terms(name).items():
         v = term_sim(st, t)
-        if v < 0.6 and (_root_in(st, t) or _root_in(t, st)):
+        if v < 0.6 and _root_in(st, t):
             v = 0.6
         best = max(best, v * w)
     return best
 
 
 def _root_in(a: str, b: str) -> bool:
-    """Whether the first letters of ``a`` (at least four, and over half of it) occur in ``b``."""
+    """Whether the first letters of ``a`` (at least four, and half of it) occur in the longer
+    ``b`` (a compound: "writ" in "screenwriter")."""
     n = max(4, (len(a) + 1) // 2)
-    return len(a) >= 4 and len(b) >= 4 and a[:n] in b
+    return 4 <= len(a) <= len(b) and a[:n] in b
 
 
 def semantic_embedder(services: Any) -> Any:

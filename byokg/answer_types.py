@@ -32,8 +32,8 @@ from .text import STOPWORDS, stem, words
 LiteralKind = Literal["year", "date", "number"]
 Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
 
-__all__ = ["EndType", "Expectation", "LiteralKind", "end_type", "expectation", "literal_kind",
-           "type_match"]
+__all__ = ["KIND_WORDS", "EndType", "Expectation", "LiteralKind", "end_type", "expectation", "literal_kind",
+           "type_head", "type_match"]
 
 MATCH = 0.6  # word similarity from which a type word "is" a label or relation noun
 _FROZEN = ConfigDict(frozen=True)
@@ -44,7 +44,7 @@ _DATE = re.compile(
 _NUMBER = re.compile(r"^[-+]?\d[\d,]*(\.\d+)?\s*%?$")
 _AGENT_SUFFIXES = ("or", "er", "ist", "ian")
 # generic words for what "when", "where" and "who" ask for (question-word semantics)
-_KIND_WORDS: dict[str, tuple[str, ...]] = {
+KIND_WORDS: dict[str, tuple[str, ...]] = {
     "date": ("date", "year", "time"),
     "place": ("place", "location"),
     "person": ("person", "people"),
@@ -81,13 +81,27 @@ class EndType(BaseModel):
 LABEL_MARGIN = 0.1  # labels this close to the best-fitting one fit too
 
 
+def type_head(words_: Sequence[str], types: Sequence[str]) -> str | None:
+    """The head noun of the words after *which* / *what*: the last one that names one of the
+    graph's ``types`` (label heads, dotted type segments), else the first ("which *films* share
+    a screenwriter", "what *country* borders", "which instrument *family*")."""
+    if not words_:
+        return None
+    stems = {stem(t) for t in types}
+    named = [w for w in words_ if any(term_sim(stem(w), t) >= 0.8 for t in stems)]
+    return named[-1] if named else words_[0]
+
+
 def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[str] = frozenset(),
-                *, labels: Sequence[str] = (), sim: Similarity | None = None) -> Expectation:
+                *, labels: Sequence[str] = (), sim: Similarity | None = None,
+                types: Sequence[str] = ()) -> Expectation:
     """The asked-for kind and type word, leaving out words of the question's own entities; with
     the graph's ``labels``, the ones the type word names (relative: "country" names Country,
-    not Continent, even where a similarity model finds the two close)."""
-    # the head noun: the last word of "which instrument family" that is not the entity's
-    types = tuple(w for w in analysis.type_words if w not in mention_words)[-1:]
+    not Continent, even where a similarity model finds the two close). ``types``: the graph's
+    type names (label heads, dotted type segments) that help find the head of a compound."""
+    run = [w for w in analysis.type_words if w not in mention_words]
+    head = type_head(run, [*types, *(words(lab)[-1] for lab in labels if words(lab))])
+    types = (head,) if head else ()
     fitting: tuple[str, ...] = ()
     if types and len(labels) > 1:
         # a label's head word (the last: FilmDirector is a director) says what it is
@@ -184,7 +198,7 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
             return 1.0
         if lit == "number":
             return -0.3
-        s = _best(sim, _KIND_WORDS["date"], names)
+        s = _best(sim, KIND_WORDS["date"], names)
         return 0.6 * s if s >= MATCH else -0.6
     if exp.kind == "number":
         if lit in ("number", "year"):
@@ -206,11 +220,11 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
         return -0.8 if exp.kind in ("person", "place") else -0.2
     if exp.kind == "person":
         # "who" also asks for organisations (who signed, who owns): a miss costs little
-        s = _best(sim, _KIND_WORDS["person"], names)
+        s = _best(sim, KIND_WORDS["person"], names)
         agent = any(is_agentive(n) for n in end.labels) or end.agentive
         score = 0.7 * max(s, 0.8 if agent else 0.0)
         return score if score > 0 else (-0.1 if end.labels else 0.0)
     if exp.kind == "place":  # weak: many relations lead to places without saying so
-        s = _best(sim, _KIND_WORDS["place"], names)
+        s = _best(sim, KIND_WORDS["place"], names)
         return 0.4 * s if s >= 0.4 else (-0.2 if end.labels else 0.0)
     return 0.0

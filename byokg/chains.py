@@ -30,8 +30,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analysis import Phrase, QuestionAnalysis
-from .answer_types import EndType, Expectation, end_type, expectation, literal_kind, type_match
+from .analysis import Phrase, QuestionAnalysis, semantic_embedder
+from .answer_types import (
+    KIND_WORDS,
+    EndType,
+    Expectation,
+    end_type,
+    expectation,
+    literal_kind,
+    type_match,
+)
 from .contracts import Direction, Path, RelationPath
 from .profile import is_unnamed
 from .store import GraphStore
@@ -94,7 +102,8 @@ class Chain:
     unnamed_middle: tuple[bool, ...] = ()  # per inner node position: mostly unnamed
     end_type: EndType | None = None
     type_score: float = 0.0
-    conjunction: int = 0  # other mentions whose reach the end set meets
+    conjunction: int = 0  # other mentions whose one-step reach the end set meets
+    partners: list[Chain] = field(default_factory=list)  # their chains that meet it
     score: float = 0.0
     parts: dict[str, float] = field(default_factory=dict)
 
@@ -139,16 +148,32 @@ class ChainScorer:
         self.services = services
         self.vocabulary = tuple(relations)  # the graph's relation names (calibrates similarity)
         self.mentions = dict(mentions or {})
-        self.phrases: tuple[Phrase, ...] = analysis.phrases(list(self.mentions.values()))
         mention_words = {w for m in self.mentions for w in words(m)}
         # labels say something only when the graph has more than one
         self.labels = tuple(labels) if len(labels) > 1 else ()
         self.expect: Expectation = expectation(analysis, mention_words, labels=self.labels,
-                                               sim=self.sim)
+                                               sim=self.sim, types=type_segments(relations))
+        self.phrases: tuple[Phrase, ...] = analysis.phrases(
+            list(self.mentions.values()), type_word=next(iter(self.expect.type_words), None))
         self._dist: dict[str, list[int]] = {}
         toks = [t.text for t in analysis.tokens]
         self.who_verb = next((b for a, b in itertools.pairwise(toks)
                               if a in ("who", "whom") and b not in STOPWORDS), None)
+        self._warm()
+
+    def _warm(self) -> None:
+        """Embed every word this question will compare, in one batch (the model is slowest
+        when called often with a few texts); relation names are embedded once per process."""
+        emb = semantic_embedder(self.services)
+        if emb is None:
+            return
+        from .scoring import encode_cached
+
+        texts = [p.word for p in self.phrases] + list(self.expect.type_words)
+        texts += [w for ws in KIND_WORDS.values() for w in ws] + list(self.labels)
+        encode_cached(emb, list(dict.fromkeys(texts)))
+        if self.phrases:  # the per-word floors embed the graph's relation names once
+            self.sim([p.word for p in self.phrases], [])
 
     # -- word similarity
     def sim(self, left: Sequence[str], right: Sequence[str]) -> dict[tuple[str, str], float]:
@@ -163,6 +188,16 @@ class ChainScorer:
     def node_labels(self, labels: Sequence[str]) -> tuple[str, ...]:
         """The informative ones among a node's labels (none on a one-label graph)."""
         return tuple(x for x in labels if x in self.labels) if self.labels else ()
+
+    def said_words(self, relations: Sequence[str] | None = None) -> set[str]:
+        """Question words some relation seen so far says (similarity :data:`SAID` or more)."""
+        got = set()
+        with self.analysis._lock:
+            items = list(self.analysis._sim.items())
+        for (w, n, _flag), v in items:
+            if v >= SAID and (relations is None or n in relations):
+                got.add(w)
+        return got
 
     def lex(self, left: Sequence[str], right: Sequence[str]) -> dict[tuple[str, str], float]:
         return self.analysis.phrase_similarity(left, right, self.services, semantic=False)
@@ -329,6 +364,13 @@ class ChainScorer:
         return value
 
 
+def type_segments(relations: Sequence[str]) -> list[str]:
+    """The type segments of dotted ``domain.type.property`` relation names (``country`` in
+    ``location.country.capital``): what the graph calls its kinds of things."""
+    return list(dict.fromkeys(w for r in relations if r.count(".") >= 2
+                              for w in words(r.split(".")[-2])[-1:]))
+
+
 def is_mirrored(hops: Sequence[Hop]) -> bool:
     """A hop followed by the same relation walked the other way (co-stars, same director)."""
     return any(a[0] == b[0] and a[1] != b[1] for a, b in itertools.pairwise(hops))
@@ -414,9 +456,11 @@ def enumerate_chains(store: GraphStore, mentions: dict[str, list[str]], scorer: 
         _mark_unnamed(store, level, names)
     result = list(chains.values())
     _type(store, result, scorer, names)
-    _conjunctions(result)
     for c in result:
         scorer.score(c)
+    if _conjunctions(result):
+        for c in result:
+            scorer.score(c)
     result.sort(key=lambda c: (-c.score, len(c.hops), c.mention, c.hops))
     out.chains = result
     return out
@@ -518,16 +562,35 @@ def _majority(values: Sequence[Any]) -> Any:
     return next(v for v in values if str(v) == top)
 
 
-def _conjunctions(chains: Sequence[Chain]) -> None:
-    """Mark chains whose end set meets the reach of another mention's chains."""
-    reach: dict[str, set[str]] = {}
+def is_constraint(chain: Chain) -> bool:
+    """A chain short enough to constrain an answer: one step (one hop, or two through an
+    unnamed node) from its entity ("... in the Mountain Time Zone")."""
+    return len(_steps(len(chain.hops), chain.unnamed_middle)) == 1
+
+
+def _conjunctions(chains: Sequence[Chain]) -> bool:
+    """Mark chains whose end set meets what another mention constrains (the ends of its
+    one-step chains); remember the partner so both get proposed. True when any was marked."""
+    reach: dict[str, dict[str, Chain]] = {}
+    for c in sorted(chains, key=lambda c: -c.score):
+        if is_constraint(c):
+            for e in c.ends:
+                reach.setdefault(c.mention, {}).setdefault(e, c)
+    if len(reach) < 2 and not (reach and len({c.mention for c in chains}) > 1):
+        return False
+    marked = False
     for c in chains:
-        reach.setdefault(c.mention, set()).update(c.ends)
-    if len(reach) < 2:
-        return
-    for c in chains:
-        others = [m for m in reach if m != c.mention and reach[m].intersection(c.ends)]
-        c.conjunction = len(others)
+        partners = []
+        for m, ends in reach.items():
+            if m == c.mention:
+                continue
+            hit = next((ends[e] for e in c.ends if e in ends), None)
+            if hit is not None:
+                partners.append(hit)
+        c.conjunction = len(partners)
+        c.partners = partners
+        marked |= bool(partners)
+    return marked
 
 
 def select_chains(chains: Sequence[Chain], limit: int) -> list[Chain]:
@@ -548,8 +611,12 @@ def select_chains(chains: Sequence[Chain], limit: int) -> list[Chain]:
             firsts.setdefault(c.mention, c)
     for c in sorted(firsts.values(), key=lambda c: -c.score):
         take(c)
+        for p in c.partners:
+            take(p)
     for c in chains:
         if c.ends:
             take(c)
+            for p in c.partners:
+                take(p)
     chosen.sort(key=lambda c: -c.score)
     return chosen

@@ -28,16 +28,11 @@ from typing import Any
 
 from .analysis import QuestionAnalysis
 from .answer_types import end_type, literal_kind
-from .chains import (
-    CONJUNCTION,
-    W_TYPE,
-    Chain,
-    ChainScorer,
-)
+from .chains import CONJUNCTION, W_TYPE, Chain, ChainScorer, _steps
 from .contracts import Candidate, ContextItem, MentionLinks, PathScore, RelationPath
 from .profile import display_names, is_unnamed
 from .store import GraphStore
-from .text import STOPWORDS, normalize, words
+from .text import STOPWORDS, normalize, stem, words
 from .tools import Services
 
 MAX_IDS_PER_SPOT = 5
@@ -46,6 +41,10 @@ UNPROPOSED = 0.05  # a path or fact no proposer rated (scored here)
 NUMBER_MATCH = 0.2  # a candidate with a property or neighbour equal to a number of the question
 ECHO = 0.1  # a candidate whose name only repeats words of the question
 TYPED_CANDIDATES = 80  # candidates whose labels are read for their own type
+RESIDUAL = 0.03  # per unsaid question word naming a neighbour of a candidate
+RESIDUAL_BAND = 0.05  # candidates this close to the best are checked
+RESIDUAL_CANDIDATES = 40
+RESIDUAL_FANOUT = 60
 
 
 # --------------------------------------------------------------------------- spotting
@@ -113,6 +112,15 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
         taken.append(s)
     taken.sort(key=lambda s: s.start)
     return taken
+
+
+def drop_type_words(spots: Sequence[Spot], analysis: QuestionAnalysis) -> list[Spot]:
+    """Spots that are only the asked-for type written in lower case ("what *country*…",
+    "which *city*…") say what is asked, not which entity: dropped when other spots remain."""
+    types = set(analysis.type_words)
+    keep = [s for s in spots
+            if not (set(words(s.mention)) <= types and s.mention[:1].islower())]
+    return keep if keep else list(spots)
 
 
 def spot_links(spots: Sequence[Spot], store: GraphStore) -> list[MentionLinks]:
@@ -274,12 +282,21 @@ class _Answering:
         g.score = self.scorer.score(ch) - UNPROPOSED
         g.type_score = W_TYPE * ch.type_score
 
+    def _middles(self, g: Group) -> tuple[bool, ...]:
+        """Which inner nodes of a group's first walk are unnamed (CVTs)."""
+        first = next(iter(g.ends.values()))[0]
+        if first.path is None:
+            return ()
+        return tuple(is_unnamed(n, self.names.get(n)) for n in first.path.nodes[1:-1])
+
     def nodes(self, groups: dict[tuple[str, str], Group]) -> dict[str, Ranked]:
         cands: dict[str, Ranked] = {}
         support: dict[str, set[str]] = {}
         for g in groups.values():
+            constrains = len(_steps(len(g.hops), self._middles(g))) == 1
             for node, its in g.ends.items():
-                support.setdefault(node, set()).add(g.mention)
+                if constrains:  # one step from its entity: it can constrain the answer
+                    support.setdefault(node, set()).add(g.mention)
                 old = cands.get(node)
                 if old is None or g.score > old.score:
                     cands[node] = Ranked(name=node, score=g.score, node=node, group=g, items=list(its))
@@ -299,13 +316,50 @@ class _Answering:
                 t = self.scorer.end_type(rel, inv, labels=self.scorer.node_labels(n.labels),
                                          literal=literal_kind(r.name))
                 r.score += W_TYPE * self.scorer.type_score(t) - r.group.type_score
-            r.score += CONJUNCTION * (len(support.get(r.node or "", ())) - 1)
+            if r.group is not None:
+                others = support.get(r.node or "", set()) - {r.group.mention}
+                r.score += CONJUNCTION * len(others)
             nw = {w for w in words(r.name) if w not in STOPWORDS}
             if nw and nw <= qwords:
                 r.score -= ECHO
             if r.group is not None:
                 r.score += 0.005 * math.log1p(len(r.group.ends.get(r.node or "", ())))
         return cands
+
+    # -- what the chain leaves unsaid
+    def residual(self, ranked: list[Ranked]) -> None:
+        """Candidates near the top whose neighbours are named by question words no entity or
+        relation took ("which of the *Central American* countries ...") are lifted a little:
+        the graph checks a constraint the linker did not resolve. One batched read."""
+        if not ranked:
+            return
+        top = ranked[0].group
+        said = self.scorer.said_words([r for r, _ in top.hops]) if top is not None else set()
+        mention_words = {w for m in set(self.mention_of.values()) for w in words(m)}
+        rest = {stem(w) for w in self.analysis.content_words
+                if w not in mention_words and w not in said and not w.isdigit()}
+        rest -= {stem(w) for w in self.scorer.expect.type_words}
+        if not rest:
+            return
+        best = ranked[0].score
+        near = [r for r in ranked if r.node is not None and r.score >= best - RESIDUAL_BAND]
+        near = near[:RESIDUAL_CANDIDATES]
+        if len(near) < 2:
+            return
+        hoods = self.store.neighbors([r.node for r in near if r.node],
+                                     limit_per_node=RESIDUAL_FANOUT)
+        others = {t.head if t.tail == r.node else t.tail
+                  for r in near for t in (hoods[r.node].triplets if r.node in hoods else ())}
+        names = display_names(self.store, list(others))
+        for r in near:
+            hood = hoods.get(r.node or "")
+            seen: set[str] = set()
+            for t in hood.triplets if hood is not None else ():
+                other = t.head if t.tail == r.node else t.tail
+                seen.update(stem(w) for w in words(names.get(other, other)))
+            hits = sum(1 for w in rest if any(x.startswith(w) or w.startswith(x)
+                                              for x in seen if len(x) >= 4))
+            r.score += RESIDUAL * min(hits, 3)
 
     # -- property values
     def values(self, items: Sequence[ContextItem], groups: dict[tuple[str, str], Group],
@@ -369,6 +423,8 @@ def answer_offline(
     out = OfflineAnswer()
     if not ranked:
         return out
+    ranked.sort(key=lambda r: (-r.score, r.name))
+    a.residual(ranked)
     ranked.sort(key=lambda r: (-r.score, r.name))
     out.ranked = ranked
     best = ranked[0]

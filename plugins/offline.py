@@ -27,13 +27,14 @@ class OfflineProposer(Proposer):
 
     def propose(self, request: ProposalRequest) -> Proposal:
         from byokg.chains import W_TYPE, ChainScorer, enumerate_chains, select_chains
-        from byokg.offline import spot_entities, spot_links
+        from byokg.offline import drop_type_words, spot_entities, spot_links
 
         if request.round > 0:  # one proposal; later rounds stop once there is context
             return Proposal(artifacts=Artifacts(finish=len(request.context) > 0))
         p: OfflineProposerParams = request.params  # type: ignore[assignment]
         out = Proposal()
-        spots = spot_entities(request.analysis, request.store, request.services)
+        spots = drop_type_words(spot_entities(request.analysis, request.store,
+                                              request.services), request.analysis)
         mentions: dict[str, list[str]] = {}
         spans: dict[str, tuple[int, int]] = {}
         for s in spots:
