@@ -107,6 +107,16 @@ class _Index:
         rel, back = hop
         return self.inn.get((node, rel), []) if back else self.out.get((node, rel), [])
 
+    def neighbours(self, node: str) -> set[str]:
+        """Every node one edge away from ``node`` (either direction)."""
+        if not hasattr(self, "_nb"):
+            self._nb: dict[str, set[str]] = defaultdict(set)
+            for (h, _), ts in self.out.items():
+                self._nb[h].update(ts)
+                for t in ts:
+                    self._nb[t].add(h)
+        return self._nb.get(node, set())
+
     def walk(self, start: str, hops: Sequence[Hop]) -> list[str]:
         """End nodes of every walk of ``hops`` from ``start`` that never revisits a node."""
         walks = [(start,)]
@@ -157,6 +167,8 @@ def _ask(rng: random.Random, idx: _Index, templates: Sequence[tuple[str, tuple[H
         gold = [g for g in idx.walk(topic, hops) if g != topic]
         if not gold or len(gold) > max_answers:
             continue
+        if len(hops) > 1 and idx.neighbours(topic) & set(gold):
+            continue  # multi-hop answers are never the entity's own neighbours
         out.append(Question(text=text.format(x=topic), topic=topic, hops=hops, answers=gold))
     return out
 

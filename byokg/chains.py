@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analysis import Phrase, QuestionAnalysis, semantic_embedder
+from .analysis import Phrase, QuestionAnalysis, humanize_relation, semantic_embedder
 from .answer_types import (
     KIND_WORDS,
     EndType,
@@ -43,7 +43,7 @@ from .answer_types import (
 from .contracts import Direction, Path, RelationPath
 from .profile import is_unnamed
 from .store import GraphStore
-from .text import STOPWORDS, words
+from .text import STOPWORDS, stem, words
 
 Hop = tuple[str, bool]  # (relation, walked against its stored direction)
 
@@ -69,11 +69,14 @@ UNSAID = 0.08  # a content word of the question no relation of the chain says
 SAID = 0.3  # ... at this similarity or more
 IDLE_SIM = 0.2  # ... below this similarity
 TYPE_WORD_SAYS = 0.6  # similarity from which the asked-for type word says the last relation
+TYPE_LEADS_SAID = 0.6  # ... and the steps before them are said this well
 TYPE_LEADS = 0.75  # type fit from which unsaid steps at the end of a chain are not idle
 MIRROR = 0.12  # out along a relation and back along it: bonus when the question asks for
 # things sharing something with its entity, cost otherwise
 UNNAMED_END = 0.3  # the chain ends at unnamed nodes (CVTs)
 CANDIDATE_PHRASES = 3  # phrases tried per hop in the alignment
+VOICE = 0.1  # the last hop reaches the subject / object role the question asks for
+_DO_WORDS = frozenset({"do", "does", "did"})
 _CLAUSE_WORDS = frozenset({"where", "that", "which", "who", "whom", "whose", "when"})
 
 
@@ -156,9 +159,7 @@ class ChainScorer:
         self.phrases: tuple[Phrase, ...] = analysis.phrases(
             list(self.mentions.values()), type_word=next(iter(self.expect.type_words), None))
         self._dist: dict[str, list[int]] = {}
-        toks = [t.text for t in analysis.tokens]
-        self.who_verb = next((b for a, b in itertools.pairwise(toks)
-                              if a in ("who", "whom") and b not in STOPWORDS), None)
+        self.who_verb, self.voice = question_verb(analysis, self.expect, mention_words)
         self._warm()
 
     def _warm(self) -> None:
@@ -207,12 +208,28 @@ class ChainScorer:
         """The type of the ends of a hop (:func:`~byokg.answer_types.end_type`), knowing the
         verb the question asks *who* did."""
         active = False
-        if inverted and self.who_verb:
+        if inverted and self.who_verb and self.voice == "subject":
             active = self.lex([self.who_verb], [relation])[(self.who_verb, relation)] >= 0.6
         return end_type(relation, inverted, labels=labels, literal=literal, active=active)
 
     def type_score(self, end: EndType) -> float:
         return type_match(self.expect, end, self.sim, self.lex)
+
+    def voice_fit(self, hop: Hop) -> float:
+        """+1 when the last hop reaches the role the question asks for with its verb ("which
+        moons *orbit* Mars": the subjects of ``orbits``, its heads; "what does Mars *orbit*":
+        its tails), -1 for the other role, 0 when the relation is not that verb. A passive or
+        agent-noun name (``directed_by``, ``director``) has its agent at the tail."""
+        if not self.who_verb or not self.voice:
+            return 0.0
+        rel, inv = hop
+        verb, passive = relation_verb(rel)
+        if verb is None or stem(verb) != stem(self.who_verb):
+            return 0.0  # only a relation named by the question's own verb says who does what
+        agent_at_tail = passive
+        reaches_agent = (not inv) if agent_at_tail else inv
+        wants_agent = self.voice == "subject"
+        return 1.0 if reaches_agent == wants_agent else -1.0
 
     def _distances(self, mention: str) -> list[int]:
         """Per phrase, its rank in the order the chain's steps should follow: words before the
@@ -330,12 +347,16 @@ class ChainScorer:
             # steps no word says at the end of a chain whose end is what is asked ("in which
             # country was X born": born_in, then located_in until a country) are led by the type
             said = list(al.steps)
+            trailing = 0
             while len(said) > 1 and said[-1] < IDLE_SIM:
                 said.pop()
-                idle -= 1
-            prec = sum(said) / len(said)
+                trailing += 1
+            if trailing and sum(said) / len(said) >= TYPE_LEADS_SAID:
+                idle -= trailing  # only after steps the question says clearly
+                prec = sum(said) / len(said)
         value = (W_COVER * cover + W_PRECISION * prec + W_TYPE * typ
                  - STEP_COST * (len(steps) - 1) - order - IDLE_STEP * idle - UNSAID * al.unsaid)
+        value += VOICE * self.voice_fit(chain.last)
         if is_mirrored(chain.hops):
             # out and back along one relation said once: only when the question asks for
             # things sharing something with its entity ("co-starred", "the same director")
@@ -362,6 +383,42 @@ class ChainScorer:
         if chain.parts.get("unnamed"):
             value += 0.5  # a CVT end is only ever a step towards the answer
         return value
+
+
+_PREPOSITIONS = frozenset({"by", "in", "of", "to", "at", "on", "into", "from", "with", "for"})
+
+
+def relation_verb(relation: str) -> tuple[str | None, bool]:
+    """The word of a relation name that would be its verb (the last one before trailing
+    prepositions) and whether the name is passive (``directed_by``: the agent is the tail)."""
+    ws = words(humanize_relation(relation))
+    passive = bool(ws) and ws[-1] == "by"
+    while ws and ws[-1] in _PREPOSITIONS:
+        ws.pop()
+    return (ws[-1] if ws else None), passive
+
+
+def question_verb(analysis: QuestionAnalysis, expect: Expectation,
+                  mention_words: set[str]) -> tuple[str | None, str | None]:
+    """The verb the question asks about and whether the answer is its subject or its object:
+    "who *wrote* …" and "which moons *orbit* Mars" ask for subjects; "what does Mars *orbit*"
+    and "which films did X *direct*" for objects (English question forms only)."""
+    toks = [t.text for t in analysis.tokens]
+    for i, (a, b) in enumerate(itertools.pairwise(toks)):
+        if a in ("who", "whom") and b not in STOPWORDS:
+            return b, "subject"
+        if a in ("which", "what"):
+            rest = toks[i + 1:]
+            head = expect.type_words[0] if expect.type_words else None
+            if head in rest and rest.index(head) < 4:
+                rest = rest[rest.index(head) + 1:]
+            if rest and rest[0] not in STOPWORDS and rest[0] not in mention_words:
+                return rest[0], "subject"  # which moons orbit …
+            if rest and rest[0] in _DO_WORDS:  # what does Mars orbit
+                after = [w for w in rest[1:] if w not in mention_words and w not in STOPWORDS]
+                return (after[0], "object") if after else (None, None)
+            return None, None
+    return None, None
 
 
 def type_segments(relations: Sequence[str]) -> list[str]:

@@ -384,7 +384,8 @@ def item_nodes(item: ContextItem) -> list[str]:
 
 def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
                  answer_ids: dict[str, list[str]], store: GraphStore, *,
-                 first: Sequence[ContextItem] = ()) -> list[ContextItem]:
+                 first: Sequence[ContextItem] = (), strong_only: bool = False
+                 ) -> list[ContextItem]:
     """The context items that support an answer.
 
     ``first``: the items the answerer says produced the answer (e.g. the offline reasoner's
@@ -397,7 +398,7 @@ def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
     if first:
         lead = list(first)[:MAX_EVIDENCE]
         rest = evidence_for(answers, [it for it in items if all(it is not f for f in lead)],
-                            answer_ids, store)
+                            answer_ids, store, strong_only=True)
         return (lead + rest)[:MAX_EVIDENCE]
     ids = {i for v in answer_ids.values() for i in v}
     node_ids = {n for it in items for n in item_nodes(it)}
@@ -421,7 +422,7 @@ def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
             hit = any(f" {t} " in text for t in targets)
         if hit:
             strong.append(it)
-    out = strong or weak
+    out = strong if strong or strong_only else weak
     out.sort(key=lambda it: (it.path.hops if it.path is not None else 0))  # stable: short first
     return out[:MAX_EVIDENCE]
 

@@ -219,7 +219,10 @@ def format_value(value: Any, analysis: QuestionAnalysis) -> str:
         return str(value.year) if asks_year else value.isoformat()
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    return str(value)
+    text = str(value)
+    if asks_year and literal_kind(text) == "date" and re.match(r"^\d{4}-", text):
+        return text[:4]
+    return text
 
 
 class _Answering:
@@ -378,6 +381,9 @@ class _Answering:
                 hops = _hops_of(parent)
                 mention = next((g.mention for (k, _m), g in groups.items()
                                 if k == parent and node in g.ends), None)
+                ps = self.hints.get(parent)
+                if mention is None and ps is not None:
+                    mention = ps.mention  # the walk itself was left out of the context
             else:
                 hops, mention = (), self.mention_of.get(node)
             if mention is None:
@@ -392,10 +398,10 @@ class _Answering:
             score = self.scorer.score(ch)
             name = format_value(value, self.analysis)
             r = by_value.get(name)
-            if r is None or score > r.score:
+            if r is None or score > r.score + 1e-9:  # evidence: the best-scored nodes only
                 by_value[name] = Ranked(name=name, score=score, value=value, items=[it],
-                                        nodes=[node] + (r.nodes if r else []))
-            elif node not in r.nodes:
+                                        nodes=[node])
+            elif score >= r.score - 1e-9 and node not in r.nodes:
                 r.nodes.append(node)
                 r.items.append(it)
         return list(by_value.values())

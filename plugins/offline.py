@@ -104,5 +104,8 @@ class OfflineAnswerer(Answerer):
 
 @hookimpl
 def register_tools(register):
+    from byokg.plugins.properties import NodePropertiesTool
+
     register(OfflineProposer)
     register(OfflineAnswerer)
+    register(NodePropertiesTool)  # the retrieval tool that makes node properties answerable
