@@ -14,9 +14,11 @@ of any graph; synonyms ("wives" / "spouse") come from the similarity model only.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import re
+import sys
 import threading
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -92,6 +94,7 @@ def question_terms(text: str) -> dict[str, float]:
     return terms
 
 
+@functools.lru_cache(maxsize=65536)
 def relation_terms(relation: str) -> dict[str, float]:
     """Words of a relation name; the last dotted segment weighs most (``domain.type.property``)."""
     segs = relation.split(".")
@@ -110,6 +113,7 @@ _SPLIT = re.compile(r"[._\-/:\s]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
+@functools.lru_cache(maxsize=65536)
 def humanize_relation(relation: str) -> str:
     """Readable words of a relation name for embedding.
 
@@ -461,6 +465,7 @@ def calibrate_cosine(cos: float, floor: float = COSINE_FLOOR) -> float:
     return max(0.0, min(1.0, (cos - floor) / COSINE_SPAN))
 
 
+@functools.lru_cache(maxsize=262144)
 def lexical_phrase_score(word: str, name: str) -> float:
     """How well one question word matches a relation/property name by its letters: the best
     :func:`term_sim` with a word of the name, or 0.6 when one word's beginning (most of it, four
@@ -516,12 +521,33 @@ def semantic_embedder(services: Any) -> Any:
 
 def _pair_cosines(emb: Any, left: list[str], right: list[str]) -> Any:
     """Cosine matrix of two text lists (vectors cached per process by text)."""
+    a = encode_words(emb, left)
+    b = encode_words(emb, right)
+    return a @ b.T
+
+
+SMALL_BATCH = 64  # texts embedded on one thread (see encode_words)
+_TORCH_THREADS = threading.Lock()
+
+
+def encode_words(emb: Any, texts: Sequence[str]) -> Any:
+    """``encode_cached`` for the few short texts of one question. A handful of words is
+    embedded fastest on one thread: torch's intra-op threads cost more than they save on such
+    inputs, and on a busy machine they make one call ten times slower. Larger batches (the
+    graph's relation names, once) keep the default."""
     from .scoring import encode_cached
 
-
-    a = encode_cached(emb, left)
-    b = encode_cached(emb, right)
-    return a @ b.T
+    texts = list(texts)
+    torch = sys.modules.get("torch")
+    if torch is None or len(texts) > SMALL_BATCH:
+        return encode_cached(emb, texts)
+    with _TORCH_THREADS:
+        before = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            return encode_cached(emb, texts)
+        finally:
+            torch.set_num_threads(before)
 
 
 def _embedder(services: Any) -> Any:

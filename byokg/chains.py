@@ -25,12 +25,19 @@ Nothing here names a relation, label or question template of any graph.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analysis import Phrase, QuestionAnalysis, humanize_relation, semantic_embedder
+from .analysis import (
+    Phrase,
+    QuestionAnalysis,
+    encode_words,
+    humanize_relation,
+    semantic_embedder,
+)
 from .answer_types import (
     KIND_WORDS,
     EndType,
@@ -51,13 +58,14 @@ Hop = tuple[str, bool]  # (relation, walked against its stored direction)
 FANOUT_1 = 2000  # edges read per question entity
 PREFIXES_2 = 8  # 1-hop chains extended to a second hop
 PREFIXES_3 = 4  # 2-hop chains extended to a third hop
-NODES_2 = 60  # end nodes expanded per extended 1-hop chain
+NODES_2 = 40  # end nodes expanded per extended 1-hop chain
 NODES_3 = 30  # end nodes expanded per extended 2-hop chain
-MAX_NODES = 400  # nodes expanded per hop in all
-FANOUT_2 = 100  # edges read per expanded node
+MAX_NODES = 300  # nodes expanded per hop in all
+FANOUT_2 = 80  # edges read per expanded node
 SAMPLE_PATHS = 30  # example paths kept per chain
 MAX_ENDS = 5000  # end nodes counted per chain
 TYPE_SAMPLE = 6  # end nodes per chain whose labels / names are read for its type
+TYPED_CHAINS = 150  # best chains (before typing) whose end type is read
 
 # score weights
 W_COVER, W_PRECISION, W_TYPE = 0.45, 0.35, 0.25
@@ -159,6 +167,10 @@ class ChainScorer:
         self.phrases: tuple[Phrase, ...] = analysis.phrases(
             list(self.mentions.values()), type_word=next(iter(self.expect.type_words), None))
         self._dist: dict[str, list[int]] = {}
+        # relation -> (similarity per phrase, lexical similarity per phrase)
+        self._rows: dict[str, tuple[list[float], list[float]]] = {}
+        self._aligned: dict[tuple[Any, ...], Alignment] = {}
+        self._typed: dict[EndType, float] = {}
         self.who_verb, self.voice = question_verb(analysis, self.expect, mention_words)
         self._warm()
 
@@ -168,11 +180,9 @@ class ChainScorer:
         emb = semantic_embedder(self.services)
         if emb is None:
             return
-        from .scoring import encode_cached
-
         texts = [p.word for p in self.phrases] + list(self.expect.type_words)
         texts += [w for ws in KIND_WORDS.values() for w in ws] + list(self.labels)
-        encode_cached(emb, list(dict.fromkeys(texts)))
+        encode_words(emb, list(dict.fromkeys(texts)))
         if self.phrases:  # the per-word floors embed the graph's relation names once
             self.sim([p.word for p in self.phrases], [])
 
@@ -182,9 +192,16 @@ class ChainScorer:
                                                vocabulary=self.vocabulary)
 
     def prepare(self, relations: Sequence[str]) -> None:
-        """Compute phrase similarities for these relation names in one batch."""
-        if self.phrases and relations:
-            self.sim([p.word for p in self.phrases], list(relations))
+        """Compute phrase similarities (with the model and lexical) for these relation names in
+        one batch, into this scorer's own tables."""
+        todo = [r for r in dict.fromkeys(relations) if r not in self._rows]
+        if not self.phrases or not todo:
+            return
+        words_ = [p.word for p in self.phrases]
+        both = self.sim(words_, todo)
+        lexical = self.lex(words_, todo)
+        for r in todo:
+            self._rows[r] = ([both[(w, r)] for w in words_], [lexical[(w, r)] for w in words_])
 
     def node_labels(self, labels: Sequence[str]) -> tuple[str, ...]:
         """The informative ones among a node's labels (none on a one-label graph)."""
@@ -213,7 +230,10 @@ class ChainScorer:
         return end_type(relation, inverted, labels=labels, literal=literal, active=active)
 
     def type_score(self, end: EndType) -> float:
-        return type_match(self.expect, end, self.sim, self.lex)
+        got = self._typed.get(end)
+        if got is None:
+            got = self._typed[end] = type_match(self.expect, end, self.sim, self.lex)
+        return got
 
     def voice_fit(self, hop: Hop) -> float:
         """+1 when the last hop reaches the role the question asks for with its verb ("which
@@ -272,11 +292,18 @@ class ChainScorer:
         steps = [list(st) for st in steps] if steps is not None else [[i] for i in range(k)]
         if not self.phrases or not k:
             return Alignment(idle=len(steps) if self.phrases else 0)
+        key = (tuple(relations), mention, tuple(tuple(st) for st in steps))
+        got = self._aligned.get(key)
+        if got is None:
+            got = self._aligned[key] = self._align(relations, mention, steps)
+        return got
+
+    def _align(self, relations: Sequence[str], mention: str, steps: list[list[int]]) -> Alignment:
         words_ = [p.word for p in self.phrases]
         rels = list(dict.fromkeys(relations))
-        table = self.sim(words_, rels)
-        sim = [[table[(w, r)] for r in rels] for w in words_]  # phrase x relation
-        lexical = self.lex(words_, rels)
+        self.prepare(rels)
+        sim = [[self._rows[r][0][j] for r in rels] for j in range(len(words_))]  # phrase x rel
+        lexical = {(words_[j], r): self._rows[r][1][j] for r in rels for j in range(len(words_))}
         ridx = {r: i for i, r in enumerate(rels)}
         step_rels = [sorted({ridx[relations[i]] for i in st}) for st in steps]
         options: list[list[int | None]] = []
@@ -421,11 +448,16 @@ def question_verb(analysis: QuestionAnalysis, expect: Expectation,
     return None, None
 
 
-def type_segments(relations: Sequence[str]) -> list[str]:
+def type_segments(relations: Sequence[str]) -> tuple[str, ...]:
     """The type segments of dotted ``domain.type.property`` relation names (``country`` in
     ``location.country.capital``): what the graph calls its kinds of things."""
-    return list(dict.fromkeys(w for r in relations if r.count(".") >= 2
-                              for w in words(r.split(".")[-2])[-1:]))
+    return _type_segments(tuple(relations))
+
+
+@functools.lru_cache(maxsize=8)
+def _type_segments(relations: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(w for r in relations if r.count(".") >= 2
+                               for w in words(r.split(".")[-2])[-1:]))
 
 
 def is_mirrored(hops: Sequence[Hop]) -> bool:
@@ -512,8 +544,12 @@ def enumerate_chains(store: GraphStore, mentions: dict[str, list[str]], scorer: 
         scorer.prepare(list({r for c in level for r, _ in c.hops}))
         _mark_unnamed(store, level, names)
     result = list(chains.values())
-    _type(store, result, scorer, names)
     for c in result:
+        scorer.score(c)
+    # the answer type needs the ends' labels and names: read them for the contenders only
+    result.sort(key=lambda c: -c.score)
+    _type(store, result[:TYPED_CHAINS], scorer, names)
+    for c in result[:TYPED_CHAINS]:
         scorer.score(c)
     if _conjunctions(result):
         for c in result:
@@ -657,8 +693,10 @@ def select_chains(chains: Sequence[Chain], limit: int) -> list[Chain]:
     seen: set[str] = set()
 
     def take(c: Chain) -> None:
+        if len(chosen) >= limit:
+            return
         key = str(c.relation_path)
-        if key not in seen and len(chosen) < limit:
+        if key not in seen:
             seen.add(key)
             chosen.append(c)
 
@@ -671,6 +709,8 @@ def select_chains(chains: Sequence[Chain], limit: int) -> list[Chain]:
         for p in c.partners:
             take(p)
     for c in chains:
+        if len(chosen) >= limit:
+            break
         if c.ends:
             take(c)
             for p in c.partners:
