@@ -76,6 +76,7 @@ class EndType(BaseModel):
     nouns: tuple[str, ...] = ()  # relation (segment) names that name the ends
     literal: LiteralKind | None = None
     agentive: bool = False  # the ends are the agents of the relation walked into them
+    typed_noun: bool = False  # a noun is the class of the ends (a dotted name's type segment)
 
 
 LABEL_MARGIN = 0.1  # labels this close to the best-fitting one fit too
@@ -169,8 +170,9 @@ def end_type(relation: str | None, inverted: bool, *, labels: Sequence[str] = ()
             segs = relation.split(".")
             if len(segs) >= 3:
                 nouns.append(segs[-2])
+    typed = bool(relation) and inverted and relation.count(".") >= 2
     return EndType(labels=tuple(dict.fromkeys(labels)), nouns=tuple(nouns), literal=literal,
-                   agentive=agentive)
+                   agentive=agentive, typed_noun=typed)
 
 
 def _best(sim: Similarity, left: Sequence[str], right: Sequence[str]) -> float:
@@ -215,7 +217,9 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
             return 0.8 if s >= MATCH else -0.8
         if s >= MATCH:
             return s
-        return -0.8 if end.labels else 0.0  # a relation that does not name the type says little
+        if end.labels or end.typed_noun:
+            return -0.8 if end.labels else -0.4  # the graph names the class, another one
+        return 0.0  # a relation name that does not name the type says little
     if lit is not None:
         return -0.8 if exp.kind in ("person", "place") else -0.2
     if exp.kind == "person":
