@@ -1,6 +1,9 @@
 """Kùzu graph store (``kuzu:PATH``, embedded, kuzu 0.11.3) and ``byokg load --into kuzu:PATH``.
 
-Reading: the database is opened read-only; the schema comes from the catalog
+Reading: the database is opened read-only through a symlink in a private temporary folder, so
+nothing Kùzu writes beside a database (``.wal``, ``.shadow``) ever lands next to the user's
+files; untrusted queries pass byokg's guard and run in a worker process (byokg.cypher.worker)
+that reopens the graph the same way. The schema comes from the catalog
 (``show_tables``, ``table_info``, ``show_connection``, ``show_indexes``); every GraphStore
 lookup is one Cypher query for the whole id batch (``UNWIND $keys``), with per-node caps applied
 in Cypher (``list_slice(collect(…))``) and totals from ``count(*)``.
@@ -31,6 +34,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path as FsPath
@@ -45,11 +49,13 @@ from byokg.contracts import (
     NodeLabel,
     Path,
     PropertyInfo,
-    QueryResult,
     RelationPattern,
     RelationType,
     Triplet,
 )
+from byokg.cypher.dialects import kuzu_string
+from byokg.cypher.lexer import UnsafeIdentifier, quote_identifier
+from byokg.cypher.storecommon import GuardedQueries
 from byokg.errors import BackendError, ConfigError, InputError, QueryError
 from byokg.hookspecs import hookimpl
 from byokg.store import BaseGraphStore, Capability
@@ -63,10 +69,17 @@ _MAX_ERR = 300
 
 
 def _q(name: str) -> str:
-    """Backtick-escape an identifier that came from the catalog (never from user text)."""
-    if "`" in name:
-        raise QueryError(f"identifier {name!r} contains a backtick; it cannot be escaped in Kùzu")
-    return f"`{name}`"
+    """Quote an identifier by Kùzu's rules (a backtick or control character cannot be written:
+    refused with QueryError naming it)."""
+    try:
+        return quote_identifier(name, "kuzu")
+    except UnsafeIdentifier as exc:
+        raise QueryError(f"{exc}; byokg cannot query it") from None
+
+
+def _s(value: str) -> str:
+    """A Kùzu string literal (backslash escapes) for names that go into ``'…'`` positions."""
+    return kuzu_string(str(value))
 
 
 def _path_of(uri: str) -> str:
@@ -131,8 +144,8 @@ def _comment_value(comment: str, prefix: str) -> str | None:
     return None
 
 
-class KuzuGraph(BaseGraphStore):
-    """A Kùzu database opened read-only as a GraphStore + QueryableStore."""
+class KuzuGraph(GuardedQueries, BaseGraphStore):
+    """A Kùzu database opened read-only as a GraphStore with the cypher capability."""
 
     dialect = "kuzu"
     capabilities: frozenset[str] = frozenset(  # type: ignore[misc]
@@ -149,6 +162,7 @@ class KuzuGraph(BaseGraphStore):
         timeout_s: float | None = 30.0,
         buffer_pool_mb: int | None = None,
         threads: int | None = None,
+        max_db_mb: int | None = None,
         **_: Any,
     ) -> None:
         import kuzu
@@ -166,13 +180,20 @@ class KuzuGraph(BaseGraphStore):
         self.id_property = id_property
         self.name_properties = tuple(name_properties or DEFAULT_NAME_PROPERTIES)
         self.default_timeout_s = timeout_s
+        self._options = {"id_property": id_property, "name_properties": list(self.name_properties),
+                         "timeout_s": timeout_s, "buffer_pool_mb": buffer_pool_mb,
+                         "threads": threads, "max_db_mb": max_db_mb}
         kwargs: dict[str, Any] = {"read_only": True}
         if buffer_pool_mb:
             kwargs["buffer_pool_size"] = int(buffer_pool_mb) * 1024 * 1024
+        if max_db_mb:
+            kwargs["max_db_size"] = int(max_db_mb) * 1024 * 1024
+        self._view = _ReadOnlyView(self.path)
         try:
-            self._db = kuzu.Database(self.path, **kwargs)
+            self._db = kuzu.Database(self._view.path, **kwargs)
             self._conn = kuzu.Connection(self._db, num_threads=int(threads) if threads else 0)
         except Exception as exc:  # kuzu raises RuntimeError for everything
+            self._view.close()
             raise BackendError(f"cannot open {uri}: {exc}", uri=uri) from None
         self._cat = self._read_catalog()
         self._rel_names: dict[str, list[tuple[str, str | None]]] | None = None
@@ -209,7 +230,7 @@ class KuzuGraph(BaseGraphStore):
         for name, typ, comment in tables:
             if typ not in ("NODE", "REL"):
                 continue
-            info = self._rows(f"CALL table_info('{name}') RETURN *")
+            info = self._rows(f"CALL table_info({_s(name)}) RETURN *")
             props = {row[1]: str(row[2]) for row in info}
             if typ == "NODE":
                 pk = next((row[1] for row in info if row[-1] is True), next(iter(props)))
@@ -225,7 +246,7 @@ class KuzuGraph(BaseGraphStore):
                     comment=comment or "",
                 )
             else:
-                conns = self._rows(f"CALL show_connection('{name}') RETURN *")
+                conns = self._rows(f"CALL show_connection({_s(name)}) RETURN *")
                 type_prop = _comment_value(comment, TYPE_COMMENT)
                 cat.rels[name] = _RelTable(
                     name=name,
@@ -271,7 +292,7 @@ class KuzuGraph(BaseGraphStore):
         if len(tables) == 1 or len({t.key_prop for t in tables}) == 1:
             return f"CAST({var}.{_q(tables[0].key_prop)} AS STRING)"
         whens = " ".join(
-            f"WHEN label({var}) = '{t.name}' THEN CAST({var}.{_q(t.key_prop)} AS STRING)"
+            f"WHEN label({var}) = {_s(t.name)} THEN CAST({var}.{_q(t.key_prop)} AS STRING)"
             for t in tables
         )
         return f"CASE {whens} END"
@@ -371,7 +392,7 @@ class KuzuGraph(BaseGraphStore):
         for i, (t, vals) in enumerate((t, v) for t, v in chosen.items() if v):
             tp = self._cat.rels[t].type_prop
             params[f"rt{i}"] = vals
-            conds.append(f"(label(r) = '{t}' AND r.{_q(tp)} IN $rt{i})")  # type: ignore[arg-type]
+            conds.append(f"(label(r) = {_s(t)} AND r.{_q(tp)} IN $rt{i})")  # type: ignore[arg-type]
         if plain and conds:
             conds.append("label(r) IN $plain_rels")
             params["plain_rels"] = plain
@@ -398,24 +419,17 @@ class KuzuGraph(BaseGraphStore):
         if len(typed) == len(tables) and len(props) == 1:
             return f"r.{_q(props.pop())}"
         whens = " ".join(
-            f"WHEN label(r) = '{t}' THEN r.{_q(self._cat.rels[t].type_prop)}" for t in typed  # type: ignore[arg-type]
+            f"WHEN label(r) = {_s(t)} THEN r.{_q(self._cat.rels[t].type_prop)}"  # type: ignore[arg-type]
+            for t in typed
         )
         return f"CASE {whens} ELSE label(r) END"
 
-    def neighbors(
-        self,
-        ids: Sequence[str],
-        *,
-        direction: Direction = Direction.BOTH,
-        relations: Sequence[str] | None = None,
-        limit_per_node: int | None = None,
+    def _neighbors(
+        self, ids: list[str], direction: Direction, relations: list[str] | None, lim: int | None
     ) -> dict[str, Neighborhood]:
         """One-hop triplets per id: one query for the whole batch (``WHERE a.key IN $keys``;
         BOTH is one undirected match, each edge's direction read from ``r._src``), cap applied
         in Cypher with ``list_slice(collect(…))``, totals from ``count(*)``."""
-        direction = Direction(direction)
-        ids = [str(i) for i in ids]
-        lim = max(int(limit_per_node), 0) if limit_per_node is not None else None
         key_of: dict[tuple[str, str], list[str]] = {}
         plain: list[tuple[str, dict[str, Any]]] = []  # parts without rel properties (UNION-able)
         with_props: list[tuple[str, dict[str, Any]]] = []
@@ -448,7 +462,7 @@ class KuzuGraph(BaseGraphStore):
             q = (
                 f"MATCH (a:{_q(table)}){left}[r{labels}]{right}(b) "
                 f"WHERE a.{_q(t.key_prop)} IN $k_{n}{w} "
-                f"RETURN '{table}' AS tl, CAST(a.{_q(t.key_prop)} AS STRING) AS k, "
+                f"RETURN {_s(table)} AS tl, CAST(a.{_q(t.key_prop)} AS STRING) AS k, "
                 f"count(*) AS total, {sl(is_out)} AS io, {sl(self._rel_name_expr(tables))} AS rn, "
                 f"{sl('label(b)')} AS bl, {sl(self._key_expr('b'))} AS bk"
             )
@@ -462,6 +476,22 @@ class KuzuGraph(BaseGraphStore):
             rows += self._rows(" UNION ALL ".join(q for q, _ in plain), params)
         for q, p in with_props:
             rows += self._rows(q, p)
+        found = self._neighbor_rows(rows, key_of)
+        out: dict[str, Neighborhood] = {}
+        for nid in ids:
+            trips, total = found.get(nid, ([], 0))
+            if lim is not None:
+                trips = trips[:lim]
+            out[nid] = Neighborhood.model_construct(
+                node=nid, triplets=tuple(trips), total=total, truncated=len(trips) < total
+            )
+        return out
+
+    def _neighbor_rows(
+        self, rows: list[list[Any]], key_of: dict[tuple[str, str], list[str]]
+    ) -> dict[str, tuple[list[Triplet], int]]:
+        """(triplets, total) per node id from the rows of the neighbour queries (one row per
+        node table and key, its edges as parallel lists)."""
         found: dict[str, tuple[list[Triplet], int]] = {}
         for row in rows:
             tl, k, total, io, rn, bl, bk = row[:7]
@@ -476,15 +506,7 @@ class KuzuGraph(BaseGraphStore):
                         head=h, relation=str(rel), tail=tt, properties=props))
                 prev, ptotal = found.get(nid, ([], 0))
                 found[nid] = (prev + trips, ptotal + int(total))
-        out: dict[str, Neighborhood] = {}
-        for nid in ids:
-            trips, total = found.get(nid, ([], 0))
-            if lim is not None:
-                trips = trips[:lim]
-            out[nid] = Neighborhood.model_construct(
-                node=nid, triplets=tuple(trips), total=total, truncated=len(trips) < total
-            )
-        return out
+        return found
 
     def degrees(self, ids: Sequence[str], *, direction: Direction = Direction.BOTH) -> dict[str, int]:
         direction = Direction(direction)
@@ -502,7 +524,8 @@ class KuzuGraph(BaseGraphStore):
                 key_of.setdefault((table, str(k)), []).append(nid)
             parts.append(
                 f"MATCH (a:{_q(table)}){left}[r]{right}() WHERE a.{_q(t.key_prop)} IN $k{n} "
-                f"RETURN '{table}' AS tl, CAST(a.{_q(t.key_prop)} AS STRING) AS k, count(r) AS d"
+                f"RETURN {_s(table)} AS tl, CAST(a.{_q(t.key_prop)} AS STRING) AS k, "
+                "count(r) AS d"
             )
         out = dict.fromkeys(ids, 0)
         if parts:
@@ -667,29 +690,24 @@ class KuzuGraph(BaseGraphStore):
         return t.node_id(n.get(t.key_prop))
 
     # ------------------------------------------------------------------ Cypher
-    def query(
-        self,
-        cypher: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        timeout_s: float | None = None,
-        row_limit: int | None = None,
-    ) -> QueryResult:
-        """Run read-only Cypher (the database is opened read-only: writes fail in Kùzu)."""
-        t0 = time.perf_counter()
-        res = self._run(cypher, params, timeout_s)
-        cols = tuple(res.get_column_names())
-        rows: list[tuple[Any, ...]] = []
-        truncated = False
-        while res.has_next():
-            if row_limit is not None and len(rows) >= row_limit:
-                truncated = True
-                break
-            rows.append(tuple(_plain(v) for v in res.get_next()))
-        return QueryResult(
-            columns=cols, rows=tuple(rows), truncated=truncated,
-            elapsed_ms=(time.perf_counter() - t0) * 1000,
-        )
+    def _fetch(self, text: str, params: Mapping[str, Any] | None, timeout_s: float | None,
+               max_rows: int | None) -> tuple[list[str], list[list[Any]]]:
+        """Guarded queries (see GuardedQueries.query): Kùzu itself is opened read-only."""
+        res = self._run(text, params, timeout_s)
+        rows: list[list[Any]] = []
+        while res.has_next() and (max_rows is None or len(rows) < max_rows):
+            rows.append([_plain(v) for v in res.get_next()])
+        return res.get_column_names(), rows
+
+    def worker_spec(self) -> Any:
+        """How a worker process reopens this graph (byokg.cypher.worker): same path and
+        options, with a buffer pool no larger than the worker's memory cap."""
+        from byokg.cypher.worker import StoreSpec, WorkerLimits
+
+        opts = {k: v for k, v in self._options.items() if v is not None}
+        cap = (getattr(self, "worker_limits", None) or WorkerLimits()).memory_mb
+        opts["buffer_pool_mb"] = min(int(opts.get("buffer_pool_mb") or cap), max(64, cap // 2))
+        return StoreSpec(factory="byokg.backends.kuzu:open_kuzu", uri=self.uri, options=opts)
 
     def explain(self, cypher: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Plan ``cypher`` without running it; raises QueryError on syntax/binding errors."""
@@ -712,7 +730,7 @@ class KuzuGraph(BaseGraphStore):
                     continue
                 for idx, _cols in idxs:
                     rows = self._rows(
-                        f"CALL QUERY_FTS_INDEX('{table}', '{idx}', $q, top := $k) "
+                        f"CALL QUERY_FTS_INDEX({_s(table)}, {_s(idx)}, $q, top := $k) "
                         f"RETURN node.{_q(t.key_prop)}, score",
                         {"q": text, "k": int(k)},
                     )
@@ -731,7 +749,7 @@ class KuzuGraph(BaseGraphStore):
                 t = self._cat.nodes[table]
                 for idx, _col in idxs:
                     rows = self._rows(
-                        f"CALL QUERY_VECTOR_INDEX('{table}', '{idx}', $v, $k) "
+                        f"CALL QUERY_VECTOR_INDEX({_s(table)}, {_s(idx)}, $v, $k) "
                         f"RETURN node.{_q(t.key_prop)}, distance",
                         {"v": [float(x) for x in vec], "k": int(k)},
                     )
@@ -742,6 +760,9 @@ class KuzuGraph(BaseGraphStore):
         return out
 
     def close(self) -> None:
+        from byokg.cypher.worker import close_pool
+
+        close_pool(self)
         for attr in ("_conn", "_db"):
             obj = getattr(self, attr, None)
             if obj is not None:
@@ -750,6 +771,32 @@ class KuzuGraph(BaseGraphStore):
                 except Exception:  # noqa: BLE001 - closing is best effort
                     pass
                 setattr(self, attr, None)
+        view = getattr(self, "_view", None)
+        if view is not None:
+            view.close()
+
+
+class _ReadOnlyView:
+    """A private folder holding a symlink to the user's database (and copies of its ``.wal`` /
+    ``.shadow`` if present). Kùzu opens the link read-only, so whatever it creates next to the
+    database file (``.wal``, ``.shadow`` — even read-only connections did on some statements)
+    lands in the private folder, removed on close, never next to the user's files."""
+
+    def __init__(self, path: str) -> None:
+        self.dir = tempfile.mkdtemp(prefix="byokg-kuzu-ro-")
+        real = os.path.realpath(path)
+        self.path = os.path.join(self.dir, os.path.basename(real.rstrip(os.sep)) or "graph.kz")
+        try:
+            os.symlink(real, self.path, target_is_directory=os.path.isdir(real))
+            for suffix in (".wal", ".shadow"):
+                if os.path.isfile(real + suffix):  # a log a writer left: read it, never change it
+                    shutil.copyfile(real + suffix, self.path + suffix)
+        except OSError:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def _plain(v: Any) -> Any:
@@ -828,7 +875,7 @@ def _copy(
     f = os.path.join(tmp, f"copy_{time.monotonic_ns()}.parquet")
     pq.write_table(pa.table(arrays), f)
     try:
-        conn.execute(f"COPY {_q(table)} FROM '{f}'{options}")
+        conn.execute(f"COPY {_q(table)} FROM {_s(f)}{options}")
     finally:
         os.remove(f)
 
@@ -850,32 +897,27 @@ def load_kuzu(
 
 
 def _load_triples(sources: Sequence[str], into: str, skip_bad_rows: bool, fulltext: bool):
-    from byokg.backends.memory import GraphBuilder, LoadReport, load_csv, load_jsonl
-
+    """Triple files into one ``Entity`` node table and one ``REL`` rel table (module doc)."""
     from byokg.loading import LoadSummary
+    from byokg.readers import read_sources
 
-    if not sources:
-        raise ConfigError("byokg load needs at least one source file")
-    b = GraphBuilder()
-    total = LoadReport(source=",".join(sources))
-    files: list[FsPath] = []
-    for src in sources:
-        p = FsPath(src)
-        if p.is_dir():
-            files += sorted(f for f in p.iterdir() if f.suffix in (".csv", ".tsv", ".tab", ".txt",
-                                                                   ".jsonl", ".ndjson"))
-        else:
-            files.append(p)
-    for f in files:
-        loader = load_jsonl if f.suffix in (".jsonl", ".ndjson") else load_csv
-        _, rep = loader(f, builder=b, skip_bad_rows=skip_bad_rows)
-        total.bad_rows += rep.bad_rows
-        total.reasons.extend(rep.reasons[: 5 - len(total.reasons)])
-    graph = b.build(into, total)
-    if not len(graph.heads) and not graph._ids:
-        raise InputError("no triplets loaded", source=total.source)
-    db, conn = _new_db(into)
-    try:
+    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows)
+    table = b.freeze(report)
+    ids = table.node_ids
+    nodes = {
+        "id": ids,
+        # a node without a name is named by its id (as in memory:), so the FTS
+        # index also finds Freebase-style graphs whose ids are the names
+        "name": [table.name(i) for i in range(len(ids))],
+        "aliases": [list(table.aliases.get(i, ())) or None for i in range(len(ids))],
+    }
+    rels = {
+        "from": [ids[i] for i in table.heads.tolist()],
+        "to": [ids[i] for i in table.tails.tolist()],
+        "type": [table.rel_names[r] for r in table.rels.tolist()],
+    }
+    del b
+    with _writing(into) as conn, tempfile.TemporaryDirectory(prefix="byokg-kuzu-") as tmp:
         conn.execute(
             f"CREATE NODE TABLE {TRIPLE_NODE_TABLE}(id STRING PRIMARY KEY, name STRING, aliases STRING[])"
         )
@@ -885,41 +927,38 @@ def _load_triples(sources: Sequence[str], into: str, skip_bad_rows: bool, fullte
             "type STRING)"
         )
         conn.execute(f"COMMENT ON TABLE {TRIPLE_REL_TABLE} IS '{TYPE_COMMENT}type'")
-        ids = graph._ids
-        with tempfile.TemporaryDirectory(prefix="byokg-kuzu-") as tmp:
-            _copy(conn, TRIPLE_NODE_TABLE, {
-                "id": ids,
-                # a node without a name is named by its id (as in memory:), so the FTS
-                # index also finds Freebase-style graphs whose ids are the names
-                "name": [b.names.get(i, nid) for i, nid in enumerate(ids)],
-                "aliases": [list(b.aliases.get(i, ())) or None for i in range(len(ids))],
-            }, tmp, types={"id": "string", "name": "string", "aliases": "string[]"})
-            rel_names = graph._rels
-            _copy(conn, TRIPLE_REL_TABLE, {
-                "from": [ids[i] for i in graph.heads.tolist()],
-                "to": [ids[i] for i in graph.tails.tolist()],
-                "type": [rel_names[r] for r in graph.rels.tolist()],
-            }, tmp, types={"from": "string", "to": "string", "type": "string"})
+        _copy(conn, TRIPLE_NODE_TABLE, nodes, tmp,
+              types={"id": "string", "name": "string", "aliases": "string[]"})
+        _copy(conn, TRIPLE_REL_TABLE, rels, tmp,
+              types={"from": "string", "to": "string", "type": "string"})
         if fulltext:
             conn.execute(f"CALL CREATE_FTS_INDEX('{TRIPLE_NODE_TABLE}', 'byokg_name_fts', ['name'])")
-    except RuntimeError as exc:
+    return LoadSummary.of(into, report)
+
+
+@contextmanager
+def _writing(into: str) -> Iterator[Any]:
+    """A connection to a NEW Kùzu database at ``into``; on a Kùzu error the half-written
+    database is removed and the error raised as a BackendError naming the target."""
+    db, conn = _new_db(into)
+    try:
+        yield conn
+    except BaseException as exc:
         conn.close()
         db.close()
         shutil.rmtree(_path_of(into), ignore_errors=True)
-        raise BackendError(f"loading into {into} failed: {exc}", uri=into) from None
+        if isinstance(exc, RuntimeError):
+            raise BackendError(f"loading into {into} failed: {exc}", uri=into) from None
+        raise
     conn.close()
     db.close()
-    st = graph.stats()
-    return LoadSummary(
-        target=into, nodes=st.nodes, triplets=st.triplets, duplicates=total.duplicates,
-        bad_rows=total.bad_rows, reasons=total.reasons[:5],
-    )
 
 
 def _load_property_graph(
     sources: Sequence[str], into: str, mapping: str, skip_bad_rows: bool, fulltext: bool
 ):
-    from byokg.loading import LoadSummary
+    """Property-graph CSVs described by a mapping (byokg/pgmapping.py): one node table per
+    label, one rel table per relationship type (``FROM a TO b`` for each label pair)."""
     from byokg.pgmapping import PGLoadReport, PGMapping
 
     m = PGMapping.load(mapping)
@@ -929,77 +968,74 @@ def _load_property_graph(
             f"(got {list(sources)})"
         )
     base = FsPath(sources[0])
-    for spec in m.nodes:
-        _check_ident(spec.label, "node label", mapping)
-    for spec in m.edges:
-        _check_ident(spec.type, "relationship type", mapping)
+    rel_props = _pg_rel_properties(m, mapping)
     report = PGLoadReport()
-    db, conn = _new_db(into)
-    try:
-        with tempfile.TemporaryDirectory(prefix="byokg-kuzu-") as tmp:
-            keys: dict[str, set[Any]] = {}
-            for spec in m.nodes:
-                cols = ", ".join(f"{_q(c)} {_KUZU_TYPES[t]}" for c, t in spec.properties.items())
-                conn.execute(f"CREATE NODE TABLE {_q(spec.label)}({cols}, PRIMARY KEY({_q(spec.key)}))")
-                if spec.name:
-                    conn.execute(f"COMMENT ON TABLE {_q(spec.label)} IS '{NAME_COMMENT}{spec.name}'")
-                keys[spec.label] = set()
-            for spec, batch in m.iter_nodes(base, skip_bad_rows=skip_bad_rows, report=report):
-                keys[spec.label].update(r[spec.key] for r in batch)
-                _copy(conn, spec.label, {c: [r[c] for r in batch] for c in spec.properties}, tmp,
-                      types=dict(spec.properties))
-            by_type: dict[str, list] = {}
-            for spec in m.edges:
-                by_type.setdefault(spec.type, []).append(spec)
-            for typ, specs in by_type.items():
-                pairs = list(dict.fromkeys((s.src_label, s.dst_label) for s in specs))
-                props: dict[str, str] = {}
-                for s in specs:
-                    for c, t in s.properties.items():
-                        if props.setdefault(c, t) != t:
-                            raise InputError(
-                                f"relationship type {typ!r}: property {c!r} is typed both "
-                                f"{props[c]} and {t} in different edge specs", source=mapping)
-                conns = ", ".join(f"FROM {_q(a)} TO {_q(b)}" for a, b in pairs)
-                pcols = "".join(f", {_q(c)} {_KUZU_TYPES[t]}" for c, t in props.items())
-                conn.execute(f"CREATE REL TABLE {_q(typ)}({conns}{pcols})")
-            multi = {t for t, specs in by_type.items()
-                     if len({(s.src_label, s.dst_label) for s in specs}) > 1}
-            for spec, batch in m.iter_edges(base, skip_bad_rows=skip_bad_rows, report=report,
-                                             known_keys=keys):
-                cols = {"from": [r["src"] for r in batch], "to": [r["dst"] for r in batch]}
-                for c in spec.properties:
-                    cols[c] = [r[c] for r in batch]
-                opts = (f" (from='{spec.src_label}', to='{spec.dst_label}')"
-                        if spec.type in multi else "")
-                if len(spec.properties) < len({c for s in by_type[spec.type] for c in s.properties}):
-                    raise InputError(
-                        f"edge specs of {spec.type!r} must list the same properties", source=mapping)
-                key_types = {n.label: n.properties[n.key] for n in m.nodes}
-                _copy(conn, spec.type, cols, tmp, opts, types={
-                    "from": key_types[spec.src_label], "to": key_types[spec.dst_label],
-                    **spec.properties})
+    with _writing(into) as conn, tempfile.TemporaryDirectory(prefix="byokg-kuzu-") as tmp:
+        _create_pg_tables(conn, m, rel_props)
+        keys: dict[str, set[Any]] = {spec.label: set() for spec in m.nodes}
+        for spec, batch in m.iter_nodes(base, skip_bad_rows=skip_bad_rows, report=report):
+            keys[spec.label].update(r[spec.key] for r in batch)
+            _copy(conn, spec.label, {c: [r[c] for r in batch] for c in spec.properties}, tmp,
+                  types=dict(spec.properties))
+        pairs = {t: {(s.src_label, s.dst_label) for s in m.edges if s.type == t} for t in rel_props}
+        key_types = {n.label: n.properties[n.key] for n in m.nodes}
+        for spec, batch in m.iter_edges(base, skip_bad_rows=skip_bad_rows, report=report,
+                                         known_keys=keys):
+            cols = {"from": [r["src"] for r in batch], "to": [r["dst"] for r in batch]}
+            cols.update({c: [r[c] for r in batch] for c in spec.properties})
+            opts = (f" (from={_s(spec.src_label)}, to={_s(spec.dst_label)})"
+                    if len(pairs[spec.type]) > 1 else "")
+            _copy(conn, spec.type, cols, tmp, opts, types={
+                "from": key_types[spec.src_label], "to": key_types[spec.dst_label],
+                **spec.properties})
         if fulltext:
             for spec in m.nodes:
                 if spec.name:
-                    conn.execute(f"CALL CREATE_FTS_INDEX('{spec.label}', "
-                                 f"'byokg_{spec.label}_name_fts', ['{spec.name}'])")
-    except RuntimeError as exc:
-        conn.close()
-        db.close()
-        shutil.rmtree(_path_of(into), ignore_errors=True)
-        raise BackendError(f"loading into {into} failed: {exc}", uri=into) from None
-    conn.close()
-    db.close()
-    reasons = list(report.reasons)
-    if report.dangling:
-        reasons.append(f"{report.dangling} edge row(s) skipped: source or target is not a node")
-    if report.long_rows:
-        reasons.append(f"{report.long_rows} row(s) had more fields than the header; extras ignored")
-    return LoadSummary(
-        target=into, nodes=report.nodes, triplets=report.edges, duplicates=report.duplicates,
-        bad_rows=report.bad_rows, reasons=reasons[:7],
-    )
+                    conn.execute(f"CALL CREATE_FTS_INDEX({_s(spec.label)}, "
+                                 f"{_s('byokg_' + spec.label + '_name_fts')}, "
+                                 f"[{_s(spec.name)}])")
+    return report.summary(into)
+
+
+def _pg_rel_properties(m: Any, mapping: str) -> dict[str, dict[str, str]]:
+    """Per relationship type, its typed properties; every name checked as a Kùzu table name,
+    and every edge spec of a type must list the same properties with the same types."""
+    for spec in m.nodes:
+        _check_ident(spec.label, "node label", mapping)
+    for spec in [*m.nodes, *m.edges]:
+        for col in spec.properties:
+            try:
+                quote_identifier(col, "kuzu")
+            except UnsafeIdentifier as exc:
+                raise InputError(f"property {col!r} cannot be a Kùzu column name: {exc}",
+                                 source=mapping, field="properties") from None
+    out: dict[str, dict[str, str]] = {}
+    for spec in m.edges:
+        _check_ident(spec.type, "relationship type", mapping)
+        props = out.setdefault(spec.type, dict(spec.properties))
+        for c, t in spec.properties.items():
+            if props.setdefault(c, t) != t:
+                raise InputError(
+                    f"relationship type {spec.type!r}: property {c!r} is typed both "
+                    f"{props[c]} and {t} in different edge specs", source=mapping)
+    for spec in m.edges:
+        if set(spec.properties) != set(out[spec.type]):
+            raise InputError(
+                f"edge specs of {spec.type!r} must list the same properties", source=mapping)
+    return out
+
+
+def _create_pg_tables(conn: Any, m: Any, rel_props: dict[str, dict[str, str]]) -> None:
+    for spec in m.nodes:
+        cols = ", ".join(f"{_q(c)} {_KUZU_TYPES[t]}" for c, t in spec.properties.items())
+        conn.execute(f"CREATE NODE TABLE {_q(spec.label)}({cols}, PRIMARY KEY({_q(spec.key)}))")
+        if spec.name:
+            conn.execute(f"COMMENT ON TABLE {_q(spec.label)} IS {_s(NAME_COMMENT + spec.name)}")
+    for typ, props in rel_props.items():
+        pairs = dict.fromkeys((s.src_label, s.dst_label) for s in m.edges if s.type == typ)
+        conns = ", ".join(f"FROM {_q(a)} TO {_q(b)}" for a, b in pairs)
+        pcols = "".join(f", {_q(c)} {_KUZU_TYPES[t]}" for c, t in props.items())
+        conn.execute(f"CREATE REL TABLE {_q(typ)}({conns}{pcols})")
 
 
 @hookimpl

@@ -2,25 +2,22 @@
 
 The paper's "dict from node to its one-hop triplets", but compact: node and relation names are
 interned to ints and edges live in numpy CSR arrays for both directions, so every node (heads
-and tails) is indexed and 1.5M triplets take about 190 MB (see docs/backends.md).
+and tails) is indexed and 1.5M triplets take about 190 MB (see docs/backends.md). The store
+declares the ``csr`` capability: the core's path search and Eq. 10 scoring read its arrays.
 
-Loaders: CSV/TSV triples (``head,relation,tail``; header optional; delimiter sniffed), JSONL
-(``{"head","relation","tail"}`` rows with optional ``properties``, plus optional node records
-``{"id", "name", "labels", "aliases", "properties"}``), and networkx (Multi)DiGraphs.
+Files are read by the core's triple readers (:mod:`byokg.readers`: CSV/TSV, JSONL triple rows
+and node records, folders of them); networkx (Multi)DiGraphs through
+:meth:`MemoryGraph.from_networkx`. ``byokg load … --into memory:FILE.jsonl`` writes a
+validated, deduplicated JSONL file (:func:`load_memory`).
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import itertools
 import json
 import logging
 import os
 import re
-from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any, ClassVar
 
@@ -38,11 +35,20 @@ from byokg.contracts import (
     RelationType,
     Triplet,
 )
+from byokg.csr import CsrView, gather_csr
 from byokg.errors import ConfigError, InputError
+from byokg.graph import builtin_graph
 from byokg.hookspecs import hookimpl
-from byokg.store import BaseGraphStore
+from byokg.readers import (
+    DEFAULT_LABEL,
+    LoadReport,
+    TripleBuilder,
+    TripleTable,
+    read_sources,
+    trim_heap,
+)
+from byokg.store import BaseGraphStore, Capability
 
-DEFAULT_LABEL = "Entity"
 _ASCII_SEP = re.compile(r"[\W_]+")
 
 
@@ -56,232 +62,11 @@ def _normalize(text: str) -> str:
     return normalize(text)
 
 
-_HEADER_NAMES = {
-    ("head", "relation", "tail"),
-    ("subject", "predicate", "object"),
-    ("h", "r", "t"),
-    ("source", "relation", "target"),
-    ("src", "rel", "dst"),
-    ("head", "rel", "tail"),
-}
-MAX_REASONS = 5
-_PACK_LIMIT = 2**63  # (head, relation, tail) ids packed into one int64 key below this
-
-
-@dataclass
-class LoadReport:
-    """What a load did: rows read, duplicates counted, bad rows skipped (with the first reasons)."""
-
-    source: str
-    rows: int = 0
-    triplets: int = 0
-    duplicates: int = 0
-    bad_rows: int = 0
-    reasons: list[str] = field(default_factory=list)
-
-    def bad(self, reason: str) -> None:
-        self.bad_rows += 1
-        if len(self.reasons) < MAX_REASONS:
-            self.reasons.append(reason)
-
-
-class _Interner(dict):
-    """name -> dense int id; a missing name gets the next id (``d[name]`` interns at C speed)."""
-
-    __slots__ = ()
-
-    def __missing__(self, key: str) -> int:
-        v = self[key] = len(self)
-        return v
-
-
-class GraphBuilder:
-    """Accumulates triplets and node records, then freezes into a :class:`MemoryGraph`."""
-
-    def __init__(self) -> None:
-        self.node_index: dict[str, int] = _Interner()
-        self.node_ids: list[str] = []
-        self.rel_index: dict[str, int] = _Interner()
-        self.rel_names: list[str] = []
-        self.heads = array("i")
-        self.rels = array("i")
-        self.tails = array("i")
-        self.edge_props: dict[int, dict[str, Any]] = {}
-        self.names: dict[int, str] = {}
-        self.aliases: dict[int, tuple[str, ...]] = {}
-        self.labels: dict[int, tuple[str, ...]] = {}
-        self.node_props: dict[int, dict[str, Any]] = {}
-
-    def node(self, node_id: str) -> int:
-        idx = self.node_index.get(node_id)
-        if idx is None:
-            idx = self.node_index[node_id] = len(self.node_ids)
-            self.node_ids.append(node_id)
-        return idx
-
-    def relation(self, name: str) -> int:
-        idx = self.rel_index.get(name)
-        if idx is None:
-            idx = self.rel_index[name] = len(self.rel_names)
-            self.rel_names.append(name)
-        return idx
-
-    def _sync(self) -> None:
-        """Append names interned directly through ``node_index[...]`` (bulk loaders)."""
-        if len(self.node_ids) < len(self.node_index):
-            self.node_ids.extend(itertools.islice(self.node_index, len(self.node_ids), None))
-        if len(self.rel_names) < len(self.rel_index):
-            self.rel_names.extend(itertools.islice(self.rel_index, len(self.rel_names), None))
-
-    def add(
-        self, head: str, relation: str, tail: str, properties: dict[str, Any] | None = None
-    ) -> None:
-        if properties:
-            self.edge_props[len(self.heads)] = dict(properties)
-        self.heads.append(self.node(head))
-        self.rels.append(self.relation(relation))
-        self.tails.append(self.node(tail))
-
-    def add_columns(
-        self, heads: Sequence[str], relations: Sequence[str], tails: Sequence[str]
-    ) -> None:
-        """Add many triplets given as three equally long columns of non-empty strings."""
-        self._sync()
-        nidx, ridx = self.node_index, self.rel_index
-        self.heads.extend(map(nidx.__getitem__, heads))
-        self.rels.extend(map(ridx.__getitem__, relations))
-        self.tails.extend(map(nidx.__getitem__, tails))
-        self._sync()
-
-    def add_encoded(
-        self,
-        node_names: Sequence[str],
-        heads: np.ndarray,
-        tails: np.ndarray,
-        rel_names: Sequence[str],
-        rels: np.ndarray,
-    ) -> None:
-        """Add triplets already dictionary-encoded: ``heads``/``tails`` index ``node_names``,
-        ``rels`` indexes ``rel_names`` (as a columnar reader produces them)."""
-        self._sync()
-        nmap = self._encode(self.node_index, node_names)
-        rmap = self._encode(self.rel_index, rel_names)
-        self._sync()
-        for arr, codes, m in (
-            (self.heads, heads, nmap),
-            (self.rels, rels, rmap),
-            (self.tails, tails, nmap),
-        ):
-            arr.frombytes((codes if m is None else m[codes]).astype(np.int32, copy=False).tobytes())
-
-    @staticmethod
-    def _encode(index: dict[str, int], names: Sequence[str]) -> np.ndarray | None:
-        """Ids for distinct ``names`` (None when they are exactly 0..n-1 of a fresh index)."""
-        if not index:
-            index.update(zip(names, range(len(names)), strict=True))
-            if len(index) == len(names):
-                return None
-            index.clear()  # names were not distinct: intern one by one
-        return np.fromiter(map(index.__getitem__, names), np.int32, len(names))
-
-    def add_node(
-        self,
-        node_id: str,
-        *,
-        name: str | None = None,
-        labels: Sequence[str] = (),
-        aliases: Sequence[str] = (),
-        properties: dict[str, Any] | None = None,
-    ) -> None:
-        idx = self.node(node_id)
-        if name is not None and name != node_id:
-            self.names[idx] = name
-        if labels:
-            self.labels[idx] = tuple(labels)
-        if aliases:
-            self.aliases[idx] = tuple(
-                dict.fromkeys(list(self.aliases.get(idx, ())) + list(aliases))
-            )
-        if properties:
-            self.node_props.setdefault(idx, {}).update(properties)
-
-    def __len__(self) -> int:
-        return len(self.heads)
+class GraphBuilder(TripleBuilder):
+    """The core's :class:`~byokg.readers.TripleBuilder`, frozen into a :class:`MemoryGraph`."""
 
     def build(self, uri: str = "memory:", report: LoadReport | None = None) -> MemoryGraph:
-        self._sync()
-        heads = np.frombuffer(self.heads, dtype=np.int32)
-        rels = np.frombuffer(self.rels, dtype=np.int32)
-        tails = np.frombuffer(self.tails, dtype=np.int32)
-        n_nodes = len(self.node_ids)
-        n_rels = len(self.rel_names)
-        # Deduplicate (head, relation, tail); keep the first occurrence (and its properties).
-        if len(heads) and n_nodes * n_nodes * max(n_rels, 1) < _PACK_LIMIT:
-            keys = (heads.astype(np.int64) * max(n_rels, 1) + rels) * max(n_nodes, 1) + tails
-            ordered = np.sort(keys)
-            if (ordered[1:] == ordered[:-1]).any():  # duplicates: find first occurrences
-                _, first = np.unique(keys, return_index=True)
-            else:
-                first = np.arange(len(keys))
-            del keys, ordered
-        elif len(heads):  # too many ids to pack into one int64: lexicographic sort instead
-            order = np.lexsort((tails, rels, heads))
-            h, r, t = heads[order], rels[order], tails[order]
-            new = np.ones(len(order), dtype=bool)
-            new[1:] = (h[1:] != h[:-1]) | (r[1:] != r[:-1]) | (t[1:] != t[:-1])
-            # the first occurrence in file order is the smallest index in each run (stable sort)
-            first = order[new]
-        else:
-            first = np.zeros(0, dtype=np.int64)
-        first.sort()
-        dups = len(heads) - len(first)
-        if dups:
-            heads, rels, tails = heads[first], rels[first], tails[first]
-            edge_props = {}
-            if self.edge_props:
-                olds = np.fromiter(self.edge_props, np.int64, len(self.edge_props))
-                pos = np.searchsorted(first, olds).clip(max=len(first) - 1)
-                for o, new_pos, kept in zip(
-                    olds.tolist(), pos.tolist(), (first[pos] == olds).tolist(), strict=True
-                ):
-                    if kept:
-                        edge_props[new_pos] = self.edge_props[o]
-        else:
-            heads, rels, tails = heads.copy(), rels.copy(), tails.copy()
-            edge_props = self.edge_props
-        if report is not None:
-            report.duplicates += dups
-            report.triplets = len(heads)
-        return MemoryGraph(
-            uri=uri,
-            node_ids=self.node_ids,
-            node_index=dict(self.node_index),
-            rel_names=self.rel_names,
-            rel_index=dict(self.rel_index),
-            heads=heads,
-            rels=rels,
-            tails=tails,
-            edge_props=edge_props,
-            names=self.names,
-            aliases=self.aliases,
-            labels=self.labels,
-            node_props=self.node_props,
-            duplicates=dups,
-            bad_rows=report.bad_rows if report else 0,
-        )
-
-
-def gather_csr(ptr: np.ndarray, order: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(edge ids, owner slot) of the CSR slices of ``nodes`` concatenated in order; the owner
-    slot is the position of the node in ``nodes``."""
-    starts = ptr[nodes]
-    lens = ptr[nodes + 1] - starts
-    total = int(lens.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    offs = np.repeat(starts - (np.cumsum(lens) - lens), lens)
-    pos = np.arange(total, dtype=np.int64) + offs
-    return order[pos].astype(np.int64), np.repeat(np.arange(len(nodes), dtype=np.int64), lens)
+        return MemoryGraph.from_table(self.freeze(report), uri)
 
 
 def _fast_constructor(model: type, fields: tuple[str, ...]) -> Any:
@@ -349,10 +134,11 @@ def _csr(src: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     return ptr, order
 
 
+
 class MemoryGraph(BaseGraphStore):
     """Read-only in-memory graph with CSR adjacency in both directions."""
 
-    capabilities: ClassVar[frozenset[str]] = frozenset()
+    capabilities: ClassVar[frozenset[str]] = frozenset({Capability.CSR})
 
     def __init__(
         self,
@@ -390,8 +176,38 @@ class MemoryGraph(BaseGraphStore):
         n = len(node_ids)
         self.out_ptr, self.out_edges = _csr(heads, n)
         self.in_ptr, self.in_edges = _csr(tails, n)
+        self._view = CsrView(
+            ids=self._ids, index=self._index, relations=self._rels, heads=heads, rels=rels,
+            tails=tails, out_ptr=self.out_ptr, out_edges=self.out_edges, in_ptr=self.in_ptr,
+            in_edges=self.in_edges,
+        )
+
+    def csr(self) -> CsrView:
+        """The adjacency arrays themselves (the ``csr`` capability; no copies)."""
+        return self._view
 
     # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_table(cls, table: TripleTable, uri: str = "memory:") -> MemoryGraph:
+        """The graph of a table read by :mod:`byokg.readers` (CSR indexes built here)."""
+        return cls(
+            uri=uri,
+            node_ids=table.node_ids,
+            node_index=table.node_index,
+            rel_names=table.rel_names,
+            rel_index=table.rel_index,
+            heads=table.heads,
+            rels=table.rels,
+            tails=table.tails,
+            edge_props=table.edge_props,
+            names=table.names,
+            aliases=table.aliases,
+            labels=table.labels,
+            node_props=table.node_props,
+            duplicates=table.duplicates,
+            bad_rows=table.bad_rows,
+        )
+
     @classmethod
     def from_triplets(
         cls, triplets: Iterable[Triplet | tuple[str, str, str]], uri: str = "memory:"
@@ -669,19 +485,13 @@ class MemoryGraph(BaseGraphStore):
         if batch:
             yield batch
 
-    def neighbors(
-        self,
-        ids: Sequence[str],
-        *,
-        direction: Direction = Direction.BOTH,
-        relations: Sequence[str] | None = None,
-        limit_per_node: int | None = None,
+    def _neighbors(
+        self, uniq: list[str], direction: Direction, relations: list[str] | None,
+        limit_per_node: int | None,
     ) -> dict[str, Neighborhood]:
         """One-hop triplets of every id; the whole batch is gathered, filtered and capped with
         array operations, then turned into triplets in one pass (for whole BFS frontiers).
         Per node: out-edges then in-edges, each in file order; ``total`` counts before the cap."""
-        direction = Direction(direction)
-        uniq = list(dict.fromkeys(ids))
         index = self._index
         pos = [index.get(n) for n in uniq]
         known = [p for p in pos if p is not None]
@@ -704,7 +514,7 @@ class MemoryGraph(BaseGraphStore):
         totals = np.bincount(owner, minlength=len(known))
         if limit_per_node is not None and len(edges):
             starts = np.cumsum(totals) - totals
-            keep = (np.arange(len(edges)) - starts[owner]) < max(limit_per_node, 0)
+            keep = (np.arange(len(edges)) - starts[owner]) < limit_per_node
             edges, owner = edges[keep], owner[keep]
             kept = np.bincount(owner, minlength=len(known))
         else:
@@ -753,361 +563,18 @@ class MemoryGraph(BaseGraphStore):
         return len(self.heads)
 
 
-# ---------------------------------------------------------------------- loaders
-
-
-def _sniff_delimiter(first_line: str, path: str) -> str:
-    if path.endswith((".tsv", ".tab")) or "\t" in first_line:
-        return "\t"
-    try:
-        return csv.Sniffer().sniff(first_line, delimiters=",;|").delimiter
-    except csv.Error:
-        return ","
-
-
-_FIELDS = ("head", "relation", "tail")
-_FIX_HINT = (
-    "; fix the row, or skip bad rows (--skip-bad-rows, BYOKG_SKIP_BAD_ROWS=1 or skip_bad_rows=True)"
-)
-
-
-def _row_reason(row: list[str], delim: str) -> str:
-    if len(row) != 3:
-        shown = "tab" if delim == "\t" else delim
-        return f"expected 3 fields (head{delim}relation{delim}tail, delimiter {shown!r}), found {len(row)}"
-    return f"empty {_FIELDS[[bool(x) for x in row].index(False)]} field"
-
-
-def _first_bad_utf8_line(path: str | os.PathLike[str]) -> tuple[int, str]:
-    """(line number, reason) of the first line that is not valid UTF-8."""
-    with open(path, "rb") as fh:
-        for line_no, raw in enumerate(fh, start=1):
-            try:
-                raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                return line_no, f"byte 0x{raw[exc.start]:02x} at column {exc.start + 1}"
-    return 0, "undecodable"
-
-
-def load_csv(
-    path: str | os.PathLike[str],
-    *,
-    builder: GraphBuilder | None = None,
-    skip_bad_rows: bool = False,
-    delimiter: str | None = None,
-    engine: str = "auto",
-) -> tuple[GraphBuilder, LoadReport]:
-    """Read ``head,relation,tail`` rows (header optional, delimiter sniffed from the first line).
-
-    A row without exactly three non-empty fields is an :class:`InputError` naming file and line,
-    or with ``skip_bad_rows`` is counted and its reason kept in the report (the first 5).
-
-    ``engine``: ``"auto"`` uses pyarrow's multithreaded CSV reader when pyarrow is installed and
-    the file has no quote characters, and falls back to the Python readers whenever that read
-    finds anything irregular (so bad rows are always reported the same way); ``"python"``
-    always uses the csv module; ``"pyarrow"`` requires the fast path.
-    """
-    b = builder if builder is not None else GraphBuilder()
-    src = str(path)
-    report = LoadReport(source=src)
-    try:
-        fh = open(path, encoding="utf-8-sig", newline="")
-    except OSError as exc:
-        raise InputError(f"cannot open: {exc.strerror}", source=src) from None
-    with fh:
-        try:
-            first = fh.readline()
-        except UnicodeDecodeError:
-            line_no, why = _first_bad_utf8_line(path)
-            raise InputError(
-                f"not UTF-8 text ({why}); save the file as UTF-8", source=src, line=line_no
-            ) from None
-        if not first.strip():
-            if not first or not fh.read(1):
-                raise InputError("the file is empty; expected head,relation,tail rows", source=src)
-        delim = delimiter or _sniff_delimiter(first, src)
-        header = next(csv.reader(io.StringIO(first), delimiter=delim), [])
-        has_header = tuple(h.strip().lower() for h in header) in _HEADER_NAMES
-        if engine not in _ENGINES:
-            raise ConfigError(f"unknown CSV engine {engine!r}; use one of {', '.join(_ENGINES)}")
-        quoted = _has_quotes(path)
-        if engine in ("auto", "pyarrow") and not quoted:
-            if _load_csv_arrow(path, b, report, delim, has_header):
-                return b, report
-        if engine == "pyarrow":
-            raise InputError("the pyarrow fast path could not read this file", source=src)
-        start_line = 1 if has_header else 0
-        if not has_header:
-            fh.seek(0)
-        _load_csv_python(fh, src, b, report, delim, start_line, skip_bad_rows, path)
-    return b, report
-
-
-_ENGINES = ("auto", "pyarrow", "python")
-
-
-def _has_quotes(path: str | os.PathLike[str]) -> bool:
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 22):
-            if b'"' in chunk:
-                return True
-    return False
-
-
-def _load_csv_python(
-    fh: Any,
-    src: str,
-    b: GraphBuilder,
-    report: LoadReport,
-    delim: str,
-    start_line: int,
-    skip_bad_rows: bool,
-    path: str | os.PathLike[str],
-) -> None:
-    """The exact reader: csv module, interning through the builder's dict at C speed."""
-    reader = csv.reader(fh, delimiter=delim, strict=True)
-    b._sync()
-    nidx, ridx = b.node_index, b.rel_index
-    hs, rs, ts = b.heads.append, b.rels.append, b.tails.append
-    before = len(b.heads)
-    try:
-        for row in reader:
-            if len(row) == 3:
-                h, r, t = row
-                if h and r and t:
-                    hs(nidx[h])
-                    rs(ridx[r])
-                    ts(nidx[t])
-                    continue
-            elif not row:  # blank line
-                continue
-            line_no = start_line + reader.line_num
-            reason = _row_reason(row, delim)
-            if not skip_bad_rows:
-                raise InputError(reason + _FIX_HINT, source=src, line=line_no)
-            report.bad(f"{src}:{line_no}: {reason}")
-    except csv.Error as exc:
-        raise InputError(
-            f"unreadable CSV ({exc}); check the quoting of this row",
-            source=src,
-            line=start_line + reader.line_num,
-        ) from None
-    except UnicodeDecodeError:
-        line_no, why = _first_bad_utf8_line(path)
-        raise InputError(
-            f"not UTF-8 text ({why}); save the file as UTF-8", source=src, line=line_no
-        ) from None
-    finally:
-        b._sync()
-    report.rows += len(b.heads) - before + report.bad_rows
-
-
-def _load_csv_arrow(
-    path: str | os.PathLike[str],
-    b: GraphBuilder,
-    report: LoadReport,
-    delim: str,
-    has_header: bool,
-) -> bool:
-    """Fast path: pyarrow reads and dictionary-encodes the columns in C++.
-
-    Called only for files without quote characters (pyarrow is more lenient than the csv module
-    about quoting); returns False, having added nothing, whenever the file has a row with the
-    wrong field count, an empty field or invalid UTF-8, so the exact reader reports it.
-    """
-    try:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-        import pyarrow.csv as pacsv
-    except ImportError:
-        return False
-    # The system allocator hands freed pages back (release_unused -> malloc_trim), so the
-    # load's temporary Arrow buffers do not stay resident as with the default pool.
-    pool = pa.system_memory_pool()
-    irregular = 0
-
-    def on_invalid(_row: Any) -> str:
-        nonlocal irregular
-        irregular += 1
-        return "skip"
-
-    names = ["head", "relation", "tail"]
-    try:
-        table = pacsv.read_csv(
-            str(path),
-            read_options=pacsv.ReadOptions(column_names=names, skip_rows=int(has_header)),
-            parse_options=pacsv.ParseOptions(
-                delimiter=delim, quote_char=False, invalid_row_handler=on_invalid
-            ),
-            convert_options=pacsv.ConvertOptions(
-                column_types={n: pa.string() for n in names}, strings_can_be_null=False
-            ),
-            memory_pool=pool,
-        )
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
-        return False
-    if irregular:
-        return False
-    cols = [table.column(n) for n in names]
-    n = table.num_rows
-    nodes = pc.dictionary_encode(
-        pa.chunked_array(cols[0].chunks + cols[2].chunks, pa.string()), memory_pool=pool
-    )
-    rels = pc.dictionary_encode(cols[1], memory_pool=pool)
-    del table, cols
-    _trim_heap()  # the reader threads' heap arenas: hand the table's pages back now
-
-    def codes(enc: Any) -> tuple[np.ndarray, list[str]]:
-        if enc.num_chunks == 0:
-            return np.zeros(0, dtype=np.int32), []
-        # chunks share one growing dictionary: the last chunk's is the union
-        dictionary = enc.chunk(enc.num_chunks - 1).dictionary
-        idx = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in enc.chunks])
-        return idx.astype(np.int32, copy=False), dictionary.to_pylist()
-
-    node_codes, node_names = codes(nodes)
-    del nodes
-    rel_codes, rel_names = codes(rels)
-    del rels
-    if "" in node_names or "" in rel_names:  # an empty field: the exact reader reports it
-        return False
-    b.add_encoded(node_names, node_codes[:n], node_codes[n:], rel_names, rel_codes)
-    del node_codes, rel_codes, node_names, rel_names
-    pool.release_unused()
-    report.rows += n
-    return True
-
-
-def load_jsonl(
-    path: str | os.PathLike[str],
-    *,
-    builder: GraphBuilder | None = None,
-    skip_bad_rows: bool = False,
-) -> tuple[GraphBuilder, LoadReport]:
-    """Read JSONL: triple rows ``{"head","relation","tail"[,"properties"]}`` and node rows
-    ``{"id"[,"name","labels","aliases","properties"]}``."""
-    b = builder if builder is not None else GraphBuilder()
-    src = str(path)
-    report = LoadReport(source=src)
-    try:
-        fh = open(path, encoding="utf-8-sig")
-    except OSError as exc:
-        raise InputError(f"cannot open: {exc.strerror}", source=src) from None
-    with fh:
-        try:
-            for line_no, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                report.rows += 1
-                reason = _jsonl_row(b, line)
-                if reason is None:
-                    continue
-                if not skip_bad_rows:
-                    raise InputError(reason + _FIX_HINT, source=src, line=line_no)
-                report.bad(f"{src}:{line_no}: {reason}")
-        except UnicodeDecodeError:
-            line_no, why = _first_bad_utf8_line(path)
-            raise InputError(
-                f"not UTF-8 text ({why}); save the file as UTF-8", source=src, line=line_no
-            ) from None
-    if report.rows == 0:
-        raise InputError("the file is empty; expected one JSON object per line", source=src)
-    return b, report
-
-
-def _jsonl_row(b: GraphBuilder, line: str) -> str | None:
-    """Add one JSONL row; return a reason string when the row is bad."""
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return f"invalid JSON ({exc.msg} at column {exc.colno})"
-    if not isinstance(obj, dict):
-        return "expected a JSON object"
-    props = obj.get("properties") or None
-    if props is not None and not isinstance(props, dict):
-        return "field 'properties' must be an object"
-    if "head" in obj or "relation" in obj or "tail" in obj:
-        for key in ("head", "relation", "tail"):
-            val = obj.get(key)
-            if not isinstance(val, str | int | float) or isinstance(val, bool) or str(val) == "":
-                return f"field {key!r} is missing or not a non-empty string"
-        b.add(str(obj["head"]), str(obj["relation"]), str(obj["tail"]), props)
-        return None
-    if "id" in obj:
-        nid = obj["id"]
-        if not isinstance(nid, str | int) or str(nid) == "":
-            return "field 'id' must be a non-empty string"
-        labels = obj.get("labels") or ([obj["label"]] if obj.get("label") else [])
-        aliases = obj.get("aliases") or []
-        if not isinstance(labels, list) or not isinstance(aliases, list):
-            return "fields 'labels' and 'aliases' must be lists"
-        name = obj.get("name")
-        b.add_node(
-            str(nid),
-            name=str(name) if name is not None else None,
-            labels=[str(x) for x in labels],
-            aliases=[str(x) for x in aliases],
-            properties=props,
-        )
-        return None
-    return "a row needs head/relation/tail (a triplet) or id (a node record)"
+# ---------------------------------------------------------------------- loading
 
 
 def load_path(
     path: str | os.PathLike[str], *, skip_bad_rows: bool = False, uri: str | None = None
 ) -> tuple[MemoryGraph, LoadReport]:
     """Load a CSV/TSV/JSONL file (or a folder of them) into a MemoryGraph."""
-    p = FsPath(path)
-    files = sorted(f for f in p.iterdir() if f.suffix in _SUFFIXES) if p.is_dir() else [p]
-    if not p.exists():
-        raise InputError("no such file or folder", source=str(p))
-    if not files:
-        raise InputError(f"no {', '.join(_SUFFIXES)} files in this folder", source=str(p))
-    b = GraphBuilder()
-    total = LoadReport(source=str(p))
-    for f in files:
-        loader = load_jsonl if f.suffix in (".jsonl", ".ndjson") else load_csv
-        _, rep = loader(f, builder=b, skip_bad_rows=skip_bad_rows)
-        total.rows += rep.rows
-        total.bad_rows += rep.bad_rows
-        total.reasons.extend(rep.reasons[: MAX_REASONS - len(total.reasons)])
-    if not len(b.heads) and not b.node_ids:
-        why = (
-            f" ({total.bad_rows} bad rows skipped, first: {total.reasons[0]})"
-            if total.reasons
-            else ""
-        )
-        raise InputError(f"no triplets loaded{why}", source=str(p))
-    graph = b.build(uri or f"memory:{p}", total)
+    b, report = read_sources([path], skip_bad_rows=skip_bad_rows)
+    graph = MemoryGraph.from_table(b.freeze(report), uri or f"memory:{path}")
     del b
-    _trim_heap()
-    return graph, total
-
-
-def _trim_heap() -> None:
-    """Give freed heap pages back to the OS after a big load (glibc keeps them otherwise, and
-    the reader threads' arenas would stay resident). A no-op off glibc."""
-    global _MALLOC_TRIM
-    if _MALLOC_TRIM is None:
-        try:
-            import ctypes
-
-            _MALLOC_TRIM = ctypes.CDLL("libc.so.6").malloc_trim
-        except (OSError, AttributeError):
-            _MALLOC_TRIM = False
-    if _MALLOC_TRIM:
-        _MALLOC_TRIM(0)
-
-
-_MALLOC_TRIM: Any = None
-
-_SUFFIXES = (".csv", ".tsv", ".tab", ".txt", ".jsonl", ".ndjson")
-
-
-def demo_path() -> FsPath:
-    from byokg.demo import DEMO_GRAPH
-
-    return DEMO_GRAPH
+    trim_heap()
+    return graph, report
 
 
 def open_memory(uri: str, *, skip_bad_rows: bool | None = None, **_: Any) -> MemoryGraph:
@@ -1117,25 +584,70 @@ def open_memory(uri: str, *, skip_bad_rows: bool | None = None, **_: Any) -> Mem
     any command taking ``--graph memory:PATH`` can skip malformed rows; skipped rows and
     duplicates are then logged as a warning (never silent).
     """
+    target = _target(uri)
+    if skip_bad_rows is None:
+        skip_bad_rows = os.environ.get("BYOKG_SKIP_BAD_ROWS", "").lower() in ("1", "true", "yes")
+    path = builtin_graph(target) or FsPath(target).expanduser()
+    graph, report = load_path(path, skip_bad_rows=skip_bad_rows, uri=uri)
+    if report.bad_rows:
+        logging.getLogger("byokg.backends.memory").warning(
+            "%s: skipped %d bad rows (first: %s)", uri, report.bad_rows, "; ".join(report.reasons)
+        )
+    return graph
+
+
+def _target(uri: str) -> str:
     target = uri.split(":", 1)[1]
     if target.startswith("//"):
         target = target[2:]
     if not target:
         raise ConfigError("memory: URI needs a path, e.g. memory:triples.csv or memory:demo")
-    if skip_bad_rows is None:
-        skip_bad_rows = os.environ.get("BYOKG_SKIP_BAD_ROWS", "").lower() in ("1", "true", "yes")
-    path = demo_path() if target == "demo" else FsPath(target).expanduser()
-    graph, report = load_path(path, skip_bad_rows=skip_bad_rows, uri=uri)
-    if report.bad_rows:
-        logging.getLogger("byokg.backends.memory").warning(
-            "%s: skipped %d bad rows (first: %s)",
-            uri,
-            report.bad_rows,
-            "; ".join(report.reasons[:MAX_REASONS]),
-        )
-    return graph
+    return target
+
+
+def load_memory(
+    sources: Sequence[str], into: str, *, mapping: str | None = None, skip_bad_rows: bool = False,
+    **_: Any,
+):
+    """``byokg load … --into memory:FILE.jsonl``: the sources validated and deduplicated into
+    one JSONL file (node records first, then triplets) that ``memory:FILE.jsonl`` opens."""
+    from byokg.loading import LoadSummary
+
+    if mapping:
+        raise ConfigError("--mapping is for property-graph stores (kuzu, neo4j), not memory:")
+    out = FsPath(_target(into)).expanduser()
+    if out.suffix not in (".jsonl", ".ndjson"):
+        raise ConfigError(f"memory target {out} must be a .jsonl file")
+    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows)
+    table = b.freeze(report)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8") as fh:
+        for rec in _node_records(table):
+            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        for t in table.triplets():
+            row: dict[str, Any] = {"head": t.head, "relation": t.relation, "tail": t.tail}
+            if t.properties:
+                row["properties"] = t.properties
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return LoadSummary.of(into, report)
+
+
+def _node_records(table: TripleTable) -> Iterator[dict[str, Any]]:
+    """JSONL node records of the nodes that have more than an id."""
+    for i, nid in enumerate(table.node_ids):
+        rec: dict[str, Any] = {}
+        if table.names.get(i):
+            rec["name"] = table.names[i]
+        if table.aliases.get(i):
+            rec["aliases"] = list(table.aliases[i])
+        if table.labels.get(i) and table.labels[i] != (DEFAULT_LABEL,):
+            rec["labels"] = list(table.labels[i])
+        if table.node_props.get(i):
+            rec["properties"] = table.node_props[i]
+        if rec:
+            yield {"id": nid, **rec}
 
 
 @hookimpl
 def register_backends(register):
-    register("memory", open_memory)
+    register("memory", open_memory, loader=load_memory, from_triplets=MemoryGraph.from_triplets)

@@ -4,33 +4,33 @@
 ``bolt://user:pass@host:7687/database?id_property=id&name_property=name&timeout=30``; auth also
 from ``NEO4J_USERNAME``/``NEO4J_PASSWORD`` or ``NEO4J_AUTH=user/pass``, database from
 ``NEO4J_DATABASE``. Every byokg query runs in a READ session inside an explicit transaction that
-is rolled back, after a lexical write-clause check, so nothing byokg runs can change the graph
-(ArcadeDB's Bolt server ignores the READ access mode; the rollback still holds there). Only
-:func:`load_neo4j` writes. See docs/backends.md for the ArcadeDB/Neo4j differences.
+is rolled back, after byokg's read-only guard (:mod:`byokg.cypher.guard`), so nothing byokg runs
+can change the graph (ArcadeDB's Bolt server ignores the READ access mode; the rollback still
+holds there). The transaction carries the query timeout (the server enforces it; ArcadeDB does
+not, so generated queries also run in a worker process that the client stops at the deadline,
+see :mod:`byokg.cypher.worker`). Only :func:`load_neo4j` writes. See docs/backends.md for the
+ArcadeDB/Neo4j differences.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from byokg.errors import BackendError, ConfigError, QueryError
-from byokg.hookspecs import hookimpl
-from byokg.loading import LoadSummary
-from byokg.store import Capability
-
-from ._cypher_common import (
+from byokg.cypher.storecommon import (
     DEFAULT_NAME_PROPERTIES,
     CypherDialect,
     CypherGraphBase,
     _plain,
-    assert_read_only,
     esc,
 )
+from byokg.errors import BackendError, ConfigError, InputError, QueryError
+from byokg.hookspecs import hookimpl
+from byokg.loading import LoadSummary
+from byokg.store import Capability
 
 SCHEMES = ("neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc")
 DEFAULT_TIMEOUT_S = 30.0
@@ -169,6 +169,12 @@ class Neo4jGraph(CypherGraphBase):
         self.database = database or parsed["database"] or os.environ.get("NEO4J_DATABASE") or None
         self.timeout_s = float(timeout_s or opts.get("timeout", DEFAULT_TIMEOUT_S))
         auth = auth or parsed["auth"] or env_auth()
+        self._reopen = {"uri": uri, "options": {  # for worker processes (worker_spec)
+            "auth": auth, "database": self.database, "id_property": id_property,
+            "id_label": id_label, "name_property": name_property,
+            "name_properties": list(name_properties) if name_properties else None,
+            "timeout_s": timeout_s, "connection_timeout": connection_timeout,
+            "element_id_fallback": element_id_fallback}}
         self._driver = None
         try:
             self._driver = _driver(self.address, auth, connection_timeout)
@@ -284,28 +290,18 @@ class Neo4jGraph(CypherGraphBase):
         except Exception as exc:
             raise _backend_error(exc, self.uri, "query (node names)") from exc
 
-    def query(
-        self,
-        cypher: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        timeout_s: float | None = None,
-        row_limit: int | None = None,
-    ):
-        from byokg.contracts import QueryResult
+    def _fetch(self, text: str, params: Mapping[str, Any] | None, timeout_s: float | None,
+               max_rows: int | None) -> tuple[list[str], list[list[Any]]]:
+        """Guarded queries: a rolled-back READ transaction with the server-side timeout."""
+        return self._run(text, params, timeout_s=timeout_s, max_rows=max_rows)
 
-        assert_read_only(cypher)
-        t0 = time.perf_counter()
-        cols, rows = self._run(
-            cypher, params, timeout_s=timeout_s, max_rows=None if row_limit is None else row_limit + 1
-        )
-        truncated = row_limit is not None and len(rows) > row_limit
-        return QueryResult(
-            columns=tuple(cols),
-            rows=tuple(tuple(r) for r in (rows[:row_limit] if truncated else rows)),
-            truncated=truncated,
-            elapsed_ms=(time.perf_counter() - t0) * 1000,
-        )
+    def worker_spec(self):
+        """How a worker process reopens this graph (see byokg.cypher.worker)."""
+        from byokg.cypher.worker import StoreSpec
+
+        opts = {k: v for k, v in self._reopen["options"].items() if v is not None}
+        return StoreSpec(factory="byokg.backends.neo4j:open_neo4j", uri=self._reopen["uri"],
+                         options=opts)
 
     def explain(self, cypher: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Plan ``cypher`` without running it: ``{"plan", "query_type", "read_only", "server"}``.
@@ -313,7 +309,7 @@ class Neo4jGraph(CypherGraphBase):
         ``query_type`` is the server's summary type (``r``, ``rw``, ``w``, ``s``); ArcadeDB
         reports ``w`` for every EXPLAIN, so ``read_only`` also applies byokg's own check.
         """
-        from ._cypher_common import write_clause
+        from byokg.cypher.guard import check_query
 
         text = cypher.strip()
         if not text.upper().startswith("EXPLAIN"):
@@ -334,7 +330,8 @@ class Neo4jGraph(CypherGraphBase):
             "plan": _neo_value(summary.plan) if summary.plan is not None else None,
             "query_type": qtype,
             "server_query_type_reliable": not self.is_arcadedb,
-            "read_only": write_clause(cypher) is None and (self.is_arcadedb or qtype in ("r", None)),
+            "read_only": check_query(cypher, dialect=self.dialect).allowed
+            and (self.is_arcadedb or qtype in ("r", None)),
             "server": self.server_agent,
         }
 
@@ -388,6 +385,7 @@ class Neo4jGraph(CypherGraphBase):
         return out
 
     def close(self) -> None:
+        super().close()  # the worker pool
         try:
             self._driver.close()
         except Exception:  # noqa: BLE001 - closing twice is fine
@@ -494,6 +492,17 @@ class _Writer:
         self.driver.close()
 
 
+def _check_names(names: Any, what: str, source: str) -> None:
+    """Refuse labels / relation types / property keys that cannot be written into query text
+    (see :func:`byokg.cypher.lexer.quote_identifier`), naming the name and the source."""
+    for name in names:
+        try:
+            esc(name)
+        except ConfigError as exc:
+            raise InputError(f"{what} {name!r} cannot be written into a Cypher query: {exc}; "
+                             "rename it in the source", source=source, field=what) from None
+
+
 def load_neo4j(
     sources: list[str],
     into: str,
@@ -504,7 +513,7 @@ def load_neo4j(
     database: str | None = None,
     batch_size: int = LOAD_BATCH,
 ) -> LoadSummary:
-    """``byokg load``: triple CSV/JSONL files (validated and deduplicated by the memory loaders)
+    """``byokg load``: triple CSV/JSONL files (validated and deduplicated by byokg.readers)
     become ``(:Entity {id, name})`` nodes (or the JSONL node's first label) and typed
     relationships; with ``mapping`` the sources are property-graph CSV folders described by a
     byokg/pgmapping.py mapping file. Writes only here, in WRITE sessions."""
@@ -520,36 +529,30 @@ def load_neo4j(
 def _load_triples(
     w: _Writer, sources: list[str], into: str, skip_bad_rows: bool, batch_size: int
 ) -> LoadSummary:
-    from byokg.backends.memory import DEFAULT_LABEL, GraphBuilder, LoadReport, load_csv, load_jsonl
+    from byokg.readers import read_sources
 
-    if not sources:
-        raise ConfigError("no source files to load")
-    b = GraphBuilder()
-    total = LoadReport(source=",".join(sources))
-    for src in sources:
-        reader = load_jsonl if str(src).endswith((".jsonl", ".ndjson")) else load_csv
-        _, rep = reader(src, builder=b, skip_bad_rows=skip_bad_rows)
-        total.bad_rows += rep.bad_rows
-        total.reasons.extend(rep.reasons)
-    g = b.build(into, total)
+    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows)
+    table = b.freeze(report)
+    source = ",".join(map(str, sources))
+    _check_names({lb for ls in table.labels.values() for lb in ls}, "node label", source)
+    _check_names(set(table.rel_names), "relation", source)
+    _check_names({k for p in table.node_props.values() for k in p}, "node property", source)
     by_label: dict[str, list[dict[str, Any]]] = {}
-    for i, nid in enumerate(b.node_ids):
-        props: dict[str, Any] = {k: _plain(v) for k, v in b.node_props.get(i, {}).items()}
+    for i, nid in enumerate(table.node_ids):
+        props: dict[str, Any] = {k: _plain(v) for k, v in table.node_props.get(i, {}).items()}
         props["id"] = nid
-        props["name"] = b.names.get(i, nid)
-        if i in b.aliases:
-            props["aliases"] = list(b.aliases[i])
-        label = b.labels.get(i, (DEFAULT_LABEL,))[0]
-        by_label.setdefault(label, []).append(props)
+        props["name"] = table.name(i)
+        if i in table.aliases:
+            props["aliases"] = list(table.aliases[i])
+        by_label.setdefault(table.label(i), []).append(props)
     for label in by_label:
         w.index(label, "id")
     for label, rows in by_label.items():
         w.create_nodes(label, rows, batch_size)
     w.flush()
-    label_of = {nid: b.labels.get(i, (DEFAULT_LABEL,))[0] for i, nid in enumerate(b.node_ids)}
+    label_of = {nid: table.label(i) for i, nid in enumerate(table.node_ids)}
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
-    for e in range(len(g)):
-        t = g._triplet(e)
+    for t in table.triplets():
         key = (label_of[t.head], t.relation, label_of[t.tail])
         groups.setdefault(key, []).append(
             {"s": t.head, "d": t.tail, "p": {k: _plain(v) for k, v in t.properties.items()}}
@@ -557,15 +560,7 @@ def _load_triples(
     for (sl, rel, dl), rows in groups.items():
         w.create_edges((sl, "id"), rel, (dl, "id"), rows, batch_size)
     w.flush()
-    st = g.stats()
-    return LoadSummary(
-        target=redact(into),
-        nodes=st.nodes,
-        triplets=st.triplets,
-        duplicates=total.duplicates,
-        bad_rows=total.bad_rows,
-        reasons=total.reasons[:5],
-    )
+    return LoadSummary.of(redact(into), report)
 
 
 def _load_pg(
@@ -590,6 +585,10 @@ def _load_pg(
     base = FsPath(sources[0])
     base_dir = base if base.is_dir() else base.parent
     report = PGLoadReport()
+    _check_names({n.label for n in spec.nodes}, "node label", mapping)
+    _check_names({e.type for e in spec.edges}, "relationship type", mapping)
+    _check_names({c for n in spec.nodes for c in n.properties}
+                 | {c for e in spec.edges for c in e.properties}, "property", mapping)
     keys = {n.label: n.key for n in spec.nodes}
     for n in spec.nodes:
         w.index(n.label, n.key)
@@ -620,17 +619,7 @@ def _load_pg(
             batch_size,
         )
     w.flush()
-    reasons = list(report.reasons)
-    if report.dangling:
-        reasons.append(f"{report.dangling} edge(s) skipped: endpoint not a loaded node")
-    return LoadSummary(
-        target=redact(into),
-        nodes=report.nodes,
-        triplets=report.edges,
-        duplicates=report.duplicates,
-        bad_rows=report.bad_rows,
-        reasons=reasons[:5],
-    )
+    return report.summary(redact(into))
 
 
 def mapping_name_properties(mapping: str) -> tuple[str, ...]:

@@ -12,7 +12,9 @@ Region, credentials and endpoint come from the standard AWS configuration (a bot
 Throttling and transient errors are retried with capped exponential backoff and full jitter
 (botocore's own retries are switched off so attempts are counted in one place); other errors
 raise :class:`byokg.errors.QueryError` / :class:`byokg.errors.BackendError` with the AWS code.
-Node ids are Neptune's ``~id``. The shared openCypher builders live in ``_cypher_common``.
+Node ids are Neptune's ``~id``. The shared openCypher builders and the guarded ``query()``
+live in the core (``byokg.cypher.storecommon``); Neptune has no read-only session, so byokg's
+guard is the gate, and ``queryTimeoutMilliseconds`` (Analytics) bounds a query on the server.
 """
 
 from __future__ import annotations
@@ -24,18 +26,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from byokg.errors import BackendError, CapabilityError, ConfigError, QueryError
-from byokg.hookspecs import hookimpl
-from byokg.store import Capability
-
-from ._cypher_common import (
+from byokg.cypher.storecommon import (
     DEFAULT_NAME_PROPERTIES,
     CypherDialect,
     CypherGraphBase,
     _plain,
-    assert_read_only,
-    write_clause,
 )
+from byokg.errors import BackendError, CapabilityError, ConfigError, QueryError
+from byokg.hookspecs import hookimpl
+from byokg.store import Capability
 
 RETRYABLE_CODES = frozenset(
     {
@@ -135,7 +134,23 @@ class _NeptuneBase(CypherGraphBase):
         self.timeout_s = timeout_s
         self.attempts = 0  # total requests sent (for tests and traces)
         self._region, self._profile, self._endpoint = region, profile, endpoint_url
+        self._reopen = None if client is not None else {  # how a worker process reopens it
+            "region": region, "profile": profile, "endpoint_url": endpoint_url,
+            "max_attempts": max_attempts, "backoff_base_s": backoff_base_s,
+            "backoff_cap_s": backoff_cap_s, "id_property": id_property,
+            "name_property": name_property, "timeout_s": timeout_s}
         self.client = client if client is not None else self._make_client()
+
+    def worker_spec(self) -> Any:
+        """A spec for byokg.cypher.worker (None with an injected client, e.g. a Stubber)."""
+        if self._reopen is None:
+            return None
+        from byokg.cypher.worker import StoreSpec
+
+        factory = ("byokg.backends.neptune:open_neptune_graph" if self.service == "neptune-graph"
+                   else "byokg.backends.neptune:open_neptune_db")
+        return StoreSpec(factory=factory, uri=self.uri,
+                         options={k: v for k, v in self._reopen.items() if v is not None})
 
     def _make_client(self) -> Any:
         try:
@@ -145,7 +160,11 @@ class _NeptuneBase(CypherGraphBase):
             raise ConfigError("Neptune backends need boto3: pip install 'byokg[neptune]'") from exc
         try:
             session = boto3.Session(profile_name=self._profile, region_name=self._region)
-            cfg = Config(retries={"total_max_attempts": 1, "mode": "standard"}, read_timeout=120)
+            # a socket read never waits longer than a query may run (plus slack); the worker
+            # process enforces the wall clock of LLM-written queries
+            read_timeout = (self.timeout_s or 60.0) + 10.0
+            cfg = Config(retries={"total_max_attempts": 1, "mode": "standard"},
+                         read_timeout=read_timeout, connect_timeout=10)
             kwargs: dict[str, Any] = {"config": cfg}
             if self._endpoint:
                 kwargs["endpoint_url"] = self._endpoint
@@ -186,11 +205,6 @@ class _NeptuneBase(CypherGraphBase):
                 if k not in cols:
                     cols.append(k)
         return cols, [[_plain(r.get(c)) for c in cols] for r in results]
-
-    def query(self, cypher: str, params: Mapping[str, Any] | None = None, *,
-              timeout_s: float | None = None, row_limit: int | None = None):
-        assert_read_only(cypher)  # Neptune has no read-only session: byokg's guard is the gate
-        return super().query(cypher, params, timeout_s=timeout_s, row_limit=row_limit)
 
     def shortest_paths(self, pairs, *, max_hops: int = 3, k: int = 1):
         raise CapabilityError(
@@ -312,7 +326,7 @@ class NeptuneAnalyticsGraph(_NeptuneBase):
         payload = resp["payload"]
         plan = payload.read() if hasattr(payload, "read") else payload
         plan = plan.decode("utf-8", "replace") if isinstance(plan, bytes) else plan
-        return {"plan": plan, "query_type": None, "read_only": write_clause(cypher) is None}
+        return {"plan": plan, "query_type": None, "read_only": _guard_allows(self, cypher)}
 
     def vector_search(self, vectors: Sequence[Sequence[float]], *, k: int = 3
                       ) -> list[list[tuple[str, float]]]:
@@ -385,7 +399,13 @@ class NeptuneDatabaseGraph(_NeptuneBase):
         plan = resp["results"]
         plan = plan.read() if hasattr(plan, "read") else plan
         plan = plan.decode("utf-8", "replace") if isinstance(plan, bytes) else plan
-        return {"plan": plan, "query_type": None, "read_only": write_clause(cypher) is None}
+        return {"plan": plan, "query_type": None, "read_only": _guard_allows(self, cypher)}
+
+
+def _guard_allows(store: Any, cypher: str) -> bool:
+    from byokg.cypher.guard import check_query
+
+    return check_query(cypher, dialect=store.dialect).allowed
 
 
 def open_neptune_graph(uri: str, **options: Any) -> NeptuneAnalyticsGraph:

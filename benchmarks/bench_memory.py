@@ -53,10 +53,11 @@ t0 = time.perf_counter()
 if engine == "auto":
     g, rep = mem.load_path(path)
 else:
-    b, rep = mem.load_csv(path, engine=engine)
+    from byokg.readers import load_csv, trim_heap
+    b, rep = load_csv(path, builder=mem.GraphBuilder(), engine=engine)
     g = b.build("memory:" + path, rep)
     del b
-    mem._trim_heap()
+    trim_heap()
 load_s = time.perf_counter() - t0
 c1 = proc.cpu_times()
 gc.collect()

@@ -46,59 +46,17 @@ ISLANDS = 20
 
 def _graph(scale: int) -> Any:
     """The synthetic KG as a MemoryGraph, plus ``ISLANDS`` two-node components."""
-    from byokg.backends.memory import MemoryGraph
+    from benchmarks.synthetic import SyntheticKG, build
 
-    try:
-        from benchmarks.synthetic import build
-
-        kg = build(scale, 0)
-        names, rel_names = list(kg.node_names), list(kg.relation_names)
-        heads, rels, tails = kg.heads, kg.rels, kg.tails
-    except ImportError:  # pragma: no cover - synthetic.py ships with the benchmarks
-        names, rel_names, heads, rels, tails = _local_generate(scale)
-    n = len(names)
-    names += [f"byokg-bench-island-{i}" for i in range(2 * ISLANDS)]
-    heads = np.concatenate([heads, np.arange(n, n + 2 * ISLANDS, 2, dtype=np.int32)])
-    tails = np.concatenate([tails, np.arange(n + 1, n + 2 * ISLANDS, 2, dtype=np.int32)])
-    rels = np.concatenate([rels, np.zeros(ISLANDS, dtype=np.int32)])
-    try:
-        return MemoryGraph(
-            uri="memory:synthetic",
-            node_ids=names,
-            node_index={x: i for i, x in enumerate(names)},
-            rel_names=rel_names,
-            rel_index={x: i for i, x in enumerate(rel_names)},
-            heads=heads.astype(np.int32),
-            rels=rels.astype(np.int32),
-            tails=tails.astype(np.int32),
-        )
-    except TypeError:  # constructor changed: go through the public loader path
-        triples = zip(
-            (names[i] for i in heads.tolist()),
-            (rel_names[i] for i in rels.tolist()),
-            (names[i] for i in tails.tolist()),
-            strict=True,
-        )
-        return MemoryGraph.from_triplets(triples, uri="memory:synthetic")
-
-
-def _local_generate(scale: int) -> tuple[list[str], list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """Power-law fallback generator (used only if benchmarks.synthetic is missing)."""
-    rng = np.random.default_rng(0)
-    n = max(scale // 3, 16)
-    w = 1.0 / np.arange(1, n + 1) ** 0.9
-    p = w / w.sum()
-    h = rng.choice(n, scale, p=p).astype(np.int32)
-    t = rng.permutation(n)[rng.choice(n, scale, p=p)].astype(np.int32)
-    r = rng.integers(0, 500, scale, dtype=np.int32)
-    keep = h != t
-    return (
-        [f"n{i}" for i in range(n)],
-        [f"rel.r.r{i}" for i in range(500)],
-        h[keep],
-        r[keep],
-        t[keep],
-    )
+    kg = build(scale, 0)
+    n = len(kg.node_names)
+    return SyntheticKG(
+        node_names=[*kg.node_names, *(f"byokg-bench-island-{i}" for i in range(2 * ISLANDS))],
+        relation_names=kg.relation_names,
+        heads=np.concatenate([kg.heads, np.arange(n, n + 2 * ISLANDS, 2, dtype=np.int32)]),
+        rels=np.concatenate([kg.rels, np.zeros(ISLANDS, dtype=np.int32)]),
+        tails=np.concatenate([kg.tails, np.arange(n + 1, n + 2 * ISLANDS, 2, dtype=np.int32)]),
+    ).memory_graph("memory:synthetic")
 
 
 def _walk(

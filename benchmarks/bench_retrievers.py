@@ -36,22 +36,9 @@ REFERENCE = {
 
 
 def _graph(scale: int) -> Any:
-    from byokg.backends.memory import MemoryGraph
-
     from benchmarks.synthetic import build
 
-    kg = build(scale, 0)
-    names, rel_names = list(kg.node_names), list(kg.relation_names)
-    return MemoryGraph(
-        uri="memory:synthetic-retrievers",
-        node_ids=names,
-        node_index={x: i for i, x in enumerate(names)},
-        rel_names=rel_names,
-        rel_index={x: i for i, x in enumerate(rel_names)},
-        heads=kg.heads.astype(np.int32),
-        rels=kg.rels.astype(np.int32),
-        tails=kg.tails.astype(np.int32),
-    )
+    return build(scale, 0).memory_graph("memory:synthetic-retrievers")
 
 
 def _query_embedder(quick: bool) -> Any:

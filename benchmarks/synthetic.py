@@ -27,6 +27,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -109,6 +110,22 @@ class SyntheticKG:
         )
         for a, b, c in zip(h, r, t, strict=True):
             yield nn[a], rn[b], nn[c]
+
+    def memory_graph(self, uri: str = "memory:synthetic") -> Any:
+        """The graph as an in-memory store, straight from the arrays (no CSV round trip)."""
+        from byokg.backends.memory import MemoryGraph
+
+        names, rel_names = list(self.node_names), list(self.relation_names)
+        return MemoryGraph(
+            uri=uri,
+            node_ids=names,
+            node_index={x: i for i, x in enumerate(names)},
+            rel_names=rel_names,
+            rel_index={x: i for i, x in enumerate(rel_names)},
+            heads=self.heads.astype(np.int32),
+            rels=self.rels.astype(np.int32),
+            tails=self.tails.astype(np.int32),
+        )
 
 
 def relation_names(n_relations: int = 2000, seed: int = 0) -> list[str]:

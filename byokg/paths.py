@@ -17,13 +17,16 @@ total paths/triplets, expansion budget) and says in its result when a cap cut it
 from __future__ import annotations
 
 import functools
+import itertools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .contracts import Direction, Path, RelationPath, Triplet
+from .contracts import Direction, Neighborhood, Path, RelationPath, Triplet
+from .csr import CsrView, csr_view
 from .store import Capability, GraphStore, has_capability
 from .text import normalize
 
@@ -149,6 +152,10 @@ def _relation_names(store: GraphStore) -> list[str]:
     return list(store.relation_types())
 
 
+# a partial walk: (nodes, relations, inverted per hop); Path objects are built at the end
+_Walk = tuple[tuple[str, ...], tuple[str, ...], tuple[bool, ...]]
+
+
 def follow_paths(
     store: GraphStore,
     sources: Sequence[str],
@@ -176,35 +183,19 @@ def follow_paths(
     rels = _as_relations(relation_path)
     fixed = relation_path.inverted if isinstance(relation_path, RelationPath) else ()
     result = FollowResult(relation_path=rels)
+    srcs = list(dict.fromkeys(sources))
     if not rels:  # zero hops: the sources themselves
-        srcs = list(dict.fromkeys(sources))
         result.paths = [Path(nodes=(s,)) for s in srcs]
         result.reached = srcs
         result.notes.append("empty relation path: the sources themselves")
         return result
     existing = schema_relations if schema_relations is not None else _relation_names(store)
-    result.resolved = resolve_relations(rels, existing)
-    known_prefix = 0
-    for m in result.resolved:
-        if m.how == "unknown":
-            result.unknown_relations[m.name] = list(m.suggestions)
-            break
-        known_prefix += 1
-        if m.how != "exact":
-            result.notes.append(f"relation {m.name!r} matched {', '.join(m.matches)} ({m.how})")
-    if result.unknown_relations:
-        name, near = next(iter(result.unknown_relations.items()))
-        result.notes.append(
-            f"relation {name!r} (hop {known_prefix}) is not in the graph; nearest: {', '.join(near)}"
-        )
-    srcs = list(dict.fromkeys(sources))
+    hops = _resolve_hops(result, rels, existing)
     if not srcs:
         result.notes.append("no source nodes")
         return result
-    hops = [list(m.matches) for m in result.resolved[:known_prefix]]
     if not hops:
         return result
-
     native = getattr(store, "follow_path", None)
     if has_capability(store, Capability.FOLLOW_PATH) and callable(native) and not fixed:
         paths = list(
@@ -213,11 +204,39 @@ def follow_paths(
         result.native = True
         _finish_follow(result, paths, len(hops), truncated=len(paths) >= max_paths)
         return result
+    _walk_hops(store, result, srcs, hops, fanout_per_hop=fanout_per_hop, max_paths=max_paths,
+               mode=mode, fixed=fixed)
+    return result
 
-    # partial walks as (nodes, relations, inverted) tuples; Path objects are built at the end
-    walks: list[tuple[tuple[str, ...], tuple[str, ...], tuple[bool, ...]]] = [
-        ((s,), (), ()) for s in srcs
-    ]
+
+def _resolve_hops(
+    result: FollowResult, rels: tuple[str, ...], existing: set[str] | Sequence[str]
+) -> list[list[str]]:
+    """Stored relation names per hop, up to the first relation the graph does not have (which
+    goes into ``result.unknown_relations`` with its nearest names)."""
+    result.resolved = resolve_relations(rels, existing)
+    hops: list[list[str]] = []
+    for m in result.resolved:
+        if m.how == "unknown":
+            result.unknown_relations[m.name] = list(m.suggestions)
+            result.notes.append(
+                f"relation {m.name!r} (hop {len(hops)}) is not in the graph; "
+                f"nearest: {', '.join(m.suggestions)}"
+            )
+            break
+        hops.append(list(m.matches))
+        if m.how != "exact":
+            result.notes.append(f"relation {m.name!r} matched {', '.join(m.matches)} ({m.how})")
+    return hops
+
+
+def _walk_hops(
+    store: GraphStore, result: FollowResult, srcs: list[str], hops: list[list[str]], *,
+    fanout_per_hop: int, max_paths: int, mode: FollowMode, fixed: Sequence[bool] = (),
+) -> None:
+    """The protocol-only walk: one batched ``neighbors()`` call per hop for the frontier;
+    ``fixed`` (a RelationPath's inverted flags) sets each hop's direction instead of ``mode``."""
+    walks: list[_Walk] = [((s,), (), ()) for s in srcs]
     truncated = False
     capped: dict[str, None] = {}
     hop_done = 0
@@ -233,42 +252,16 @@ def follow_paths(
             relations=names,
             limit_per_node=fanout_per_hop,
         )
-        wanted = set(names)
-        steps: dict[str, list[tuple[str, str, bool]]] = {}
-        for node in frontier:
-            hood = nbh.get(node)
-            if hood is None:
-                continue
-            if hood.truncated:
-                truncated = True
-                capped[node] = None
-            out_steps, in_steps = [], []
-            for t in hood.triplets:
-                if t.relation not in wanted:
-                    continue
-                if t.head == node:
-                    out_steps.append((t.tail, t.relation, False))
-                if t.tail == node and t.head != node:
-                    in_steps.append((t.head, t.relation, True))
-            if fixed:
-                steps[node] = in_steps if fixed[hop] else out_steps
-            elif mode == "forward":
-                steps[node] = out_steps
-            elif mode == "either":
-                steps[node] = out_steps + in_steps
-            else:
-                steps[node] = out_steps or in_steps
-        new: list[tuple[tuple[str, ...], tuple[str, ...], tuple[bool, ...]]] = []
-        full = False
-        for nodes, rs, inv in walks:
-            for nxt, rel, flipped in steps.get(nodes[-1], ()):
-                if len(new) >= max_paths:
-                    full = True
-                    break
-                new.append((nodes + (nxt,), rs + (rel,), inv + (flipped,)))
-            if full:
-                break
-        if full:
+        steps = _steps(frontier, nbh, set(names), mode, capped,
+                       inverted=fixed[hop] if fixed else None)
+        longer = (
+            (nodes + (nxt,), rs + (rel,), inv + (flipped,))
+            for nodes, rs, inv in walks
+            for nxt, rel, flipped in steps.get(nodes[-1], ())
+        )
+        new = list(itertools.islice(longer, max_paths + 1))
+        if len(new) > max_paths:
+            new.pop()
             truncated = True
             result.notes.append(f"max_paths={max_paths} reached at hop {hop}")
         if not new:
@@ -283,8 +276,49 @@ def follow_paths(
         result.notes.append(f"fan-out cap {fanout_per_hop} cut {len(capped)} node(s)")
     result.capped_nodes = list(capped)
     paths = [Path(nodes=n, relations=r, inverted=i) for n, r, i in walks] if hop_done else []
-    _finish_follow(result, paths, hop_done, truncated=truncated)
-    return result
+    _finish_follow(result, paths, hop_done, truncated=truncated or bool(capped))
+
+
+def _steps(
+    frontier: list[str], nbh: dict[str, Neighborhood], wanted: set[str], mode: FollowMode,
+    capped: dict[str, None], *, inverted: bool | None = None,
+) -> dict[str, list[tuple[str, str, bool]]]:
+    """Per frontier node, its next steps ``(node, relation, inverted)`` over ``wanted``
+    relations (only against, or only along, the stored direction when ``inverted`` is given);
+    nodes whose neighbourhood was cut go into ``capped``."""
+    steps: dict[str, list[tuple[str, str, bool]]] = {}
+    for node, hood in _present(frontier, nbh, capped):
+        out_steps, in_steps = [], []
+        for t in hood.triplets:
+            if t.relation not in wanted:
+                continue
+            if t.head == node:
+                out_steps.append((t.tail, t.relation, False))
+            if t.tail == node and t.head != node:
+                in_steps.append((t.head, t.relation, True))
+        if inverted is not None:
+            steps[node] = in_steps if inverted else out_steps
+        elif mode == "forward":
+            steps[node] = out_steps
+        elif mode == "either":
+            steps[node] = out_steps + in_steps
+        else:
+            steps[node] = out_steps or in_steps
+    return steps
+
+
+def _present(
+    frontier: list[str], nbh: dict[str, Neighborhood], capped: dict[str, None]
+) -> Iterator[tuple[str, Neighborhood]]:
+    """``(node, neighbourhood)`` of the frontier nodes the store answered for, in order; a
+    node whose neighbourhood a cap cut goes into ``capped``."""
+    for node in frontier:
+        hood = nbh.get(node)
+        if hood is None:
+            continue
+        if hood.truncated:
+            capped[node] = None
+        yield node, hood
 
 
 def _finish_follow(
@@ -373,6 +407,16 @@ class _PairState:
             self.res.hops = 0
 
 
+@dataclass(frozen=True)
+class _Limits:
+    """The bounds of one shortest-path search (see :func:`shortest_paths`)."""
+
+    max_hops: int
+    k: int
+    hub_degree: int
+    max_expansions: int
+
+
 def shortest_paths(
     store: GraphStore,
     pairs: Sequence[tuple[str, str]],
@@ -388,7 +432,8 @@ def shortest_paths(
     All pairs advance together: each round makes one ``degrees()`` and one ``neighbors()`` call
     for every pair's chosen side. Nodes with more than ``hub_degree`` edges are never expanded
     but still end or join paths; they are listed in ``hubs_capped``. Stores declaring
-    ``shortest_path`` answer natively; the in-memory backend uses its CSR arrays directly.
+    ``shortest_path`` answer natively; stores declaring ``csr`` (the in-memory backend) are
+    searched the same way over their arrays (:class:`~byokg.csr.CsrView`).
     """
     if max_hops < 0 or k < 1:
         raise ValueError("max_hops must be >= 0 and k >= 1")
@@ -405,29 +450,22 @@ def shortest_paths(
                 )
             )
         return out
-    if _is_memory_graph(store):
-        return _shortest_csr(
-            store,
-            pairs,
-            max_hops=max_hops,
-            k=k,
-            hub_degree=hub_degree,
-            max_expansions=max_expansions,
-        )
-    return _shortest_generic(
-        store, pairs, max_hops=max_hops, k=k, hub_degree=hub_degree, max_expansions=max_expansions
-    )
+    limits = _Limits(max_hops, k, hub_degree, max_expansions)
+    view = csr_view(store)
+    if view is not None:
+        return _shortest_csr(view, pairs, limits)
+    return _shortest_generic(store, pairs, limits)
+
+
+# One planned expansion: the pair, its side, forward?, the frontier nodes to expand now.
+_Plan = tuple[_PairState, _Side, bool, list[str]]
 
 
 def _shortest_generic(
-    store: GraphStore,
-    pairs: list[tuple[str, str]],
-    *,
-    max_hops: int,
-    k: int,
-    hub_degree: int,
-    max_expansions: int,
+    store: GraphStore, pairs: list[tuple[str, str]], lim: _Limits
 ) -> ShortestResult:
+    """The protocol-only search: every round one ``neighbors()`` call for all pairs' chosen
+    sides, one ``degrees()`` call for the nodes newly reached."""
     result = ShortestResult()
     states = [_PairState(s, t) for s, t in pairs]
     deg: dict[str, int] = {}
@@ -435,84 +473,92 @@ def _shortest_generic(
         roots = {n for st in states for n in (st.res.source, st.res.target)}
         deg.update(store.degrees(sorted(roots)))
     for st in states:
-        if not st.done and max_hops == 0:
+        if not st.done and lim.max_hops == 0:
             st.done = st.res.exhausted = True
-    while True:
-        plan: list[tuple[_PairState, _Side, bool, list[str]]] = []
-        for st in states:
-            if st.done:
-                continue
-            picked = _pick_side(st, deg, hub_degree, max_hops)
-            if picked is None:
-                st.done = True
-                st.res.exhausted = not st.res.bounded
-                continue
-            side, is_fwd = picked
-            expand_now = []
-            for n in side.frontier:
-                d = deg.get(n, 0)
-                if d > hub_degree:
-                    st.hubs[n] = None
-                elif st.res.expansions + d > max_expansions:
-                    st.res.bounded = True
-                else:
-                    st.res.expansions += d
-                    expand_now.append(n)
-                    continue
-                side.skipped = side.level if side.skipped is None else min(side.skipped, side.level)
-            plan.append((st, side, is_fwd, expand_now))
-        if not plan:
-            break
+    while plan := _plan_round(states, deg, lim):
         ask = sorted({n for *_, ns in plan for n in ns})
         nbh = store.neighbors(ask, direction=Direction.BOTH) if ask else {}
         if ask:
             result.neighbor_calls += 1
         fresh: set[str] = set()
         for st, side, is_fwd, ns in plan:
-            other = st.bwd if is_fwd else st.fwd
-            nxt: dict[str, None] = {}
-            lvl = side.level + 1
-            for u in ns:
-                hood = nbh.get(u)
-                if hood is None:
-                    continue
-                for t in hood.triplets:
-                    if t.head == u:
-                        v, stored_uv = t.tail, True
-                    elif t.tail == u:
-                        v, stored_uv = t.head, False
-                    else:
-                        continue
-                    if v == u:
-                        continue
-                    # in s->t order: forward side walks u->v, backward side walks v->u
-                    inverted = not stored_uv if is_fwd else stored_uv
-                    dv = side.depth.get(v)
-                    if dv is None:
-                        side.depth[v] = lvl
-                        side.parents[v] = [(u, t.relation, inverted)]
-                        nxt[v] = None
-                    elif dv == lvl and len(side.parents[v]) < k:
-                        link = (u, t.relation, inverted)
-                        if link not in side.parents[v]:
-                            side.parents[v].append(link)
-            side.level = lvl
-            side.frontier = list(nxt)
-            meet = [
-                v for v in side.frontier if v in other.depth and lvl + other.depth[v] <= max_hops
-            ]
-            if meet:
-                st.meet = meet
-                _collect(st, k)
-                st.done = True
-                continue
-            if st.res.bounded:
-                st.done = True
-                continue
-            fresh.update(n for n in side.frontier if n not in deg)
+            _advance(st, side, is_fwd, ns, nbh, lim)
+            if not st.done:
+                fresh.update(n for n in side.frontier if n not in deg)
         if fresh:
             deg.update(store.degrees(sorted(fresh)))
     return _assemble(result, states)
+
+
+def _plan_round(states: list[_PairState], deg: dict[str, int], lim: _Limits) -> list[_Plan]:
+    """For every unfinished pair, the side to expand this round and which of its frontier
+    nodes to expand (hubs and nodes past the expansion budget are left, and marked)."""
+    plan: list[_Plan] = []
+    for st in states:
+        if st.done:
+            continue
+        picked = _pick_side(st, deg, lim.hub_degree, lim.max_hops)
+        if picked is None:
+            st.done = True
+            st.res.exhausted = not st.res.bounded
+            continue
+        side, is_fwd = picked
+        expand_now = []
+        for n in side.frontier:
+            d = deg.get(n, 0)
+            if d > lim.hub_degree:
+                st.hubs[n] = None
+            elif st.res.expansions + d > lim.max_expansions:
+                st.res.bounded = True
+            else:
+                st.res.expansions += d
+                expand_now.append(n)
+                continue
+            side.skipped = side.level if side.skipped is None else min(side.skipped, side.level)
+        plan.append((st, side, is_fwd, expand_now))
+    return plan
+
+
+def _advance(
+    st: _PairState, side: _Side, is_fwd: bool, ns: list[str], nbh: dict[str, Neighborhood],
+    lim: _Limits,
+) -> None:
+    """Move ``side`` one level deeper through the neighbourhoods of ``ns``; collect the paths
+    when it meets the other side within ``max_hops``."""
+    other = st.bwd if is_fwd else st.fwd
+    nxt: dict[str, None] = {}
+    lvl = side.level + 1
+    for u in ns:
+        hood = nbh.get(u)
+        if hood is None:
+            continue
+        for t in hood.triplets:
+            if t.head == u:
+                v, stored_uv = t.tail, True
+            elif t.tail == u:
+                v, stored_uv = t.head, False
+            else:
+                continue
+            if v == u:
+                continue
+            # in s->t order: forward side walks u->v, backward side walks v->u
+            link = (u, t.relation, not stored_uv if is_fwd else stored_uv)
+            dv = side.depth.get(v)
+            if dv is None:
+                side.depth[v] = lvl
+                side.parents[v] = [link]
+                nxt[v] = None
+            elif dv == lvl and len(side.parents[v]) < lim.k and link not in side.parents[v]:
+                side.parents[v].append(link)
+    side.level = lvl
+    side.frontier = list(nxt)
+    meet = [v for v in side.frontier if v in other.depth and lvl + other.depth[v] <= lim.max_hops]
+    if meet:
+        st.meet = meet
+        _collect(st, lim.k)
+        st.done = True
+    elif st.res.bounded:
+        st.done = True
 
 
 def _choose(
@@ -564,42 +610,45 @@ def _half_walks(side: _Side, node: str, limit: int) -> Iterator[list[tuple[str, 
 
 def _collect(st: _PairState, k: int) -> None:
     best = min(st.fwd.depth[m] + st.bwd.depth[m] for m in st.meet)
-    found: list[Path] = []
-    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
-    for m in st.meet:
-        if st.fwd.depth[m] + st.bwd.depth[m] != best:
-            continue
-        for back in _half_walks(st.fwd, m, k):
-            # back: m <- ... <- source; reversed gives source ... -> m
-            nodes = [m]
-            rels: list[str] = []
-            inv: list[bool] = []
-            for prev, rel, flag in back:
-                nodes.append(prev)
-                rels.append(rel)
-                inv.append(flag)
-            nodes.reverse()
-            rels.reverse()
-            inv.reverse()
-            for fwd_half in _half_walks(st.bwd, m, k):
-                n2, r2, i2 = list(nodes), list(rels), list(inv)
-                for nxt, rel, flag in fwd_half:
-                    n2.append(nxt)
-                    r2.append(rel)
-                    i2.append(flag)
-                key = (tuple(n2), tuple(r2))
-                if key in seen or len(set(n2)) != len(n2):
-                    continue
-                seen.add(key)
-                found.append(Path(nodes=tuple(n2), relations=tuple(r2), inverted=tuple(i2)))
-                if len(found) >= k:
-                    break
-            if len(found) >= k:
-                break
-        if len(found) >= k:
-            break
+    meets = [m for m in st.meet if st.fwd.depth[m] + st.bwd.depth[m] == best]
+    found = _join_halves(meets, lambda m: _half_walks(st.fwd, m, k),
+                         lambda m: _half_walks(st.bwd, m, k), k, str)
     st.res.paths = found
     st.res.hops = best if found else None
+
+
+# a half walk from a meeting node back to one side's root: (next node, relation, inverted)
+_Half = list[tuple[Any, str, bool]]
+
+
+def _join_halves(
+    meets: Sequence[Any], backs: Callable[[Any], Iterator[_Half]],
+    aheads: Callable[[Any], Iterator[_Half]], k: int, name: Callable[[Any], str],
+) -> list[Path]:
+    """Up to ``k`` distinct simple paths source -> m -> target through the meeting nodes:
+    ``backs(m)`` walks m back to the source, ``aheads(m)`` on to the target (inverted flags in
+    source-to-target order); ``name`` turns a node into its id."""
+    found: list[Path] = []
+    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    for m in meets:
+        for back in backs(m):
+            nodes = [p for p, _, _ in reversed(back)] + [m]
+            rels = [r for _, r, _ in reversed(back)]
+            inv = [i for _, _, i in reversed(back)]
+            for ahead in aheads(m):
+                n2 = nodes + [p for p, _, _ in ahead]
+                if len(set(n2)) != len(n2):
+                    continue
+                ids = tuple(name(x) for x in n2)
+                key = (ids, tuple(rels + [r for _, r, _ in ahead]))
+                if key in seen:
+                    continue
+                seen.add(key)
+                found.append(Path(nodes=ids, relations=key[1],
+                                  inverted=tuple(inv + [i for _, _, i in ahead])))
+                if len(found) >= k:
+                    return found
+    return found
 
 
 def _summarize(result: ShortestResult, hubs: dict[str, None]) -> ShortestResult:
@@ -678,43 +727,8 @@ def expand(
             frontier = frontier[:remaining]
         limit = min(per_node, max(1, math.ceil(2 * remaining / len(frontier))))
         nbh = store.neighbors(frontier, direction=direction, relations=rels, limit_per_node=limit)
-        lists = []
-        for n in frontier:
-            hood = nbh.get(n)
-            if hood is None:
-                continue
-            if hood.truncated:
-                capped[n] = None
-            lists.append((n, hood.triplets))
-        added = 0
-        nxt: dict[str, None] = {}
-        depth = 0
-        while added < remaining:
-            progressed = False
-            for n, ts in lists:
-                if depth >= len(ts):
-                    continue
-                progressed = True
-                t = ts[depth]
-                if t.key in seen_t:
-                    continue
-                if added >= remaining:
-                    res.truncated = True
-                    break
-                seen_t.add(t.key)
-                res.triplets.append(t)
-                added += 1
-                other = t.tail if t.head == n else t.head
-                if other not in visited:
-                    visited[other] = None
-                    nxt[other] = None
-            if not progressed:
-                break
-            depth += 1
-        if added >= remaining and any(depth < len(ts) for _, ts in lists):
-            res.truncated = True
-        res.per_hop.append(added)
-        frontier = list(nxt)
+        lists = [(n, hood.triplets) for n, hood in _present(frontier, nbh, capped)]
+        frontier = _take_round_robin(res, lists, remaining, seen_t, visited)
     if capped:
         res.truncated = True
         res.notes.append(f"per-node cap cut {len(capped)} node(s)")
@@ -725,31 +739,47 @@ def expand(
     return res
 
 
-# --------------------------------------------------------------------------- memory backend fast path
-# The in-memory backend keeps CSR adjacency as numpy arrays (backends/memory.py: out_ptr/out_edges,
-# in_ptr/in_edges, heads/rels/tails, _index/_ids/_rels). Reading them directly avoids building a
-# Triplet per edge read; the search is the same bidirectional BFS as _shortest_generic.
+def _take_round_robin(
+    res: ExpandResult, lists: list[tuple[str, Sequence[Triplet]]], remaining: int,
+    seen_t: set[tuple[str, str, str]], visited: dict[str, None],
+) -> list[str]:
+    """Add up to ``remaining`` new triplets to ``res``, one per node in turn (first triplets
+    of every node, then second ones, …); returns the newly reached nodes (the next frontier)."""
+    added = 0
+    nxt: dict[str, None] = {}
+    depth = 0
+    while added < remaining:
+        progressed = False
+        for n, ts in lists:
+            if depth >= len(ts):
+                continue
+            progressed = True
+            t = ts[depth]
+            if t.key in seen_t:
+                continue
+            if added >= remaining:
+                res.truncated = True
+                break
+            seen_t.add(t.key)
+            res.triplets.append(t)
+            added += 1
+            other = t.tail if t.head == n else t.head
+            if other not in visited:
+                visited[other] = None
+                nxt[other] = None
+        if not progressed:
+            break
+        depth += 1
+    if added >= remaining and any(depth < len(ts) for _, ts in lists):
+        res.truncated = True
+    res.per_hop.append(added)
+    return list(nxt)
 
-_CSR_ATTRS = (
-    "out_ptr",
-    "out_edges",
-    "in_ptr",
-    "in_edges",
-    "heads",
-    "rels",
-    "tails",
-    "_index",
-    "_ids",
-    "_rels",
-)
 
-
-def _is_memory_graph(store: Any) -> bool:
-    try:
-        from .backends.memory import MemoryGraph
-    except ImportError:  # pragma: no cover - the memory backend ships with byokg
-        return False
-    return isinstance(store, MemoryGraph) and all(hasattr(store, a) for a in _CSR_ATTRS)
+# --------------------------------------------------------------------------- array fast path
+# A store declaring the ``csr`` capability (the in-memory backend) hands over its adjacency
+# arrays (byokg.csr.CsrView). Reading them directly avoids building a Triplet per edge read;
+# the search is the same bidirectional BFS as _shortest_generic, and returns the same paths.
 
 
 class _CsrSide:
@@ -773,6 +803,39 @@ class _CsrSide:
     def open(self) -> int:
         return self.level if self.skipped is None else min(self.level, self.skipped)
 
+    def state(self, g: CsrView, hub_degree: int) -> tuple[int, int, bool, int]:
+        """(level, open depth, has frontier, cost) as :func:`_choose` reads a side; the cost
+        is the edge count of the frontier's non-hub nodes."""
+        cost = 0
+        if len(self.frontier):
+            d = g.degree(self.frontier)
+            cost = int(d[d <= hub_degree].sum())
+        return self.level, self.open, len(self.frontier) > 0, cost
+
+    def unseen_or_at(self, nodes: Any, lvl: int) -> Any:
+        """Mask of ``nodes`` this side has not reached, or reached at ``lvl`` (more links)."""
+        import numpy as np
+
+        if self.dist is not None:
+            d = self.dist[nodes]
+            return (d < 0) | (d == lvl)
+        return np.fromiter((self.seen.get(v, lvl) == lvl for v in nodes.tolist()), bool,
+                           len(nodes))
+
+    def advance(self, links: tuple[Any, Any, Any, Any], lvl: int) -> None:
+        """Record the level's links ``(child, parent, edge, stored)``; the children become
+        the frontier."""
+        import numpy as np
+
+        new_nodes = np.unique(links[0])
+        if self.dist is not None:
+            self.dist[new_nodes] = lvl
+        for v in new_nodes.tolist():
+            self.seen[v] = lvl
+        self.links.append(links)
+        self.level = lvl
+        self.frontier = new_nodes
+
 
 def _in_side(side: _CsrSide, nodes: Any) -> Any:
     """The ``nodes`` (int array) that ``side`` has seen."""
@@ -783,127 +846,89 @@ def _in_side(side: _CsrSide, nodes: Any) -> Any:
     return np.array([v for v in nodes.tolist() if v in side.seen], dtype=np.int64)
 
 
-def _gather(ptr: Any, order: Any, nodes: Any) -> tuple[Any, Any]:
-    """(edge ids, owning node) of every CSR slice of ``nodes``, concatenated."""
-    from .backends.memory import gather_csr
-
-    edges, slot = gather_csr(ptr, order, nodes)
-    return edges, nodes[slot]
-
-
-def _shortest_csr(
-    g: Any,
-    pairs: list[tuple[str, str]],
-    *,
-    max_hops: int,
-    k: int,
-    hub_degree: int,
-    max_expansions: int,
-) -> ShortestResult:
-    import numpy as np
-
+def _shortest_csr(g: CsrView, pairs: list[tuple[str, str]], lim: _Limits) -> ShortestResult:
     result = ShortestResult()
-    n = len(g._ids)
-
-    def degree(nodes: Any) -> Any:
-        return (g.out_ptr[nodes + 1] - g.out_ptr[nodes]) + (g.in_ptr[nodes + 1] - g.in_ptr[nodes])
-
-    def cost(nodes: Any) -> int:
-        if not len(nodes):
-            return 0
-        d = degree(nodes)
-        return int(d[d <= hub_degree].sum())
-
     for s, t in pairs:
         res = PairPaths(source=s, target=t)
         result.pairs.append(res)
-        si, ti = g._index.get(s), g._index.get(t)
+        si, ti = g.index.get(s), g.index.get(t)
         if s == t and si is not None:
             res.paths, res.hops = [Path(nodes=(s,))], 0
-            continue
-        if si is None or ti is None:
+        elif si is None or ti is None:
             res.exhausted = True
             missing = [x for x, i in ((s, si), (t, ti)) if i is None]
             result.notes.append(f"not in the graph: {', '.join(missing)}")
-            continue
-        if max_hops == 0:
+        elif lim.max_hops == 0:
             res.exhausted = True
-            continue
-        fwd, bwd = _CsrSide(si, n), _CsrSide(ti, n)
-        hubs: dict[int, None] = {}
-        meet = None
-        while True:
-            pick = _choose(
-                (fwd.level, fwd.open, len(fwd.frontier) > 0, cost(fwd.frontier)),
-                (bwd.level, bwd.open, len(bwd.frontier) > 0, cost(bwd.frontier)),
-                max_hops,
-            )
-            if pick is None:
-                res.exhausted = not res.bounded
-                break
-            side, other = (fwd, bwd) if pick else (bwd, fwd)
-            front = side.frontier
-            d = degree(front)
-            hub_mask = d > hub_degree
-            for h in front[hub_mask].tolist():
-                hubs[h] = None
-            front, d = front[~hub_mask], d[~hub_mask]
-            allowed = np.cumsum(d) + res.expansions <= max_expansions
-            if not allowed.all():
-                res.bounded = True
-                front, d = front[allowed], d[allowed]
-            if hub_mask.any() or res.bounded:
-                side.skip(side.level)
-            res.expansions += int(d.sum())
-            result.neighbor_calls += 1
-            e_out, u_out = _gather(g.out_ptr, g.out_edges, front)
-            e_in, u_in = _gather(g.in_ptr, g.in_edges, front)
-            edges = np.concatenate([e_out, e_in])
-            owner = np.concatenate([u_out, u_in])
-            stored = np.concatenate([np.ones(len(e_out), bool), np.zeros(len(e_in), bool)])
-            nbr = np.concatenate([g.tails[e_out], g.heads[e_in]]).astype(np.int64)
-            keep = nbr != owner
-            lvl = side.level + 1
-            if side.dist is not None:
-                keep &= (side.dist[nbr] < 0) | (side.dist[nbr] == lvl)
-            else:
-                keep &= np.fromiter(
-                    (side.seen.get(v, lvl) == lvl for v in nbr.tolist()), bool, len(nbr)
-                )
-            edges, owner, stored, nbr = edges[keep], owner[keep], stored[keep], nbr[keep]
-            new_nodes = np.unique(nbr)
-            if side.dist is not None:
-                side.dist[new_nodes] = lvl
-            for v in new_nodes.tolist():
-                side.seen[v] = lvl
-            side.links.append((nbr, owner, edges, stored))
-            side.level = lvl
-            side.frontier = new_nodes
-            hit = [
-                v for v in _in_side(other, new_nodes).tolist() if lvl + other.seen[v] <= max_hops
-            ]
-            if hit:
-                meet = np.array(hit, dtype=np.int64)
-                break
-            if res.bounded:
-                break
-        res.hubs_capped = [g._ids[h] for h in hubs]
-        if meet is not None:
-            _collect_csr(g, res, fwd, bwd, meet, k)
+        else:
+            _csr_search(g, res, si, ti, lim, result)
     return _assemble_csr(result)
 
 
+def _csr_search(
+    g: CsrView, res: PairPaths, si: int, ti: int, lim: _Limits, result: ShortestResult
+) -> None:
+    """Bidirectional BFS for one pair over the arrays, the cheaper side first; fills ``res``."""
+    fwd, bwd = _CsrSide(si, len(g.ids)), _CsrSide(ti, len(g.ids))
+    hubs: dict[int, None] = {}
+    meet = None
+    while True:
+        pick = _choose(fwd.state(g, lim.hub_degree), bwd.state(g, lim.hub_degree), lim.max_hops)
+        if pick is None:
+            res.exhausted = not res.bounded
+            break
+        side, other = (fwd, bwd) if pick else (bwd, fwd)
+        result.neighbor_calls += 1
+        meet = _csr_step(g, side, other, res, hubs, lim)
+        if meet is not None or res.bounded:
+            break
+    res.hubs_capped = [g.ids[h] for h in hubs]
+    if meet is not None:
+        _collect_csr(g, res, fwd, bwd, meet, lim.k)
+
+
+def _csr_step(
+    g: CsrView, side: _CsrSide, other: _CsrSide, res: PairPaths, hubs: dict[int, None],
+    lim: _Limits,
+) -> Any:
+    """Expand ``side``'s frontier one level (hubs and nodes past the budget left out and
+    marked); the int ids where it meets ``other`` within ``max_hops``, or None."""
+    import numpy as np
+
+    front = side.frontier
+    d = g.degree(front)
+    hub_mask = d > lim.hub_degree
+    for h in front[hub_mask].tolist():
+        hubs[h] = None
+    front, d = front[~hub_mask], d[~hub_mask]
+    allowed = np.cumsum(d) + res.expansions <= lim.max_expansions
+    if not allowed.all():
+        res.bounded = True
+        front, d = front[allowed], d[allowed]
+    if hub_mask.any() or res.bounded:
+        side.skip(side.level)
+    res.expansions += int(d.sum())
+    edges, owner, stored, nbr = g.edges_of(front)
+    lvl = side.level + 1
+    keep = (nbr != owner) & side.unseen_or_at(nbr, lvl)
+    side.advance((nbr[keep], owner[keep], edges[keep], stored[keep]), lvl)
+    hit = [
+        v for v in _in_side(other, side.frontier).tolist() if lvl + other.seen[v] <= lim.max_hops
+    ]
+    return np.array(hit, dtype=np.int64) if hit else None
+
+
 def _csr_parents(
-    g: Any, side: _CsrSide, node: int, lvl: int, k: int
+    g: CsrView, side: _CsrSide, node: int, lvl: int, k: int
 ) -> list[tuple[int, str, bool]]:
     """Up to ``k`` (parent, relation, parent->node stored) links of ``node`` at ``lvl``."""
     child, parent, edge, stored = side.links[lvl]
     idx = (child == node).nonzero()[0][:k]
-    return [(int(parent[i]), g._rels[g.rels[edge[i]]], bool(stored[i])) for i in idx]
+    return [(int(parent[i]), g.relations[g.rels[edge[i]]], bool(stored[i])) for i in idx]
 
 
 def _csr_half(
-    g: Any, side: _CsrSide, node: int, lvl: int, k: int
+    g: CsrView, side: _CsrSide, node: int, lvl: int, k: int
 ) -> Iterator[list[tuple[int, str, bool]]]:
     if lvl == 0:
         yield []
@@ -917,41 +942,24 @@ def _csr_half(
                 return
 
 
-def _collect_csr(g: Any, res: PairPaths, fwd: _CsrSide, bwd: _CsrSide, meet: Any, k: int) -> None:
-    found: list[Path] = []
-    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+def _collect_csr(
+    g: CsrView, res: PairPaths, fwd: _CsrSide, bwd: _CsrSide, meet: Any, k: int
+) -> None:
     meet_nodes = [m for m in meet.tolist() if m in fwd.seen and m in bwd.seen]
     # an unexpanded hub on the other side can meet at a shallower depth: take the minimum
     best = min((fwd.seen[m] + bwd.seen[m] for m in meet_nodes), default=0)
-    for m in meet_nodes:
-        df, db = fwd.seen[m], bwd.seen[m]
-        if df + db != best:
-            continue
-        for back in _csr_half(g, fwd, m, df, k):
-            # back walks m -> source; stored means parent->child (source side towards m)
-            nodes = [m] + [p for p, _, _ in back]
-            rels = [r for _, r, _ in back]
-            inv = [not st for _, _, st in back]
-            nodes.reverse()
-            rels.reverse()
-            inv.reverse()
-            for ahead in _csr_half(g, bwd, m, db, k):
-                # ahead walks m -> target; stored means parent->child, i.e. target side -> m
-                n2 = nodes + [p for p, _, _ in ahead]
-                r2 = rels + [r for _, r, _ in ahead]
-                i2 = inv + [st for _, _, st in ahead]
-                ids = tuple(g._ids[x] for x in n2)
-                key = (ids, tuple(r2))
-                if key in seen or len(set(n2)) != len(n2):
-                    continue
-                seen.add(key)
-                found.append(Path(nodes=ids, relations=tuple(r2), inverted=tuple(i2)))
-                if len(found) >= k:
-                    break
-            if len(found) >= k:
-                break
-        if len(found) >= k:
-            break
+    meets = [m for m in meet_nodes if fwd.seen[m] + bwd.seen[m] == best]
+
+    def backs(m: int) -> Iterator[_Half]:
+        # m -> source; stored means parent->child (source side towards m): inverted if not
+        for walk in _csr_half(g, fwd, m, fwd.seen[m], k):
+            yield [(p, r, not stored) for p, r, stored in walk]
+
+    def aheads(m: int) -> Iterator[_Half]:
+        # m -> target; stored means parent->child, i.e. target side -> m: inverted if so
+        return _csr_half(g, bwd, m, bwd.seen[m], k)
+
+    found = _join_halves(meets, backs, aheads, k, g.ids.__getitem__)
     res.paths = found
     res.hops = best if found else None
 

@@ -17,16 +17,19 @@ import csv
 import json
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from .errors import InputError
+from .readers import RowReport
+
+if TYPE_CHECKING:
+    from .loading import LoadSummary
 
 PropType = Literal["string", "int", "float", "bool"]
-MAX_REASONS = 5
 _TRUE = {"1", "true", "t", "yes", "y"}
 _FALSE = {"0", "false", "f", "no", "n"}
 
@@ -117,34 +120,29 @@ class PGMapping(BaseModel):
             ) from None
 
     # ------------------------------------------------------------------ reading CSVs
-    def iter_nodes(
-        self,
-        base_dir: str | Path,
-        *,
-        batch_size: int = 10_000,
-        skip_bad_rows: bool = False,
-        report: PGLoadReport | None = None,
-    ) -> Iterator[tuple[NodeSpec, list[dict[str, Any]]]]:
+    def iter_nodes(self, base_dir: str | Path, *, batch_size: int = 10_000,
+                   skip_bad_rows: bool = False, report: PGLoadReport | None = None,
+                   ) -> Iterator[tuple[NodeSpec, list[dict[str, Any]]]]:
         """Per node spec, batches of typed property dicts (incl. the key); duplicates dropped."""
         report = report if report is not None else PGLoadReport()
         for spec in self.nodes:
-            seen: set[Any] = set()
-            batch: list[dict[str, Any]] = []
-            for _line, row in _read_rows(Path(base_dir) / spec.file, spec.properties, report,
-                                        skip_bad_rows, required=(spec.key,),
-                                        extra_fields=spec.extra_fields):
-                k = row[spec.key]
-                if k in seen:
-                    report.duplicates += 1
-                    continue
-                seen.add(k)
-                report.nodes += 1
-                batch.append(row)
-                if len(batch) >= batch_size:
-                    yield spec, batch
-                    batch = []
-            if batch:
-                yield spec, batch
+            rows = _read_rows(Path(base_dir) / spec.file, spec.properties, report, skip_bad_rows,
+                              required=(spec.key,), extra_fields=spec.extra_fields)
+            yield from _batches(spec, self._new_nodes(spec, rows, report), batch_size)
+
+    @staticmethod
+    def _new_nodes(spec: NodeSpec, rows: Iterator[tuple[int, dict[str, Any]]],
+                   report: PGLoadReport) -> Iterator[dict[str, Any]]:
+        """The rows of ``spec`` whose key was not seen before (later ones counted duplicates)."""
+        seen: set[Any] = set()
+        for _line, row in rows:
+            k = row[spec.key]
+            if k in seen:
+                report.duplicates += 1
+                continue
+            seen.add(k)
+            report.nodes += 1
+            yield row
 
     def node_keys(self, base_dir: str | Path) -> dict[str, set[Any]]:
         """Keys of every label (for checking edge endpoints)."""
@@ -153,15 +151,10 @@ class PGMapping(BaseModel):
             keys[spec.label].update(r[spec.key] for r in batch)
         return keys
 
-    def iter_edges(
-        self,
-        base_dir: str | Path,
-        *,
-        batch_size: int = 10_000,
-        skip_bad_rows: bool = False,
-        report: PGLoadReport | None = None,
-        known_keys: dict[str, set[Any]] | None = None,
-    ) -> Iterator[tuple[EdgeSpec, list[dict[str, Any]]]]:
+    def iter_edges(self, base_dir: str | Path, *, batch_size: int = 10_000,
+                   skip_bad_rows: bool = False, report: PGLoadReport | None = None,
+                   known_keys: dict[str, set[Any]] | None = None,
+                   ) -> Iterator[tuple[EdgeSpec, list[dict[str, Any]]]]:
         """Per edge spec, batches of dicts ``{"src", "dst", **typed properties}``.
 
         Endpoint keys are typed like the node keys. Edges whose source or target is not a
@@ -172,49 +165,71 @@ class PGMapping(BaseModel):
             known_keys = self.node_keys(base_dir)
         key_types = {n.label: n.properties[n.key] for n in self.nodes}
         for spec in self.edges:
-            types: dict[str, str] = dict(spec.properties)
             cols = {"src": (spec.src_column, key_types[spec.src_label]),
                     "dst": (spec.dst_column, key_types[spec.dst_label])}
-            seen: set[tuple[Any, Any]] = set()
-            batch: list[dict[str, Any]] = []
-            src_keys, dst_keys = known_keys[spec.src_label], known_keys[spec.dst_label]
-            for _line, row in _read_rows(Path(base_dir) / spec.file, types, report, skip_bad_rows,
-                                        required=(spec.src_column, spec.dst_column), extra=cols,
-                                        extra_fields=spec.extra_fields):
-                src, dst = row["src"], row["dst"]
-                if src not in src_keys or dst not in dst_keys:
-                    report.dangling += 1
-                    continue
-                if spec.dedupe:
-                    if (src, dst) in seen:
-                        report.duplicates += 1
-                        continue
-                    seen.add((src, dst))
-                report.edges += 1
-                batch.append(row)
-                if len(batch) >= batch_size:
-                    yield spec, batch
-                    batch = []
-            if batch:
-                yield spec, batch
+            rows = _read_rows(Path(base_dir) / spec.file, dict(spec.properties), report,
+                              skip_bad_rows, required=(spec.src_column, spec.dst_column),
+                              extra=cols, extra_fields=spec.extra_fields)
+            kept = _new_edges(spec, rows, report, known_keys[spec.src_label],
+                              known_keys[spec.dst_label])
+            yield from _batches(spec, kept, batch_size)
 
 
-@dataclass
-class PGLoadReport:
+def _new_edges(spec: EdgeSpec, rows: Iterator[tuple[int, dict[str, Any]]], report: PGLoadReport,
+               src_keys: set[Any], dst_keys: set[Any]) -> Iterator[dict[str, Any]]:
+    """The rows of ``spec`` whose endpoints are loaded nodes (others counted dangling), one per
+    (source, target) pair when the spec deduplicates."""
+    seen: set[tuple[Any, Any]] = set()
+    for _line, row in rows:
+        src, dst = row["src"], row["dst"]
+        if src not in src_keys or dst not in dst_keys:
+            report.dangling += 1
+            continue
+        if spec.dedupe:
+            if (src, dst) in seen:
+                report.duplicates += 1
+                continue
+            seen.add((src, dst))
+        report.edges += 1
+        yield row
+
+
+def _batches(spec: Any, rows: Iterator[dict[str, Any]], size: int) -> Iterator[tuple[Any, list]]:
+    """``(spec, batch)`` for consecutive batches of at most ``size`` rows."""
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= size:
+            yield spec, batch
+            batch = []
+    if batch:
+        yield spec, batch
+
+
+@dataclass(kw_only=True)
+class PGLoadReport(RowReport):
     """Counts of a property-graph load (rows that became nodes/edges, and what was skipped)."""
 
     nodes: int = 0
     edges: int = 0
     duplicates: int = 0
     dangling: int = 0  # edges whose endpoint is not a loaded node
-    bad_rows: int = 0
     long_rows: int = 0  # rows with more fields than the header, extras ignored (extra_fields)
-    reasons: list[str] = field(default_factory=list)
 
-    def bad(self, reason: str) -> None:
-        self.bad_rows += 1
-        if len(self.reasons) < MAX_REASONS:
-            self.reasons.append(reason)
+    def summary(self, target: str) -> LoadSummary:
+        """The ``byokg load`` summary of this load into ``target`` (what was skipped named)."""
+        from .loading import LoadSummary
+
+        out = LoadSummary(target=target, nodes=self.nodes, triplets=self.edges,
+                          duplicates=self.duplicates)
+        out.absorb(self)
+        if self.dangling:
+            out.reasons.append(f"{self.dangling} edge row(s) skipped: source or target is not a "
+                               "loaded node")
+        if self.long_rows:
+            out.reasons.append(f"{self.long_rows} row(s) had more fields than the header; "
+                               "extras ignored")
+        return out
 
 
 def _convert(value: str, typ: str) -> Any:

@@ -105,6 +105,7 @@ class Registry:
 _lock = threading.RLock()
 _loaded = False
 _registries: dict[str, Registry] = {}
+_failures: dict[str, str] = {}  # plugin name -> error, from load_plugins(strict=False)
 
 
 def _allowed_entry_points() -> set[str] | None:
@@ -114,7 +115,7 @@ def _allowed_entry_points() -> set[str] | None:
     return {p.strip() for p in raw.split(",") if p.strip()}
 
 
-def _load_entry_points() -> None:
+def _load_entry_points(errors: dict[str, str] | None = None) -> None:
     from importlib.metadata import entry_points
 
     allowed = _allowed_entry_points()
@@ -127,12 +128,18 @@ def _load_entry_points() -> None:
         try:
             mod = ep.load()
         except Exception as exc:  # a broken plugin must say which one
-            raise PluginError(f"plugin {ep.name!r} (from {dist}) failed to load: {exc}") from exc
+            if errors is None:
+                raise PluginError(f"plugin {ep.name!r} (from {dist}) failed to load: {exc}") from exc
+            errors[ep.name] = f"failed to load: {type(exc).__name__}: {exc}"
+            continue
         pm.register(mod, name=ep.name)
 
 
-def load_plugins() -> None:
-    """Register built-ins and entry-point plugins once, then fill the registries."""
+def load_plugins(*, strict: bool = True) -> None:
+    """Register built-ins and entry-point plugins once, then fill the registries.
+
+    ``strict=False`` (``byokg plugins``) does not stop at a broken plugin: it is left out and
+    its error kept in :func:`failures`."""
     global _loaded
     with _lock:
         if _loaded:
@@ -147,19 +154,30 @@ def load_plugins() -> None:
                     continue
                 raise
             pm.register(mod, name=mod_name)
-        _load_entry_points()
-        _fill_registries()
+        errors = None if strict else _failures
+        _load_entry_points(errors)
+        _fill_registries(errors)
         _loaded = True
 
 
-def _fill_registries() -> None:
-    try:  # a hookimpl whose name is no hook (a typo) would otherwise register nothing, silently
-        pm.check_pending()
-    except pluggy.PluginValidationError as exc:
-        name = pm.get_name(exc.plugin) or repr(exc.plugin)
-        hooks = ", ".join(hookspecs.HOOK_KINDS)
-        raise PluginError(f"plugin {name!r}: {exc.args[0].split(' in plugin')[0]}; "
-                          f"byokg's hooks are {hooks}") from exc
+def failures() -> dict[str, str]:
+    """Plugins left out by a ``load_plugins(strict=False)``: plugin name -> what went wrong."""
+    return dict(_failures)
+
+
+def _fill_registries(errors: dict[str, str] | None = None) -> None:
+    while True:  # a hookimpl whose name is no hook (a typo) would otherwise register nothing
+        try:
+            pm.check_pending()
+            break
+        except pluggy.PluginValidationError as exc:
+            name = pm.get_name(exc.plugin) or repr(exc.plugin)
+            hooks = ", ".join(hookspecs.HOOK_KINDS)
+            msg = f"{exc.args[0].split(' in plugin')[0]}; byokg's hooks are {hooks}"
+            if errors is None:
+                raise PluginError(f"plugin {name!r}: {msg}") from exc
+            errors[name] = msg
+            pm.unregister(exc.plugin)
     fresh: dict[str, Registry] = {}  # built aside, swapped in whole: a failure leaves the old ones
     for hook_name, kind in hookspecs.HOOK_KINDS.items():
         reg = Registry(kind)
@@ -171,7 +189,13 @@ def _fill_registries() -> None:
             ) -> None:
                 _r.add(*_named(name, factory, _r.kind, _p), _p, **meta)
 
-            impl.function(register=register)
+            if errors is None:
+                impl.function(register=register)
+            elif impl.plugin_name not in errors:
+                try:
+                    impl.function(register=register)
+                except Exception as exc:  # kept for `byokg plugins`, which lists it
+                    errors[impl.plugin_name] = f"{hook_name}: {type(exc).__name__}: {exc}"
         fresh[kind] = reg
     _registries.clear()
     _registries.update(fresh)
@@ -223,6 +247,7 @@ def reset() -> None:
         for name, _plugin in list(pm.list_name_plugin()):
             pm.unregister(name=name)
         _registries.clear()
+        _failures.clear()
         _loaded = False
 
 

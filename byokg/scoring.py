@@ -8,8 +8,9 @@
   ``sim(q, head) + sim(q, relation) + sim(q, tail)`` with PRECOMPUTED node-name vectors (the
   linking :class:`~byokg.linking.dense.DenseIndex`, FAISS) and relation-name vectors (a small
   FAISS index). Only edges touching the nodes nearest the question (and the linked entities)
-  are scored, vectorised over the memory backend's arrays or read with one batched
-  ``neighbors`` call elsewhere; no triplet text is ever embedded.
+  are scored, vectorised over the store's adjacency arrays where it declares the ``csr``
+  capability (the memory backend) or read with one batched ``neighbors`` call elsewhere; no
+  triplet text is ever embedded.
 
 numpy / faiss / models load only when these functions run.
 """
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from .analysis import humanize_relation
 from .contracts import Direction, Triplet
+from .csr import CsrView, csr_view
 from .paths import expand
 from .store import GraphStore
 from .verbalize import node_labels
@@ -233,14 +235,6 @@ def _faiss_vectors(index: Any) -> np.ndarray:
         return index.reconstruct_n(0, n)
 
 
-_MEMORY_ATTRS = ("heads", "rels", "tails", "out_ptr", "out_edges", "in_ptr", "in_edges",
-                 "_ids", "_index", "_rels")
-
-
-def _is_memory(store: Any) -> bool:
-    return all(hasattr(store, a) for a in _MEMORY_ATTRS)
-
-
 class TripletIndex:
     """Precomputed node-name and relation-name vectors of one store for Eq. 10 scoring.
 
@@ -259,7 +253,8 @@ class TripletIndex:
         self.dense = dense
         self.embedder = embedder
         self.node_vectors = _faiss_vectors(dense.index)
-        self.relations = list(store._rels) if _is_memory(store) else list(store.relation_types())
+        self.csr = csr_view(store)  # the store's adjacency arrays, when it declares ``csr``
+        self.relations = list(self.csr.relations if self.csr else store.relation_types())
         self.rel_vectors = encode_cached(embedder, [humanize_relation(r) for r in self.relations])
         self.rel_index = faiss.IndexFlatIP(int(embedder.dim))
         if len(self.relations):
@@ -271,10 +266,9 @@ class TripletIndex:
             (text_row.get(" ".join(n.split()), -1) for n in dense.node_names),
             np.int64, len(dense.node_names),
         )
-        self.memory = _is_memory(store)
-        if self.memory:
-            gidx = store._index  # type: ignore[attr-defined]
-            self.node_row = np.full(len(store._ids), -1, np.int64)  # type: ignore[attr-defined]
+        if self.csr is not None:
+            gidx = self.csr.index
+            self.node_row = np.full(len(self.csr.ids), -1, np.int64)
             pos = np.fromiter((gidx.get(n, -1) for n in dense.node_ids), np.int64,
                               len(dense.node_ids))
             ok = pos >= 0
@@ -352,8 +346,8 @@ class TripletIndex:
         timings["faiss_s"] = time.perf_counter() - t1
         nodes = list(dict.fromkeys([*seeds, *nodes]))
         t2 = time.perf_counter()
-        if self.memory:
-            out = self._score_memory(qv, rel_s, nodes, k, per_node)
+        if self.csr is not None:
+            out = self._score_csr(self.csr, qv, rel_s, nodes, k, per_node)
         else:
             out = self._score_generic(qv, rel_s, nodes, k, per_node)
         timings["score_s"] = time.perf_counter() - t2
@@ -371,16 +365,17 @@ class TripletIndex:
             sims[ok] = self.node_vectors[rows[ok]] @ qv
         return sims
 
-    def _score_memory(self, qv: np.ndarray, rel_s: np.ndarray, nodes: Sequence[str], k: int,
-                      per_node: int) -> Ranked:
+    def _score_csr(self, g: CsrView, qv: np.ndarray, rel_s: np.ndarray, nodes: Sequence[str],
+                   k: int, per_node: int) -> Ranked:
+        """Eq. 10 over the store's arrays: the candidate edges are gathered, scored and ranked
+        without a Triplet until the top ``k``."""
         import numpy as np
 
-        g: Any = self.store
         out = Ranked()
         parts = []
         capped = 0
         for nid in nodes:
-            i = g._index.get(nid)
+            i = g.index.get(nid)
             if i is None:
                 continue
             e = np.concatenate([g.out_edges[g.out_ptr[i]:g.out_ptr[i + 1]],
@@ -398,7 +393,7 @@ class TripletIndex:
         sims = self._node_sims(self.node_row[ends], qv)
         score = sims[inv[: len(h)]] + rel_s[r] + sims[inv[len(h):]]
         best = _top(score, k)
-        ids, rels = g._ids, g._rels
+        ids, rels = g.ids, g.relations
         out.triplets = [Triplet(head=ids[int(h[j])], relation=rels[int(r[j])],
                                 tail=ids[int(t[j])]) for j in best.tolist()]
         out.scores = [float(score[j]) for j in best.tolist()]

@@ -16,7 +16,7 @@ is made and recorded.
 from __future__ import annotations
 
 import time
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,7 +25,7 @@ from .contracts import Artifacts, ContextItem, LLMCall, MentionLinks
 from .models import prompt_checksum
 from .store import GraphStore
 from .text import count_tokens
-from .tools import Services, StageOutput, ToolParams
+from .tools import Component, Services, StageOutput, ToolParams
 
 if TYPE_CHECKING:
     from .context import Context
@@ -54,6 +54,8 @@ def complete(
     kwargs = {k: v for k, v in options.items() if v is not None}
     resp = llm.complete(prompt, system=system, **kwargs) if system else llm.complete(prompt, **kwargs)
     text = getattr(resp, "text", "") or ""
+    for w in getattr(resp, "warnings", None) or ():  # e.g. unusable token counts from the provider
+        out.event(purpose, str(w), level="warning")
     out.llm_calls.append(LLMCall(
         purpose=purpose,
         model=getattr(resp, "model", None) or getattr(llm, "name", "llm"),
@@ -103,17 +105,10 @@ class Proposal(StageOutput):
     linked: list[MentionLinks] = field(default_factory=list)
 
 
-class Proposer(ABC):
+class Proposer(Component):
     """Proposes what to look for: Algorithm 2's KG-Linker step."""
 
     kind: ClassVar[str] = "proposer"
-    name: ClassVar[str] = ""
-    description: ClassVar[str] = ""
-    needs_llm: ClassVar[bool] = False
-    Params: ClassVar[type[ToolParams]] = ToolParams
-
-    def applicable(self, store: GraphStore, services: Services) -> bool:
-        return not (self.needs_llm and services.llm is None)
 
     @abstractmethod
     def propose(self, request: ProposalRequest) -> Proposal: ...
@@ -155,17 +150,10 @@ class AnswerResult(StageOutput):
     evidence: list[ContextItem] = field(default_factory=list)
 
 
-class Answerer(ABC):
+class Answerer(Component):
     """Turns the merged context into the answer: Algorithm 2's last step."""
 
     kind: ClassVar[str] = "answerer"
-    name: ClassVar[str] = ""
-    description: ClassVar[str] = ""
-    needs_llm: ClassVar[bool] = False
-    Params: ClassVar[type[ToolParams]] = ToolParams
-
-    def applicable(self, store: GraphStore, services: Services) -> bool:
-        return not (self.needs_llm and services.llm is None)
 
     @abstractmethod
     def answer(self, request: AnswerRequest) -> AnswerResult: ...

@@ -7,8 +7,8 @@ capabilities; tools check them instead of probing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 from .contracts import (
     Direction,
@@ -17,20 +17,24 @@ from .contracts import (
     Neighborhood,
     Node,
     Path,
-    QueryResult,
 )
+
+if TYPE_CHECKING:
+    from .csr import CsrView
 
 
 class Capability:
     """Names of optional store features (plain strings so plugins can add their own)."""
 
-    CYPHER = "cypher"  # query(cypher, params) runs openCypher
+    CYPHER = "cypher"  # query(cypher, params, *, timeout_s, row_limit) runs openCypher in the
+    # store's `dialect` ("neo4j", "kuzu", "neptune-analytics", "neptune-db", …)
     EXPLAIN = "explain"  # explain(cypher) plans a query without running it
     VECTOR = "vector"  # vector_search(...) over a node-embedding index in the store
     FULLTEXT = "fulltext"  # fulltext_search(...) over node names in the store
     SHORTEST_PATH = "shortest_path"  # shortest_paths(...) is native (else byokg's BFS is used)
     FOLLOW_PATH = "follow_path"  # follow_path(...) pushes a whole relation path down
     WRITE = "write"  # the store can be loaded into by `byokg load`
+    CSR = "csr"  # csr() returns its adjacency as arrays (byokg.csr.CsrView): array fast paths
 
 
 @runtime_checkable
@@ -58,15 +62,12 @@ class GraphStore(Protocol):
         """
         ...
 
-    def neighbors(
-        self,
-        ids: Sequence[str],
-        *,
-        direction: Direction = Direction.BOTH,
-        relations: Sequence[str] | None = None,
-        limit_per_node: int | None = None,
-    ) -> dict[str, Neighborhood]:
-        """One-hop triplets of every id in one call; ``relations`` filters by type."""
+    def neighbors(self, ids: Sequence[str], *, direction: Direction = Direction.BOTH,
+                  relations: Sequence[str] | None = None,
+                  limit_per_node: int | None = None) -> dict[str, Neighborhood]:
+        """One-hop triplets of every id in one call, one entry per id (an unknown id gets an
+        empty Neighborhood); ``relations`` filters by type; ``limit_per_node`` caps each
+        node's triplets (``total`` counts before the cap, ``truncated`` says it cut)."""
         ...
 
     def degrees(self, ids: Sequence[str], *, direction: Direction = Direction.BOTH) -> dict[str, int]:
@@ -76,23 +77,6 @@ class GraphStore(Protocol):
     def relation_types(self) -> list[str]: ...
 
     def close(self) -> None: ...
-
-
-class QueryableStore(GraphStore, Protocol):
-    """Stores with the ``cypher`` capability (and ``explain`` where declared)."""
-
-    dialect: str  # "neo4j", "kuzu", "neptune-analytics", "neptune-db", …
-
-    def query(
-        self,
-        cypher: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        timeout_s: float | None = None,
-        row_limit: int | None = None,
-    ) -> QueryResult: ...
-
-    def explain(self, cypher: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]: ...
 
 
 class NativePathStore(GraphStore, Protocol):
@@ -105,6 +89,12 @@ class NativePathStore(GraphStore, Protocol):
         max_hops: int = 3,
         k: int = 1,
     ) -> dict[tuple[str, str], list[Path]]: ...
+
+
+class CsrStore(GraphStore, Protocol):
+    """Stores with the ``csr`` capability: their adjacency as arrays, without copies."""
+
+    def csr(self) -> CsrView: ...
 
 
 class SearchableStore(GraphStore, Protocol):
@@ -131,6 +121,24 @@ class BaseGraphStore:
 
     def relation_types(self) -> list[str]:
         return self.schema(samples=0).relation_names
+
+    def neighbors(self, ids: Sequence[str], *, direction: Direction = Direction.BOTH,
+                  relations: Sequence[str] | None = None,
+                  limit_per_node: int | None = None) -> dict[str, Neighborhood]:
+        """:meth:`GraphStore.neighbors` with the arguments normalised once for every backend:
+        ids as distinct strings in order, ``direction`` a :class:`Direction`, ``relations`` a
+        list (or None: all), the cap an int >= 0 (or None); the backend's ``_neighbors`` runs
+        the batch."""
+        lim = None if limit_per_node is None else max(int(limit_per_node), 0)
+        rels = None if relations is None else list(relations)
+        uniq = list(dict.fromkeys(str(i) for i in ids))
+        return self._neighbors(uniq, Direction(direction), rels, lim)
+
+    def _neighbors(
+        self, ids: list[str], direction: Direction, relations: list[str] | None, limit: int | None
+    ) -> dict[str, Neighborhood]:
+        raise NotImplementedError(f"{type(self).__name__} implements neither neighbors() "
+                                  "nor _neighbors()")
 
     def display_names(self, ids: Sequence[str]) -> dict[str, str]:
         """Display name per id (the name where present, else the id)."""

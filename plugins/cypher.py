@@ -2,9 +2,10 @@
 
 Offered only on stores with the ``cypher`` capability and when an LLM is configured (the
 queries come from ``request.artifacts.cypher`` and the repair loop asks the LLM). Every query
-goes through :mod:`byokg.cypher`: dialect rewrites, the read-only guard (plus EXPLAIN where the
-store reports a query type), LIMIT injection, execution with a timeout and a row cap, and the
-repair loop with entity verification. See docs/cypher.md.
+goes through :mod:`byokg.cypher`: dialect rewrites, the read-only guard (plus the engine's
+EXPLAIN as a second opinion), LIMIT injection, execution in the store's worker process with a
+wall-clock limit, a memory cap and a row cap (a crash or timeout is a recorded tool error, the
+question goes on), and the repair loop with entity verification. See docs/cypher.md.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class CypherTool(Tool):
     requires = frozenset({"cypher"})
     needs_llm = True
     Params = CypherParams
+    reads = frozenset({"cypher"})  # the same queries in a later round are not run again
 
     def run(self, request: ToolRequest) -> ToolResult:
         p = request.params
@@ -74,6 +76,9 @@ class CypherTool(Tool):
             rep = request.services.shared(key, build)
             if fresh:
                 result.llm_calls.extend(rep.llm_calls)
+                for w in rep.warnings:
+                    result.events.append(TraceEvent(source="cypher", level="warning",
+                                                    iteration=request.iteration, message=w))
             else:
                 result.counts["cypher_cached"] = result.counts.get("cypher_cached", 0) + 1
             self._record(result, request, qi, rep)
@@ -87,8 +92,8 @@ class CypherTool(Tool):
         for a in rep.attempts:
             ex = a.execution
             level = "info" if a.outcome in ("ok", "verified_empty") else "warning"
-            if a.outcome == "rejected":
-                level = "error"
+            if a.outcome == "rejected" or ex.error_kind in ("crashed", "timeout"):
+                level = "error"  # refused, or the engine died / ran out of time: say so
             data: dict[str, Any] = {
                 "query_index": qi, "attempt": a.number, "outcome": a.outcome,
                 "query": ex.executed or ex.query, "rewrites": ex.rewrites,
@@ -113,6 +118,9 @@ class CypherTool(Tool):
         result.counts["cypher_queries"] = result.counts.get("cypher_queries", 0) + 1
         key = f"cypher_{rep.outcome}"
         result.counts[key] = result.counts.get(key, 0) + 1
+        for a in rep.attempts:
+            if a.execution.error_kind == "crashed":
+                result.counts["cypher_crashed"] = result.counts.get("cypher_crashed", 0) + 1
         repairs = max(0, len(rep.attempts) - 1)
         if repairs:
             result.counts["cypher_repairs"] = result.counts.get("cypher_repairs", 0) + repairs

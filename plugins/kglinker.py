@@ -5,6 +5,8 @@ alone, no graph; the paper's vanilla baseline). Prompts and the reply parser liv
 
 from __future__ import annotations
 
+from typing import Any
+
 from byokg import hookimpl
 from byokg.contracts import Artifacts
 from byokg.stages import (
@@ -17,16 +19,7 @@ from byokg.stages import (
     complete,
 )
 
-
-def _answers(out: AnswerResult, reply: str) -> list[str]:
-    """The answers of an answer reply; what the parser could not read is a warning."""
-    from byokg.kglinker import parse_reply
-
-    art = parse_reply(reply)
-    for w in art.warnings:
-        out.event("answer", f"parse: {w}", level="warning")
-    out.counts["parse_warnings"] = out.counts.get("parse_warnings", 0) + len(art.warnings)
-    return list(art.draft_answers)
+MAX_DRAFT_ANSWERS = 10  # draft answers used when the answer reply has none
 
 
 class KGLinkerProposer(Proposer):
@@ -73,6 +66,21 @@ class QuestionOnlyProposer(Proposer):
         return Proposal(artifacts=Artifacts(finish=True))
 
 
+def _llm_answer(request: AnswerRequest, prompt: Any) -> AnswerResult:
+    """One answer call; what the parser could not read is a warning."""
+    from byokg.kglinker import parse_reply
+
+    out = AnswerResult()
+    reply = complete(request.services.llm, prompt.text, purpose="answer", out=out,
+                     template=prompt.template)
+    art = parse_reply(reply)
+    for w in art.warnings:
+        out.event("answer", f"parse: {w}", level="warning")
+    out.counts["parse_warnings"] = len(art.warnings)
+    out.answers = list(art.draft_answers)
+    return out
+
+
 class LLMAnswerer(Answerer):
     name = "llm-answer"
     description = "One LLM call answers from the merged context (KG-Linker drafts as fallback)"
@@ -81,15 +89,15 @@ class LLMAnswerer(Answerer):
     def answer(self, request: AnswerRequest) -> AnswerResult:
         from byokg.kglinker import answer_prompt
 
-        out = AnswerResult()
-        prompt = answer_prompt(request.question, "\n".join(i.text for i in request.context))
-        reply = complete(request.services.llm, prompt.text, purpose="answer", out=out,
-                         template=prompt.template)
-        out.answers = _answers(out, reply)
+        text = "\n".join(i.text for i in request.context)
+        out = _llm_answer(request, answer_prompt(request.question, text))
         if not out.answers:
-            out.answers = list(dict.fromkeys(a for art in request.history for a in art.draft_answers))[:10]
+            drafts = list(dict.fromkeys(a for art in request.history for a in art.draft_answers))
+            out.answers = drafts[:MAX_DRAFT_ANSWERS]
             if out.answers:
-                out.event("answer", "answer reply had no answers; using KG-Linker draft answers",
+                cut = len(drafts) - len(out.answers)
+                out.event("answer", "answer reply had no answers; using KG-Linker draft answers"
+                          + (f" (the first {MAX_DRAFT_ANSWERS} of {len(drafts)})" if cut else ""),
                           level="warning")
         return out
 
@@ -102,11 +110,7 @@ class VanillaAnswerer(Answerer):
     def answer(self, request: AnswerRequest) -> AnswerResult:
         from byokg.kglinker import vanilla_prompt
 
-        out = AnswerResult()
-        prompt = vanilla_prompt(request.question)
-        reply = complete(request.services.llm, prompt.text, purpose="answer", out=out,
-                         template=prompt.template)
-        out.answers = _answers(out, reply)
+        out = _llm_answer(request, vanilla_prompt(request.question))
         out.event("engine", "vanilla LLM: the question alone, no graph")
         return out
 

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
 import click
 
+from byokg.cli import echo_safe
+from byokg.termsafe import json_safe, terminal_safe
+
 from .options import llm_option
 
 DEMO_QUESTIONS = 3
+log = logging.getLogger("byokg.cli")
 
 
 def _config(config_file: str | None, **overrides: Any):
@@ -26,6 +31,8 @@ def answer_json(answer: Any) -> dict[str, Any]:
     trace["prompt_tokens"] = answer.trace.prompt_tokens
     trace["completion_tokens"] = answer.trace.completion_tokens
     trace["stage_seconds"] = answer.trace.stage_seconds()
+    # LLM calls, tokens, runs and repeats per stage (kg-linker, tool:NAME, answer)
+    trace["stage_summary"] = {k: v.model_dump() for k, v in answer.trace.stage_summary().items()}
     return {
         "question": answer.question,
         "answers": answer.answers,
@@ -43,6 +50,8 @@ def answer_json(answer: Any) -> dict[str, Any]:
 @click.option("--tools", default=None, help="Comma-separated retrieval tools (default: all that apply).")
 @click.option("--json", "as_json", is_flag=True, help="Print {question, answers, evidence, trace} as JSON.")
 @click.option("--explain", is_flag=True, help="Print the evidence as readable paths.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None,
+              help="Also write the evidence picture (a self-contained HTML page) to this file.")
 def ask(
     question: str,
     graph_uri: str,
@@ -52,6 +61,7 @@ def ask(
     tools: str | None,
     as_json: bool,
     explain: bool,
+    html_file: str | None,
 ) -> None:
     """Answer QUESTION from the graph, with the facts that support the answer."""
     from byokg.engine import Engine
@@ -67,13 +77,36 @@ def ask(
         close = getattr(store, "close", None)
         if close:
             close()
+    log_trace(answer)
+    if html_file:
+        from byokg.picture import write_page
+
+        written = write_page(answer, html_file)
+        click.echo(f"evidence picture: {terminal_safe(written)}", err=True)
     if as_json:
-        click.echo(json.dumps(answer_json(answer), indent=2, ensure_ascii=False, default=str))
+        click.echo(json_safe(json.dumps(answer_json(answer), indent=2, ensure_ascii=False,
+                                        default=str)))
         return
     if explain:
-        click.echo(explain_text(answer))
+        echo_safe(explain_text(answer))
         return
-    click.echo("\n".join(answer.answers) if answer.answers else "(no answer found in the graph)")
+    if answer.answers:  # one answer per line: a newline inside an answer is shown as \n
+        echo_safe("\n".join(terminal_safe(a) for a in answer.answers))
+    else:
+        click.echo("(no answer found in the graph)")
+
+
+def log_trace(answer: Any) -> None:
+    """The run's trace on the log: warnings with -v, every event and stage time with -vv."""
+    if not log.isEnabledFor(logging.INFO):
+        return
+    for ev in answer.trace.events:
+        level = logging.INFO if ev.level in ("warning", "error") else logging.DEBUG
+        rnd = f" (round {ev.iteration + 1})" if ev.iteration is not None else ""
+        log.log(level, "%s %s%s: %s", ev.level, ev.source, rnd, ev.message)
+    stages = ", ".join(f"{k} {v:.3f}s" for k, v in answer.trace.stage_seconds().items())
+    log.info("%d answer(s), %d evidence item(s); %s", len(answer.answers), len(answer.evidence),
+             stages)
 
 
 def demo_questions(limit: int = DEMO_QUESTIONS) -> list[dict[str, Any]]:
@@ -105,6 +138,9 @@ def demo(llm: str, count: int) -> None:
         gold = {a.casefold() for a in row.get("answers", [])}
         ok = bool(ans.answers) and ans.answers[0].casefold() in gold
         right += ok
-        click.echo(explain_text(ans))
-        click.echo(f"expected: {'; '.join(row.get('answers', []))}  [{'ok' if ok else 'miss'}]\n")
-    click.echo(f"{right}/{len(rows)} demo questions answered correctly (first answer), LLM: {llm}")
+        log_trace(ans)
+        echo_safe(explain_text(ans))
+        expected = "; ".join(terminal_safe(a) for a in row.get("answers", []))
+        echo_safe(f"expected: {expected}  [{'ok' if ok else 'miss'}]\n")
+    echo_safe(f"{right}/{len(rows)} demo questions answered correctly (first answer), "
+              f"LLM: {terminal_safe(llm)}")

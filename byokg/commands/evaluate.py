@@ -6,26 +6,33 @@ import json
 
 import click
 
+from ..cli import echo_safe
+from ..termsafe import json_safe
+from .options import RegistryOption, llm_option
+
 
 @click.group("eval", invoke_without_command=True)
-@click.option("--dataset", help="Dataset name: webqsp, cwq, northwind, jsonl, or a plugin's.")
+@click.option("--dataset", cls=RegistryOption, registry_kind="datasets",
+              help="Dataset name: {names}.")
 @click.option("--data", "data_path", help="Path of the dataset file or folder.")
 @click.option("--graph", "graph_uri", help="Graph URI, e.g. memory:PATH, kuzu:PATH, bolt://HOST.")
-@click.option("--llm", default="none", show_default=True, help="LLM spec (none, bedrock:ID, openai:MODEL, replay:FILE).")
+@llm_option("--llm", default="none", show_default=True)
 @click.option("--strategy", default="offline", show_default=True,
               help="offline, vanilla-llm, graph-query, text-retrieval, graph-reranker, agentic, multi, "
                    "gold-query, or tools:NAME,NAME.")
-@click.option("--limit", type=int, help="Evaluate the first N questions.")
-@click.option("--workers", type=int, default=1, show_default=True, help="Questions answered in parallel.")
+@click.option("--limit", type=click.IntRange(min=1), help="Evaluate the first N questions (N >= 1).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Questions answered in parallel (1-64).")
 @click.option("--out", "out_dir", help="Archive folder (config.json, predictions.jsonl, summary.json, report.md).")
 @click.option("--resume", is_flag=True, help="Skip questions already in OUT/predictions.jsonl.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="RunConfig JSON/TOML.")
-@click.option("--iterations", type=int, help="T_R refinement rounds.")
+@click.option("--iterations", type=click.IntRange(1, 10), help="T_R refinement rounds (1-10).")
 @click.option("--judge", help="LLM spec for LLM-as-judge scoring (rubric v1).")
 @click.option("--option", "ds_options", multiple=True, help="Dataset option KEY=VALUE (e.g. gold_source=file).")
+@click.option("--json", "as_json", is_flag=True, help="Print only the summary as JSON on stdout.")
 @click.pass_context
 def eval_group(ctx, dataset, data_path, graph_uri, llm, strategy, limit, workers, out_dir, resume,
-               config_path, iterations, judge, ds_options):
+               config_path, iterations, judge, ds_options, as_json):
     """Evaluate a strategy on a dataset and archive the run."""
     if ctx.invoked_subcommand is not None:
         return
@@ -47,11 +54,18 @@ def eval_group(ctx, dataset, data_path, graph_uri, llm, strategy, limit, workers
         opts[k] = v
     settings = EvalSettings(dataset=dataset, data=data_path, graph=graph_uri, llm=llm, strategy=strategy,
                             limit=limit, workers=workers, judge=judge, dataset_options=opts, config=cfg)
-    summary = run_eval(settings, out_dir, resume=resume)
-    click.echo(json.dumps({"metrics": {k: round(v["mean"], 4) for k, v in summary["metrics"].items()},
-                           "n": summary["n"], "excluded": summary["excluded"], "errors": summary["errors"]},
-                          indent=2))
-    click.echo(f"archive: {out_dir}")
+    summary = run_eval(settings, out_dir, resume=resume, progress=None if not as_json else False)
+    brief = {"metrics": {k: round(v["mean"], 4) for k, v in summary["metrics"].items()},
+             "n": summary["n"], "excluded": summary["excluded"], "errors": summary["errors"],
+             "archive": str(out_dir)}
+    if as_json:
+        click.echo(json_safe(json.dumps(brief)))
+        return
+    width = max((len(k) for k in brief["metrics"]), default=6)
+    for k, v in brief["metrics"].items():
+        echo_safe(f"{k:<{width}}  {v}")
+    echo_safe(f"questions: {brief['n']}, excluded: {brief['excluded']}, errors: {brief['errors']}")
+    echo_safe(f"archive: {out_dir}")
 
 
 @eval_group.command("compare")
@@ -60,4 +74,4 @@ def compare(dirs):
     """Print metrics of several runs side by side with deltas against the first."""
     from ..eval.report import compare_runs
 
-    click.echo(compare_runs(list(dirs)))
+    echo_safe(compare_runs(list(dirs)))

@@ -7,7 +7,8 @@ import time
 
 import click
 
-from ..cli import _opened, echo_json
+from ..cli import _opened, echo_json, echo_safe
+from ..termsafe import terminal_safe
 from .options import RegistryOption
 
 
@@ -52,13 +53,14 @@ def link(mentions: tuple[str, ...], graph_uri: str, method: str, top_k: int, min
     if as_json:
         echo_json([ml.model_dump(mode="json") for ml in links])
         return
-    for ml in links:
-        click.echo(f"{ml.mention}:")
+    for ml in links:  # names and ids are graph text: shown with control characters escaped
+        echo_safe(f"{terminal_safe(ml.mention)}:")
         if not ml.candidates:
             click.echo("  (no match)")
         for c in ml.candidates:
-            shown = c.name if c.name == c.id else f"{c.name}  [{c.id}]"
-            click.echo(f"  {c.score:5.3f}  {c.method:<8} {shown}")
+            name, cid = terminal_safe(c.name), terminal_safe(c.id)
+            shown = name if c.name == c.id else f"{name}  [{cid}]"
+            echo_safe(f"  {c.score:5.3f}  {terminal_safe(c.method):<8} {shown}")
 
 
 @click.group()
@@ -106,5 +108,5 @@ def build(graph_uri: str, dense: bool, embedder: str | None, index_dir: str | No
         return
     for r in report:
         extra = f", {r['embedder']} dim {r['dim']}" if "embedder" in r else ""
-        click.echo(f"{r['index']}: {r['status']} ({r['names']:,} names, {r['distinct']:,} distinct"
+        echo_safe(f"{r['index']}: {r['status']} ({r['names']:,} names, {r['distinct']:,} distinct"
                    f"{extra}) in {r['seconds']}s -> {r['path']}")

@@ -560,43 +560,56 @@ def _clause_bounds(toks: list[Token], at: int) -> tuple[int, int, int | None] | 
 def _kuzu_triples(
     text: str, toks: list[Token], ed: _Editor, applied: list[str], layout: TripleLayout
 ) -> None:
-    words = {t.text.lower() for t in toks if t.kind is Kind.WORD}
-    counter = 0
+    """Rewrite relation names of a Kùzu triple graph into the rel table plus a type filter
+    (see the comment above): pattern by pattern, then ``type(r)``, then the WHERE additions."""
+    rw = _TripleRewriter(text, toks, ed, applied, layout)
+    for i, t in enumerate(toks):
+        if t.is_punct("[") and i and toks[i - 1].is_punct("-", "<-"):
+            close = _match(toks, i)
+            if close >= 0:
+                rw.pattern(i, close)
+    rw.type_calls()
+    rw.where_additions()
 
-    def fresh(base: str) -> str:
-        nonlocal counter
+
+class _TripleRewriter:
+    def __init__(self, text: str, toks: list[Token], ed: _Editor, applied: list[str],
+                 layout: TripleLayout) -> None:
+        self.text, self.toks, self.ed, self.applied, self.layout = text, toks, ed, applied, layout
+        self.words = {t.text.lower() for t in toks if t.kind is Kind.WORD}
+        self.counter = 0
+        self.rel = _ident(layout.rel_table)
+        self.prop = _ident(layout.type_property)
+        # clause key (MATCH index) -> (end index, WHERE index, [conditions])
+        self.where_adds: dict[int, tuple[int, int | None, list[str]]] = {}
+        self.e_var: str | None = None
+        self.n_var: str | None = None
+        self.rel_vars: set[str] = set()  # single-hop variables bound to the triple rel table
+
+    def fresh(self, base: str) -> str:
         while True:
-            name = f"byokg_{base}{counter}"
-            counter += 1
-            if name.lower() not in words:
+            name = f"byokg_{base}{self.counter}"
+            self.counter += 1
+            if name.lower() not in self.words:
                 return name
 
-    rel = _ident(layout.rel_table)
-    prop = _ident(layout.type_property)
-    # clause key (MATCH index) -> (end index, WHERE index, [conditions])
-    where_adds: dict[int, tuple[int, int | None, list[str]]] = {}
-    e_var, n_var = None, None
-    rel_vars: set[str] = set()  # single-hop variables bound to the triple rel table
-    for i, t in enumerate(toks):
-        if not (t.is_punct("[") and i and toks[i - 1].is_punct("-", "<-")):
-            continue
-        close = _match(toks, i)
-        if close < 0:
-            continue
+    def pattern(self, i: int, close: int) -> None:
+        toks, layout = self.toks, self.layout
         pat = _RelPattern(toks, i, close)
         if pat.var and pat.star is None and all(
                 n.lower() == layout.rel_table.lower() or not layout.is_table(n)
                 for n in pat.names):
-            rel_vars.add(pat.var)
+            self.rel_vars.add(pat.var)
         if not pat.names:
-            continue
+            return
         tables = [n for n in pat.names if layout.is_table(n)]
         if len(tables) == len(pat.names):
-            continue  # real rel tables (or node tables: Kùzu explains that itself)
+            return  # real rel tables (or node tables: Kùzu explains that itself)
+        written = self.text[toks[i].start:toks[close].end]
         if tables:
             raise TripleRewriteError(
-                f"relationship pattern {text[t.start:toks[close].end]} mixes the table "
-                f"{tables[0]} with relation names; on this triple graph every relation is "
+                f"relationship pattern {written} mixes the table {tables[0]} with relation "
+                f"names; on this triple graph every relation is "
                 f"{layout.rel_table}.{layout.type_property}: write -[:{layout.rel_table}]- "
                 f"with a filter on {layout.type_property}, or only relation names "
                 f"({layout.relation_list()})")
@@ -605,79 +618,99 @@ def _kuzu_triples(
         unknown = [n for n in names if not layout.knows(n)]
         note = (f" (no edge has relation {', '.join(repr(u) for u in unknown)})"
                 if unknown else "")
-        written = text[t.start:toks[close].end]
         if pat.star is not None:
-            ed.replace(pat.type_start, pat.type_end, f":{rel}")
-            if pat.filter_open is not None:
-                fo = pat.filter_open
-                fclose = _match(toks, fo)
-                inner = toks[fo + 1:fclose]
-                where = next((k for k, x in enumerate(inner) if x.is_word("WHERE")), None)
-                if not inner or inner[0].kind is not Kind.WORD or where is None:
-                    raise TripleRewriteError(
-                        f"cannot add the relation filter to {written}: write its recursive "
-                        f"filter as (e, n | WHERE e.{layout.type_property} IN [{values}])")
-                ev = inner[0].text
-                w_tok = inner[where]
-                ed.replace(w_tok.start, w_tok.end,
-                           f"WHERE {ev}.{prop} IN [{values}] AND (")
-                ed.replace(toks[fclose].start, toks[fclose].start, ")")
-            else:
-                if e_var is None:
-                    e_var, n_var = fresh("e"), fresh("n")
-                ed.replace(toks[pat.range_end].end, toks[pat.range_end].end,
-                           f" ({e_var}, {n_var} | WHERE {e_var}.{prop} IN [{values}])")
-            applied.append(f"triple graph: {written} -> {layout.rel_table} with recursive "
-                           f"filter {layout.type_property} IN [{values}]{note}")
+            self._recursive(pat, written, values, note)
         elif len(names) == 1:
-            ed.replace(pat.type_start, pat.type_end, f":{rel}")
-            if pat.map_open is not None:
-                m = toks[pat.map_open]
-                sep = "" if toks[pat.map_open + 1].is_punct("}") else ", "
-                ed.replace(m.end, m.end, f"{prop}: {values}{sep}")
-            else:
-                ed.replace(toks[close].start, toks[close].start, f" {{{prop}: {values}}}")
-            applied.append(f"triple graph: {written} -> {layout.rel_table} "
-                           f"{{{layout.type_property}: {values}}}{note}")
+            self._single(pat, close, written, values, note)
         else:
-            bounds = _clause_bounds(toks, i)
-            if bounds is None:
+            self._alternatives(pat, i, written, values, note)
+
+    def _recursive(self, pat: _RelPattern, written: str, values: str, note: str) -> None:
+        toks, ed, prop, layout = self.toks, self.ed, self.prop, self.layout
+        ed.replace(pat.type_start, pat.type_end, f":{self.rel}")
+        if pat.filter_open is not None:
+            fo = pat.filter_open
+            fclose = _match(toks, fo)
+            inner = toks[fo + 1:fclose]
+            where = next((k for k, x in enumerate(inner) if x.is_word("WHERE")), None)
+            if not inner or inner[0].kind is not Kind.WORD or where is None:
                 raise TripleRewriteError(
-                    f"{written}: alternative relation types outside a MATCH clause cannot be "
-                    f"rewritten on this triple graph; use MATCH with "
-                    f"-[r:{layout.rel_table}]- WHERE r.{layout.type_property} IN [{values}]")
-            var = pat.var
-            if var is None:
-                var = fresh("r")
-                ed.replace(pat.type_start, pat.type_end, f"{var}:{rel}")
-            else:
-                ed.replace(pat.type_start, pat.type_end, f":{rel}")
-            match_i, end, where_i = bounds
-            slot = where_adds.setdefault(match_i, (end, where_i, []))
-            slot[2].append(f"{_ident(var)}.{prop} IN [{values}]")
-            applied.append(f"triple graph: {written} -> {layout.rel_table} with WHERE "
-                           f"{var}.{layout.type_property} IN [{values}]{note}")
-    level = depths(toks)
-    for i in range(len(toks) - 3):  # type(r) does not exist in Kùzu: the name is r.type
-        if (toks[i].is_word("TYPE") and toks[i + 1].is_punct("(") and toks[i + 3].is_punct(")")
-                and toks[i + 2].kind is Kind.WORD and toks[i + 2].text in rel_vars
-                and not (i and toks[i - 1].is_punct(".", ":"))):
+                    f"cannot add the relation filter to {written}: write its recursive "
+                    f"filter as (e, n | WHERE e.{layout.type_property} IN [{values}])")
+            w_tok = inner[where]
+            ed.replace(w_tok.start, w_tok.end, f"WHERE {inner[0].text}.{prop} IN [{values}] AND (")
+            ed.replace(toks[fclose].start, toks[fclose].start, ")")
+        else:
+            if self.e_var is None:
+                self.e_var, self.n_var = self.fresh("e"), self.fresh("n")
+            end = toks[pat.range_end].end
+            ed.replace(end, end, f" ({self.e_var}, {self.n_var} | WHERE {self.e_var}.{prop} "
+                                 f"IN [{values}])")
+        self.applied.append(f"triple graph: {written} -> {layout.rel_table} with recursive "
+                            f"filter {layout.type_property} IN [{values}]{note}")
+
+    def _single(self, pat: _RelPattern, close: int, written: str, values: str,
+                note: str) -> None:
+        toks, ed, prop = self.toks, self.ed, self.prop
+        ed.replace(pat.type_start, pat.type_end, f":{self.rel}")
+        if pat.map_open is not None:
+            m = toks[pat.map_open]
+            sep = "" if toks[pat.map_open + 1].is_punct("}") else ", "
+            ed.replace(m.end, m.end, f"{prop}: {values}{sep}")
+        else:
+            ed.replace(toks[close].start, toks[close].start, f" {{{prop}: {values}}}")
+        self.applied.append(f"triple graph: {written} -> {self.layout.rel_table} "
+                            f"{{{self.layout.type_property}: {values}}}{note}")
+
+    def _alternatives(self, pat: _RelPattern, i: int, written: str, values: str,
+                      note: str) -> None:
+        layout = self.layout
+        bounds = _clause_bounds(self.toks, i)
+        if bounds is None:
+            raise TripleRewriteError(
+                f"{written}: alternative relation types outside a MATCH clause cannot be "
+                f"rewritten on this triple graph; use MATCH with "
+                f"-[r:{layout.rel_table}]- WHERE r.{layout.type_property} IN [{values}]")
+        var = pat.var
+        if var is None:
+            var = self.fresh("r")
+            self.ed.replace(pat.type_start, pat.type_end, f"{var}:{self.rel}")
+        else:
+            self.ed.replace(pat.type_start, pat.type_end, f":{self.rel}")
+        match_i, end, where_i = bounds
+        slot = self.where_adds.setdefault(match_i, (end, where_i, []))
+        slot[2].append(f"{_ident(var)}.{self.prop} IN [{values}]")
+        self.applied.append(f"triple graph: {written} -> {layout.rel_table} with WHERE "
+                            f"{var}.{layout.type_property} IN [{values}]{note}")
+
+    def type_calls(self) -> None:
+        """``type(r)`` does not exist in Kùzu: the name is ``r.type``."""
+        toks, text = self.toks, self.text
+        level = depths(toks)
+        for i in range(len(toks) - 3):
+            if not (toks[i].is_word("TYPE") and toks[i + 1].is_punct("(")
+                    and toks[i + 3].is_punct(")") and toks[i + 2].kind is Kind.WORD
+                    and toks[i + 2].text in self.rel_vars
+                    and not (i and toks[i - 1].is_punct(".", ":"))):
+                continue
             v = toks[i + 2].text
-            new = f"{v}.{prop}"
+            new = f"{v}.{self.prop}"
             nxt = toks[i + 4] if i + 4 < len(toks) else None
             if level[i] == 0 and i and (toks[i - 1].is_word("RETURN", "WITH", "DISTINCT")
                                         or toks[i - 1].is_punct(",")) and (
                     nxt is None or nxt.is_punct(",", ";")
                     or (nxt.kind is Kind.WORD and nxt.text.upper() in _CLAUSE_END)):
                 new += f" AS {quote_name(text[toks[i].start:toks[i + 3].end])}"  # same column
-            ed.replace(toks[i].start, toks[i + 3].end, new)
-            applied.append(f"triple graph: type({v}) -> {v}.{layout.type_property}")
-    for end, where_i, conds in where_adds.values():
-        cond = " AND ".join(conds)
-        last = toks[end - 1]
-        if where_i is not None:
-            w = toks[where_i]
-            ed.replace(w.start, w.end, f"WHERE {cond} AND (")
-            ed.replace(last.end, last.end, ")")
-        else:
-            ed.replace(last.end, last.end, f" WHERE {cond}")
+            self.ed.replace(toks[i].start, toks[i + 3].end, new)
+            self.applied.append(f"triple graph: type({v}) -> {v}.{self.layout.type_property}")
+
+    def where_additions(self) -> None:
+        for end, where_i, conds in self.where_adds.values():
+            cond = " AND ".join(conds)
+            last = self.toks[end - 1]
+            if where_i is not None:
+                w = self.toks[where_i]
+                self.ed.replace(w.start, w.end, f"WHERE {cond} AND (")
+                self.ed.replace(last.end, last.end, ")")
+            else:
+                self.ed.replace(last.end, last.end, f" WHERE {cond}")

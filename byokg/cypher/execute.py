@@ -23,6 +23,7 @@ from byokg.errors import BackendError, QueryError, ReadOnlyViolation
 from .dialects import TripleRewriteError, rewrite, triple_layout
 from .guard import GuardVerdict, check_query, confirm_with_explain
 from .lexer import Kind, LexError, Token, code_tokens, tokenize
+from .worker import EngineCrash, IsolatedStore, isolate
 
 AGGREGATES = frozenset(
     {
@@ -51,7 +52,8 @@ class Execution(BaseModel):
     status: Status
     result: QueryResult | None = None
     error: str | None = None
-    error_kind: str | None = None  # syntax | planning | runtime | timeout | connection | auth | rejected
+    # syntax | planning | runtime | timeout | crashed | connection | auth | rejected
+    error_kind: str | None = None
     retryable: bool = False
     rewrites: list[str] = Field(default_factory=list)
     limit_injected: bool = False
@@ -156,7 +158,9 @@ def classify_error(exc: BaseException) -> tuple[str, bool]:
     """(error_kind, retryable) for an exception raised by a store's query()."""
     if isinstance(exc, ReadOnlyViolation):
         return "rejected", False
-    if isinstance(exc, TimeoutError):
+    if isinstance(exc, EngineCrash):
+        return "crashed", False
+    if isinstance(exc, TimeoutError) or getattr(exc, "code", None) == "timeout":
         return "timeout", False
     msg = f"{getattr(exc, 'code', '') or ''} {exc}".lower()
     if any(k in msg for k in _AUTH):
@@ -193,8 +197,14 @@ def execute(
     apply_rewrites: bool = True,
     extra_procedures: Iterable[str] = (),
     confirm: bool = True,
+    isolated: bool = True,
 ) -> Execution:
-    """Run ``query`` read-only on ``store`` (a store with the ``cypher`` capability)."""
+    """Run untrusted ``query`` read-only on ``store`` (a store with the ``cypher`` capability).
+
+    The query is guarded, rewritten for the dialect, guarded again, and run in the store's
+    worker process (:mod:`byokg.cypher.worker`) unless ``isolated`` is False or the store
+    cannot be reopened in a child; there the EXPLAIN second opinion (``confirm``) runs too.
+    """
     t0 = time.perf_counter()
     dialect = getattr(store, "dialect", None)
     extra = tuple(extra_procedures)
@@ -214,16 +224,22 @@ def execute(
                          seconds=time.perf_counter() - t0)
     text, injected = inject_limit(text, row_limit + 1)
     verdict = check_query(text, dialect=dialect, extra_procedures=extra)
-    if verdict.allowed and confirm:
+    runner = isolate(store) if isolated else store
+    in_worker = isinstance(runner, IsolatedStore)
+    if verdict.allowed and confirm and not in_worker:
         verdict = confirm_with_explain(store, verdict, params)
     if not verdict.allowed:
         return Execution(query=query, executed=text, status=Status.REJECTED,
                          error=verdict.reason, error_kind="rejected", guard=verdict,
                          rewrites=applied, seconds=time.perf_counter() - t0)
     run_text = verdict.normalized_query
+    kwargs: dict[str, Any] = {"timeout_s": timeout_s, "row_limit": row_limit + 1}
+    if extra:
+        kwargs["procedures"] = extra
+    if in_worker and confirm:
+        kwargs["confirm"] = True
     try:
-        raw = store.query(run_text, used_params(run_text, params), timeout_s=timeout_s,
-                          row_limit=row_limit + 1)
+        raw = runner.query(run_text, used_params(run_text, params), **kwargs)
     except Exception as exc:  # noqa: BLE001 - every backend failure is classified and reported
         kind, retryable = classify_error(exc)
         return Execution(

@@ -1,91 +1,61 @@
-"""Read-only guard for generated Cypher.
+"""Read-only guard for generated Cypher: the one check every backend uses.
 
-The guard *parses* rather than greps: the query is NFKC-normalised with invisible format
-characters removed, then tokenised by :mod:`byokg.cypher.lexer`, so string literals, comments
-and backtick-quoted names are masked and a keyword is only a keyword where the database would
-read it as one. It rejects
+The guard reads a query the way the engines do, then accepts only what it could read as read
+clauses:
 
-* write and admin clauses (CREATE, MERGE, SET, DELETE, DETACH, REMOVE, DROP, ALTER, FOREACH,
-  LOAD CSV / LOAD FROM / LOAD EXTENSION, COPY, INSTALL, IMPORT/EXPORT DATABASE, ATTACH, USE,
-  transaction and user administration …);
-* more than one statement (a ``;`` followed by anything but whitespace or comments);
-* ``CALL { … } IN [n CONCURRENT] TRANSACTIONS`` (``TRANSACTION[S]`` after ``IN``/``CONCURRENT``);
-* ``CALL proc(...)`` unless ``proc`` is on the read-only allow-list of the store's dialect;
-* APOC / DBMS functions that run Cypher or write (``apoc.cypher.*``, ``apoc.create.*`` …);
-* keywords spelt with look-alike letters (Cyrillic ``С``), control or private-use characters.
+1. **normalise** (NFKC, format characters dropped, one kind of line break and space) and refuse
+   control, private-use and unassigned characters; the normalised text is what runs;
+2. **lex strictly** (:mod:`byokg.cypher.lexer`): where two engines' grammars would split the
+   text differently — a block comment that ``**/`` closes for Neo4j but not for Kùzu, an escape
+   only some engines know, ``$0CREATE``, a currency sign inside a name — the query is refused;
+   a second reading without backslash escapes must not turn string content into a clause;
+3. **parse** the tokens with the read-only grammar (:mod:`byokg.cypher.parser`): there are no
+   rules for CREATE, MERGE, SET, DELETE, REMOVE, FOREACH, LOAD, COPY, COMMENT ON, ATTACH, USE,
+   INSTALL, EXPORT, CHECKPOINT, transactions or any other write/admin statement, so they cannot
+   be accepted, while a keyword in a name position (``AS show``, ``(start:Category)``) is a
+   name; one statement only; no ``CALL { … } IN TRANSACTIONS``;
+4. **allow-lists** (:mod:`byokg.cypher.policy`): every function and procedure the query calls
+   must be a known read-only one for the dialect (``apoc.cypher.*``, ``sql.*``, file and
+   network functions are refused).
 
-Backends disagree on small lexical details (backslash escapes in strings); the guard lexes the
-query both with and without backslash escapes and rejects if *either* reading finds a write, so
-a backend that reads ``'a\\' CREATE …`` differently cannot be exploited.
-
-Where the store supports EXPLAIN with a query type (Neo4j: summary ``query_type`` ``"r"``),
-:func:`confirm_with_explain` double-checks an accepted query; on Kùzu and ArcadeDB, which report
-no query type, the lexical guard alone decides.
+:func:`confirm_with_explain` adds the database's own opinion where it has one (Neo4j's EXPLAIN
+query type; Kùzu's plan operators); it can only turn an acceptance into a refusal.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from .lexer import Kind, LexError, Token, code_tokens, normalize, tokenize
+from .parser import WRITE_CLAUSES, ParseError, ParseResult, parse
+from .policy import allowed_procedures, function_refusal
 
-# Clause keywords that write, administer, touch files or switch graphs.
-WRITE_KEYWORDS: frozenset[str] = frozenset(
-    {
-        "CREATE", "MERGE", "SET", "DELETE", "DETACH", "REMOVE", "DROP", "ALTER", "FOREACH",
-        "LOAD", "COPY", "INSTALL", "UNINSTALL", "IMPORT", "EXPORT", "ATTACH", "USE",
-        "CHECKPOINT", "BEGIN", "COMMIT", "ROLLBACK", "GRANT", "REVOKE", "DENY", "RENAME",
-        "START", "STOP", "TERMINATE", "ENABLE", "DISABLE", "SHOW", "UPDATE", "INSERT",
-        "TRUNCATE", "UPSERT",
-    }
-)  # fmt: skip
+MAX_QUERY_CHARS = 100_000
 
-# Read-only procedures per dialect (lower-case). Unknown procedures are rejected.
-_NEO4J_PROCS = {
-    "db.labels", "db.relationshiptypes", "db.propertykeys", "db.schema.visualization",
-    "db.schema.nodetypeproperties", "db.schema.reltypeproperties", "db.indexes",
-    "db.index.fulltext.querynodes", "db.index.fulltext.queryrelationships",
-    "db.index.vector.querynodes", "db.index.vector.queryrelationships", "db.info",
-    "db.ping", "dbms.components", "apoc.meta.schema", "apoc.meta.data", "apoc.meta.stats",
-    "apoc.meta.graph", "apoc.meta.nodetypeproperties", "apoc.meta.reltypeproperties",
-    "db.constraints",
-}  # fmt: skip
-_KUZU_PROCS = {
-    "show_tables", "table_info", "show_connection", "show_functions", "show_indexes",
-    "show_sequences", "show_attached_databases", "show_loaded_extensions",
-    "show_official_extensions", "db_version", "current_setting", "show_warnings",
-    "query_fts_index", "query_vector_index", "show_projected_graphs", "stats_info",
-    "storage_info", "show_macros",
-}  # fmt: skip
-_NEPTUNE_PROCS = {
-    "neptune.graph.pg_schema", "neptune.algo.vectors.topkbyembedding",
-    "neptune.algo.vectors.topkbynode", "neptune.algo.vectors.get",
-    "neptune.algo.vectors.distance", "neptune.algo.vectors.distancebyembedding",
-}  # fmt: skip
-
-ALLOWED_PROCEDURES: dict[str, frozenset[str]] = {
-    "neo4j": frozenset(_NEO4J_PROCS),
-    "arcadedb": frozenset(_NEO4J_PROCS),
-    "kuzu": frozenset(_KUZU_PROCS),
-    "neptune-analytics": frozenset(_NEPTUNE_PROCS),
-    "neptune-db": frozenset({"neptune.graph.pg_schema"}),
-}
+# Kept for callers that list the words a write clause starts with.
+WRITE_KEYWORDS: frozenset[str] = WRITE_CLAUSES
 
 # Dialects whose EXPLAIN reports no statement type (Kùzu prints a plan only).
 NO_QUERY_TYPE = frozenset({"kuzu"})
 
-# Dotted function names that run Cypher, write, or reach outside the graph.
-_BAD_FUNCTION_PREFIXES = (
-    "apoc.cypher.", "apoc.periodic.", "apoc.do.", "apoc.trigger.", "apoc.export.",
-    "apoc.import.", "apoc.load.", "apoc.create.", "apoc.merge.", "apoc.refactor.",
-    "apoc.atomic.", "apoc.lock.", "apoc.schema.", "apoc.systemdb.", "apoc.nodes.delete",
-    "apoc.custom.", "apoc.uuid.", "apoc.ttl.", "apoc.log.", "dbms.", "gds.", "db.create",
-    "db.index.fulltext.create", "db.index.vector.create", "apoc.util.sleep",
-)  # fmt: skip
+# Kùzu plan operators (``NAME[id]`` boxes of EXPLAIN) that write, read files or change the
+# session or catalogue: the EXPLAIN second opinion refuses a plan holding one.
+_KUZU_OPERATOR = re.compile(r"\b([A-Z][A-Z0-9_]*)\[\d+\]")
+_KUZU_FUNCTION = re.compile(r"Function: ([A-Za-z0-9_]+)")
+_KUZU_WRITE_OPERATORS = re.compile(
+    r"INSERT|BATCH_INSERT|SET_PROPERTY|DELETE|MERGE|COPY_\w+|STANDALONE_CALL|CREATE_\w+|"
+    r"DROP\w*|ALTER\w*|(ATTACH|DETACH|USE|EXPORT|IMPORT)_DATABASE|TRANSACTION|CHECKPOINT|"
+    r"\w*_?EXTENSION|INSTALL\w*|COMMENT\w*|PARTITIONER")
+# table functions (``Function: NAME`` in a TABLE_FUNCTION_CALL box) that read files or build
+_KUZU_WRITE_FUNCTIONS = re.compile(
+    r"READ_CSV\w*|READ_PARQUET|READ_NPY|READ_PANDAS|READ_\w*JSON\w*|JSON_SCAN|FILE_INFO|"
+    r"CREATE_\w+|DROP_\w+|PROJECT_GRAPH\w*|CLEAR_WARNINGS|\w*_EXTENSION\w*")
 
 # Look-alike letters (Cyrillic, Greek, …) mapped to the Latin letter they imitate. NFKC leaves
 # these alone, so a keyword spelt with them is caught here.
@@ -113,15 +83,14 @@ class GuardVerdict(BaseModel):
     normalized_query: str = ""
     keywords_found: tuple[str, ...] = ()
     procedures: tuple[str, ...] = ()  # allowed procedures the query calls
+    functions: tuple[str, ...] = ()  # functions the query calls
     notes: tuple[str, ...] = ()  # normalisation notes, EXPLAIN confirmation
 
 
-def allowed_procedures(dialect: str | None, extra: Iterable[str] = ()) -> frozenset[str]:
-    """The read-only procedure allow-list for ``dialect`` (lower-case names) plus ``extra``."""
-    base = ALLOWED_PROCEDURES.get((dialect or "neo4j").lower())
-    if base is None:  # unknown dialect: the Neo4j introspection set
-        base = ALLOWED_PROCEDURES["neo4j"]
-    return base | {e.lower() for e in extra}
+class _Refusal(Exception):
+    def __init__(self, reason: str, keyword: str = "") -> None:
+        self.reason, self.keyword = reason, keyword
+        super().__init__(reason)
 
 
 def _skeleton(word: str) -> str:
@@ -131,96 +100,135 @@ def _skeleton(word: str) -> str:
     return kept.translate(_CONFUSABLES).upper()
 
 
-def _dotted_name(toks: list[Token], i: int) -> tuple[str, int]:
-    """Read ``a.b.c`` (words or backtick names) starting at ``toks[i]``; return name, next index."""
+def _check_characters(text: str) -> None:
+    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Co", "Cs", "Cn")
+                and c not in "\t\n"), None)
+    if bad is not None:  # NUL & co. end C strings early; private-use/unassigned hide text
+        raise _Refusal(f"control, private-use or unassigned character U+{ord(bad):04X} in the "
+                       "query", f"U+{ord(bad):04X}")
+
+
+def _check_lookalikes(toks: list[Token]) -> None:
+    for t in toks:
+        if t.kind is Kind.WORD and not t.text.isascii():
+            skel = _skeleton(t.text)
+            if skel in WRITE_CLAUSES or skel == "CALL":
+                raise _Refusal(f"keyword {skel} spelt with look-alike characters ({t.text!r})",
+                               skel)
+
+
+_JAVA_UNICODE = re.compile(r"\\u+([0-9a-fA-F]{4})")
+
+
+def _danger(toks: list[Token]) -> Counter[str]:
+    """Clause words (look-alikes too), ``;`` and refused functions among code tokens."""
+    out: Counter[str] = Counter()
+    for i, t in enumerate(toks):
+        if t.is_punct(";"):
+            out[";"] += 1
+        elif t.kind in (Kind.WORD, Kind.NAME):
+            word = _skeleton(t.text) if t.kind is Kind.WORD else ""
+            if word in WRITE_CLAUSES or word == "CALL":
+                out[word] += 1
+            name, j = _dotted(toks, i)
+            if j < len(toks) and toks[j].is_punct("(") and function_refusal(name) and "." in name:
+                out[name.lower()] += 1
+    return out
+
+
+def _check_other_reading(text: str, primary: list[Token]) -> None:
+    """Engines that read the text differently must not find more clauses in it: one without
+    backslash escapes ends ``'a\\' CREATE …`` at the backslash, and a Java-style parser that
+    decodes ``\\u0027`` before lexing ends ``'a\\u0027 CREATE …`` there (or a ``//``
+    comment at ``\\u000a``)."""
+    readings = []
+    if "\\" in text:
+        readings.append(("engines that read backslashes literally",
+                         lambda: tokenize(text, backslash_escapes=False)))
+    if _JAVA_UNICODE.search(text):
+        decoded = _JAVA_UNICODE.sub(lambda m: chr(int(m.group(1), 16)), text)
+        readings.append(("parsers that decode \\uXXXX before reading the query",
+                         lambda: tokenize(decoded)))
+    if not readings:
+        return
+    base = _danger(primary)
+    for who, lex in readings:
+        try:
+            other = _danger(code_tokens(lex()))
+        except LexError:
+            continue  # that reading does not lex: such an engine refuses the query
+        extra = other - base
+        if extra:
+            kw = next(iter(extra))
+            raise _Refusal(f"the query hides {kw!r} from byokg's reading: {who} see it as "
+                           "code (it sits in a string or comment otherwise)", kw)
+
+
+def _check_calls(functions: Iterable[str], procedures: Iterable[str], procs: frozenset[str],
+                 dialect: str | None) -> None:
+    for f in functions:
+        why = function_refusal(f)
+        if why:
+            raise _Refusal(why, f)
+    for p in procedures:
+        if p.lower() not in procs:
+            raise _Refusal(f"procedure {p!r} is not on the read-only allow-list for "
+                           f"{dialect or 'neo4j'}", "CALL")
+
+
+# Words that are grammar, not functions, when followed by "(" (the lexical fallback).
+_NOT_FUNCTIONS = frozenset(
+    """MATCH WHERE AND OR XOR NOT IN RETURN WITH UNWIND AS CASE WHEN THEN ELSE END EXISTS COUNT
+    COLLECT ALL ANY NONE SINGLE DISTINCT OPTIONAL UNION CONTAINS IS NULL BY ORDER SKIP LIMIT
+    ASC DESC ASCENDING DESCENDING CALL YIELD ON USING HINT JOIN SHORTESTPATH ALLSHORTESTPATHS
+    REDUCE CAST STARTS ENDS TRUE FALSE""".split())
+
+
+def _lexically_clean(toks: list[Token], procs: frozenset[str], exc: ParseError) -> ParseResult:
+    """Fallback for text the parser cannot read: refuse if any write/admin word, ``;`` with
+    more text, unknown procedure or function appears anywhere outside a name position (after
+    ``.`` or ``:``, or before ``:`` or ``.``); else list its calls for the allow-lists."""
+    out = ParseResult()
+    for i, t in enumerate(toks):
+        prev = toks[i - 1] if i else None
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        if t.is_punct(";") and nxt is not None:
+            raise _Refusal("multiple statements: ';' followed by more text", ";")
+        if t.kind not in (Kind.WORD, Kind.NAME):
+            continue
+        key = (prev is not None and prev.is_punct(".", ":", "::")) or (
+            nxt is not None and nxt.is_punct(":", "."))
+        if prev is not None and prev.is_punct("."):
+            continue
+        name, j = _dotted(toks, i)
+        if j < len(toks) and toks[j].is_punct("(") and (
+                "." in name or name.upper() not in _NOT_FUNCTIONS) and not (
+                prev is not None and prev.is_word("CALL")):
+            out.functions.append(name)
+        if t.kind is not Kind.WORD or key:
+            continue
+        if t.upper in WRITE_CLAUSES:
+            raise _Refusal(f"{exc}; and {t.upper} is a write or admin clause", t.upper)
+        if t.upper in ("TRANSACTIONS", "TRANSACTION"):
+            raise _Refusal(f"{exc}; and {t.upper} is not allowed", t.upper)
+        if t.upper == "CALL" and not (nxt is not None and nxt.is_punct("{", "(")):
+            out.procedures.append(_dotted(toks, i + 1)[0] or "?")
+    return out
+
+
+def _dotted(toks: list[Token], i: int) -> tuple[str, int]:
+    """Read ``a.b.c`` (words or backtick names) at ``toks[i]``; return the name, next index."""
     parts: list[str] = []
     j = i
     while j < len(toks) and toks[j].kind in (Kind.WORD, Kind.NAME):
         parts.append(toks[j].value if toks[j].kind is Kind.NAME else toks[j].text)
         if j + 2 < len(toks) and toks[j + 1].is_punct(".") and toks[j + 2].kind in (
-            Kind.WORD,
-            Kind.NAME,
-        ):
+                Kind.WORD, Kind.NAME):
             j += 2
             continue
         j += 1
         break
     return ".".join(parts), j
-
-
-def _scan(toks: list[Token], procs: frozenset[str]) -> tuple[str | None, list[str], list[str]]:
-    """Look for writes in one token stream. Returns (reason or None, keywords, procedures)."""
-    found: list[str] = []
-    called: list[str] = []
-    reason: str | None = None
-
-    def fail(msg: str, kw: str) -> None:
-        nonlocal reason
-        found.append(kw)
-        if reason is None:
-            reason = msg
-
-    for i, t in enumerate(toks):
-        prev = toks[i - 1] if i else None
-        nxt = toks[i + 1] if i + 1 < len(toks) else None
-        if t.kind is Kind.PUNCT:
-            if t.text == ";" and nxt is not None:
-                fail("multiple statements: ';' followed by more text", ";")
-            elif len(t.text) == 1 and (
-                unicodedata.category(t.text)[0] == "C" or t.text in "\x7f"
-            ):
-                fail(f"control or unassigned character U+{ord(t.text):04X}", t.text)
-            continue
-        if t.kind is Kind.NAME and not (prev and prev.is_punct(".")):
-            name, j = _dotted_name(toks, i)  # `apoc`.`cypher`.run(...) or `apoc.cypher.run`(...)
-            if j < len(toks) and toks[j].is_punct("(") and name.lower().startswith(
-                _BAD_FUNCTION_PREFIXES
-            ):
-                fail(f"function {name} may write or run Cypher", name)
-        if t.kind is not Kind.WORD:
-            continue
-        # A word right after '.' is a property key, right after ':' a label or type name,
-        # right before ':' a map key or a variable getting a label, right before '.' a
-        # variable whose property is read: no grammar reads any of those as a clause.
-        is_key = (prev is not None and prev.is_punct(".", ":", "::")) or (
-            nxt is not None and nxt.is_punct(":", ".")
-        )
-        word = t.text.upper()
-        if not word.isascii():
-            if any(unicodedata.category(c) in ("Co", "Cn", "Cs") for c in t.text):
-                fail(f"private-use or unassigned character in {t.text!r}", t.text)
-                continue
-            skel = _skeleton(t.text)
-            if skel in WRITE_KEYWORDS or skel == "CALL":
-                fail(f"keyword {skel} spelt with look-alike characters ({t.text!r})", skel)
-                continue
-        if nxt is not None and nxt.is_punct(".") and not (prev and prev.is_punct(".")):
-            name, j = _dotted_name(toks, i)
-            if j < len(toks) and toks[j].is_punct("(") and name.lower().startswith(
-                _BAD_FUNCTION_PREFIXES
-            ):
-                fail(f"function {name} may write or run Cypher", name)
-                continue
-        if is_key:
-            continue
-        if word in WRITE_KEYWORDS:
-            fail(f"write or admin clause {word} is not allowed in a read-only query", word)
-        elif word in ("TRANSACTIONS", "TRANSACTION") and prev is not None and (
-            prev.is_word("IN", "CONCURRENT")
-        ):
-            fail("CALL { … } IN TRANSACTIONS is not allowed in a read-only query", word)
-        elif word == "CALL":
-            if nxt is None:
-                fail("CALL without a procedure", "CALL")
-            elif nxt.is_punct("{", "("):
-                continue  # a subquery; its body is scanned like the rest
-            else:
-                name, _ = _dotted_name(toks, i + 1)
-                if name.lower() in procs:
-                    called.append(name)
-                else:
-                    fail(f"procedure {name or nxt.text!r} is not on the read-only allow-list", "CALL")
-    return reason, found, called
 
 
 def check_query(
@@ -237,46 +245,40 @@ def check_query(
     if not isinstance(query, str) or not query.strip():
         return GuardVerdict(allowed=False, reason="empty query", normalized_query="")
     text, notes = normalize(query)
-    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Co", "Cs", "Cn")
-                and c not in "\t\n"), None)
-    if bad is not None:  # NUL & co. end C strings early; private-use/unassigned hide text
-        return GuardVerdict(allowed=False, reason=f"control, private-use or unassigned character "
-                            f"U+{ord(bad):04X} in the query", normalized_query=text,
-                            keywords_found=(f"U+{ord(bad):04X}",), notes=tuple(notes))
-    procs = allowed_procedures(dialect, extra_procedures)
     try:
-        primary = tokenize(text, backslash_escapes=True, keep_comments=True)
-    except LexError as exc:
-        return GuardVerdict(allowed=False, reason=f"cannot parse query: {exc}", normalized_query=text)
-    readings = [code_tokens(primary)]
-    if "\\" in text:  # a backend without backslash escapes would split literals differently
+        if len(text) > MAX_QUERY_CHARS:
+            raise _Refusal(f"query of {len(text):,} characters (limit {MAX_QUERY_CHARS:,})")
+        _check_characters(text)
         try:
-            readings.append(code_tokens(tokenize(text, backslash_escapes=False)))
-        except LexError:
-            pass  # that reading does not parse, so such a backend would refuse the query
-    called: list[str] = []
-    for toks in readings:
-        reason, found, procs_called = _scan(toks, procs)
-        if reason:
-            return GuardVerdict(
-                allowed=False,
-                reason=reason,
-                normalized_query=text,
-                keywords_found=tuple(dict.fromkeys(found)),
-                notes=tuple(notes),
-            )
-        called.extend(procs_called)
-    code = readings[0]
-    if not code:
-        return GuardVerdict(allowed=False, reason="query has no code (only comments)",
-                            normalized_query=text, notes=tuple(notes))
-    # drop one trailing ';' (and any comment after it) so the text is a single statement
-    if code[-1].is_punct(";"):
-        text = text[: code[-1].start].rstrip()
+            toks = code_tokens(tokenize(text, strict=True, keep_comments=True))
+        except LexError as exc:
+            raise _Refusal(f"cannot parse query: {exc}") from None
+        if not toks:
+            raise _Refusal("query has no code (only comments)")
+        _check_other_reading(text, code_tokens(tokenize(text)))
+        _check_lookalikes(toks)
+        procs = allowed_procedures(dialect, extra_procedures)
+        try:
+            result = parse(toks)
+        except ParseError as exc:
+            if exc.keyword:
+                raise _Refusal(str(exc), exc.keyword) from None
+            # Not a read query the parser knows: the engine will report the syntax error
+            # (useful to the repair loop) as long as nothing in it could write.
+            result = _lexically_clean(toks, procs, exc)
+            notes.append(f"not fully parsed ({exc}); no write or admin keyword, function or "
+                         "procedure outside the allow-lists in it")
+        _check_calls(result.functions, result.procedures, procs, dialect)
+    except _Refusal as r:
+        return GuardVerdict(allowed=False, reason=r.reason, normalized_query=text,
+                            keywords_found=(r.keyword,) if r.keyword else (), notes=tuple(notes))
+    if toks[-1].is_punct(";"):  # run a single statement: drop the trailing ';'
+        text = text[: toks[-1].start].rstrip()
     return GuardVerdict(
         allowed=True,
         normalized_query=text,
-        procedures=tuple(dict.fromkeys(called)),
+        procedures=tuple(dict.fromkeys(result.procedures)),
+        functions=tuple(dict.fromkeys(result.functions)),
         notes=tuple(notes),
     )
 
@@ -284,39 +286,53 @@ def check_query(
 def confirm_with_explain(
     store: Any, verdict: GuardVerdict, params: Mapping[str, Any] | None = None
 ) -> GuardVerdict:
-    """Second opinion from the database where it reports a query type (Neo4j: ``"r"``).
+    """Second opinion from the database's planner where it gives one.
 
-    Only stores with the ``explain`` capability whose plan carries ``query_type`` (or ``type``)
-    are asked; otherwise the lexical verdict stands (Kùzu reports none; ArcadeDB's is flagged
-    ``server_query_type_reliable=False`` by the neo4j backend because it always says "w"). An explain
-    failure leaves the verdict unchanged: running the query will report the same error.
+    Neo4j: EXPLAIN's summary ``query_type`` must be ``"r"``. Kùzu: the plan must not hold a
+    write, file or session operator. ArcadeDB answers ``"w"`` for every EXPLAIN (the backend
+    flags that with ``server_query_type_reliable=False``): the guard alone decides there. An
+    EXPLAIN failure leaves the verdict unchanged: running the query reports the same error.
     """
     if not verdict.allowed or "explain" not in getattr(store, "capabilities", frozenset()):
         return verdict
-    if str(getattr(store, "dialect", "")).lower() in NO_QUERY_TYPE or getattr(
-        store, "is_arcadedb", False
-    ):
-        return verdict  # the plan carries no (reliable) query type: save the round trip
+    if getattr(store, "is_arcadedb", False):
+        return verdict  # the plan carries no reliable query type: save the round trip
     try:
         plan = store.explain(verdict.normalized_query, dict(params or {}))
     except Exception:  # noqa: BLE001 - the real run reports the error with its message
         return verdict
-    qtype = None
-    if isinstance(plan, Mapping):
-        qtype = plan.get("query_type", plan.get("type"))
-        if plan.get("server_query_type_reliable") is False:
-            # ArcadeDB answers "w" for every EXPLAIN: its type says nothing, the lexer decides
-            return verdict.model_copy(update={
-                "notes": verdict.notes + ("EXPLAIN query type unreliable on this server",)})
-    if qtype is None:
+    if not isinstance(plan, Mapping):
         return verdict
+    if plan.get("server_query_type_reliable") is False:
+        return verdict.model_copy(update={
+            "notes": verdict.notes + ("EXPLAIN query type unreliable on this server",)})
+    qtype = plan.get("query_type", plan.get("type"))
+    if qtype is None:
+        return _check_plan_text(verdict, plan)
     qtype = str(qtype).lower()
     if qtype in ("r", "read_only", "read"):
         return verdict.model_copy(update={"notes": verdict.notes + ("EXPLAIN query_type r",)})
-    return verdict.model_copy(
-        update={
-            "allowed": False,
-            "reason": f"EXPLAIN reports query type {qtype!r}, not read-only 'r'",
-            "keywords_found": verdict.keywords_found + (f"query_type={qtype}",),
-        }
-    )
+    return _refuse(verdict, f"EXPLAIN reports query type {qtype!r}, not read-only 'r'",
+                   f"query_type={qtype}")
+
+
+def _check_plan_text(verdict: GuardVerdict, plan: Mapping[str, Any]) -> GuardVerdict:
+    """Kùzu: look for write/file/session operators in the printed plan."""
+    if str(plan.get("dialect", "")).lower() not in NO_QUERY_TYPE:
+        return verdict
+    text = str(plan.get("plan") or "")
+    bad = next((op for op in _KUZU_OPERATOR.findall(text) if _KUZU_WRITE_OPERATORS.fullmatch(op)),
+               None) or next((fn.upper() for fn in _KUZU_FUNCTION.findall(text)
+                              if _KUZU_WRITE_FUNCTIONS.fullmatch(fn.upper())), None)
+    if bad is None:
+        return verdict.model_copy(update={"notes": verdict.notes + ("EXPLAIN plan read-only",)})
+    return _refuse(verdict, f"EXPLAIN plan holds the operator {bad}", bad)
+
+
+def _refuse(verdict: GuardVerdict, reason: str, keyword: str) -> GuardVerdict:
+    return verdict.model_copy(update={
+        "allowed": False, "reason": reason, "keywords_found": verdict.keywords_found + (keyword,)})
+
+
+__all__ = ["GuardVerdict", "WRITE_KEYWORDS", "allowed_procedures", "check_query",
+           "confirm_with_explain"]

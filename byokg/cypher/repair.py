@@ -31,6 +31,7 @@ from byokg.models import prompt_checksum
 from .dialects import dialect_hints
 from .execute import Execution, Status, execute
 from .verify import VerificationReport, verify
+from .worker import isolate
 
 DEFAULT_MAX_ATTEMPTS = 3
 MAX_SCHEMA_CHARS = 2500
@@ -69,6 +70,7 @@ class RepairResult(BaseModel):
     attempts: list[Attempt] = Field(default_factory=list)
     stopped: str = ""  # why the loop ended
     llm_calls: list[LLMCall] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)  # from the repair LLM's replies
 
     @property
     def final(self) -> Execution:
@@ -162,85 +164,112 @@ def run_with_repair(
     """Run ``query``; repair it with ``llm`` on errors and unverified empty results."""
     if max_attempts < 1:
         raise ValueError("max_attempts must be at least 1")
-    dialect = getattr(store, "dialect", "") or ""
-    out = RepairResult()
+    loop = _Loop(isolate(store), question, llm, params, verify_entities, timeout_s, row_limit,
+                 tuple(extra_procedures), schema, max_tokens)
+    current = query
     seen = {_canon(query)}
-    schema_cache: list[GraphSchema] = [schema] if schema is not None else []
+    for number in range(1, max_attempts + 1):
+        stop = loop.attempt(number, current)
+        if stop:
+            loop.out.stopped = stop
+            return loop.out
+        if number == max_attempts:
+            loop.out.stopped = f"gave up after {max_attempts} attempt(s)"
+            return loop.out
+        new, stop = loop.ask_llm()
+        if stop:
+            loop.out.stopped = stop
+            return loop.out
+        if _canon(new) in seen:
+            loop.out.stopped = "LLM repeated an earlier query"
+            return loop.out
+        seen.add(_canon(new))
+        current = new
+    return loop.out
 
-    def get_schema() -> GraphSchema | None:
-        if not schema_cache:
+
+class _Loop:
+    """The state of one repair loop: run an attempt, check it, ask the LLM for the next."""
+
+    def __init__(self, store: Any, question: str, llm: Any, params: Mapping[str, Any] | None,
+                 verify_entities: bool, timeout_s: float | None, row_limit: int,
+                 extra: tuple[str, ...], schema: GraphSchema | None, max_tokens: int) -> None:
+        self.store, self.question, self.llm, self.params = store, question, llm, params
+        self.verify_entities, self.timeout_s, self.row_limit = verify_entities, timeout_s, row_limit
+        self.extra, self.max_tokens = extra, max_tokens
+        self.dialect = getattr(store, "dialect", "") or ""
+        self._schema: list[GraphSchema | None] = [schema] if schema is not None else []
+        self.out = RepairResult()
+
+    def schema(self) -> GraphSchema | None:
+        if not self._schema:
             try:
-                schema_cache.append(store.schema(samples=0))
+                self._schema.append(self.store.schema(samples=0))
             except Exception:  # noqa: BLE001 - schema is a help for the prompt, not required
                 return None
-        return schema_cache[0]
+        return self._schema[0]
 
-    current = query
-    for number in range(1, max_attempts + 1):
-        ex = execute(store, current, params, timeout_s=timeout_s, row_limit=row_limit,
-                     extra_procedures=extra_procedures)
-        attempt = Attempt(number=number, query=current, execution=ex, outcome=str(ex.status))
-        out.attempts.append(attempt)
+    def attempt(self, number: int, query: str) -> str:
+        """Run ``query``; return why the loop stops now, or "" to repair."""
+        ex = execute(self.store, query, self.params, timeout_s=self.timeout_s,
+                     row_limit=self.row_limit, extra_procedures=self.extra)
+        att = Attempt(number=number, query=query, execution=ex, outcome=str(ex.status))
+        self.out.attempts.append(att)
         if ex.status is Status.OK:
-            out.stopped = "ok"
-            return out
+            return "ok"
         if ex.status in (Status.REJECTED, Status.TIMEOUT) or (
             ex.status is Status.ERROR and not ex.retryable
         ):
-            out.stopped = f"deterministic {ex.error_kind or ex.status} error: retry cannot fix it"
-            return out
-        sch = get_schema()
+            return f"deterministic {ex.error_kind or ex.status} error: retry cannot fix it"
+        sch = self.schema()
         if ex.status is Status.EMPTY:
-            if not verify_entities:
-                out.stopped = "empty result (entity verification off)"
-                return out
-            try:
-                report = verify(store, ex.executed or current, params, schema=sch,
-                                timeout_s=timeout_s)
-            except Exception as exc:  # noqa: BLE001 - cannot verify: report the empty result
-                out.stopped = f"empty result; verification failed: {exc}"
-                return out
-            attempt.verification = report
-            if report.all_exist:
-                attempt.outcome = str(Status.VERIFIED_EMPTY)
-                ex.status = Status.VERIFIED_EMPTY
-                out.stopped = "verified empty: every entity exists, no rows is the answer"
-                return out
-        elif sch is not None and ex.status is Status.ERROR:
+            return self._check_empty(att, query, sch)
+        if sch is not None and ex.status is Status.ERROR:
             try:  # schema-level checks only (no value queries) to name the nearest labels etc.
-                attempt.verification = verify(store, ex.executed or current, params, schema=sch,
-                                              max_value_checks=0)
+                att.verification = verify(self.store, ex.executed or query, self.params,
+                                          schema=sch, max_value_checks=0)
             except Exception:  # noqa: BLE001
-                attempt.verification = None
-        if number == max_attempts:
-            out.stopped = f"gave up after {max_attempts} attempt(s)"
-            return out
-        if llm is None:
-            out.stopped = "no LLM to repair the query"
-            return out
-        prompt = _feedback(question, attempt, dialect, schema_summary(sch) if sch else "")
-        attempt.feedback = prompt
+                att.verification = None
+        return ""
+
+    def _check_empty(self, att: Attempt, query: str, sch: GraphSchema | None) -> str:
+        ex = att.execution
+        if not self.verify_entities:
+            return "empty result (entity verification off)"
+        try:
+            report = verify(self.store, ex.executed or query, self.params, schema=sch,
+                            timeout_s=self.timeout_s)
+        except Exception as exc:  # noqa: BLE001 - cannot verify: report the empty result
+            return f"empty result; verification failed: {exc}"
+        att.verification = report
+        if report.all_exist:
+            att.outcome = str(Status.VERIFIED_EMPTY)
+            ex.status = Status.VERIFIED_EMPTY
+            return "verified empty: every entity exists, no rows is the answer"
+        return ""
+
+    def ask_llm(self) -> tuple[str, str]:
+        """(the LLM's next query, "") or ("", why the loop stops)."""
+        if self.llm is None:
+            return "", "no LLM to repair the query"
+        att = self.out.attempts[-1]
+        sch = self.schema()
+        prompt = _feedback(self.question, att, self.dialect, schema_summary(sch) if sch else "")
+        att.feedback = prompt
         t0 = time.perf_counter()
         try:
-            resp = llm.complete(prompt, system=SYSTEM, max_tokens=max_tokens, temperature=0.0)
+            resp = self.llm.complete(prompt, system=SYSTEM, max_tokens=self.max_tokens,
+                                     temperature=0.0)
         except Exception as exc:  # noqa: BLE001 - an LLM failure ends the repair, reported
-            out.stopped = f"LLM failed during repair: {exc}"
-            return out
-        out.llm_calls.append(LLMCall(
-            purpose="cypher-repair", model=getattr(resp, "model", "") or getattr(llm, "name", ""),
+            return "", f"LLM failed during repair: {exc}"
+        self.out.warnings.extend(getattr(resp, "warnings", None) or [])
+        self.out.llm_calls.append(LLMCall(
+            purpose="cypher-repair",
+            model=getattr(resp, "model", "") or getattr(self.llm, "name", ""),
             prompt_checksum=prompt_checksum(prompt, SYSTEM),
             prompt_tokens=getattr(resp, "prompt_tokens", 0),
             completion_tokens=getattr(resp, "completion_tokens", 0),
             seconds=time.perf_counter() - t0, cached=getattr(resp, "cached", False),
         ))
         new = extract_query(getattr(resp, "text", "") or "")
-        if not new:
-            out.stopped = "LLM reply held no query"
-            return out
-        if _canon(new) in seen:
-            out.stopped = "LLM repeated an earlier query"
-            return out
-        seen.add(_canon(new))
-        current = new
-    out.stopped = out.stopped or f"gave up after {max_attempts} attempt(s)"
-    return out
+        return (new, "") if new else ("", "LLM reply held no query")

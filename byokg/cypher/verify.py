@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from .dialects import TripleLayout, relation_name_at, triple_layout
-from .lexer import Kind, LexError, Token, code_tokens, quote_name, tokenize
+from .lexer import Kind, LexError, Token, UnsafeIdentifier, code_tokens, quote_identifier, tokenize
 
 VALUE_SAMPLE_CAP = 5000  # distinct values fetched per property for suggestions
 SUGGESTIONS = 3
@@ -67,128 +67,148 @@ def _name(tok: Token) -> str | None:
 
 def extract_entities(query: str, params: Mapping[str, Any] | None = None) -> UsedEntities:
     """Labels, relationship types, properties and literal values used by ``query``."""
-    params = params or {}
-    out = UsedEntities()
     try:
         toks = code_tokens(tokenize(query))
     except LexError:
-        return out
-    stack: list[str] = []  # "node" | "rel" | "list" | "map" | "sub"
-    current_var: list[str | None] = []  # variable of the enclosing node/rel pattern
-    n = len(toks)
-    i = 0
-    while i < n:
-        t = toks[i]
-        prev = toks[i - 1] if i else None
-        if t.kind is Kind.PUNCT and t.text in "([{":
-            if t.text == "(":
-                stack.append("node")
-            elif t.text == "[":
-                stack.append("rel" if prev is not None and prev.is_punct("-", "<-") else "list")
+        return UsedEntities()
+    return _Extractor(toks, params or {}).run()
+
+
+class _Extractor:
+    """One pass over the tokens with a stack of what each open bracket is."""
+
+    def __init__(self, toks: list[Token], params: Mapping[str, Any]) -> None:
+        self.toks, self.params, self.n = toks, params, len(toks)
+        self.out = UsedEntities()
+        self.stack: list[str] = []  # "node" | "rel" | "list" | "map" | "sub"
+        self.var: list[str | None] = []  # variable of the enclosing node/rel pattern
+
+    def run(self) -> UsedEntities:
+        i = 0
+        while i < self.n:
+            t = self.toks[i]
+            if t.kind is Kind.PUNCT and t.text in "([{":
+                i = self._open(i)
+            elif t.kind is Kind.PUNCT and t.text in ")]}":
+                if self.stack:
+                    self.stack.pop()
+                    self.var.pop()
+                i += 1
             else:
-                is_sub = prev is not None and prev.kind is Kind.WORD and (
-                    prev.text.upper() in _SUBQUERY_WORDS)
-                stack.append("sub" if is_sub else "map")
-            current_var.append(None)
-            # the pattern's variable: ( var :Label … ) / [ var :TYPE … ]
-            if t.text in "([" and i + 1 < n and toks[i + 1].kind is Kind.WORD and (
-                i + 2 < n and toks[i + 2].is_punct(":", "{", ")", "]")
-            ):
-                current_var[-1] = toks[i + 1].text
-            i += 1
-            continue
-        if t.kind is Kind.PUNCT and t.text in ")]}":
-            if stack:
-                stack.pop()
-                current_var.pop()
-            i += 1
-            continue
-        top = stack[-1] if stack else None
-        # :Label / :TYPE / |TYPE
-        if t.is_punct(":", "|") and top != "map" and i + 1 < n:
-            nm = _name(toks[i + 1])
-            if top == "rel":  # dotted names like people.person.place_of_birth, unquoted
-                nm, nxt = relation_name_at(toks, i + 1)
-            if nm is not None and (t.text == ":" or top == "rel"):
-                if top == "rel":
-                    if nm not in out.relations:
-                        out.relations.append(nm)
-                    var = current_var[-1]
-                    if var:
-                        out.var_rels.setdefault(var, []).append(nm)
-                    i = nxt
-                    continue
-                elif top in ("node", None, "sub", "list") and prev is not None:
-                    if nm not in out.labels:
-                        out.labels.append(nm)
-                    var = current_var[-1] if top == "node" and prev.kind is not Kind.WORD else None
-                    var = var or (prev.text if prev.kind is Kind.WORD else None)
-                    if var:
-                        out.var_labels.setdefault(var, []).append(nm)
-                i += 2
-                continue
-        # {key: literal} inside a node or relationship pattern
-        if top == "map" and t.kind in (Kind.WORD, Kind.NAME) and i + 2 < n and toks[
-            i + 1
-        ].is_punct(":"):
-            owner = current_var[-2] if len(current_var) >= 2 else None
-            owner_kind = stack[-2] if len(stack) >= 2 else None
-            ok, val = _literal(toks[i + 2], params)
-            key = _name(t) or ""
-            if owner_kind in ("node", "rel"):
-                alias = owner or f"_anon{i}"
-                if owner is None:  # anonymous pattern: remember its label/type for the check
-                    lbl = _pattern_label(toks, i, owner_kind)
-                    if lbl:
-                        (out.var_rels if owner_kind == "rel" else out.var_labels).setdefault(
-                            alias, []).append(lbl)
-                out.properties.append((alias, key))
-                if ok:
-                    out.values.append((alias, key, "=", val))
-            i += 3
-            continue
-        # var.prop, and comparisons of it with a literal
-        if (
-            t.kind is Kind.WORD
-            and i + 2 < n
-            and toks[i + 1].is_punct(".")
-            and toks[i + 2].kind in (Kind.WORD, Kind.NAME)
-            and not (prev is not None and prev.is_punct("."))
-            and not (i + 3 < n and toks[i + 3].is_punct("(", "."))
+                i = self._label(i) or self._map_entry(i) or self._property(i) or i + 1
+        return self.out
+
+    def _open(self, i: int) -> int:
+        toks, t = self.toks, self.toks[i]
+        prev = toks[i - 1] if i else None
+        if t.text == "(":
+            self.stack.append("node")
+        elif t.text == "[":
+            self.stack.append("rel" if prev is not None and prev.is_punct("-", "<-") else "list")
+        else:
+            is_sub = prev is not None and prev.kind is Kind.WORD and (
+                prev.text.upper() in _SUBQUERY_WORDS)
+            self.stack.append("sub" if is_sub else "map")
+        self.var.append(None)
+        # the pattern's variable: ( var :Label … ) / [ var :TYPE … ]
+        if t.text in "([" and i + 1 < self.n and toks[i + 1].kind is Kind.WORD and (
+            i + 2 < self.n and toks[i + 2].is_punct(":", "{", ")", "]")
         ):
-            var, prop = t.text, _name(toks[i + 2]) or ""
-            out.properties.append((var, prop))
-            j = i + 3
-            if j < n:
-                op_tok = toks[j]
-                if op_tok.is_punct("=") and j + 1 < n:
-                    ok, val = _literal(toks[j + 1], params)
-                    if ok:
-                        out.values.append((var, prop, "=", val))
-                elif op_tok.kind is Kind.WORD and op_tok.text.upper() in _STRING_OPS:
-                    k = j + 1
-                    if op_tok.text.upper() != "CONTAINS" and k < n and toks[k].is_word("WITH"):
-                        k += 1
-                    if k < n:
-                        ok, val = _literal(toks[k], params)
-                        if ok and isinstance(val, str):
-                            out.values.append((var, prop, _STRING_OPS[op_tok.text.upper()], val))
-                elif op_tok.is_word("IN") and j + 1 < n and toks[j + 1].is_punct("["):
-                    k = j + 2
-                    while k < n and not toks[k].is_punct("]"):
-                        ok, val = _literal(toks[k], params)
-                        if ok:
-                            out.values.append((var, prop, "=", val))
-                        k += 1
-            # literal = var.prop
-            if prev is not None and prev.is_punct("=") and i >= 2:
-                ok, val = _literal(toks[i - 2], params)
+            self.var[-1] = toks[i + 1].text
+        return i + 1
+
+    def _label(self, i: int) -> int:
+        """``:Label`` / ``:TYPE`` / ``|TYPE``: the index after it, or 0."""
+        toks, t, out = self.toks, self.toks[i], self.out
+        top = self.stack[-1] if self.stack else None
+        prev = toks[i - 1] if i else None
+        if not (t.is_punct(":", "|") and top != "map" and i + 1 < self.n):
+            return 0
+        nm, nxt = _name(toks[i + 1]), i + 2
+        if top == "rel":  # dotted names like people.person.place_of_birth, unquoted
+            nm, nxt = relation_name_at(toks, i + 1)
+        if nm is None or not (t.text == ":" or top == "rel"):
+            return 0
+        if top == "rel":
+            if nm not in out.relations:
+                out.relations.append(nm)
+            if self.var[-1]:
+                out.var_rels.setdefault(self.var[-1], []).append(nm)
+            return nxt
+        if top not in ("node", None, "sub", "list") or prev is None:
+            return 0
+        if nm not in out.labels:
+            out.labels.append(nm)
+        var = self.var[-1] if top == "node" and prev.kind is not Kind.WORD else None
+        var = var or (prev.text if prev.kind is Kind.WORD else None)
+        if var:
+            out.var_labels.setdefault(var, []).append(nm)
+        return i + 2
+
+    def _map_entry(self, i: int) -> int:
+        """``{key: literal}`` inside a node or relationship pattern."""
+        toks, t, out = self.toks, self.toks[i], self.out
+        top = self.stack[-1] if self.stack else None
+        if not (top == "map" and t.kind in (Kind.WORD, Kind.NAME) and i + 2 < self.n
+                and toks[i + 1].is_punct(":")):
+            return 0
+        owner = self.var[-2] if len(self.var) >= 2 else None
+        owner_kind = self.stack[-2] if len(self.stack) >= 2 else None
+        ok, val = _literal(toks[i + 2], self.params)
+        key = _name(t) or ""
+        if owner_kind in ("node", "rel"):
+            alias = owner or f"_anon{i}"
+            if owner is None:  # anonymous pattern: remember its label/type for the check
+                lbl = _pattern_label(toks, i, owner_kind)
+                if lbl:
+                    (out.var_rels if owner_kind == "rel" else out.var_labels).setdefault(
+                        alias, []).append(lbl)
+            out.properties.append((alias, key))
+            if ok:
+                out.values.append((alias, key, "=", val))
+        return i + 3
+
+    def _property(self, i: int) -> int:
+        """``var.prop``, and comparisons of it with a literal."""
+        toks, t, n = self.toks, self.toks[i], self.n
+        prev = toks[i - 1] if i else None
+        if not (t.kind is Kind.WORD and i + 2 < n and toks[i + 1].is_punct(".")
+                and toks[i + 2].kind in (Kind.WORD, Kind.NAME)
+                and not (prev is not None and prev.is_punct("."))
+                and not (i + 3 < n and toks[i + 3].is_punct("(", "."))):
+            return 0
+        var, prop = t.text, _name(toks[i + 2]) or ""
+        self.out.properties.append((var, prop))
+        if i + 3 < n:
+            self._compared(var, prop, i + 3)
+        if prev is not None and prev.is_punct("=") and i >= 2:  # literal = var.prop
+            ok, val = _literal(toks[i - 2], self.params)
+            if ok:
+                self.out.values.append((var, prop, "=", val))
+        return i + 3
+
+    def _compared(self, var: str, prop: str, j: int) -> None:
+        toks, n, values = self.toks, self.n, self.out.values
+        op_tok = toks[j]
+        if op_tok.is_punct("=") and j + 1 < n:
+            ok, val = _literal(toks[j + 1], self.params)
+            if ok:
+                values.append((var, prop, "=", val))
+        elif op_tok.kind is Kind.WORD and op_tok.text.upper() in _STRING_OPS:
+            k = j + 1
+            if op_tok.text.upper() != "CONTAINS" and k < n and toks[k].is_word("WITH"):
+                k += 1
+            if k < n:
+                ok, val = _literal(toks[k], self.params)
+                if ok and isinstance(val, str):
+                    values.append((var, prop, _STRING_OPS[op_tok.text.upper()], val))
+        elif op_tok.is_word("IN") and j + 1 < n and toks[j + 1].is_punct("["):
+            k = j + 2
+            while k < n and not toks[k].is_punct("]"):
+                ok, val = _literal(toks[k], self.params)
                 if ok:
-                    out.values.append((var, prop, "=", val))
-            i += 3
-            continue
-        i += 1
-    return out
+                    values.append((var, prop, "=", val))
+                k += 1
 
 
 def _pattern_label(toks: list[Token], map_index: int, kind: str) -> str | None:
@@ -277,96 +297,113 @@ def verify(
     """Check that every label, relationship type, property and literal value exists."""
     used = extract_entities(query, params)
     schema = schema if schema is not None else store.schema(samples=0)
-    label_props = {nl.name: [p.name for p in nl.properties] for nl in schema.node_labels}
-    rel_props = {rt.name: [p.name for p in rt.properties] for rt in schema.relation_types}
-    rel_names = list(rel_props)  # what a misspelt relation is compared with
+    v = _Verifier(store, used, schema, timeout_s)
     layout = triple_layout(store)
     if layout is not None:
         _triple_entities(used, query, layout)
-        rel_props.setdefault(layout.rel_table, sorted(
-            {layout.type_property} | {p for ps in rel_props.values() for p in ps}))
-    report = VerificationReport()
+        v.rel_props.setdefault(layout.rel_table, sorted(
+            {layout.type_property} | {p for ps in v.rel_props.values() for p in ps}))
+    v.names()
+    v.properties()
+    v.values(max_value_checks)
+    return v.report
 
-    for lbl in used.labels:
-        ok = lbl in label_props
-        report.checks.append(EntityCheck(kind="label", name=lbl, exists=ok,
-                                         suggestions=[] if ok else nearest(lbl, list(label_props))))
-    for rel in used.relations:
-        ok = rel in rel_props
-        report.checks.append(EntityCheck(kind="relation", name=rel, exists=ok,
-                                         suggestions=[] if ok else nearest(rel, rel_names)))
 
-    def owners(var: str) -> list[tuple[str, str]]:
+class _Verifier:
+    """The checks of :func:`verify`, sharing the schema's names."""
+
+    def __init__(self, store: Any, used: UsedEntities, schema: Any, timeout_s: float | None):
+        self.store, self.used, self.timeout_s = store, used, timeout_s
+        self.label_props = {nl.name: [p.name for p in nl.properties] for nl in schema.node_labels}
+        self.rel_props = {rt.name: [p.name for p in rt.properties] for rt in schema.relation_types}
+        self.rel_names = list(self.rel_props)  # what a misspelt relation is compared with
+        self.report = VerificationReport()
+
+    def names(self) -> None:
+        add = self.report.checks.append
+        for lbl in self.used.labels:
+            ok = lbl in self.label_props
+            add(EntityCheck(kind="label", name=lbl, exists=ok,
+                            suggestions=[] if ok else nearest(lbl, list(self.label_props))))
+        for rel in self.used.relations:
+            ok = rel in self.rel_props
+            add(EntityCheck(kind="relation", name=rel, exists=ok,
+                            suggestions=[] if ok else nearest(rel, self.rel_names)))
+
+    def owners(self, var: str) -> list[tuple[str, str]]:
         """(kind, name) of the existing labels / types bound to ``var``."""
-        out = [("node", lb) for lb in used.var_labels.get(var, []) if lb in label_props]
-        out += [("rel", rt) for rt in used.var_rels.get(var, []) if rt in rel_props]
+        out = [("node", lb) for lb in self.used.var_labels.get(var, []) if lb in self.label_props]
+        out += [("rel", rt) for rt in self.used.var_rels.get(var, []) if rt in self.rel_props]
         return out
 
-    all_props = sorted({p for ps in label_props.values() for p in ps}
-                       | {p for ps in rel_props.values() for p in ps})
-
-    def guess(var: str, prop: str) -> list[tuple[str, str]]:
+    def guess(self, var: str, prop: str) -> list[tuple[str, str]]:
         """Owners for a variable no pattern labels (``MATCH (n)``, ``WITH x AS y``): every
         label / type whose schema lists ``prop`` (at most 5)."""
-        if var in used.var_labels or var in used.var_rels:
+        if var in self.used.var_labels or var in self.used.var_rels:
             return []  # bound to a missing label/type: already reported
-        out = [("node", lb) for lb, ps in label_props.items() if prop in ps]
-        out += [("rel", rt) for rt, ps in rel_props.items() if prop in ps]
+        out = [("node", lb) for lb, ps in self.label_props.items() if prop in ps]
+        out += [("rel", rt) for rt, ps in self.rel_props.items() if prop in ps]
         return out[:5]
 
-    seen: set[tuple[str, str]] = set()
-    for var, prop in used.properties:
-        found = owners(var)
-        if not found and not (var in used.var_labels or var in used.var_rels) and all_props:
-            if (f"?{var}", prop) not in seen and not guess(var, prop):
-                seen.add((f"?{var}", prop))
-                report.checks.append(EntityCheck(
-                    kind="property", name=prop, owner="any label or type", exists=False,
-                    suggestions=nearest(prop, all_props)))
-            continue
-        for kind, owner in found:
-            if (owner, prop) in seen:
-                continue
-            seen.add((owner, prop))
-            pool = label_props[owner] if kind == "node" else rel_props[owner]
-            if not pool:
-                continue  # the schema lists no properties here: nothing to compare against
-            ok = prop in pool
-            report.checks.append(EntityCheck(
-                kind="property", name=prop, owner=owner, exists=ok,
-                suggestions=[] if ok else nearest(prop, pool)))
+    def pool(self, kind: str, owner: str) -> list[str]:
+        return self.label_props[owner] if kind == "node" else self.rel_props[owner]
 
-    checked = 0
-    done: set[tuple[str, str, str, str]] = set()
-    for var, prop, op, val in used.values:
-        bound = owners(var)
-        candidates = bound or guess(var, prop)
-        if not bound and candidates:  # unlabeled variable: the value must exist somewhere
-            key = ("?", prop, op, repr(val))
-            if key in done or checked >= max_value_checks:
+    def properties(self) -> None:
+        used, checks = self.used, self.report.checks
+        all_props = sorted({p for ps in self.label_props.values() for p in ps}
+                           | {p for ps in self.rel_props.values() for p in ps})
+        seen: set[tuple[str, str]] = set()
+        for var, prop in used.properties:
+            found = self.owners(var)
+            if not found and not (var in used.var_labels or var in used.var_rels) and all_props:
+                if (f"?{var}", prop) not in seen and not self.guess(var, prop):
+                    seen.add((f"?{var}", prop))
+                    checks.append(EntityCheck(
+                        kind="property", name=prop, owner="any label or type", exists=False,
+                        suggestions=nearest(prop, all_props)))
                 continue
-            done.add(key)
-            checked += 1
-            parts = [_check_value(store, k, o, prop, op, val, timeout_s, report)
-                     for k, o in candidates[:3]]
-            hit = [c for c in parts if c.exists]
-            sugg = list(dict.fromkeys(x for c in parts for x in c.suggestions))[:SUGGESTIONS]
-            report.checks.append(EntityCheck(
-                kind="value", name=str(val), property=prop, exists=bool(hit),
-                owner=hit[0].owner if hit else "/".join(o for _, o in candidates[:3]),
-                suggestions=[] if hit else sugg))
-            continue
-        for kind, owner in bound:
-            pool = label_props[owner] if kind == "node" else rel_props[owner]
-            if pool and prop not in pool:
-                continue  # already reported as a missing property
-            key = (owner, prop, op, repr(val))
-            if key in done or checked >= max_value_checks:
+            for kind, owner in found:
+                pool = self.pool(kind, owner)
+                if (owner, prop) in seen or not pool:
+                    continue  # no properties listed: nothing to compare against
+                seen.add((owner, prop))
+                ok = prop in pool
+                checks.append(EntityCheck(kind="property", name=prop, owner=owner, exists=ok,
+                                          suggestions=[] if ok else nearest(prop, pool)))
+
+    def values(self, max_checks: int) -> None:
+        checked = 0
+        done: set[tuple[str, str, str, str]] = set()
+        for var, prop, op, val in self.used.values:
+            bound = self.owners(var)
+            candidates = bound or self.guess(var, prop)
+            if not bound and candidates:  # unlabeled variable: the value must exist somewhere
+                key = ("?", prop, op, repr(val))
+                if key in done or checked >= max_checks:
+                    continue
+                done.add(key)
+                checked += 1
+                self._anywhere(candidates, prop, op, val)
                 continue
-            done.add(key)
-            checked += 1
-            report.checks.append(_check_value(store, kind, owner, prop, op, val, timeout_s, report))
-    return report
+            for kind, owner in bound:
+                pool = self.pool(kind, owner)
+                key = (owner, prop, op, repr(val))
+                if (pool and prop not in pool) or key in done or checked >= max_checks:
+                    continue  # a missing property is already reported
+                done.add(key)
+                checked += 1
+                self.report.checks.append(_check_value(self.store, kind, owner, prop, op, val,
+                                                       self.timeout_s, self.report))
+
+    def _anywhere(self, candidates: list[tuple[str, str]], prop: str, op: str, val: Any) -> None:
+        parts = [_check_value(self.store, k, o, prop, op, val, self.timeout_s, self.report)
+                 for k, o in candidates[:3]]
+        hit = [c for c in parts if c.exists]
+        sugg = list(dict.fromkeys(x for c in parts for x in c.suggestions))[:SUGGESTIONS]
+        self.report.checks.append(EntityCheck(
+            kind="value", name=str(val), property=prop, exists=bool(hit),
+            owner=hit[0].owner if hit else "/".join(o for _, o in candidates[:3]),
+            suggestions=[] if hit else sugg))
 
 
 def _triple_entities(used: UsedEntities, query: str, layout: TripleLayout) -> None:
@@ -412,8 +449,13 @@ def _check_value(
     store: Any, kind: str, owner: str, prop: str, op: str, val: Any,
     timeout_s: float | None, report: VerificationReport,
 ) -> EntityCheck:
-    pat = f"(n:{quote_name(owner)})" if kind == "node" else f"()-[n:{quote_name(owner)}]->()"
-    p = f"n.{quote_name(prop)}"
+    dialect = getattr(store, "dialect", None)
+    try:  # names come from the schema; written by the engine's rules or not at all
+        name, p = quote_identifier(owner, dialect), f"n.{quote_identifier(prop, dialect)}"
+    except UnsafeIdentifier as exc:
+        return EntityCheck(kind="value", name=str(val), owner=owner, property=prop, exists=False,
+                           detail=f"not checked: {exc}")
+    pat = f"(n:{name})" if kind == "node" else f"()-[n:{name}]->()"
     try:
         report.queries += 1
         rows = _q(store, f"MATCH {pat} WHERE {p} {op} $v RETURN count(*) AS c", {"v": val},

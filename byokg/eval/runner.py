@@ -54,11 +54,15 @@ class EvalSettings(BaseModel):
     graph: str
     llm: str = "none"
     strategy: str = "offline"
-    limit: int | None = None
-    workers: int = 1
+    limit: int | None = Field(None, ge=1, description="evaluate the first N questions")
+    workers: int = Field(1, ge=1, le=64, description="questions answered side by side")
     judge: str | None = None
     dataset_options: dict[str, Any] = Field(default_factory=dict)
     config: RunConfig = Field(default_factory=RunConfig)
+
+
+# Settings a resumed run may change: they decide how many and how fast, not what is measured.
+RESUMABLE_CHANGES = frozenset({"settings.limit", "settings.workers"})
 
 
 def strategy_config(strategy: str, base: RunConfig, llm: str) -> RunConfig:
@@ -195,6 +199,89 @@ def _gold_query_answer(store: Any, ex: Example) -> tuple[list[str], list[str], l
     return answers, [" | ".join(map(str, r)) for r in rows], rows, info
 
 
+def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
+    else:
+        out[prefix] = value
+    return out
+
+
+def check_resume(cfg_path: FsPath, record: dict[str, Any]) -> None:
+    """``--resume`` must continue the archived run: every setting that changes what is measured
+    (dataset, graph, LLM, strategy, judge, the run configuration …) must be the same."""
+    try:
+        old = json.loads(cfg_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"--resume: cannot read {cfg_path}: {exc}") from None
+    before = _flatten("", {k: old.get(k) for k in ("settings", "run_config")}, {})
+    now = _flatten("", {k: record[k] for k in ("settings", "run_config")}, {})
+    diff = [k for k in sorted(set(before) | set(now))
+            if before.get(k) != now.get(k) and k not in RESUMABLE_CHANGES]
+    if diff:
+        shown = "; ".join(f"{k}: archived {before.get(k)!r}, now {now.get(k)!r}"
+                          for k in diff[:8])
+        raise ConfigError(f"--resume with different settings than {cfg_path}: {shown} "
+                          "(use the archived settings or a new --out)")
+
+
+def _crash_of(trace: Any) -> str | None:
+    """The first engine crash or worker timeout a question's tools recorded, if any."""
+    for ev in getattr(trace, "events", ()):
+        if (ev.data or {}).get("error_kind") in ("crashed",):
+            return str(ev.data.get("error") or ev.message)
+    return None
+
+
+def _answer(engine: Any, store: Any, ex: Example) -> tuple[dict[str, Any], list[str], list[str],
+                                                           list[list[Any]] | None]:
+    """(record fields, answers, context texts, rows) for one question; raises on failure."""
+    if engine is None:
+        answers, ctx, rows, info = _gold_query_answer(store, ex)
+        fields = dict(info, trace={}, stages={}, llm_calls=0)
+        return fields, answers, ctx, rows
+    ans = engine.ask(ex.question)
+    fields: dict[str, Any] = {"trace": ans.trace.model_dump(mode="json"),
+                              "stages": ans.trace.stage_seconds(),
+                              "llm_calls": len(ans.trace.llm_calls)}
+    crash = _crash_of(ans.trace)
+    if crash:
+        fields["error"] = f"a tool's query crashed its engine (the question went on): {crash}"
+    return fields, list(ans.answers), [c.text for c in ans.context], _rows_from_answer(ans)
+
+
+def _question_runner(engine: Any, store: Any, judge: Any, archive: Archive
+                     ) -> Callable[[Example], dict[str, Any]]:
+    def one(ex: Example) -> dict[str, Any]:
+        t0 = time.perf_counter()
+        record: dict[str, Any] = {"id": ex.id, "question": ex.question, "gold": ex.answers}
+        try:
+            fields, answers, ctx, rows = _answer(engine, store, ex)
+        except Exception as exc:  # one failing question is recorded, the run goes on
+            fields, answers, ctx, rows = {"trace": {}, "stages": {}, "llm_calls": 0}, [], [], None
+            record["error"] = f"{type(exc).__name__}: {exc}"
+        trace, stages, llm_calls = fields.pop("trace"), fields.pop("stages"), fields.pop(
+            "llm_calls")
+        record.update(fields)
+        record["answers"] = answers
+        record["metrics"] = score_example(ex, answers, ctx, rows)
+        if judge is not None and "error" not in record:
+            record["metrics"]["judge"] = judge(ex, answers)
+        record["metrics"]["llm_calls"] = llm_calls
+        record["metrics"]["kg_tokens"] = sum(count_tokens(c) for c in ctx)
+        record["latency_s"] = time.perf_counter() - t0
+        record["stages"] = stages
+        record["context"] = ctx[: max(RECALL_K)]
+        if rows is not None:
+            record["rows"] = rows[:50]
+        record["trace"] = trace
+        archive.append(record)
+        return record
+
+    return one
+
+
 def run_eval(
     settings: EvalSettings,
     out_dir: str | FsPath,
@@ -204,7 +291,12 @@ def run_eval(
     progress: bool | None = None,
     engine_factory: Callable[[Any, RunConfig], Any] | None = None,
 ) -> dict[str, Any]:
-    """Run (or resume) an evaluation and write the archive. Returns the summary dict."""
+    """Run (or resume) an evaluation and write the archive. Returns the summary dict.
+
+    One question never stops the run: an exception, an engine crash or a timeout in a tool is
+    recorded on that question (``error``) and the run goes on; ``--resume`` skips every
+    question already in ``predictions.jsonl``, errored ones included.
+    """
     from .. import registry
     from ..graph import open_graph
 
@@ -220,11 +312,7 @@ def run_eval(
         "command": sys.argv,
     }
     if resume and cfg_path.exists():
-        old = json.loads(cfg_path.read_text())
-        keys = ("dataset", "data", "graph", "llm", "strategy")
-        diff = [k for k in keys if old["settings"].get(k) != config_record["settings"].get(k)]
-        if diff:
-            raise ConfigError(f"--resume with different settings than {cfg_path}: {', '.join(diff)}")
+        check_resume(cfg_path, config_record)
     elif not resume and archive.pred_path.exists() and archive.pred_path.stat().st_size:
         raise ConfigError(f"{out} already holds predictions; pass --resume to continue or use a new --out")
     cfg_path.write_text(json.dumps(config_record, indent=2, default=str))
@@ -240,59 +328,21 @@ def run_eval(
         examples = dataset.examples[: settings.limit] if settings.limit else dataset.examples
         done = archive.done_ids() if resume else set()
         todo = [ex for ex in examples if ex.id not in done]
-
         engine = None
         if settings.strategy != "gold-query":
-            if engine_factory is not None:
-                engine = engine_factory(store, run_cfg)
-            else:
-                from ..engine import Engine
-
-                engine = Engine(store, run_cfg)
-        judge = _make_judge(settings.judge)
-
-        def one(ex: Example) -> dict[str, Any]:
-            t0 = time.perf_counter()
-            record: dict[str, Any] = {"id": ex.id, "question": ex.question, "gold": ex.answers}
-            try:
-                if engine is None:
-                    answers, ctx, rows, info = _gold_query_answer(store, ex)
-                    record.update(info)
-                    trace: dict[str, Any] = {}
-                    llm_calls, kg_tokens, stages = 0, sum(count_tokens(c) for c in ctx), {}
-                else:
-                    ans = engine.ask(ex.question)
-                    answers = list(ans.answers)
-                    ctx = [c.text for c in ans.context]
-                    rows = _rows_from_answer(ans)
-                    trace = ans.trace.model_dump(mode="json")
-                    llm_calls = len(ans.trace.llm_calls)
-                    kg_tokens = sum(count_tokens(c) for c in ctx)
-                    stages = ans.trace.stage_seconds()
-            except Exception as exc:  # one failing question is recorded, the run goes on
-                answers, ctx, rows, trace, llm_calls, kg_tokens, stages = [], [], None, {}, 0, 0, {}
-                record["error"] = f"{type(exc).__name__}: {exc}"
-            record["answers"] = answers
-            record["metrics"] = score_example(ex, answers, ctx, rows)
-            if judge is not None and "error" not in record:
-                record["metrics"]["judge"] = judge(ex, answers)
-            record["metrics"]["llm_calls"] = llm_calls
-            record["metrics"]["kg_tokens"] = kg_tokens
-            record["latency_s"] = time.perf_counter() - t0
-            record["stages"] = stages
-            record["context"] = ctx[: max(RECALL_K)]
-            if rows is not None:
-                record["rows"] = rows[:50]
-            record["trace"] = trace
-            archive.append(record)
-            return record
-
+            engine = (engine_factory or _default_engine)(store, run_cfg)
+        one = _question_runner(engine, store, _make_judge(settings.judge), archive)
         _run_parallel(one, todo, settings.workers, progress)
-        summary = summarize(archive.records(), dataset, out)
-        return summary
+        return summarize(archive.records(), dataset, out)
     finally:
         if own_store and hasattr(store, "close"):
             store.close()
+
+
+def _default_engine(store: Any, cfg: RunConfig) -> Any:
+    from ..engine import Engine
+
+    return Engine(store, cfg)
 
 
 def _run_parallel(fn: Callable[[Example], Any], todo: list[Example], workers: int, progress: bool | None) -> None:

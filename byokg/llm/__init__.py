@@ -52,8 +52,31 @@ def backoff_delays(
     return [min(cap, base * (2**i)) * (0.5 + 0.5 * rng()) for i in range(retries)]
 
 
+def content_text(content: Any) -> tuple[str, list[str]]:
+    """The text of a chat message's ``content``: a string, or a list of parts (strings or
+    ``{"type": "text", "text": …}``) joined in order; other parts are skipped with a warning."""
+    if content is None:
+        return "", []
+    if isinstance(content, str):
+        return content, []
+    parts = content if isinstance(content, list) else [content]
+    texts, skipped = [], []
+    for part in parts:
+        if isinstance(part, str):
+            texts.append(part)
+        elif isinstance(part, dict) and isinstance(part.get("text"), str) and part.get(
+                "type", "text") in ("text", "output_text"):
+            texts.append(part["text"])
+        else:
+            kind = part.get("type", "?") if isinstance(part, dict) else type(part).__name__
+            skipped.append(str(kind))
+    warns = [f"skipped {len(skipped)} non-text content part(s): {', '.join(skipped[:5])}"] if (
+        skipped) else []
+    return "".join(texts), warns
+
+
 def sleep(seconds: float) -> None:  # indirection so tests can skip real sleeping
     time.sleep(seconds)
 
 
-__all__ = ["create_llm", "split_spec", "backoff_delays"]
+__all__ = ["create_llm", "split_spec", "backoff_delays", "content_text"]

@@ -2,15 +2,18 @@
 
 Throttling and transient service errors are retried with capped exponential backoff and
 jitter; every other error is raised as :class:`~byokg.errors.LLMError` carrying the AWS code.
+Each call has a deadline for the whole exchange (``timeout_s``) and all attempts share a budget
+(``budget_s``), as for every provider (:class:`byokg.models.BaseLLM`).
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from ..errors import ConfigError, LLMError
-from ..models import LLMResponse
-from . import backoff_delays
+from ..models import BaseLLM, LLMResponse, TransientLLMError, token_counts
+from . import content_text
 
 RETRYABLE = frozenset(
     {
@@ -22,9 +25,12 @@ RETRYABLE = frozenset(
         "RequestTimeout",
     }
 )
+# botocore errors another attempt may not repeat (network, endpoint timeouts)
+_TRANSIENT_BOTO = frozenset({"ReadTimeoutError", "ConnectTimeoutError", "EndpointConnectionError",
+                             "ConnectionClosedError"})
 
 
-class BedrockLLM:
+class BedrockLLM(BaseLLM):
     """``bedrock:MODEL_ID`` (a model id or inference-profile id/ARN)."""
 
     def __init__(
@@ -35,6 +41,8 @@ class BedrockLLM:
         temperature: float = 0.0,
         max_tokens: int = 1024,
         top_p: float | None = None,
+        timeout_s: float | None = None,
+        budget_s: float | None = None,
         retries: int = 5,
         backoff_base: float = 1.0,
         backoff_cap: float = 30.0,
@@ -48,6 +56,7 @@ class BedrockLLM:
         self.retries, self.backoff_base, self.backoff_cap = retries, backoff_base, backoff_cap
         self.region = region
         self._client = client
+        self._set_limits(timeout_s, budget_s)
 
     @property
     def client(self) -> Any:
@@ -58,7 +67,9 @@ class BedrockLLM:
             self._client = boto3.client(
                 "bedrock-runtime",
                 region_name=self.region,
-                config=Config(retries={"max_attempts": 1, "mode": "standard"}),
+                config=Config(retries={"max_attempts": 1, "mode": "standard"},
+                              connect_timeout=min(10.0, self.timeout_s),
+                              read_timeout=self.timeout_s),
             )
         return self._client
 
@@ -80,45 +91,48 @@ class BedrockLLM:
             req["system"] = [{"text": system}]
         return req
 
-    def complete(
-        self,
-        prompt: str,
-        *,
-        system: str | None = None,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-    ) -> LLMResponse:
+    def _converse(self, req: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+        """``converse`` with a deadline for the whole call: botocore only bounds each socket
+        read, so the call runs in a helper thread the caller stops waiting for."""
         from botocore.exceptions import BotoCoreError, ClientError
 
-        from . import sleep
+        box: dict[str, Any] = {}
+        client = self.client
 
-        req = self.request(prompt, system=system, max_tokens=max_tokens, temperature=temperature)
-        delays = backoff_delays(self.retries, base=self.backoff_base, cap=self.backoff_cap)
-        code, last = None, ""
-        for attempt in range(self.retries + 1):
+        def run() -> None:
             try:
-                resp = self.client.converse(**req)
-                break
-            except ClientError as exc:
-                err = exc.response.get("Error", {})
-                code, last = err.get("Code", "ClientError"), err.get("Message", str(exc))
-                if code not in RETRYABLE:
-                    raise LLMError(f"{self.name}: {code}: {last}", code=code) from None
-            except BotoCoreError as exc:  # endpoint/credentials problems: not retried
-                raise LLMError(f"{self.name}: {type(exc).__name__}: {exc}", code=type(exc).__name__) from None
-            if attempt < self.retries:
-                sleep(delays[attempt])
-        else:
-            raise LLMError(f"{self.name}: {code} after {self.retries + 1} attempts: {last}", code=code)
+                box["resp"] = client.converse(**req)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+                box["exc"] = exc
+
+        worker = threading.Thread(target=run, daemon=True, name="byokg-bedrock")
+        worker.start()
+        worker.join(timeout_s)
+        if worker.is_alive():
+            raise TransientLLMError(f"no reply within {timeout_s:g} s", code="timeout")
+        exc = box.get("exc")
+        if isinstance(exc, ClientError):
+            err = exc.response.get("Error", {})
+            code, msg = err.get("Code", "ClientError"), err.get("Message", str(exc))
+            cls = TransientLLMError if code in RETRYABLE else LLMError
+            raise cls(f"{self.name}: {code}: {msg}", code=code) from None
+        if isinstance(exc, BotoCoreError):
+            name = type(exc).__name__
+            cls = TransientLLMError if name in _TRANSIENT_BOTO else LLMError
+            raise cls(f"{self.name}: {name}: {exc}", code=name) from None
+        if exc is not None:
+            raise exc
+        return box["resp"]
+
+    def _call(self, prompt: str, system: str | None, max_tokens: int | None,
+              temperature: float | None, timeout_s: float) -> LLMResponse:
+        req = self.request(prompt, system=system, max_tokens=max_tokens, temperature=temperature)
+        resp = self._converse(req, timeout_s)
         try:
             blocks = resp["output"]["message"]["content"]
-            text = "".join(b.get("text", "") for b in blocks)
         except (KeyError, TypeError):
             raise LLMError(f"{self.name}: Converse reply has no output message", code="bad-reply") from None
-        usage = resp.get("usage") or {}
-        return LLMResponse(
-            text=text,
-            model=self.name,
-            prompt_tokens=int(usage.get("inputTokens") or 0),
-            completion_tokens=int(usage.get("outputTokens") or 0),
-        )
+        text, warns = content_text(blocks)
+        pt, ct, usage_warns = token_counts(resp.get("usage"), "inputTokens", "outputTokens")
+        return LLMResponse(text=text, model=self.name, prompt_tokens=pt, completion_tokens=ct,
+                           warnings=[f"{self.name}: {w}" for w in warns + usage_warns])

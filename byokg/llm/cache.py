@@ -7,15 +7,18 @@ import json
 import os
 from pathlib import Path
 
-from ..models import LLM, LLMResponse, prompt_checksum
+from ..models import LLM, BaseLLM, LLMResponse, prompt_checksum
 
 
-class CachedLLM:
+class CachedLLM(BaseLLM):
     """Wraps an LLM; a hit returns the stored response with ``cached=True``.
 
     Options (max_tokens, temperature) are part of the key so a changed setting is not served
-    a stale answer.
+    a stale answer. Deadlines and retries are the wrapped model's.
     """
+
+    retries = 0
+    budget_s = float("inf")
 
     def __init__(self, inner: LLM, directory: str | os.PathLike[str]) -> None:
         self.inner = inner
@@ -28,14 +31,8 @@ class CachedLLM:
         raw = f"{self.name}\x00{prompt_checksum(prompt, system)}\x00{max_tokens}\x00{temperature}"
         return hashlib.sha256(raw.encode()).hexdigest()[:32]
 
-    def complete(
-        self,
-        prompt: str,
-        *,
-        system: str | None = None,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-    ) -> LLMResponse:
+    def _call(self, prompt: str, system: str | None, max_tokens: int | None,
+              temperature: float | None, timeout_s: float) -> LLMResponse:
         path = self.dir / f"{self.key(prompt, system, max_tokens, temperature)}.json"
         if path.is_file():
             try:

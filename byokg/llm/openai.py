@@ -1,25 +1,27 @@
-"""OpenAI-compatible chat completions (OpenAI, vLLM, Ollama, LM Studio …) over plain urllib.
+"""OpenAI-compatible chat completions (OpenAI, vLLM, Ollama, LM Studio …) over plain HTTP.
 
-Base URL and key come from options or the environment (``OPENAI_BASE_URL``, ``OPENAI_API_KEY``);
-429 and 5xx answers and connection errors are retried with capped exponential backoff.
+Base URL and key come from options or the environment (``OPENAI_BASE_URL``, ``OPENAI_API_KEY``).
+Each call has a hard deadline for the whole exchange (``timeout_s``; a server that drips its
+reply cannot stretch it) and all attempts share a budget (``budget_s``); 429, 5xx, connection
+errors and missed deadlines are retried with capped exponential back-off inside that budget.
+Replies are read leniently: ``content`` may be a string or a list of text parts; ``usage`` is
+optional metadata (bad counts are ignored and reported in ``LLMResponse.warnings``).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import urllib.error
-import urllib.request
 from typing import Any
 
 from ..errors import ConfigError, LLMError
-from ..models import LLMResponse
-from . import backoff_delays
+from ..models import BaseLLM, LLMResponse, TransientLLMError, token_counts
+from . import content_text
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 
-class OpenAICompatLLM:
+class OpenAICompatLLM(BaseLLM):
     """``openai:MODEL``: POST ``{base_url}/chat/completions``."""
 
     def __init__(
@@ -30,7 +32,9 @@ class OpenAICompatLLM:
         api_key: str | None = None,
         temperature: float = 0.0,
         max_tokens: int = 1024,
-        timeout: float = 120.0,
+        timeout_s: float | None = None,
+        budget_s: float | None = None,
+        timeout: float | None = None,  # older name of timeout_s
         retries: int = 4,
         backoff_base: float = 0.5,
         backoff_cap: float = 20.0,
@@ -43,48 +47,38 @@ class OpenAICompatLLM:
         base = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
         self.base_url = base.rstrip("/")
         self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
-        self.temperature, self.max_tokens, self.timeout = temperature, max_tokens, timeout
+        self.temperature, self.max_tokens = temperature, max_tokens
         self.retries, self.backoff_base, self.backoff_cap = retries, backoff_base, backoff_cap
         self.extra_body = extra_body or {}
+        self._set_limits(timeout_s, budget_s, timeout)
 
-    def _post(self, body: dict[str, Any]) -> dict[str, Any]:
-        from . import sleep
+    def _post(self, body: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+        from .http import DeadlineExceeded, post
 
         url = f"{self.base_url}/chat/completions"
-        data = json.dumps(body).encode()
         headers = {"Content-Type": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
-        delays = backoff_delays(self.retries, base=self.backoff_base, cap=self.backoff_cap)
-        last = ""
-        code: str | None = None
-        for attempt in range(self.retries + 1):
-            req = urllib.request.Request(url, data=data, headers=headers, method="POST")
-            try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                    return json.loads(resp.read().decode("utf-8"))
-            except urllib.error.HTTPError as exc:
-                detail = exc.read().decode("utf-8", "replace")[:300]
-                code, last = str(exc.code), f"HTTP {exc.code}: {detail}"
-                if exc.code != 429 and exc.code < 500:
-                    raise LLMError(f"{self.name} at {url} failed: {last}", code=code) from None
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-                reason = getattr(exc, "reason", exc)
-                code, last = "unreachable", f"cannot reach {url}: {reason}"
-            except ValueError as exc:  # bad JSON
-                raise LLMError(f"{self.name} at {url} sent a reply that is not JSON: {exc}", code="bad-reply") from None
-            if attempt < self.retries:
-                sleep(delays[attempt])
-        raise LLMError(f"{self.name} failed after {self.retries + 1} attempts: {last}", code=code)
+        try:
+            status, raw = post(url, json.dumps(body).encode(), headers, timeout_s)
+        except DeadlineExceeded as exc:
+            raise TransientLLMError(f"{url}: {exc}", code="timeout") from None
+        except OSError as exc:
+            raise TransientLLMError(f"cannot reach {url}: {exc}", code="unreachable") from None
+        if status == 429 or status >= 500:
+            raise TransientLLMError(f"HTTP {status}: {raw[:300].decode('utf-8', 'replace')}",
+                                    code=str(status))
+        if status >= 400:
+            raise LLMError(f"{self.name} at {url} failed: HTTP {status}: "
+                           f"{raw[:300].decode('utf-8', 'replace')}", code=str(status))
+        try:
+            return json.loads(raw.decode("utf-8"))
+        except ValueError as exc:  # bad JSON
+            raise LLMError(f"{self.name} at {url} sent a reply that is not JSON: {exc}",
+                           code="bad-reply") from None
 
-    def complete(
-        self,
-        prompt: str,
-        *,
-        system: str | None = None,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-    ) -> LLMResponse:
+    def _call(self, prompt: str, system: str | None, max_tokens: int | None,
+              temperature: float | None, timeout_s: float) -> LLMResponse:
         messages = ([{"role": "system", "content": system}] if system else []) + [
             {"role": "user", "content": prompt}
         ]
@@ -95,18 +89,16 @@ class OpenAICompatLLM:
             "max_tokens": max_tokens or self.max_tokens,
             **self.extra_body,
         }
-        data = self._post(body)
+        data = self._post(body, timeout_s)
         try:
-            text = data["choices"][0]["message"]["content"] or ""
-        except (KeyError, IndexError, TypeError):
+            content = data["choices"][0]["message"].get("content")
+        except (KeyError, IndexError, TypeError, AttributeError):
             raise LLMError(
                 f"{self.name}: reply has no choices[0].message.content: {json.dumps(data)[:300]}",
                 code="bad-reply",
             ) from None
-        usage = data.get("usage") or {}
-        return LLMResponse(
-            text=text,
-            model=self.name,
-            prompt_tokens=int(usage.get("prompt_tokens") or 0),
-            completion_tokens=int(usage.get("completion_tokens") or 0),
-        )
+        text, warns = content_text(content)
+        pt, ct, usage_warns = token_counts(data.get("usage") if isinstance(data, dict) else None,
+                                           "prompt_tokens", "completion_tokens")
+        return LLMResponse(text=text, model=self.name, prompt_tokens=pt, completion_tokens=ct,
+                           warnings=[f"{self.name}: {w}" for w in warns + usage_warns])

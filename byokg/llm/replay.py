@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, InputError, LLMError
-from ..models import LLM, LLMResponse, prompt_checksum
+from ..models import LLM, BaseLLM, LLMResponse, prompt_checksum, token_counts
 
 
 def parse_replay_spec(rest: str) -> tuple[str, dict[str, str]]:
@@ -46,7 +46,13 @@ def load_cassette(path: Path) -> dict[str, dict[str, Any]]:
     return entries
 
 
-class ReplayLLM:
+class ReplayLLM(BaseLLM):
+    """Answers from a cassette; with ``record`` a real model answers (its deadline, budget and
+    retries apply: options such as ``timeout_s`` / ``budget_s`` are passed through to it)."""
+
+    retries = 0
+    budget_s = float("inf")
+
     def __init__(self, cassette: str | Path, *, record: str | LLM | None = None, **options: Any) -> None:
         self.path = Path(cassette).expanduser()
         self._lock = threading.Lock()
@@ -67,23 +73,19 @@ class ReplayLLM:
         self.entries = load_cassette(self.path)
         self.name = f"replay:{self.path.name}"
 
-    def complete(
-        self,
-        prompt: str,
-        *,
-        system: str | None = None,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-    ) -> LLMResponse:
+    def _call(self, prompt: str, system: str | None, max_tokens: int | None,
+              temperature: float | None, timeout_s: float) -> LLMResponse:
         key = prompt_checksum(prompt, system)
         hit = self.entries.get(key)
         if hit is not None and self.inner is None:
+            pt, ct, warns = token_counts(hit, "prompt_tokens", "completion_tokens")
             return LLMResponse(
-                text=hit["response"],
-                model=hit.get("model", self.name),
-                prompt_tokens=int(hit.get("prompt_tokens", 0)),
-                completion_tokens=int(hit.get("completion_tokens", 0)),
+                text=str(hit["response"]),
+                model=str(hit.get("model", self.name)),
+                prompt_tokens=pt,
+                completion_tokens=ct,
                 cached=True,
+                warnings=[f"{self.name}: cassette entry {key}: {w}" for w in warns],
             )
         if self.inner is None:
             raise LLMError(

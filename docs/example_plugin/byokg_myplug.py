@@ -19,6 +19,7 @@ from byokg import (
     ToolParams,
     ToolRequest,
     ToolResult,
+    graph_from_triplets,
     hookimpl,
 )
 
@@ -64,15 +65,12 @@ class EntityCardTool(Tool):
 
 def open_inline(uri: str, **options: Any):
     """``inline:HEAD|REL|TAIL;HEAD|REL|TAIL`` - a tiny graph written in the URI itself."""
-    # imported when used, so that loading the plugin stays light
-    from byokg import MemoryGraph
-
     body = uri.split(":", 1)[1]
     rows = [tuple(part.split("|")) for part in body.split(";") if part]
     bad = [r for r in rows if len(r) != 3 or not all(r)]
     if not rows or bad:
         raise ConfigError(f"inline: URI needs HEAD|REL|TAIL rows separated by ';' (bad: {bad})")
-    return MemoryGraph.from_triplets(rows, uri=uri)
+    return graph_from_triplets(rows, uri=uri)  # byokg's in-memory store, under this URI
 
 
 # ----------------------------------------------------------------------------- models

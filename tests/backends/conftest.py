@@ -1,17 +1,21 @@
 """Fixtures for backend tests (shared by the Kùzu and the Bolt/Neo4j engineers).
 
-Contract suite convention (tests/backends/test_contract.py): a backend NAME takes part when a
-fixture ``NAME_store_from_triples`` exists; it returns a factory ``triples -> GraphStore``.
+Contract suite (tests/backends/test_contract.py, ``byokg.testing.contract_suite``): a backend
+NAME takes part through a fixture ``NAME_store_from_triples`` returning a factory
+``triples -> GraphStore``.
 """
 
 from __future__ import annotations
 
-import csv
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+
+pytest.register_assert_rewrite("byokg.testing")  # detailed diffs in the contract suite
+
+from byokg.testing import loaded_store, write_triples_csv  # noqa: E402 - after the rewrite hook
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED_DATA = Path(os.environ.get("BYOKG_SHARED_DATA", REPO.parent / "shared" / "data"))
@@ -23,14 +27,6 @@ TripleFactory = Callable[[Sequence[tuple[str, str, str]]], object]
 # ============================================================================ Kùzu + memory (D1)
 
 
-def write_triples_csv(path: Path, triples: Sequence[tuple[str, str, str]]) -> Path:
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["head", "relation", "tail"])
-        w.writerows(triples)
-    return path
-
-
 @pytest.fixture(scope="session")
 def write_triples():
     """``write_triples(path, triples)`` writes a head,relation,tail CSV and returns the path."""
@@ -39,10 +35,10 @@ def write_triples():
 
 @pytest.fixture(scope="session")
 def memory_store_from_triples() -> TripleFactory:
-    from byokg.backends.memory import MemoryGraph
+    from byokg.graph import graph_from_triplets
 
     def make(triples):
-        return MemoryGraph.from_triplets(list(triples))
+        return graph_from_triplets(list(triples))
 
     return make
 
@@ -50,17 +46,11 @@ def memory_store_from_triples() -> TripleFactory:
 @pytest.fixture(scope="session")
 def kuzu_store_from_triples(tmp_path_factory) -> TripleFactory:
     """Load triples through ``byokg load`` (CSV -> Kùzu) and open the store read-only."""
-    from byokg.graph import open_graph
-    from byokg.loading import load_into
-
     opened = []
 
     def make(triples):
         d = tmp_path_factory.mktemp("kuzu-triples")
-        src = write_triples_csv(d / "triples.csv", triples)
-        uri = f"kuzu:{d / 'graph.kz'}"
-        load_into([str(src)], uri)
-        store = open_graph(uri)
+        store = loaded_store(triples, f"kuzu:{d / 'graph.kz'}", d)
         opened.append(store)
         return store
 

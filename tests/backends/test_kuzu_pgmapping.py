@@ -106,23 +106,25 @@ def test_iter_typed_batches_dedupe_and_dangling(pg):
     assert rep.dangling == 2 and rep.duplicates == 3  # + (1,PAR) again and (1,BER) again
 
 
-def test_bad_values_name_file_line_and_column(pg):
+def _bad_city_row(pg, row: str, error: str):
+    """cities.csv holds one ``row``; reading the nodes raises an InputError matching ``error``."""
     base, m = pg
-    (base / "cities.csv").write_text("code,cityName,pop\nPAR,Paris,lots\n", encoding="utf-8")
+    (base / "cities.csv").write_text(f"code,cityName,pop\n{row}\n", encoding="utf-8")
     mapping = PGMapping.load(m)
-    with pytest.raises(InputError, match=r"cities\.csv:2.*'pop'.*float"):
+    with pytest.raises(InputError, match=error):
         list(mapping.iter_nodes(base))
+    return base, m, mapping
+
+
+def test_bad_values_name_file_line_and_column(pg):
+    base, _, mapping = _bad_city_row(pg, "PAR,Paris,lots", r"cities\.csv:2.*'pop'.*float")
     rep = PGLoadReport()
     list(mapping.iter_nodes(base, skip_bad_rows=True, report=rep))
     assert rep.bad_rows == 1 and "cities.csv line 2" in rep.reasons[0]
 
 
 def test_extra_fields(pg):
-    base, m = pg
-    (base / "cities.csv").write_text("code,cityName,pop\nPAR,Paris,2.1,oops\n", encoding="utf-8")
-    mapping = PGMapping.load(m)
-    with pytest.raises(InputError, match=r"cities\.csv:2: expected 3 fields, found 4"):
-        list(mapping.iter_nodes(base))
+    base, m, _ = _bad_city_row(pg, "PAR,Paris,2.1,oops", r"cities\.csv:2: expected 3 fields, found 4")
     data = json.loads(m.read_text())
     data["nodes"][1]["extra_fields"] = "ignore"
     m.write_text(json.dumps(data))

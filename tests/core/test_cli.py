@@ -42,7 +42,7 @@ def console(*args: str, cwd=None, **env: str) -> subprocess.CompletedProcess:
 
 
 def test_plugins_json_keys(runner):
-    data = json.loads(invoke(runner, "plugins", "--json").output)
+    data = json.loads(invoke(runner, "plugins", "--json").output)["registered"]
     assert set(data) == {"tools", "backends", "llms", "embedders", "rerankers", "datasets"}
     assert set(data) == set(HOOK_KINDS.values())
     assert data["backends"]["memory"] == "byokg.backends.memory"
@@ -237,10 +237,44 @@ def test_console_script_errors(tmp_path):
 def test_console_script_commands(tmp_path):
     proc = console("plugins", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert set(json.loads(proc.stdout)) == set(HOOK_KINDS.values())
+    assert set(json.loads(proc.stdout)["registered"]) == set(HOOK_KINDS.values())
     proc = console("stats", "--graph", "memory:demo", "--json", cwd=tmp_path)
     assert proc.returncode == 0 and json.loads(proc.stdout)["triplets"] >= 600
     proc = console("schema", "--graph", "memory:demo", cwd=tmp_path)
     assert proc.returncode == 0 and "(:Person)-[:born_in]->(:City)" in proc.stdout
     proc = console("--help", cwd=tmp_path)
     assert proc.returncode == 0 and "Commands:" in proc.stdout
+
+
+def test_help_lists_what_the_registry_holds():
+    """--llm / --dataset / --embedder help is read from the registry when shown, so a plugin's
+    provider appears in it."""
+    from types import SimpleNamespace
+
+    from click.testing import CliRunner
+
+    from byokg import registry
+    from byokg.cli import cli
+    from byokg.hookspecs import hookimpl
+
+    @hookimpl
+    def register_llms(register):
+        register("help-probe", lambda rest, **kw: None)
+
+    @hookimpl
+    def register_datasets(register):
+        register("help-probe-ds", lambda path, **kw: None)
+
+    registry.register_plugin(SimpleNamespace(register_llms=register_llms,
+                                             register_datasets=register_datasets),
+                             name="test-help-probe")
+    try:
+        runner = CliRunner()
+        ask_help = " ".join(runner.invoke(cli, ["ask", "--help"]).output.split())
+        assert "help-probe:…" in ask_help and "openai:…" in ask_help and "none" in ask_help
+        eval_help = " ".join(runner.invoke(cli, ["eval", "--help"]).output.split())
+        assert "help-probe-ds" in eval_help and "help-probe:…" in eval_help
+        link_help = " ".join(runner.invoke(cli, ["link", "--help"]).output.split())
+        assert "minilm" in link_help and "lexical" in link_help
+    finally:
+        registry.unregister_plugin("test-help-probe")

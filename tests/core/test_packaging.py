@@ -28,6 +28,10 @@ def test_wheel_contents(byokg_wheel):
                    "byokg/demo/demo_kg.jsonl", "byokg/demo/questions.jsonl"):
         assert module in names, module
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
+    # the demo graph's generator stays in the repository (scripts/), only its output ships
+    assert not [n for n in names if n.startswith("byokg/demo/") and n.endswith(".py")
+                and not n.endswith("__init__.py")], names
+    assert not any("build_demo_graph" in n or n.startswith("scripts/") for n in names)
     entry_points = zipfile.ZipFile(byokg_wheel).read(f"{dist_info}/entry_points.txt")
     assert b"byokg = byokg.cli:main" in entry_points
 

@@ -227,7 +227,7 @@ def test_third_party_distribution_via_entry_point(tmp_path, byokg_wheel, example
     exe = str(venv / "bin" / "byokg")
 
     out = run([exe, "plugins", "--json"], cwd=tmp_path, env=venv_env()).stdout
-    data = json.loads(out)
+    data = json.loads(out)["registered"]
     expected = {"tools": "entity-card", "backends": "inline", "llms": "canned",
                 "embedders": "char-hash", "rerankers": "word-overlap", "datasets": "tsv-qa"}
     for kind, name in expected.items():
@@ -235,11 +235,11 @@ def test_third_party_distribution_via_entry_point(tmp_path, byokg_wheel, example
     assert data["backends"]["memory"] == "byokg.backends.memory"
 
     hidden = json.loads(run([exe, "plugins", "--json"], cwd=tmp_path,
-                            env=venv_env(BYOKG_LOAD_PLUGINS="")).stdout)
+                            env=venv_env(BYOKG_LOAD_PLUGINS="")).stdout)["registered"]
     assert all(p != "myplug" for items in hidden.values() for p in items.values())
     assert hidden["backends"]["memory"] == "byokg.backends.memory"
     by_dist = json.loads(run([exe, "plugins", "--json"], cwd=tmp_path,
-                             env=venv_env(BYOKG_LOAD_PLUGINS="byokg-myplug")).stdout)
+                             env=venv_env(BYOKG_LOAD_PLUGINS="byokg-myplug")).stdout)["registered"]
     assert by_dist["tools"]["entity-card"] == "myplug"
 
     # the plugin's objects work: its backend serves a graph and its tool reads it

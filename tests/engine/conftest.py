@@ -2,41 +2,22 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from types import SimpleNamespace
 
 import pytest
 
 from byokg.hookspecs import hookimpl
-from byokg.models import LLMResponse
+from byokg.testing import ScriptedLLM
 
 SCRIPTS: dict[str, Callable[[str, int], str]] = {}
 
 
-class ScriptLLM:
-    """Replies from ``SCRIPTS[name](prompt, call_index)``; records every prompt it saw."""
-
-    def __init__(self, name: str) -> None:
-        self.name = f"script:{name}"
-        self.script = SCRIPTS[name]
-        self.prompts: list[str] = []
-        self._lock = threading.Lock()
-
-    def complete(self, prompt, *, system=None, max_tokens=None, temperature=None):
-        with self._lock:
-            self.prompts.append(prompt)
-            n = len(self.prompts) - 1
-        text = self.script(prompt, n)
-        return LLMResponse(text=text, model=self.name, prompt_tokens=len(prompt) // 4,
-                           completion_tokens=len(text) // 4)
-
-
-CREATED: list[ScriptLLM] = []
+CREATED: list[ScriptedLLM] = []
 
 
 def _factory(rest, **options):
-    llm = ScriptLLM(rest)
+    llm = ScriptedLLM(SCRIPTS[rest], name=f"script:{rest}")
     CREATED.append(llm)
     return llm
 
@@ -59,3 +40,19 @@ def script_llm():
     finally:
         registry.unregister_plugin("test-script-llm")
         SCRIPTS.clear()
+
+
+@pytest.fixture
+def tool_runs(monkeypatch):
+    """Every tool run of the engine as ``(question, tool name, request key)``, in order."""
+    from byokg.engine import Engine
+
+    ran: list[tuple[str, str, str | None]] = []
+    real = Engine._run_tool
+
+    def spy(self, tool, request):
+        ran.append((request.question, tool.name, tool.request_key(request)))
+        return real(self, tool, request)
+
+    monkeypatch.setattr(Engine, "_run_tool", spy)
+    return ran

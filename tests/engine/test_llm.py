@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -259,3 +260,183 @@ def test_response_cache_keyed_by_model_and_prompt(server, tmp_path):
     assert len(_Handler.seen) == 2 and llm.hits == 1 and llm.misses == 2
     other_model = create_llm("openai:m2", base_url=base, api_key="k", cache=str(tmp_path / "cache"))
     assert not other_model.complete("same prompt").cached
+
+
+# --------------------------------------------------------------------------- reply forms
+
+
+class _FormHandler(BaseHTTPRequestHandler):
+    """Answers with ``reply`` (a dict merged into a chat.completion) or, with ``drip``, sends a
+    valid reply one byte every ``drip`` seconds; ``hang`` never answers."""
+
+    reply: dict = {}
+    drip: float | None = None
+    hang = False
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):  # noqa: N802 - http.server API
+        self.rfile.read(int(self.headers["Content-Length"]))
+        if type(self).hang:
+            time.sleep(30)
+            return
+        body = {"id": "x", "object": "chat.completion",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}}]}
+        body.update(type(self).reply)
+        data = json.dumps(body).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if type(self).drip is None:
+            self.wfile.write(data)
+            return
+        for b in data:
+            try:
+                self.wfile.write(bytes([b]))
+                self.wfile.flush()
+            except OSError:
+                return
+            time.sleep(type(self).drip)
+
+
+@pytest.fixture
+def form_server():
+    _FormHandler.reply, _FormHandler.drip, _FormHandler.hang = {}, None, False
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _FormHandler)
+    srv.daemon_threads = True
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_address[1]}/v1"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def _message(content):
+    return {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}
+
+
+def test_content_as_a_list_of_parts_is_joined(form_server):
+    _FormHandler.reply = _message([{"type": "text", "text": "<answers>\nNew "},
+                                   {"type": "text", "text": "Orleans\n</answers>"},
+                                   {"type": "image_url", "image_url": {"url": "x"}}, " tail"])
+    r = create_llm("openai:m", base_url=form_server, api_key="k").complete("q")
+    assert r.text == "<answers>\nNew Orleans\n</answers> tail"
+    assert any("non-text content part" in w and "image_url" in w for w in r.warnings)
+    from byokg.kglinker import parse_reply
+
+    assert parse_reply(r.text).draft_answers == ("New Orleans",)
+    _FormHandler.reply = _message(None)  # no content at all: an empty reply, not a crash
+    assert create_llm("openai:m", base_url=form_server, api_key="k").complete("q").text == ""
+
+
+@pytest.mark.parametrize(("usage", "tokens", "warned"), [
+    ({"prompt_tokens": 5, "completion_tokens": 2}, (5, 2), 0),
+    ({"prompt_tokens": 5.0, "completion_tokens": "2"}, (5, 0), 1),
+    ({"prompt_tokens": [1, 2], "completion_tokens": -3}, (0, 0), 2),
+    ({"prompt_tokens": True}, (0, 0), 1),
+    ([5, 2], (0, 0), 1),
+    ("lots", (0, 0), 1),
+    (None, (0, 0), 0),
+])
+def test_usage_is_optional_metadata(form_server, usage, tokens, warned):
+    _FormHandler.reply = {"usage": usage}
+    r = create_llm("openai:m", base_url=form_server, api_key="k").complete("q")
+    assert r.text == "ok" and (r.prompt_tokens, r.completion_tokens) == tokens
+    assert len(r.warnings) == warned, r.warnings
+    assert all("usage" in w for w in r.warnings)
+
+
+def test_wrongly_nested_tags_never_reach_an_answer(form_server):
+    from byokg.kglinker import parse_reply
+
+    replies = {
+        "<answers>\nParis</entities>\n</answers>": ("Paris",),
+        "<answers>\n- Paris</entities>\n- Lyon\n</answers>": ("Paris", "Lyon"),
+        "<entities>\nParis</answers>\n</entities>": (),
+        "<answers><answer>Paris</answer></answers>": ("Paris",),
+        "<answers>\n</relation-paths>Nice<cypher>\n</answers>": ("Nice",),
+    }
+    llm = create_llm("openai:m", base_url=form_server, api_key="k")
+    for text, answers in replies.items():
+        _FormHandler.reply = _message(text)
+        got = parse_reply(llm.complete("q").text)
+        assert got.draft_answers == answers, (text, got.draft_answers)
+        for item in got.draft_answers + got.entities:
+            assert "<" not in item and ">" not in item, (text, item)
+
+
+def test_a_slow_drip_reply_cannot_stretch_the_deadline(form_server, no_sleep):
+    _FormHandler.drip = 0.2  # ~150 bytes: the whole reply would take ~30 s
+    llm = create_llm("openai:m", base_url=form_server, api_key="k", timeout_s=1.0, budget_s=1.5,
+                     retries=3)
+    t0 = time.monotonic()
+    with pytest.raises(LLMError) as ei:
+        llm.complete("q")
+    spent = time.monotonic() - t0
+    assert spent < 3.0, spent  # the budget (1.5 s) bounds the whole call, drip or not
+    assert ei.value.code == "timeout" and "budget 1.5 s" in str(ei.value)
+    assert "budget_s" in str(ei.value)  # the message names the setting to change
+
+
+def test_a_silent_endpoint_is_bounded_by_the_budget(form_server):
+    _FormHandler.hang = True
+    llm = create_llm("openai:m", base_url=form_server, api_key="k", timeout_s=0.5, budget_s=1.2,
+                     retries=10, backoff_base=0.05, backoff_cap=0.1)
+    t0 = time.monotonic()
+    with pytest.raises(LLMError, match=r"failed after \d+ attempts") as ei:
+        llm.complete("q")
+    assert time.monotonic() - t0 < 2.5 and ei.value.code == "timeout"
+
+
+def test_defaults_do_not_wait_ten_minutes():
+    from byokg.llm.openai import OpenAICompatLLM
+    from byokg.models import DEFAULT_BUDGET_S
+
+    llm = OpenAICompatLLM("m", base_url="http://127.0.0.1:9/v1")
+    assert llm.timeout_s == 60 and llm.budget_s == DEFAULT_BUDGET_S <= 180
+    assert OpenAICompatLLM("m", timeout=5).timeout_s == 5  # the older option name still works
+    with pytest.raises(ConfigError, match="positive"):
+        OpenAICompatLLM("m", budget_s=0)
+
+
+def test_replay_recording_passes_the_deadline_through(form_server, tmp_path, no_sleep):
+    _FormHandler.drip = 0.2
+    llm = create_llm(f"replay:{tmp_path / 'c.jsonl'}?record=openai:m", base_url=form_server,
+                     api_key="k", timeout_s=0.6, budget_s=1.0)
+    t0 = time.monotonic()
+    with pytest.raises(LLMError, match="budget 1 s"):
+        llm.complete("q")
+    assert time.monotonic() - t0 < 2.5
+    assert not (tmp_path / "c.jsonl").exists() or not (tmp_path / "c.jsonl").read_text()
+
+
+def test_bedrock_deadline_and_usage(bedrock, no_sleep):
+    from byokg.llm.bedrock import BedrockLLM
+
+    class Slow:  # a Converse endpoint that takes 20 s to answer
+        def converse(self, **req):
+            time.sleep(20)
+
+    llm = BedrockLLM(MODEL, client=Slow(), timeout_s=0.3, budget_s=0.8, retries=5)
+    t0 = time.monotonic()
+    with pytest.raises(LLMError, match="attempts") as ei:
+        llm.complete("Where?")
+    assert time.monotonic() - t0 < 2.0 and ei.value.code == "timeout"
+
+    # Converse content is a list of blocks: text blocks joined, others (reasoning) skipped.
+    # (The Stubber validates replies against the API model, so bad usage values cannot be
+    # sent here; token_counts is the same code as for the OpenAI-compatible provider.)
+    client, stub = bedrock
+    odd = dict(CONVERSE_OK)
+    odd["output"] = {"message": {"role": "assistant", "content": [
+        {"reasoningContent": {"reasoningText": {"text": "hmm"}}}, {"text": "<answers>\nX\n"},
+        {"text": "</answers>"}]}}
+    stub.add_response("converse", odd, _expected("Where?", 1024, 0.0))
+    r = BedrockLLM(MODEL, client=client).complete("Where?")
+    assert r.text == "<answers>\nX\n</answers>" and r.prompt_tokens == 42
+    assert any("non-text content part" in w for w in r.warnings)

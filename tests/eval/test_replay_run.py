@@ -3,16 +3,20 @@ then replayed offline from the cassette with the server stopped."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
 from byokg.demo import DEMO_QUESTIONS
 from byokg.eval.runner import EvalSettings, run_eval
 
+_spec = importlib.util.spec_from_file_location(
+    "byokg_llm_stub", Path(__file__).resolve().parents[1] / "llm_stub.py")
+llm_stub = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(llm_stub)
 QUESTIONS = {q["question"]: q for q in map(json.loads, DEMO_QUESTIONS.read_text().splitlines())}
 
 
@@ -31,40 +35,13 @@ def _reply(prompt: str) -> str:
     return f"<answers>\n{tail}\n</answers>"
 
 
-class _Handler(BaseHTTPRequestHandler):
-    calls = 0
-
-    def do_POST(self):  # noqa: N802 - http.server API
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        prompt = body["messages"][-1]["content"]
-        type(self).calls += 1
-        out = json.dumps({
-            "id": "x", "object": "chat.completion", "model": body["model"],
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": _reply(prompt)}}],
-            "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": 10},
-        }).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
 def openai_server(monkeypatch):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{server.server_address[1]}/v1")
+    stub = llm_stub.ChatStub(lambda prompt, body: _reply(prompt)).start()
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.url)
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    _Handler.calls = 0
-    yield server
-    server.shutdown()
-    server.server_close()
+    yield stub
+    stub.stop()
 
 
 def test_recorded_run_replays_offline_to_the_same_archive(openai_server, tmp_path):
@@ -73,13 +50,13 @@ def test_recorded_run_replays_offline_to_the_same_archive(openai_server, tmp_pat
                 limit=6)
     rec = run_eval(EvalSettings(llm=f"replay:{cassette}?record=openai:test-model", **base),
                    tmp_path / "rec", progress=False)
-    assert _Handler.calls > 0 and cassette.exists()
+    assert openai_server.prompts and cassette.exists()
     assert rec["metrics"]["llm_calls"]["mean"] >= 2  # KG-Linker + answer generation
 
-    openai_server.shutdown()  # from here on, any network call would fail
-    calls = _Handler.calls
+    openai_server.stop()  # from here on, any network call would fail
+    calls = len(openai_server.prompts)
     rep = run_eval(EvalSettings(llm=f"replay:{cassette}", **base), tmp_path / "rep", progress=False)
-    assert _Handler.calls == calls
+    assert len(openai_server.prompts) == calls
     for name in ("config.json", "predictions.jsonl", "summary.json", "report.md", "accuracy.png"):
         assert (tmp_path / "rep" / name).is_file()
     assert rep["errors"] == 0 and rep["n"] == 6

@@ -142,3 +142,46 @@ def test_a_failing_question_is_recorded_not_fatal(tmp_path):
     errs = [p for p in preds if p.get("error")]
     assert errs and all("boom" in p["error"] for p in errs)
     assert summary["errors"] == len(errs) and summary["n"] == 10
+
+
+def test_resume_refuses_changed_settings_and_names_them(tmp_path):
+    out = tmp_path / "run"
+    run_eval(_settings(limit=2), out, progress=False)
+    changed = _settings(limit=2, config=RunConfig(iterations=3))
+    with pytest.raises(ConfigError) as ei:
+        run_eval(changed, out, resume=True, progress=False)
+    msg = str(ei.value)
+    assert "config.iterations: archived 2, now 3" in msg and "run_config.iterations" in msg
+    # how many and how fast may change: a longer --limit and more --workers resume the run
+    summary = run_eval(_settings(limit=4, workers=2), out, resume=True, progress=False)
+    assert summary["n"] == 4
+
+
+def test_out_of_range_options_are_errors():
+    from pydantic import ValidationError
+
+    for kw in ({"limit": 0}, {"workers": 0}, {"workers": 65}):
+        with pytest.raises(ValidationError):
+            _settings(**kw)
+    base = ["eval", "--dataset", "jsonl", "--data", str(DEMO_QUESTIONS), "--graph",
+            "memory:demo", "--out", "unused"]
+    for opt, bad in (("--limit", "0"), ("--workers", "0"), ("--workers", "65"),
+                     ("--iterations", "0"), ("--iterations", "11")):
+        res = CliRunner().invoke(cli, [*base, opt, bad])
+        assert res.exit_code == 2 and opt in res.output and bad in res.output, res.output
+
+
+def test_eval_json_prints_only_json(tmp_path):
+    res = subprocess.run(
+        [BYOKG, "eval", "--dataset", "jsonl", "--data", str(DEMO_QUESTIONS), "--graph",
+         "memory:demo", "--limit", "3", "--out", str(tmp_path / "run"), "--json"],
+        capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)  # the whole of stdout is one JSON document
+    assert data["n"] == 3 and data["archive"] == str(tmp_path / "run")
+    assert "hit" in data["metrics"]
+    plain = subprocess.run(
+        [BYOKG, "eval", "--dataset", "jsonl", "--data", str(DEMO_QUESTIONS), "--graph",
+         "memory:demo", "--limit", "3", "--out", str(tmp_path / "run2")],
+        capture_output=True, text=True)
+    assert plain.returncode == 0 and "archive:" in plain.stdout

@@ -1,4 +1,5 @@
-"""Loaders: CSV/TSV/JSONL/folders/networkx, and every bad-input path (file, line, reason)."""
+"""Loaders: the core's triple readers (byokg.readers: CSV/TSV/JSONL/folders) into the memory
+backend, networkx, and every bad-input path (file, line, reason)."""
 
 from __future__ import annotations
 
@@ -6,16 +7,18 @@ import re
 
 import numpy as np
 import pytest
-from byokg.backends.memory import GraphBuilder, MemoryGraph, load_csv, load_jsonl, load_path
+from byokg.backends.memory import GraphBuilder, MemoryGraph, load_path
 
+from byokg import readers
 from byokg.errors import ConfigError, InputError
 from byokg.graph import open_graph
+from byokg.readers import load_csv, load_jsonl
 
 ROWS = [("Ada", "knows", "Bob"), ("Bob", "lives_in", "Paris"), ("Paris", "capital_of", "France")]
 
 
 def build_csv(path, engine, **kw):
-    b, rep = load_csv(path, engine=engine, **kw)
+    b, rep = load_csv(path, builder=GraphBuilder(), engine=engine, **kw)
     return b.build("memory:t", rep), rep
 
 
@@ -269,8 +272,7 @@ def test_skip_bad_rows_counts_and_first_five_reasons(write, engine):
     p = write("mixed.csv", good + bad + "n0,r,n1\n")  # and one duplicate
     with pytest.raises(InputError):
         load_csv(p, engine=engine)
-    b, rep = load_csv(p, engine=engine, skip_bad_rows=True)
-    g = b.build("memory:t", rep)
+    g, rep = build_csv(p, engine, skip_bad_rows=True)
     assert rep.bad_rows == 7 and len(rep.reasons) == 5
     assert (
         rep.reasons[0] == f"{p}:11: expected 3 fields (head,relation,tail, delimiter ','), found 2"
@@ -318,12 +320,10 @@ def test_builder_shared_across_loaders(write, edge_set):
 
 def test_auto_engine_takes_the_fast_path_on_clean_files(write, monkeypatch):
     pytest.importorskip("pyarrow")
-    import byokg.backends.memory as mem
-
     def boom(*a, **kw):
         raise AssertionError("the Python reader should not run for a clean unquoted file")
 
-    monkeypatch.setattr(mem, "_load_csv_python", boom)
+    monkeypatch.setattr(readers, "_load_csv_python", boom)
     b, rep = load_csv(write("clean.csv", "head,relation,tail\na,r,b\nb,s,c\n"))
     assert len(b) == 2 and rep.rows == 2
     with pytest.raises(AssertionError, match="should not run"):  # irregular file falls back
@@ -376,10 +376,8 @@ def test_builder_bulk_columns(edge_set):
 
 @pytest.mark.parametrize("packed", [True, False])
 def test_dedup_keeps_first_occurrence_and_its_properties(write, monkeypatch, packed):
-    import byokg.backends.memory as mem
-
     if not packed:  # the lexsort path used when ids are too many to pack into an int64
-        monkeypatch.setattr(mem, "_PACK_LIMIT", 0)
+        monkeypatch.setattr(readers, "_PACK_LIMIT", 0)
     p = write(
         "d.jsonl",
         '{"head":"a","relation":"r","tail":"b","properties":{"v":1}}\n'

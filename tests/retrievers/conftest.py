@@ -2,30 +2,9 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-
 import pytest
 
-from byokg.models import LLMResponse
-
-
-class ScriptLLM:
-    """An :class:`byokg.models.LLM` replying ``script(prompt, call_index)``; keeps the prompts."""
-
-    def __init__(self, script: Callable[[str, int], str], name: str = "script") -> None:
-        self.name = name
-        self.script = script
-        self.prompts: list[str] = []
-        self._lock = threading.Lock()
-
-    def complete(self, prompt, *, system=None, max_tokens=None, temperature=None):
-        with self._lock:
-            self.prompts.append(prompt)
-            n = len(self.prompts) - 1
-        text = self.script(prompt, n)
-        return LLMResponse(text=text, model=self.name, prompt_tokens=len(prompt) // 4,
-                           completion_tokens=max(1, len(text) // 4))
+from byokg.testing import ScriptedLLM as ScriptLLM
 
 
 class CountingStore:

@@ -1,16 +1,19 @@
-"""openCypher query builders and a GraphStore base shared by the Neo4j and Neptune backends.
+"""openCypher query builders and a GraphStore base shared by the Neo4j and Neptune backends,
+and :func:`guarded_query`, the ``query()`` every Cypher backend (Kùzu too) runs.
 
 Every builder returns query *text* with values left as parameters (``$ids``, ``$pairs`` …);
 labels and relation types are validated against the store's schema by the caller and escaped
-with :func:`esc` before they go into the text. A backend subclasses :class:`CypherGraphBase`
-and implements :meth:`CypherGraphBase._run` (one round trip: text + params -> columns, rows).
+with :func:`esc` (the engine's identifier rules) before they go into the text. A backend
+subclasses :class:`CypherGraphBase` and implements :meth:`CypherGraphBase._run` (one round
+trip: text + params -> columns, rows). Backends import this module from the core; no backend
+imports another.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,50 +34,56 @@ from byokg.contracts import (
 from byokg.errors import ConfigError, ReadOnlyViolation
 from byokg.store import BaseGraphStore, Capability
 
+from .lexer import UnsafeIdentifier, quote_identifier
+
 DEFAULT_NAME_PROPERTIES = ("name", "title", "label", "displayName")
 # element ids: ArcadeDB "#12:345", Neo4j 5 "4:2f9c…-…:17", Neo4j 4 / Memgraph numeric ids
 _ELEMENT_ID = re.compile(r"^(#\d+:\d+|\d+:[0-9a-f-]{36}:\d+|\d+)$")
 MAX_SAMPLE_CHARS = 80
 
 
-def esc(name: str) -> str:
-    """Backtick-escape a label, relation type or property key for query text."""
-    if not isinstance(name, str) or not name:
-        raise ConfigError(f"invalid label/type/property name {name!r}")
-    return "`" + name.replace("`", "``") + "`"
+def esc(name: str, dialect: str = "neo4j") -> str:
+    """Quote a label, relation type or property key for query text by the engine's rules
+    (:func:`byokg.cypher.lexer.quote_identifier`); a name that cannot be written safely raises
+    :class:`~byokg.errors.ConfigError` naming it."""
+    try:
+        return quote_identifier(name, dialect)
+    except UnsafeIdentifier as exc:
+        raise ConfigError(str(exc)) from None
 
 
-# ----------------------------------------------------------------------------- read-only guard
+def guarded_query(
+    store: Any,
+    cypher: str,
+    params: Mapping[str, Any] | None,
+    fetch: Callable[[str, Mapping[str, Any] | None, int | None], tuple[Sequence[str], list]],
+    *,
+    row_limit: int | None = None,
+    procedures: Iterable[str] = (),
+) -> QueryResult:
+    """The ``query()`` of every backend: the read-only guard (:mod:`byokg.cypher.guard`, the one
+    guard), then ``fetch(text, params, max_rows)`` -> (columns, rows of plain values) with at
+    most ``row_limit + 1`` rows, then the row cap and timing."""
+    from .guard import check_query
 
-_STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`(?:[^`]|``)*`", re.S)
-_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-_WRITE_CLAUSES = re.compile(
-    r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|FOREACH|LOAD\s+CSV|ALTER|GRANT|DENY|REVOKE"
-    r"|START\s+DATABASE|STOP\s+DATABASE)\b",
-    re.I,
-)
-# procedures that write (APOC, GDS write modes, Neptune mutate algorithms, index admin …)
-_WRITE_PROCS = re.compile(
-    r"\bCALL\s+[\w.]*(create|merge|delete|refactor|periodic|write|mutate|drop|set|remove|"
-    r"import|load|awaitIndex|clear)\w*",
-    re.I,
-)
-
-
-def write_clause(cypher: str) -> str | None:
-    """The first write clause found in ``cypher`` (strings and comments ignored), else None."""
-    text = _STRINGS.sub("''", _COMMENTS.sub(" ", cypher))
-    m = _WRITE_CLAUSES.search(text) or _WRITE_PROCS.search(text)
-    return m.group(0) if m else None
-
-
-def assert_read_only(cypher: str) -> None:
-    clause = write_clause(cypher)
-    if clause is not None:
+    verdict = check_query(cypher, dialect=getattr(store, "dialect", None),
+                          extra_procedures=procedures)
+    if not verdict.allowed:
         raise ReadOnlyViolation(
-            f"query contains the write clause {clause.split()[0].upper()!r}; byokg only runs "
-            "read queries against your graph (load data with `byokg load`)"
-        )
+            f"query refused by the read-only guard: {verdict.reason}; byokg only runs read "
+            "queries against your graph (load data with `byokg load`)")
+    t0 = time.perf_counter()
+    cols, rows = fetch(verdict.normalized_query, params,
+                       None if row_limit is None else row_limit + 1)
+    truncated = row_limit is not None and len(rows) > row_limit
+    if truncated:
+        rows = rows[:row_limit]
+    return QueryResult(
+        columns=tuple(cols),
+        rows=tuple(tuple(r) for r in rows),
+        truncated=truncated,
+        elapsed_ms=(time.perf_counter() - t0) * 1000,
+    )
 
 
 # ----------------------------------------------------------------------------- builders
@@ -234,7 +243,31 @@ def _plain(v: Any) -> Any:
     return str(v)
 
 
-class CypherGraphBase(BaseGraphStore):
+class GuardedQueries:
+    """``query()`` of every Cypher backend: byokg's guard (:func:`guarded_query`), then the
+    backend's ``_fetch(text, params, timeout_s, max_rows) -> (columns, plain rows)``."""
+
+    def _fetch(self, text: str, params: Mapping[str, Any] | None, timeout_s: float | None,
+               max_rows: int | None) -> tuple[list[str], list[list[Any]]]:
+        raise NotImplementedError
+
+    def query(
+        self,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timeout_s: float | None = None,
+        row_limit: int | None = None,
+        procedures: Iterable[str] = (),
+    ) -> QueryResult:
+        """Run read-only Cypher: refused by the guard unless it is one read statement."""
+        return guarded_query(
+            self, cypher, params,
+            lambda text, p, max_rows: self._fetch(text, p, timeout_s, max_rows),
+            row_limit=row_limit, procedures=procedures)
+
+
+class CypherGraphBase(GuardedQueries, BaseGraphStore):
     """GraphStore methods over any openCypher endpoint: subclasses implement :meth:`_run`."""
 
     dialect: str = "opencypher"
@@ -470,29 +503,22 @@ class CypherGraphBase(BaseGraphStore):
         return out
 
     # -- cypher
-    def query(
-        self,
-        cypher: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        timeout_s: float | None = None,
-        row_limit: int | None = None,
-    ) -> QueryResult:
-        assert_read_only(cypher)
-        t0 = time.perf_counter()
-        cols, rows = self._run(cypher, params, timeout_s=timeout_s)
-        truncated = row_limit is not None and len(rows) > row_limit
-        if truncated:
-            rows = rows[:row_limit]
-        return QueryResult(
-            columns=tuple(cols),
-            rows=tuple(tuple(_plain(v) for v in r) for r in rows),
-            truncated=truncated,
-            elapsed_ms=(time.perf_counter() - t0) * 1000,
-        )
+    def _fetch(self, text: str, params: Mapping[str, Any] | None, timeout_s: float | None,
+               max_rows: int | None) -> tuple[list[str], list[list[Any]]]:
+        return _plain_rows(self._run(text, params, timeout_s=timeout_s))
+
+    def close(self) -> None:
+        from .worker import close_pool
+
+        close_pool(self)
 
     def declared_capabilities(self) -> set[str]:
         return {Capability.CYPHER}
+
+
+def _plain_rows(result: tuple[list[str], list[list[Any]]]) -> tuple[list[str], list[list[Any]]]:
+    cols, rows = result
+    return cols, [[_plain(v) for v in r] for r in rows]
 
 
 def _type_name(vals: Sequence[Any]) -> str | None:

@@ -1,7 +1,9 @@
 """Build the demo graph (``memory:demo``) and its questions from the hand-written facts below.
 
-Run ``python -m byokg.demo.build`` to regenerate ``demo_kg.jsonl`` and ``questions.jsonl``; the
-output is deterministic (a test rebuilds it and compares bytes).
+Run ``python scripts/build_demo_graph.py [OUT_DIR]`` from the repository to regenerate
+``byokg/demo/demo_kg.jsonl`` and ``byokg/demo/questions.jsonl`` (the data files that ship in the
+package; this generator does not); the output is deterministic (a test rebuilds it and compares
+bytes).
 
 The facts were written for this project (musicians, places, films, companies, universities),
 in a small line format parsed here::
@@ -22,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[1] / "byokg" / "demo"  # where the package data lives
 
 # --------------------------------------------------------------------------- places
 
