@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +67,7 @@ SAMPLE_PATHS = 30  # example paths kept per chain
 MAX_ENDS = 5000  # end nodes counted per chain
 TYPE_SAMPLE = 6  # end nodes per chain whose labels / names are read for its type
 TYPED_CHAINS = 150  # best chains (before typing) whose end type is read
+MEET_SAMPLE = 20  # meeting nodes per chain and mention whose specificity is read
 
 # score weights
 W_COVER, W_PRECISION, W_TYPE = 0.45, 0.35, 0.25
@@ -113,7 +115,8 @@ class Chain:
     unnamed_middle: tuple[bool, ...] = ()  # per inner node position: mostly unnamed
     end_type: EndType | None = None
     type_score: float = 0.0
-    conjunction: int = 0  # other mentions whose one-step reach the end set meets
+    conjunction: float = 0.0  # other mentions whose one-step reach the end set meets,
+    # each weighted by how specific the meeting node is (see :func:`specificity`)
     partners: list[Chain] = field(default_factory=list)  # their chains that meet it
     score: float = 0.0
     parts: dict[str, float] = field(default_factory=dict)
@@ -392,7 +395,7 @@ class ChainScorer:
             elif al.shared or idle:
                 value -= MIRROR
         if chain.conjunction:
-            value += CONJUNCTION
+            value += CONJUNCTION * min(chain.conjunction, 1.0)
         if chain.end_type is not None and chain.end_type.labels == () and chain.parts.get("unnamed"):
             value -= UNNAMED_END
         chain.parts.update({"coverage": round(cover, 4), "precision": round(prec, 4),
@@ -551,7 +554,7 @@ def enumerate_chains(store: GraphStore, mentions: dict[str, list[str]], scorer: 
     _type(store, result[:TYPED_CHAINS], scorer, names)
     for c in result[:TYPED_CHAINS]:
         scorer.score(c)
-    if _conjunctions(result):
+    if _conjunctions(result, store, scorer.services):
         for c in result:
             scorer.score(c)
     result.sort(key=lambda c: (-c.score, len(c.hops), c.mention, c.hops))
@@ -661,9 +664,35 @@ def is_constraint(chain: Chain) -> bool:
     return len(_steps(len(chain.hops), chain.unnamed_middle)) == 1
 
 
-def _conjunctions(chains: Sequence[Chain]) -> bool:
+def specificity(store: GraphStore, nodes: Sequence[str], services: Any = None) -> dict[str, float]:
+    """How much meeting a node says, in (0, 1]: 1 up to a degree of sqrt(N) (N nodes in the
+    graph), then falling to 0 at degree N. A hub next to everything (a country every place
+    is in) meets every constraint and so confirms none. One batched ``degrees`` call."""
+    nodes = list(dict.fromkeys(nodes))
+    if not nodes:
+        return {}
+    n = _node_count(store, services)
+    if n < 4:
+        return dict.fromkeys(nodes, 1.0)
+    deg = store.degrees(nodes)
+    top = math.log(n)
+    return {x: max(0.05, min(1.0, 2.0 * math.log(n / max(deg.get(x, 1), 1)) / top))
+            for x in nodes}
+
+
+def _node_count(store: GraphStore, services: Any) -> int:
+    shared = getattr(services, "shared", None)
+    if shared is not None:
+        return int(shared(f"node-count:{getattr(store, 'uri', '')}:{id(store)}",
+                          lambda: store.stats().nodes))
+    return store.stats().nodes
+
+
+def _conjunctions(chains: Sequence[Chain], store: GraphStore | None = None,
+                  services: Any = None) -> bool:
     """Mark chains whose end set meets what another mention constrains (the ends of its
-    one-step chains); remember the partner so both get proposed. True when any was marked."""
+    one-step chains), weighted by the meeting node's :func:`specificity`; remember the partner
+    so both get proposed. True when any was marked."""
     reach: dict[str, dict[str, Chain]] = {}
     for c in sorted(chains, key=lambda c: -c.score):
         if is_constraint(c):
@@ -672,17 +701,23 @@ def _conjunctions(chains: Sequence[Chain]) -> bool:
     if len(reach) < 2 and not (reach and len({c.mention for c in chains}) > 1):
         return False
     marked = False
+    meets: dict[int, list[tuple[Chain, list[str]]]] = {}
     for c in chains:
-        partners = []
+        found = []
         for m, ends in reach.items():
             if m == c.mention:
                 continue
-            hit = next((ends[e] for e in c.ends if e in ends), None)
-            if hit is not None:
-                partners.append(hit)
-        c.conjunction = len(partners)
-        c.partners = partners
-        marked |= bool(partners)
+            hits = [e for e in c.ends if e in ends]
+            if hits:
+                found.append((ends[hits[0]], hits[:MEET_SAMPLE]))
+        meets[id(c)] = found
+    met = [e for v in meets.values() for _p, hits in v for e in hits]
+    spec = specificity(store, met, services) if store is not None else {}
+    for c in chains:
+        found = meets[id(c)]
+        c.partners = [p for p, _h in found]
+        c.conjunction = sum(max(spec.get(e, 1.0) for e in hits) for _p, hits in found)
+        marked |= bool(found)
     return marked
 
 

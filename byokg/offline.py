@@ -28,7 +28,7 @@ from typing import Any
 
 from .analysis import QuestionAnalysis
 from .answer_types import end_type, literal_kind
-from .chains import CONJUNCTION, W_TYPE, Chain, ChainScorer, _steps
+from .chains import CONJUNCTION, W_TYPE, Chain, ChainScorer, _steps, specificity
 from .contracts import Candidate, ContextItem, MentionLinks, PathScore, RelationPath
 from .profile import display_names, is_unnamed
 from .store import GraphStore
@@ -311,6 +311,9 @@ class _Answering:
         found = self.store.get_nodes([r.node for r in top if r.node]) if top else {}
         mention_words = {w for m in set(self.mention_of.values()) for w in words(m)}
         qwords = {w for w in self.analysis.content_words if w not in mention_words}
+        met = [r.node for r in cands.values() if r.node and r.group is not None
+               and support.get(r.node, set()) - {r.group.mention}]
+        spec = specificity(self.store, met[:TYPED_CANDIDATES], self.services)
         for r in cands.values():
             r.name = self.names.get(r.node or "", r.node or "")
             n = found.get(r.node or "")
@@ -321,7 +324,8 @@ class _Answering:
                 r.score += W_TYPE * self.scorer.type_score(t) - r.group.type_score
             if r.group is not None:
                 others = support.get(r.node or "", set()) - {r.group.mention}
-                r.score += CONJUNCTION * len(others)
+                if others:
+                    r.score += CONJUNCTION * len(others) * spec.get(r.node or "", 1.0)
             nw = {w for w in words(r.name) if w not in STOPWORDS}
             if nw and nw <= qwords:
                 r.score -= ECHO
