@@ -73,6 +73,28 @@ def id_spots(analysis: QuestionAnalysis, store: GraphStore) -> list[Spot]:
     return [Spot(k, *spans[k], [k]) for k, node in found.items() if node is not None]
 
 
+ADJECTIVE_ENDINGS = ("n", "an")  # English place adjectives: America-n, Europe-an, Asia-n
+
+
+def adjective_spots(analysis: QuestionAnalysis, idx: Any) -> list[Spot]:
+    """Capitalised spans that name a graph node once an adjective ending is taken off their last
+    word ("Central American" -> the node *Central America*, "Eastern European" -> *Eastern
+    Europe*), found by exact name lookup. English morphology only."""
+    out: list[Spot] = []
+    for sp in analysis.spans:
+        last = sp.text.split()[-1] if sp.text.split() else ""
+        if sp.words > 3 or len(last) < 6 or not last[:1].isupper():
+            continue
+        for cut in ADJECTIVE_ENDINGS:
+            if not last.endswith(cut):
+                continue
+            ids = [i for i, _alias in idx.exact(sp.text[: -len(cut)])][:MAX_IDS_PER_SPOT]
+            if ids:
+                out.append(Spot(sp.text, sp.start, sp.end, ids))
+                break
+    return out
+
+
 def _capitalized(question: str, mention: str) -> bool | None:
     """Whether the mention is written capitalised in the question (None: cannot tell)."""
     m = re.search(r"(?<!\w)" + r"\W+".join(map(re.escape, mention.split())) + r"(?!\w)", question, re.I)
@@ -91,7 +113,7 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
     spots = [Spot(s.mention, s.start, s.end, list(s.ids)[:MAX_IDS_PER_SPOT])
              for s in idx.spot(question, max_ngram=6)]
     by_span = {(s.start, s.end): s for s in spots}
-    for s in id_spots(analysis, store):
+    for s in [*id_spots(analysis, store), *adjective_spots(analysis, idx)]:
         same = by_span.get((s.start, s.end))
         if same is not None:
             same.ids.extend(i for i in s.ids if i not in same.ids)
