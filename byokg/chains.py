@@ -113,6 +113,7 @@ class Chain:
     via: dict[str, tuple[str, ...]] = field(default_factory=dict)  # end -> nodes of one walk
     truncated: bool = False  # a cap cut the walk: the end set may be incomplete
     unnamed_middle: tuple[bool, ...] = ()  # per inner node position: mostly unnamed
+    literal_middle: tuple[bool, ...] = ()  # per inner node position: mostly a year/date/number
     end_type: EndType | None = None
     type_score: float = 0.0
     conjunction: float = 0.0  # other mentions whose one-step reach the end set meets,
@@ -394,6 +395,8 @@ class ChainScorer:
                 value += MIRROR
             elif al.shared or idle:
                 value -= MIRROR
+            if not self.analysis.sharing and literal_join(chain):
+                value -= MIRROR  # things with the same year or number meet by coincidence
         if chain.conjunction:
             value += CONJUNCTION * min(chain.conjunction, 1.0)
         if chain.end_type is not None and chain.end_type.labels == () and chain.parts.get("unnamed"):
@@ -461,6 +464,13 @@ def type_segments(relations: Sequence[str]) -> tuple[str, ...]:
 def _type_segments(relations: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(w for r in relations if r.count(".") >= 2
                                for w in words(r.split(".")[-2])[-1:]))
+
+
+def literal_join(chain: Chain) -> bool:
+    """Out and back along one relation through a literal (a year, a date, a number)."""
+    mid = chain.literal_middle
+    return any(a[0] == b[0] and a[1] != b[1] and i < len(mid) and mid[i]
+               for i, (a, b) in enumerate(itertools.pairwise(chain.hops)))
 
 
 def is_mirrored(hops: Sequence[Hop]) -> bool:
@@ -616,6 +626,9 @@ def _mark_unnamed(store: GraphStore, chains: Sequence[Chain], names: dict[str, s
             un = sum(is_unnamed(w[i], names.get(w[i])) for w in walks)
             middle.append(un * 2 > len(walks))
         c.unnamed_middle = tuple(middle)
+        c.literal_middle = tuple(
+            sum(literal_kind(names.get(w[i]) or w[i]) is not None for w in walks) * 2 > len(walks)
+            for i in range(1, len(c.hops)))
         un_end = sum(is_unnamed(w[-1], names.get(w[-1])) for w in walks)
         c.parts["unnamed"] = 1.0 if un_end * 2 > len(walks) else 0.0
 

@@ -55,3 +55,19 @@ def test_follow_paths_orders_equal_walks_by_the_proposers_rating():
     # without ratings: the end's rank, then ids (the LLM path's order is unchanged)
     assert _path_order(walks, [1.0, 1.0, 0.5], tails=[0.0, 0.5, 0.0]) == [1, 0, 2]
     assert _path_order(walks, [1.0, 1.0, 0.5]) == [0, 1, 2]
+
+
+def test_a_shared_year_is_not_a_shared_publisher(tmp_path):
+    """Books first published the same year as X meet by coincidence: "the books published by
+    the publisher of X" goes through the publisher, not through the year."""
+    triples = []
+    for i in range(6):
+        book, year = f"Tale {i}", str(1990 + i % 2)
+        triples += [(book, "publishedBy", f"House {i % 3}"), (book, "firstPublished", year),
+                    (f"Writer {i}", "wrote", book)]
+    eng = Engine(_graph(tmp_path / "books.jsonl", triples))
+    a = eng.ask("Who wrote the books published by the publisher of Tale 0?")
+    # Tale 3 shares Tale 0's publisher (House 0); Tale 2 and Tale 4 only its year
+    assert a.answers[:1] == ["Writer 3"], a.answers
+    chain = next(e.data["chain"] for e in a.trace.events if e.source == "offline-answer")
+    assert chain.startswith("publishedBy"), chain
