@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from mcp.server.fastmcp import FastMCP
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from ..contracts import GraphSchema
 from .core import AskOut, LinkOut, RetrieveOut, Service, is_loopback
@@ -68,7 +68,20 @@ def create_mcp(service: Service, *, host: str = "127.0.0.1", port: int = 8000) -
         statistics."""
         return await service.run(service.profile)
 
+    _forbid_unknown_arguments(mcp)
     return mcp
+
+
+def _forbid_unknown_arguments(mcp: FastMCP) -> None:
+    """An argument a tool does not take is an error, not dropped in silence (FastMCP ignores
+    extra arguments by default); the input schemas say so too (``additionalProperties``)."""
+    for tool in mcp._tool_manager.list_tools():  # the SDK's registry (mcp<2)
+        base = tool.fn_metadata.arg_model
+        strict = type(base.__name__, (base,), {
+            "model_config": ConfigDict(extra="forbid", arbitrary_types_allowed=True),
+            "__module__": base.__module__})
+        tool.fn_metadata.arg_model = strict
+        tool.parameters["additionalProperties"] = False
 
 
 def serve_mcp(service: Service, *, host: str = "127.0.0.1", port: int | None = None) -> None:
