@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.callbacks import (
-    AsyncCallbackManagerForRetrieverRun,
-    CallbackManagerForRetrieverRun,
-)
-from langchain_core.documents import Document
-from langchain_core.retrievers import BaseRetriever
+try:
+    from langchain_core.callbacks import (
+        AsyncCallbackManagerForRetrieverRun,
+        CallbackManagerForRetrieverRun,
+    )
+    from langchain_core.documents import Document
+    from langchain_core.retrievers import BaseRetriever
+except ModuleNotFoundError as exc:  # pragma: no cover - the extra is missing
+    raise ModuleNotFoundError(f"{exc.name} is not installed: pip install 'byokg[langchain]'",
+                              name=exc.name) from exc
 from pydantic import ConfigDict
 
 from ..contracts import Retrieval

@@ -14,8 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from llama_index.core.retrievers import BaseRetriever
-from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+try:
+    from llama_index.core.retrievers import BaseRetriever
+    from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+except ModuleNotFoundError as exc:  # pragma: no cover - the extra is missing
+    raise ModuleNotFoundError(f"{exc.name} is not installed: pip install 'byokg[llamaindex]'",
+                              name=exc.name) from exc
 
 from ..contracts import Retrieval
 from .common import engine_for, item_id, item_metadata

@@ -109,3 +109,30 @@ def test_import_byokg_loads_no_framework():
                           timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("module,blocked,extra", [
+    ("byokg.integrations.langchain", "langchain_core", "langchain"),
+    ("byokg.integrations.llamaindex", "llama_index", "llamaindex"),
+    ("byokg.serve.http", "fastapi", "server"),
+    ("byokg.serve.mcp", "mcp", "server"),
+])
+def test_a_missing_extra_names_the_pip_command(module, blocked, extra):
+    code = (f"import sys; sys.modules[{blocked!r}] = None\n"
+            f"try:\n    import {module}\nexcept ModuleNotFoundError as exc:\n"
+            "    from byokg.cli import _missing_extra\n"
+            "    print(_missing_extra(exc) or exc)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert f"pip install 'byokg[{extra}]'" in proc.stdout, proc.stdout
+
+
+def test_serve_without_the_extra_is_one_line():
+    code = ("import sys; sys.modules['fastapi'] = None\nfrom byokg.cli import main\n"
+            "main(['serve', '--http', '--graph', 'memory:demo'])\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.strip().count("\n") == 0, proc.stderr
+    assert "pip install 'byokg[server]'" in proc.stderr
