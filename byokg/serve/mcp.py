@@ -34,7 +34,8 @@ Question = Annotated[str, Field(description="a question in natural language", mi
 
 def create_mcp(service: Service, *, host: str = "127.0.0.1", port: int = 8000) -> FastMCP:
     """The MCP server over one :class:`Service`."""
-    mcp = FastMCP("byokg", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
+    mcp = FastMCP("byokg", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING",
+                  max_request_body_size=service.limits.max_body_bytes)
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
     async def ask(question: Question) -> AskOut:

@@ -209,3 +209,35 @@ def test_serve_needs_a_mode():
     proc = subprocess.run([str(exe), "serve", "--graph", "memory:demo"], capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode != 0 and "--http or --mcp" in proc.stderr
+
+
+def test_concurrent_requests_on_a_kuzu_graph(tmp_path):
+    pytest.importorskip("kuzu")
+    from byokg.loading import load_into
+
+    rows = [("Perrin Alde", "LEADS", "Team Saltmarsh"), ("Team Saltmarsh", "BASED_IN", "Oxley"),
+            ("Wen Corrow", "LEADS", "Team Brindle"), ("Team Brindle", "BASED_IN", "Tarrow"),
+            ("Perrin Alde", "REPORTS_TO", "Wen Corrow")]
+    src = tmp_path / "rows.csv"
+    src.write_text("head,relation,tail\n" + "".join(f"{h},{r},{t}\n" for h, r, t in rows),
+                   encoding="utf-8")
+    uri = f"kuzu:{tmp_path / 'teams.kz'}"
+    load_into([str(src)], uri)
+    questions = ["Which team does Perrin Alde lead?", "Which team does Wen Corrow lead?",
+                 "Where is Team Saltmarsh based?", "Who does Perrin Alde report to?"]
+    svc = Service.open(uri, llm="none", limits=ServeLimits(max_concurrency=4))
+    try:
+        expected = {q: svc.ask(q).answers for q in questions}
+        assert expected[questions[0]][:1] == ["Team Saltmarsh"]
+        with BackgroundServer(svc) as srv:
+            def one(q):
+                with httpx.Client(base_url=srv.url, timeout=120) as c:
+                    r = c.post("/ask", json={"question": q})
+                    assert r.status_code == 200, r.text
+                    return q, r.json()["answers"]
+
+            with concurrent.futures.ThreadPoolExecutor(8) as pool:
+                got = list(pool.map(one, questions * 4))
+        assert all(a == expected[q] for q, a in got)
+    finally:
+        svc.close()
