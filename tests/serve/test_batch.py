@@ -150,3 +150,17 @@ def test_bad_input_and_usage(tmp_path, capsys):
     code, _, err = run(capsys, "ask", "--file", str(bad), "--out", str(out), "--json",
                        "--graph", "memory:demo")
     assert code == 2
+
+
+def test_progress_bar_on_request(tmp_path, capsys, demo_store):
+    from byokg.commands.batch import run_batch
+    from byokg.config import RunConfig
+    from byokg.engine import Engine
+
+    qfile = tmp_path / "q.txt"
+    qfile.write_text("\n".join(QUESTIONS) + "\n", encoding="utf-8")
+    cfg = RunConfig()
+    summary = run_batch(Engine(demo_store, cfg), graph="memory:demo", cfg=cfg, file=str(qfile),
+                        out=str(tmp_path / "a.jsonl"), progress=True)
+    err = capsys.readouterr().err
+    assert summary.answered == 3 and "questions" in err and "3/3" in err

@@ -241,3 +241,21 @@ def test_concurrent_requests_on_a_kuzu_graph(tmp_path):
         assert all(a == expected[q] for q, a in got)
     finally:
         svc.close()
+
+
+def test_binding_beyond_loopback_warns(monkeypatch, caplog):
+    import uvicorn
+
+    from byokg.serve.http import serve_http
+
+    ran = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.append(kw["host"]))  # no real bind
+    svc = Service(Engine(graph_from_triplets([("A1", "r", "B1")], uri="memory:bind"),
+                         RunConfig(llm="none")))
+    with caplog.at_level("WARNING", logger="byokg.serve"):
+        serve_http(svc, host="127.0.0.1", port=1)
+        assert not caplog.records
+        serve_http(svc, host="0.0.0.0", port=1)
+    assert ran == ["127.0.0.1", "0.0.0.0"]
+    assert "no authentication" in caplog.records[0].getMessage()
+    svc.close()
