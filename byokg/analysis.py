@@ -509,7 +509,10 @@ def semantic_embedder(services: Any) -> Any:
     if name is None:
         from .linking.embedders import minilm_available
 
-        if not minilm_available():
+        try:
+            if not minilm_available():
+                return None
+        except ImportError:  # an import hook that refuses optional packages (a lean install)
             return None
     elif str(name).startswith("lexical"):
         return None
