@@ -32,7 +32,7 @@ from .config import RunConfig
 from .context import Context, item_tools
 from .contracts import Answer, Artifacts, ContextItem, MentionLinks, StageTiming, Trace
 from .errors import ByokgError, ConfigError, InputError, LLMError, PluginError
-from .profile import GraphProfile, display_names, get_profile
+from .profile import GraphProfile, apply_display, display_names, get_profile
 from .stages import Answerer, AnswerRequest, Proposal, ProposalRequest, Proposer
 from .store import GraphStore
 from .text import count_tokens, normalize
@@ -110,6 +110,8 @@ class Engine:
         self.store = store
         self.config = config or (services.config if services is not None else RunConfig())
         self.services = services or Services(self.config)
+        if self.config.display:  # the graph's names as the run asks (URI and --display win)
+            apply_display(store, self.config.display)
         self.max_question_tokens = max_question_tokens
         self._tools: list[tuple[str, Tool, ToolParams]] | None = None
         self._skipped: list[tuple[str, str]] = []

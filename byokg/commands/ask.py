@@ -12,7 +12,7 @@ import click
 from byokg.cli import echo_safe
 from byokg.termsafe import json_safe, terminal_safe
 
-from .options import llm_option
+from .options import display_option, llm_option
 
 DEMO_QUESTIONS = 3
 log = logging.getLogger("byokg.cli")
@@ -50,6 +50,7 @@ def answer_json(answer: Any) -> dict[str, Any]:
 @click.option("--explain", is_flag=True, help="Print the evidence as readable paths.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None,
               help="Also write the evidence picture (a self-contained HTML page) to this file.")
+@display_option
 def ask(
     question: str,
     graph_uri: str,
@@ -60,6 +61,7 @@ def ask(
     as_json: bool,
     explain: bool,
     html_file: str | None,
+    display: str | None,
 ) -> None:
     """Answer QUESTION from the graph, with the facts that support the answer."""
     from byokg.engine import Engine
@@ -68,7 +70,7 @@ def ask(
 
     tool_list = [t.strip() for t in tools.split(",") if t.strip()] if tools else None
     cfg = _config(config_file, llm=llm, iterations=iterations, tools=tool_list)
-    store = open_graph(graph_uri)
+    store = open_graph(graph_uri, display=display)
     try:
         answer = Engine(store, cfg).ask(question)
     finally:
