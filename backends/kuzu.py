@@ -1064,6 +1064,15 @@ def _load_triples(sources: Sequence[str], into: str, skip_bad_rows: bool, fullte
     return LoadSummary.of(into, report)
 
 
+def _remove_db(path: str) -> None:
+    """Remove a half-written database (a file or a folder, with its ``.wal``)."""
+    for p in (path, path + ".wal", path + ".shadow"):
+        if os.path.isdir(p):
+            shutil.rmtree(p, ignore_errors=True)
+        elif os.path.exists(p):
+            os.remove(p)
+
+
 @contextmanager
 def _writing(into: str) -> Iterator[Any]:
     """A connection to a NEW Kùzu database at ``into``; on a Kùzu error the half-written
@@ -1074,7 +1083,7 @@ def _writing(into: str) -> Iterator[Any]:
     except BaseException as exc:
         conn.close()
         db.close()
-        shutil.rmtree(_path_of(into), ignore_errors=True)
+        _remove_db(_path_of(into))
         if isinstance(exc, RuntimeError):
             raise BackendError(f"loading into {into} failed: {exc}", uri=into) from None
         raise

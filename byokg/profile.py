@@ -3,9 +3,9 @@
 Per label: its size, the property that names its nodes (the *display* property, chosen from the
 values and the property name together: text, short, nearly unique, written like a name — or,
 for a label without one, a readable composite such as ``category + year`` whose parts are
-categories alone but unique together), the key property, aliases, and each property's type and
-example values. Per relationship type: its domain and range labels, size, cardinality and
-properties with types. Which properties are numbers and dates (typed, or written as text).
+categories alone but unique together), the key property, aliases (list properties of short
+texts), and each property's type and example values. Per relationship type: its domain and
+range labels, size, cardinality and properties with types. Which properties are numbers and dates (typed, or written as text).
 
 Built from the store's own catalogue and a bounded sample (:meth:`profile_sample` of stores
 with the ``profile`` capability; the schema otherwise) — never a full scan — then cached: on
@@ -72,7 +72,6 @@ EXAMPLES = 3  # example values kept per property
 MIN_DISPLAY_SCORE = 0.55
 MIN_DISTINCT = 0.8  # share of distinct values a display property needs
 MAX_DISPLAY_CHARS = 60  # average length above which a text is a description, not a name
-ALIAS_SCORE = 0.8  # a runner-up this good is indexed as an alias
 _FROZEN = ConfigDict(frozen=True)
 _UNNAMED_ID = re.compile(r"^[a-z]{1,3}\.[A-Za-z0-9_]+$")  # m.0abc, g.11b…, _.b1 style ids
 _MISSING = {"", "null", "none", "n/a", "nan"}
@@ -408,13 +407,12 @@ def _is_ident(v: str) -> bool:
     has_digit = any(c.isdigit() for c in v)
     if has_digit and any(c.isalpha() for c in v):
         return True
-    if "-" in v and len(v) > 8:
-        return True
     return len(v) >= 3 and v.isupper()
 
 
 def _score_display(prop: str, values: Sequence[Any], n: int, *, label: str, kind: str,
-                   position: int, is_key: bool, hint: bool) -> tuple[float, str, bool]:
+                   position: int, is_key: bool, hint: bool, part_of: str | None = None,
+                   ) -> tuple[float, str, bool]:
     """(score, why, eligible) of ``prop`` as the display property of ``label``."""
     vals = [v.strip() for v in _present(values) if isinstance(v, str)]
     if kind != "string" or not vals:
@@ -459,6 +457,9 @@ def _score_display(prop: str, values: Sequence[Any], n: int, *, label: str, kind
     if is_key:
         score -= 0.15
         notes.append("the key")
+    if part_of:
+        score -= 0.1
+        notes.append(f"names a part ({part_of}…, like other {part_of}… properties)")
     eligible = distinct >= (MIN_DISTINCT if len(vals) >= 10 else 0.5) and score >= MIN_DISPLAY_SCORE
     if distinct < MIN_DISTINCT:
         notes.append("repeats: a category, not a name")
@@ -541,11 +542,12 @@ def _label_profile(lab: LabelSample, override: tuple[str, ...] | None,
             name=p, type=lab.types.get(p), kind=kind, text_kind=_text_kind(texts),
             examples=examples, filled=round(len(present) / n, 3) if n else None,
             distinct=round(len({str(v) for v in present}) / len(present), 3) if present else None))
+    groups = _sub_parts(order, lab)
     cands = []
     for pos, p in enumerate(order):
         score, why, ok = _score_display(
             p, [nd.properties.get(p) for nd in nodes], n, label=lab.name, kind=kinds[p],
-            position=pos, is_key=p == lab.key, hint=p == lab.hint)
+            position=pos, is_key=p == lab.key, hint=p == lab.hint, part_of=groups.get(p))
         cands.append((score, ok, p, why))
     cands.sort(key=lambda c: (-c[0], order.index(c[2])))
     candidates = tuple(DisplayCandidate(property=p, score=s, why=w) for s, _, p, w in cands)
@@ -559,8 +561,6 @@ def _label_profile(lab: LabelSample, override: tuple[str, ...] | None,
         parts, reason = tuple(override), "set by the display option"
     elif cands and cands[0][1]:
         parts, reason = (cands[0][2],), f"the best name-like property ({cands[0][3]})"
-        aliases = tuple(dict.fromkeys(
-            [*(p for s, ok, p, _ in cands[1:] if ok and s >= ALIAS_SCORE), *aliases]))
     else:
         comp = _composite(lab, kinds, order)
         if comp is not None:
@@ -575,6 +575,19 @@ def _label_profile(lab: LabelSample, override: tuple[str, ...] | None,
         name=lab.name, count=lab.count, display=parts[0] if len(parts) == 1 else None,
         display_parts=parts, aliases=tuple(a for a in aliases if a not in parts), key=lab.key,
         reason=reason, candidates=candidates[:6], properties=tuple(props))
+
+
+def _sub_parts(order: Sequence[str], lab: LabelSample) -> dict[str, str]:
+    """Properties whose first word other properties share (``contactName``, ``contactTitle``;
+    ``shipName``, ``shipCity``): together they describe a part of the node (its contact, its
+    destination), so their name is not the node's. The label's own word does not count."""
+    label_words = set(name_words(lab.name))
+    first: dict[str, list[str]] = {}
+    for p in order:
+        words = name_words(p)
+        if len(words) >= 2 and p != lab.key and words[-1] not in _ID_WORDS:
+            first.setdefault(words[0], []).append(p)
+    return {p: w for w, ps in first.items() if len(ps) > 1 and w not in label_words for p in ps}
 
 
 def _alias_list(nodes: Sequence[SampledNode], prop: str) -> bool:

@@ -35,6 +35,7 @@ import itertools
 import json
 import os
 import stat
+import sys
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -648,7 +649,7 @@ def load_csv(
         header = next(csv.reader(io.StringIO(first), delimiter=delim), [])
         cols = header_columns(header, src)
         if engine in ("auto", "pyarrow") and _regular(path) and not _needs_exact_reader(path):
-            if _load_csv_arrow(path, b, report, delim, cols):
+            if _load_csv_arrow(path, b, report, delim, cols, limits.line_bytes // 3):
                 return b, report
         if engine == "pyarrow":
             raise InputError("the pyarrow fast path could not read this file", source=src)
@@ -776,6 +777,7 @@ def _load_csv_arrow(
     report: LoadReport,
     delim: str,
     cols: tuple[int, int, int],
+    limit: int = 1 << 20,
 ) -> bool:
     """Fast path: pyarrow reads and dictionary-encodes the columns in C++.
 
@@ -807,8 +809,8 @@ def _load_csv_arrow(
     del nodes
     rel_codes, rel_names = _arrow_codes(rels)
     del rels
-    if _irregular_names(node_names) or _irregular_names(rel_names):
-        return False  # an empty or space-padded field: the exact reader reports it
+    if _irregular_names(node_names, limit) or _irregular_names(rel_names, limit):
+        return False  # an empty, space-padded or over-long field: the exact reader reports it
     b.add_encoded(node_names, node_codes[:n], node_codes[n:], rel_names, rel_codes)
     del node_codes, rel_codes, node_names, rel_names
     pool.release_unused()
@@ -816,8 +818,8 @@ def _load_csv_arrow(
     return True
 
 
-def _irregular_names(names: Sequence[str]) -> bool:
-    return any(not x or x[0].isspace() or x[-1].isspace() for x in names)
+def _irregular_names(names: Sequence[str], limit: int) -> bool:
+    return any(not x or x[0].isspace() or x[-1].isspace() or len(x) > limit for x in names)
 
 
 def _arrow_table(path: str | os.PathLike[str], delim: str, cols: tuple[int, int, int],
@@ -882,6 +884,9 @@ def load_jsonl(
     b = builder if builder is not None else TripleBuilder()
     src = str(path)
     report = LoadReport(source=src)
+    saved = sys.get_int_max_str_digits()
+    if saved and limits.number_digits > saved:  # Python's own cap on int() below the user's
+        sys.set_int_max_str_digits(limits.number_digits)
     with _open_text(path) as fh:
         try:
             for line_no, line in enumerate(bounded_lines(fh, src, limits), start=1):
@@ -896,6 +901,8 @@ def load_jsonl(
                 report.bad(f"{src}:{line_no}: {reason}")
         except UnicodeDecodeError:
             raise _not_utf8(path) from None
+        finally:
+            sys.set_int_max_str_digits(saved)
     if report.rows == 0:
         raise InputError("the file is empty; expected one JSON object per line", source=src)
     return b, report
