@@ -96,7 +96,13 @@ def _parse(uri: str, scheme: str) -> tuple[str, dict[str, str]]:
     parts = urlsplit(uri)
     if parts.scheme.lower() != scheme or not parts.netloc:
         raise ConfigError(f"{uri!r}: expected {scheme}://…")
-    return parts.netloc, {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    accepted = ("region", "profile", "port") if scheme == "neptune-db" else ("region", "profile")
+    unknown = [k for k in query if k not in accepted]
+    if unknown:
+        raise ConfigError(f"{uri!r}: unknown option {unknown[0]!r} ({scheme}:// URIs accept "
+                          f"{', '.join(['display', *accepted])})")
+    return parts.netloc, query
 
 
 class _NeptuneBase(CypherGraphBase):
