@@ -13,6 +13,12 @@ From the linked entities, for at most ``iterations`` (T_A) rounds:
    found so far (ids, names, aliases), then through the run's entity linker; never used as raw
    strings. Unlinked names are reported.
 
+The traversal spends at most ``calls`` LLM calls (the tool gives it what is left of its
+per-question ``max_calls`` and of the question's budget): it asks for next entities only when a
+call for another relation step would follow, and it stops when a step adds no new fact.
+Relations are listed sorted (by relevance to the question, then name) and tails by relevance,
+so the prompts never depend on the store's result order.
+
 Every LLM call is returned as an :class:`~byokg.contracts.LLMCall`; a reply without its tag, an
 unknown relation, an unlinked entity or a failed LLM call leaves a trace event and the traversal
 ends cleanly with what it has.
@@ -28,6 +34,8 @@ from typing import Any
 from pydantic import Field
 
 from .analysis import humanize_relation
+from .budget import BudgetExhausted
+from .context import tail_ranker
 from .contracts import Direction, Triplet
 from .errors import LLMError
 from .kglinker import fill, load_template
@@ -59,6 +67,8 @@ class AgenticParams(ToolParams):
     max_triplets: int = Field(200, ge=1, description="triplets kept over the whole traversal")
     facts_tokens: int = Field(1500, ge=100, description="budget of the facts in the prompt")
     link_top_k: int = Field(3, ge=1, le=10, description="linker candidates looked at per name")
+    max_calls: int = Field(2, ge=1, le=50, description="LLM calls per question at most (a step "
+                           "costs one relation call, one more to ask for the next entities)")
 
 
 @dataclass
@@ -110,22 +120,40 @@ class AgenticTraversal:
     """One traversal for one question (Algorithm 1)."""
 
     def __init__(self, question: str, store: GraphStore, services: Services, llm: Any,
-                 params: AgenticParams, *, iteration: int = 0) -> None:
+                 params: AgenticParams, *, iteration: int = 0, calls: int | None = None,
+                 analysis: Any = None, answer_ids: Sequence[str] = ()) -> None:
         self.question = question
         self.store = store
         self.services = services
         self.llm = llm
         self.p = params
         self.iteration = iteration
+        self.calls = params.max_calls if calls is None else calls  # LLM calls it may still make
         self.out = Traversal()
         self._labels: dict[str, str] = {}
         self._prune_how = "score"
+        if analysis is None:
+            from .analysis import analyze
+
+            analysis = analyze(question)
+        self.analysis = analysis
+        self.rank_tail = tail_ranker(analysis, answer_ids)
 
     # ------------------------------------------------------------------ LLM
     def _complete(self, template: str, purpose: str, **values: Any) -> str | None:
+        if self.calls <= 0:
+            self.out.note(f"{purpose}: no LLM call left (max_calls={self.p.max_calls} per "
+                          "question or the question's budget); traversal stopped")
+            self.out.count("budget_stops")
+            return None
+        self.calls -= 1
         try:
             return complete(self.llm, fill(load_template(template), **values),
                             purpose=f"agentic:{purpose}", out=self.out, template=f"{template}.v1")
+        except BudgetExhausted as exc:
+            self.out.note(f"{purpose}: {exc}; traversal stopped", level="warning")
+            self.out.count("budget_stops")
+            return None
         except LLMError as exc:
             self.out.note(f"{purpose}: LLM call failed: {exc}", level="error")
             return None
@@ -142,7 +170,8 @@ class AgenticTraversal:
         """The ``max_relations`` relations most relevant to the question (reranker, else
         embedder cosine of humanised names); order kept when nothing needs pruning."""
         if len(relations) <= self.p.max_relations:
-            return relations
+            scores = self.analysis.relation_scores(relations, self.services)
+            return sorted(relations, key=lambda r: (-round(scores[r], 6), r))
         texts = [humanize_relation(r) for r in relations]
         if self.services.config.reranker and self.services.reranker is not None:
             scores = list(self.services.reranker.score(self.question, texts))
@@ -153,10 +182,11 @@ class AgenticTraversal:
             sims = relation_similarities(self.services.embedder, self.question, relations)
             scores = [sims[r] for r in relations]
             how = "embedder"
-        order = sorted(range(len(relations)), key=lambda i: -scores[i])[: self.p.max_relations]
+        order = sorted(range(len(relations)),
+                       key=lambda i: (-round(scores[i], 6), relations[i]))[: self.p.max_relations]
         self.out.count("relations_pruned", len(relations) - len(order))
         self._prune_how = how
-        return [relations[i] for i in sorted(order, key=lambda i: -scores[i])]
+        return [relations[i] for i in order]
 
     def select_relations(self, frontier: list[str], rels: dict[str, list[str]]
                          ) -> dict[str, list[str]]:
@@ -206,7 +236,8 @@ class AgenticTraversal:
     # ------------------------------------------------------------------ entities
     def next_entities(self) -> list[str] | None:
         """Names proposed by the LLM; None for FINISH, a reply without tag or a failure."""
-        facts = verbalize_triplets(self.store, self.out.triplets, max_tokens=self.p.facts_tokens)
+        facts = verbalize_triplets(self.store, self.out.triplets, max_tokens=self.p.facts_tokens,
+                                   tail_rank=self.rank_tail)
         reply = self._complete(ENTITIES_TEMPLATE, "entities", question=self.question,
                                facts=facts.text or "(none)", max_entities=self.p.max_entities)
         if reply is None:
@@ -230,7 +261,7 @@ class AgenticTraversal:
         """Graph node ids for LLM-proposed names: nodes of the facts found so far first (id,
         name, alias; a trailing ``(description)`` ignored), else the run's entity linker
         (preferring a candidate among the facts' nodes)."""
-        local = list(dict.fromkeys(x for t in self.out.triplets for x in (t.head, t.tail)))
+        local = sorted({x for t in self.out.triplets for x in (t.head, t.tail)})
         local_set = set(local)
         labels = self.labels(local)
         index: dict[str, str] = {}
@@ -308,27 +339,7 @@ class AgenticTraversal:
             if not frontier:
                 break
             visited.update(dict.fromkeys(frontier))
-            hoods = self.store.neighbors(frontier, direction=Direction.BOTH,
-                                         limit_per_node=p.per_node)
-            out.count("fetches")
-            rels: dict[str, list[str]] = {}
-            by_rel: dict[tuple[str, str], list[Triplet]] = {}
-            for e in frontier:
-                hood = hoods.get(e)
-                if hood is None:
-                    continue
-                if hood.truncated:
-                    out.note(f"per_node={p.per_node} cut the edges of {e!r} "
-                              f"({hood.total} in all)", node=e)
-                for t in hood.triplets:
-                    by_rel.setdefault((e, t.relation), []).append(t)
-                names = list(dict.fromkeys(t.relation for t in hood.triplets))
-                pruned = self.prune(names)
-                if len(pruned) < len(names):
-                    out.note(f"{e!r}: {len(names)} relations pruned to {len(pruned)} by "
-                              f"{self._prune_how}", node=e,
-                              kept=pruned)
-                rels[e] = pruned
+            rels, by_rel = self._candidates(frontier)
             if not any(rels.values()):
                 out.note("the frontier has no edges", nodes=frontier[:10])
                 break
@@ -336,25 +347,21 @@ class AgenticTraversal:
             if not chosen:
                 out.note("no relation selected; traversal stopped", level="warning")
                 break
-            added = 0
-            for e, rs in chosen.items():
-                for r in rs:
-                    for t in by_rel.get((e, r), [])[: p.per_relation]:
-                        if t in seen_t:
-                            continue
-                        if len(out.triplets) >= p.max_triplets:
-                            out.count("triplets_capped")
-                            break
-                        seen_t.add(t)
-                        out.triplets.append(t)
-                        out.step_of[t] = step
-                        added += 1
+            added = self._keep(chosen, by_rel, seen_t, step)
             out.count("triplets", added)
             out.count("rounds")
             if step == p.iterations - 1:
                 break
+            if not added:
+                out.note("this step added no new fact; traversal stopped")
+                break
             if len(out.triplets) >= p.max_triplets:
                 out.note(f"max_triplets={p.max_triplets} reached; traversal stopped")
+                break
+            if self.calls < 2:
+                out.note("no LLM call left for another step; traversal stopped before asking "
+                         "for next entities")
+                out.count("budget_stops")
                 break
             names = self.next_entities()
             if names is None:
@@ -369,6 +376,61 @@ class AgenticTraversal:
             frontier = ids[: p.max_entities]
         out.visited = list(visited)
         return out
+
+    def _candidates(self, frontier: list[str]
+                    ) -> tuple[dict[str, list[str]], dict[tuple[str, str], list[Triplet]]]:
+        """The frontier's edges (one batched call): per entity its relations (sorted, pruned to
+        ``max_relations``) and per (entity, relation) its triplets."""
+        p, out = self.p, self.out
+        hoods = self.store.neighbors(frontier, direction=Direction.BOTH, limit_per_node=p.per_node)
+        out.count("fetches")
+        rels: dict[str, list[str]] = {}
+        by_rel: dict[tuple[str, str], list[Triplet]] = {}
+        for e in frontier:
+            hood = hoods.get(e)
+            if hood is None:
+                continue
+            if hood.truncated:
+                out.note(f"per_node={p.per_node} cut the edges of {e!r} ({hood.total} in all)",
+                         node=e)
+            for t in hood.triplets:
+                by_rel.setdefault((e, t.relation), []).append(t)
+            names = sorted({t.relation for t in hood.triplets})
+            pruned = self.prune(names)
+            if len(pruned) < len(names):
+                out.note(f"{e!r}: {len(names)} relations pruned to {len(pruned)} by "
+                         f"{self._prune_how}", node=e, kept=pruned)
+            rels[e] = pruned
+        return rels, by_rel
+
+    def _keep(self, chosen: dict[str, list[str]], by_rel: dict[tuple[str, str], list[Triplet]],
+              seen: set[Triplet], step: int) -> int:
+        """Add the chosen relations' triplets (capped); returns how many were new."""
+        p, out = self.p, self.out
+        added = 0
+        for e, rs in chosen.items():
+            for r in rs:
+                for t in self._best(e, by_rel.get((e, r), []))[: p.per_relation]:
+                    if t in seen:
+                        continue
+                    if len(out.triplets) >= p.max_triplets:
+                        out.count("triplets_capped")
+                        break
+                    seen.add(t)
+                    out.triplets.append(t)
+                    out.step_of[t] = step
+                    added += 1
+        return added
+
+    def _best(self, node: str, triplets: list[Triplet]) -> list[Triplet]:
+        """One entity's triplets of one relation, the most relevant other ends first (ties by
+        label and id), so a ``per_relation`` cap keeps the same ones in every run."""
+        others = [t.tail if t.head == node else t.head for t in triplets]
+        labels = self.labels(others)
+        keyed = [(-self.rank_tail(o, labels.get(o, o)), labels.get(o, o).casefold(), o, t.relation,
+                  t.head == node) for o, t in zip(others, triplets, strict=True)]
+        order = sorted(range(len(triplets)), key=lambda i: keyed[i])
+        return [triplets[i] for i in order]
 
 
 def _match_relation(name: str, candidates: Sequence[str]) -> str | None:
@@ -389,7 +451,11 @@ def _match_relation(name: str, candidates: Sequence[str]) -> str | None:
 
 
 def traverse(question: str, store: GraphStore, seeds: Sequence[str], *, services: Services,
-             llm: Any, params: AgenticParams | None = None, iteration: int = 0) -> Traversal:
-    """Run Algorithm 1 from ``seeds`` (graph node ids)."""
+             llm: Any, params: AgenticParams | None = None, iteration: int = 0,
+             calls: int | None = None, analysis: Any = None,
+             answer_ids: Sequence[str] = ()) -> Traversal:
+    """Run Algorithm 1 from ``seeds`` (graph node ids), with at most ``calls`` LLM calls
+    (default ``params.max_calls``)."""
     return AgenticTraversal(question, store, services, llm, params or AgenticParams(),
-                            iteration=iteration).run(seeds)
+                            iteration=iteration, calls=calls, analysis=analysis,
+                            answer_ids=answer_ids).run(seeds)

@@ -40,6 +40,14 @@ class RunConfig(BaseModel):
         default_factory=dict, description="options for the reranker factory, e.g. {path: DIR}"
     )
     context_tokens: int = Field(4000, ge=100, description="token budget of the merged context")
+    max_llm_calls: int | None = Field(
+        None, ge=2, description="LLM calls per question at most (proposer, tools and answer "
+                                "together; None = no cap). When it is reached the rounds stop, "
+                                "one call stays for the answer, and the trace says so")
+    finish_answers: bool = Field(
+        True, description="when the KG-Linker replies FINISH with answers the context supports "
+                          "(names or ids of retrieved nodes, query cells), they are the answer: "
+                          "no answer call")
     workers: int = Field(4, ge=1, le=64, description="tools run side by side")
     index_dir: str | None = Field(None, description="where linking indexes are cached")
     display: str | dict[str, str | list[str]] | None = Field(

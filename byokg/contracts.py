@@ -7,6 +7,7 @@ is mutable because it is filled in while a question is answered.
 from __future__ import annotations
 
 import enum
+import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -249,17 +250,43 @@ class Candidate(BaseModel):
     method: str  # "exact", "alias", "fuzzy", "dense", "fulltext", "vector", …
 
 
+_LITERAL = re.compile(r"^[+-]?\d[\d.,:/\-\s]*$")  # 12, 1918, 3.5, 1,000, 1918-11-11, 11/11/1918
+
+
+def is_literal_text(text: str) -> bool:
+    """A number or a date written with digits: a value, never the name of a node."""
+    return bool(_LITERAL.match(text.strip()))
+
+
 class MentionLinks(BaseModel):
-    """Candidates for one mention, best first."""
+    """Candidates for one mention, best first. ``dropped`` holds candidates the linker found but
+    did not pass on (below the confidence floor, or a node id that is the mention's number)."""
 
     model_config = _FROZEN
 
     mention: str
     candidates: tuple[Candidate, ...] = ()
+    dropped: tuple[Candidate, ...] = ()
 
     @property
     def ids(self) -> list[str]:
         return [c.id for c in self.candidates]
+
+    def without_literal_ids(self) -> MentionLinks:
+        """For a number or date mention ("12", "1918"), the candidates that are named nodes: a
+        node whose id is the value, or that has no name of its own (a literal stored as a node),
+        is dropped; numbers match literal values, never node ids."""
+        if not is_literal_text(self.mention):
+            return self
+        key = re.sub(r"\D", "", self.mention)
+        keep, drop = [], list(self.dropped)
+        for c in self.candidates:
+            unnamed = not c.name or c.name.strip() == c.id.strip()
+            same = is_literal_text(c.id) and re.sub(r"\D", "", c.id) == key
+            (drop if unnamed or same else keep).append(c)
+        if len(keep) == len(self.candidates):
+            return self
+        return self.model_copy(update={"candidates": tuple(keep), "dropped": tuple(drop)})
 
 
 # --------------------------------------------------------------------------- context / answer
@@ -308,6 +335,20 @@ class LLMCall(BaseModel):
     completion_tokens: int = 0
     seconds: float = 0.0
     cached: bool = False
+    stage: str = ""  # the stage that made the call ("kg-linker", "tool:agentic", "answer"; engine)
+
+
+class StageSummary(BaseModel):
+    """LLM calls, tokens and runs of one stage over a question (see :meth:`Trace.stage_summary`)."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached: int = 0  # calls served from a cache or a cassette
+    seconds: float = 0.0
+    runs: int = 0  # times the stage ran (a tool: once per round it was not a repeat)
+    repeats: int = 0  # tool runs skipped because the same request already ran this question
+    context_tokens: int = 0  # tokens of this tool's items in the context given to the answer
 
 
 class Trace(BaseModel):
@@ -354,6 +395,33 @@ class Trace(BaseModel):
         for s in self.stages:
             out[s.stage] = out.get(s.stage, 0.0) + s.seconds
         return out
+
+    def stage_summary(self) -> dict[str, StageSummary]:
+        """Per stage (``kg-linker``, ``tool:NAME``, ``answer``): LLM calls and tokens, runs,
+        repeats skipped, seconds and the tokens it contributed to the final context."""
+        out: dict[str, StageSummary] = {}
+
+        def get(stage: str) -> StageSummary:
+            return out.setdefault(stage, StageSummary())
+
+        for s in self.stages:
+            if s.stage == "kg-linker" or s.stage == "answer" or s.stage.startswith("tool:"):
+                st = get(s.stage)
+                st.seconds += s.seconds
+                st.runs += 1
+        for c in self.llm_calls:
+            st = get(c.stage or c.purpose)
+            st.calls += 1
+            st.prompt_tokens += c.prompt_tokens
+            st.completion_tokens += c.completion_tokens
+            st.cached += int(c.cached)
+        for key, n in self.counts.items():
+            kind, _, name = key.partition(".")
+            if kind == "tool_repeats" and name:
+                get(f"tool:{name}").repeats += n
+            elif kind == "context_tokens" and name:
+                get(f"tool:{name}").context_tokens += n
+        return dict(sorted(out.items()))
 
 
 class Answer(BaseModel):

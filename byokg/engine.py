@@ -2,18 +2,25 @@
 
     analysis = analyze(question)                          # once per question
     profile  = the graph's profile                        # once per graph and run
-    for each round (T_R rounds):
+    for each round (T_R rounds, while the call budget leaves room):
         proposal = proposer.propose(...)                  # KG-Linker: LLM or offline
+        FINISH with answers the context supports -> they are the answer; stop
         link the proposal's entities and draft answers    # the Linker stage
         stop when nothing new was proposed (after round 1)
-        run every applicable retrieval tool side by side  # plugins
+        run every applicable retrieval tool side by side  # plugins; a request already run
+                                                          #   this question is skipped
         merge their items into the Context
         stop on FINISH
-    answer = answerer.answer(...)                         # LLM or offline
+    answer = answerer.answer(...)                         # LLM or offline (unless FINISH)
 
 The loop names no proposer, answerer or tool: :meth:`byokg.config.RunConfig.stage_names` picks
 the stages, the registry builds them, and each returns its own trace material (events, LLM calls,
-counts), which the engine copies into the :class:`~byokg.contracts.Trace` with per-stage timings.
+counts), which the engine copies into the :class:`~byokg.contracts.Trace` with per-stage timings
+(``Trace.stage_summary()``: calls, tokens, runs and repeats per stage).
+
+Every stage reaches the LLM through the question's services, which count each call against the
+question's :class:`~byokg.budget.CallBudget` (``RunConfig.max_llm_calls``); one call is kept for
+the answer while the rounds run, and a budget that stops anything is a ``budget`` warning event.
 
 Errors: an LLM that fails after its retries raises :class:`~byokg.errors.LLMError`; the engine
 attaches the run so far to it as ``exc.trace`` and ``exc.partial`` (an Answer without answers).
@@ -28,12 +35,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .analysis import QuestionAnalysis, analyze
+from .budget import BudgetExhausted, CallBudget
 from .config import RunConfig
-from .context import Context, item_tools
-from .contracts import Answer, Artifacts, ContextItem, MentionLinks, StageTiming, Trace
+from .context import Context, Relevance, item_nodes, item_tools, supported_answers
+from .contracts import (
+    Answer,
+    Artifacts,
+    ContextItem,
+    MentionLinks,
+    StageTiming,
+    Trace,
+    is_literal_text,
+)
 from .errors import ByokgError, ConfigError, InputError, LLMError, PluginError
 from .profile import GraphProfile, apply_display, display_names, get_profile
-from .stages import Answerer, AnswerRequest, Proposal, ProposalRequest, Proposer
+from .stages import (
+    Answerer,
+    AnswerRequest,
+    AnswerResult,
+    Proposal,
+    ProposalRequest,
+    Proposer,
+)
 from .store import GraphStore
 from .text import count_tokens, normalize
 from .tools import (
@@ -73,25 +96,60 @@ class _Question:
     analysis: QuestionAnalysis
     trace: Trace
     context: Context
+    services: Services  # the run's services, the LLM counted against ``budget``
+    budget: CallBudget
     entities: dict[str, MentionLinks] = field(default_factory=dict)
     drafts: dict[str, MentionLinks] = field(default_factory=dict)
     history: list[Artifacts] = field(default_factory=list)
     seen_ids: set[str] = field(default_factory=set)
     seen_paths: set[Any] = field(default_factory=set)
     seen_cypher: set[str] = field(default_factory=set)
+    tool_keys: dict[str, dict[str, int]] = field(default_factory=dict)  # tool -> request -> round
+    finished: AnswerResult | None = None  # FINISH answers the context supports
 
 
-def _absorb(trace: Trace, out: StageOutput, iteration: int | None, prefix: str = "") -> None:
-    """Copy a stage's trace material into the question's trace (its counters under ``prefix``)."""
+def _absorb(trace: Trace, out: StageOutput, iteration: int | None, prefix: str = "",
+            stage: str = "") -> None:
+    """Copy a stage's trace material into the question's trace (its counters under ``prefix``,
+    its LLM calls marked with ``stage``)."""
     for ev in out.events:
         trace.events.append(ev.model_copy(update={"iteration": iteration})
                             if ev.iteration is None else ev)
     if out.llm_calls:
-        trace.llm_calls.extend(out.llm_calls)
+        trace.llm_calls.extend(c if c.stage or not stage else c.model_copy(update={"stage": stage})
+                               for c in out.llm_calls)
         trace.count("llm_calls", len(out.llm_calls))
     for k, v in out.counts.items():
         if k != "llm_calls":
             trace.count(f"{prefix}{k}", v)
+
+
+def _record_cuts(q: _Question, where: str, rnd: int | None) -> None:
+    """Trace events for what the context's selections left out (nothing is cut silently)."""
+    for cut in q.context.drain_cuts():
+        q.trace.event("context", f"{where}: {cut.describe()} (budget {cut.budget} tokens)",
+                      iteration=rnd, items=dict(cut.items), rows=dict(cut.rows))
+        for tool, n in cut.items.items():
+            q.trace.count(f"context_cut.{tool}", n)
+        for tool, n in cut.rows.items():
+            q.trace.count(f"context_rows_cut.{tool}", n)
+
+
+def _record_dropped(trace: Trace, links: Sequence[MentionLinks], rnd: int) -> None:
+    """Trace events for candidates the linking did not pass on."""
+    numbers = [m.mention for m in links if m.dropped and is_literal_text(m.mention)]
+    low = {m.mention: [f"{c.name} ({c.score:.2f}, {c.method})" for c in m.dropped[:5]]
+           for m in links if m.dropped and not is_literal_text(m.mention)}
+    if numbers:
+        trace.event("linker", f"number/date mention(s) {', '.join(map(repr, numbers[:5]))} not "
+                    "linked to nodes whose id is the value (numbers match literal values)",
+                    iteration=rnd, mentions=numbers[:10])
+        trace.count("linker.literal_mentions", len(numbers))
+    if low:
+        n = sum(len(m.dropped) for m in links if m.mention in low)
+        trace.event("linker", f"{n} candidate(s) below the confidence floor dropped",
+                    iteration=rnd, dropped=low)
+        trace.count("linker.dropped_low", n)
 
 
 class Engine:
@@ -213,7 +271,11 @@ class Engine:
         """Answer one question (thread-safe: questions share only the run's caches)."""
         question = self.check_question(question)
         self.check_graph()
-        q = _Question(analyze(question), Trace(), Context(self.config.context_tokens))
+        analysis = analyze(question)
+        budget = CallBudget(self.config.max_llm_calls)
+        q = _Question(analysis, Trace(),
+                      Context(self.config.context_tokens, Relevance(analysis, self.services)),
+                      self.services.for_question(budget), budget)
         try:
             return self._ask(q)
         except LLMError as exc:
@@ -228,9 +290,20 @@ class Engine:
         self.tools()
         for name, why in self._skipped:
             q.trace.event("engine", f"tool {name!r} skipped: {why}", level="info")
+        q.budget.reserve = 1  # one call stays for the answer while the rounds run
         for rnd in range(self.config.iterations):
+            if rnd and not q.budget.can_spend(1):
+                self._budget_hit(q, f"no call left for round {rnd + 1} (one kept for the "
+                                    "answer); stopping", rnd)
+                break
             q.trace.iterations = rnd + 1
-            proposal = self._propose(q, rnd)
+            try:
+                proposal = self._propose(q, rnd)
+            except BudgetExhausted as exc:
+                self._budget_hit(q, f"the proposer ran out of calls: {exc}", rnd)
+                break
+            if self._finish(q, proposal, rnd):
+                break
             if not self._link(q, proposal, rnd) and rnd > 0:
                 q.trace.event("engine", "nothing new to link; stopping", iteration=rnd,
                               finish=proposal.artifacts.finish)
@@ -244,18 +317,26 @@ class Engine:
             if proposal.artifacts.finish:
                 q.trace.event("engine", "the KG-Linker said FINISH; stopping", iteration=rnd)
                 break
+        q.budget.reserve = 0
         return self._answer(q)
+
+    def _budget_hit(self, q: _Question, message: str, rnd: int | None) -> None:
+        q.trace.event("budget", f"LLM call budget ({q.budget.limit} per question, "
+                      f"{q.budget.used} made): {message}", level="warning", iteration=rnd,
+                      limit=q.budget.limit, used=q.budget.used)
+        q.trace.count("llm_budget_hit")
 
     def _propose(self, q: _Question, rnd: int) -> Proposal:
         proposer, params, _, _ = self.stages()
         with _Timer(q.trace, "kg-linker", rnd) as tm:
             proposal = proposer.propose(ProposalRequest(
-                analysis=q.analysis, store=self.store, services=self.services, profile=self.profile,
+                analysis=q.analysis, store=self.store, services=q.services, profile=self.profile,
                 params=params, round=rnd, rounds=self.config.iterations, context=q.context,
                 history=list(q.history)))
             art = proposal.artifacts
             tm.count = len(art.entities) + len(art.relation_paths)
-        _absorb(q.trace, proposal, rnd, prefix=f"{proposer.name}.")
+        _absorb(q.trace, proposal, rnd, prefix=f"{proposer.name}.", stage="kg-linker")
+        _record_cuts(q, f"context in the round-{rnd + 1} proposal", rnd)
         q.history.append(art)
         q.trace.artifacts.append(art)
         for w in art.warnings:
@@ -263,17 +344,38 @@ class Engine:
         q.trace.count("parse_warnings", len(art.warnings))
         return proposal
 
+    def _finish(self, q: _Question, proposal: Proposal, rnd: int) -> bool:
+        """FINISH with answers the context supports ends the question: they are the answer,
+        and no answer call is made. Unsupported answers leave it to the answer stage."""
+        art = proposal.artifacts
+        if not (self.config.finish_answers and art.finish and art.draft_answers and len(q.context)):
+            return False
+        support = supported_answers(art.draft_answers, q.context.select(), self.store)
+        q.context.drain_cuts()  # this selection is a check, not a prompt
+        if support.unsupported or not support.answers:
+            q.trace.event("engine", f"FINISH with {len(support.unsupported)} answer(s) the "
+                          "context does not name; the answer stage decides", iteration=rnd,
+                          unsupported=support.unsupported[:10])
+            return False
+        q.finished = AnswerResult(answers=support.answers, answer_ids=support.answer_ids)
+        q.trace.event("engine", "the KG-Linker said FINISH with answers the context supports; "
+                      "they are the answer (no answer call)", iteration=rnd,
+                      answers=support.answers[:30])
+        q.trace.count("finish_answers", len(support.answers))
+        return True
+
     def _link(self, q: _Question, proposal: Proposal, rnd: int) -> bool:
         """Link the proposal's new entities and draft answers; True when anything new came."""
         art = proposal.artifacts
         given = {m.mention for m in proposal.linked}
         with _Timer(q.trace, "link", rnd) as tm:
-            ents = list(proposal.linked) + self._link_mentions(
-                [e for e in art.entities if e not in q.entities and e not in given], q.trace, rnd,
+            ents = [m.without_literal_ids() for m in proposal.linked] + self._link_mentions(
+                [e for e in art.entities if e not in q.entities and e not in given], q, rnd,
                 "entities")
             drafts = self._link_mentions([a for a in art.draft_answers if a not in q.drafts],
-                                         q.trace, rnd, "draft answers")
+                                         q, rnd, "draft answers")
             tm.count = sum(len(m.candidates) for m in ents + drafts)
+        _record_dropped(q.trace, ents + drafts, rnd)
         q.trace.links.append(ents + drafts)
         for m in ents:
             q.entities.setdefault(m.mention, m)
@@ -287,24 +389,25 @@ class Engine:
         q.seen_cypher |= new_cypher
         return bool(new_ids or new_paths or new_cypher)
 
-    def _link_mentions(self, mentions: Sequence[str], trace: Trace, rnd: int,
+    def _link_mentions(self, mentions: Sequence[str], q: _Question, rnd: int,
                        kind: str) -> list[MentionLinks]:
         if not mentions:
             return []
         linker, params = self.linker()
         try:
-            links = list(linker.link(list(mentions), store=self.store, services=self.services,
+            links = list(linker.link(list(mentions), store=self.store, services=q.services,
                                      params=params))
         except ByokgError:
             raise
         except Exception as exc:  # a broken linker is recorded, the run goes on unlinked
-            trace.event("linker", f"linking {kind} failed: {type(exc).__name__}: {exc}",
-                        level="error", iteration=rnd)
+            q.trace.event("linker", f"linking {kind} failed: {type(exc).__name__}: {exc}",
+                          level="error", iteration=rnd)
             return []
+        links = [m.without_literal_ids() for m in links]
         unlinked = [m.mention for m in links if not m.candidates]
         if unlinked:
-            trace.event("linker", f"{len(unlinked)} {kind} not found in the graph",
-                        level="warning", iteration=rnd, mentions=unlinked[:10])
+            q.trace.event("linker", f"{len(unlinked)} {kind} not found in the graph",
+                          level="warning", iteration=rnd, mentions=unlinked[:10])
         return links
 
     def _run_tool(self, tool: Tool, request: ToolRequest) -> tuple[ToolResult | None, str | None, float]:
@@ -314,19 +417,45 @@ class Engine:
         except Exception as exc:
             return None, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0
 
+    def _requests(self, q: _Question, rnd: int, artifacts: Artifacts
+                  ) -> list[tuple[str, Tool, ToolRequest]]:
+        """This round's request for every chosen tool, minus the repeats: a tool whose request
+        (:meth:`Tool.request_key`) already ran for this question is skipped and counted."""
+        entities, drafts = list(q.entities.values()), list(q.drafts.values())
+        used: dict[str, int] = {}
+        for c in q.trace.llm_calls:
+            used[c.stage] = used.get(c.stage, 0) + 1
+        out = []
+        for name, tool, params in self.tools():
+            req = ToolRequest(
+                question=q.analysis.question, store=self.store, services=q.services,
+                params=params, iteration=rnd, artifacts=artifacts, entities=entities,
+                answers=drafts, analysis=q.analysis, profile=self.profile,
+                llm_calls_used=used.get(f"tool:{name}", 0), llm_calls_left=q.budget.left())
+            keyer = getattr(tool, "request_key", None)
+            key = keyer(req) if callable(keyer) else None
+            seen = q.tool_keys.setdefault(name, {})
+            if key is not None and key in seen:
+                q.trace.event(name, f"same request as in round {seen[key] + 1}; not run again",
+                              iteration=rnd)
+                q.trace.count(f"tool_repeats.{name}")
+                continue
+            if key is not None:
+                seen[key] = rnd
+            out.append((name, tool, req))
+        return out
+
     def _retrieve(self, q: _Question, rnd: int, artifacts: Artifacts) -> list[ContextItem]:
         """Every chosen tool on this round's request, side by side; merged in tool order."""
-        tools = self.tools()
-        if not tools:
+        reqs = self._requests(q, rnd, artifacts)
+        if not reqs:
             return []
-        entities, drafts = list(q.entities.values()), list(q.drafts.values())
-        reqs = [(name, tool, ToolRequest(
-            question=q.analysis.question, store=self.store, services=self.services, params=params,
-            iteration=rnd, artifacts=artifacts, entities=entities, answers=drafts,
-            analysis=q.analysis, profile=self.profile)) for name, tool, params in tools]
+        refused = q.budget.refused
         with ThreadPoolExecutor(max_workers=min(self.config.workers, len(reqs))) as pool:
             futures = [(name, pool.submit(self._run_tool, tool, req)) for name, tool, req in reqs]
             results = [(name, f.result()) for name, f in futures]
+        if q.budget.refused > refused:
+            self._budget_hit(q, f"{q.budget.refused - refused} tool call(s) refused", rnd)
         items: list[ContextItem] = []
         for name, (res, err, secs) in results:  # fixed tool order: merged order is stable
             q.trace.stages.append(StageTiming(stage=f"tool:{name}", iteration=rnd, seconds=secs,
@@ -335,7 +464,7 @@ class Engine:
                 q.trace.event(name, f"tool failed: {err}", level="error", iteration=rnd)
                 q.trace.count(f"tool_errors.{name}")
                 continue
-            _absorb(q.trace, res, rnd, prefix=f"{name}.")
+            _absorb(q.trace, res, rnd, prefix=f"{name}.", stage=f"tool:{name}")
             q.trace.count(f"items.{name}", len(res.items))
             for it in res.items:
                 upd: dict[str, Any] = {}
@@ -349,21 +478,23 @@ class Engine:
     def _answer(self, q: _Question) -> Answer:
         _, _, answerer, params = self.stages()
         selected = q.context.select()
+        note = q.context.note()
+        _record_cuts(q, "context of the answer", None)
         trace = q.trace
         trace.counts["context_items"] = len(q.context)
         trace.counts["context_selected"] = len(selected)
         trace.counts["context_duplicates"] = q.context.duplicates
+        for it in selected:
+            trace.count(f"context_tokens.{it.tool}", count_tokens(it.text))
         entities = list(q.entities.values())
-        with _Timer(trace, "answer") as tm:
-            res = answerer.answer(AnswerRequest(
-                analysis=q.analysis, store=self.store, services=self.services, profile=self.profile,
-                params=params, context=selected, entities=entities, drafts=list(q.drafts.values()),
-                history=list(q.history)))
-            tm.count = len(res.answers)
-        _absorb(trace, res, None)
+        res = q.finished
+        if res is None:
+            res = self._answer_stage(q, answerer, params, selected + ([note] if note else []))
+        if q.budget.refused:
+            trace.counts["llm_calls_refused"] = q.budget.refused
         if not res.answers:
             trace.event("answer", "no answer found in the retrieved context", level="warning")
-        evidence = evidence_for(res.answers, selected, res.answer_ids, self.store)
+        evidence = evidence_for(res.answers, selected, res.answer_ids, self.store, trace)
         trace.counts["evidence"] = len(evidence)
         ids = {i for it in evidence for i in item_nodes(it)}
         ids.update(i for m in entities for i in m.ids)
@@ -372,19 +503,26 @@ class Engine:
                       context=selected, trace=trace, answer_ids=res.answer_ids, entities=entities,
                       names=display_names(self.store, sorted(ids)) if ids else {})
 
-
-def item_nodes(item: ContextItem) -> list[str]:
-    """Every node id an item mentions: its nodes, its path's nodes, its triplets' ends."""
-    nodes = list(item.nodes)
-    if item.path is not None:
-        nodes.extend(item.path.nodes)
-    for t in item.triplets:
-        nodes.extend((t.head, t.tail))
-    return list(dict.fromkeys(nodes))
+    def _answer_stage(self, q: _Question, answerer: Answerer, params: ToolParams,
+                      context: list[ContextItem]) -> AnswerResult:
+        with _Timer(q.trace, "answer") as tm:
+            try:
+                res = answerer.answer(AnswerRequest(
+                    analysis=q.analysis, store=self.store, services=q.services,
+                    profile=self.profile, params=params, context=context,
+                    entities=list(q.entities.values()), drafts=list(q.drafts.values()),
+                    history=list(q.history)))
+            except BudgetExhausted as exc:
+                self._budget_hit(q, f"the answer stage ran out of calls: {exc}", None)
+                res = AnswerResult()
+            tm.count = len(res.answers)
+        _absorb(q.trace, res, None, stage="answer")
+        return res
 
 
 def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
-                 answer_ids: dict[str, list[str]], store: GraphStore) -> list[ContextItem]:
+                 answer_ids: dict[str, list[str]], store: GraphStore,
+                 trace: Trace | None = None) -> list[ContextItem]:
     """The context items that support an answer.
 
     Strong support: a path that ends at an answer, or a fact/row item that names it. Items that
@@ -416,6 +554,10 @@ def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
             strong.append(it)
     out = strong or weak
     out.sort(key=lambda it: (it.path.hops if it.path is not None else 0))  # stable: short first
+    if len(out) > MAX_EVIDENCE and trace is not None:
+        trace.event("answer", f"{len(out)} supporting items; the first {MAX_EVIDENCE} kept as "
+                    "evidence (all are in the context)", supporting=len(out))
+        trace.count("evidence_cut", len(out) - MAX_EVIDENCE)
     return out[:MAX_EVIDENCE]
 
 

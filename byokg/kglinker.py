@@ -88,11 +88,35 @@ def render_schema_for(
     max_tokens: int = SCHEMA_TOKENS,
 ) -> str:
     """The schema (or the graph's profile: typed properties, names, relationship properties),
-    most question-relevant relations first, pruned to ``max_tokens``."""
-    names = schema.relation_names
+    most question-relevant relations first (ties by name), pruned to ``max_tokens``. Labels,
+    properties and relations are put in a fixed order first, so the text never depends on the
+    order the store listed them in."""
+    schema = _canonical(schema)
+    names = sorted(schema.relation_names)
     scores = analysis.relation_scores(names, services) if len(names) > 1 else {}
-    order = sorted(names, key=lambda r: -scores.get(r, 0.0)) if scores else names
+    order = sorted(names, key=lambda r: (-round(scores.get(r, 0.0), 6), r))
     return render_schema(schema, relation_order=order, max_tokens=max_tokens)
+
+
+def _canonical(schema: GraphSchema | GraphProfile) -> GraphSchema | GraphProfile:
+    """The schema (or profile) with labels, relations and properties by name and, in a plain
+    schema, relation patterns sorted (a profile keeps its pairs most common first)."""
+    if isinstance(schema, GraphProfile):
+        plabels = tuple(lab.model_copy(update={"properties": tuple(
+            sorted(lab.properties, key=lambda p: p.name))})
+            for lab in sorted(schema.labels, key=lambda lab: lab.name))
+        prels = tuple(r.model_copy(update={"properties": tuple(
+            sorted(r.properties, key=lambda p: p.name))})
+            for r in sorted(schema.relations, key=lambda r: r.name))
+        return schema.model_copy(update={"labels": plabels, "relations": prels})
+    labels = tuple(lab.model_copy(update={"properties": tuple(sorted(lab.properties,
+                                                                     key=lambda p: p.name))})
+                   for lab in sorted(schema.node_labels, key=lambda lab: lab.name))
+    rels = tuple(r.model_copy(update={
+        "patterns": tuple(sorted(r.patterns, key=lambda p: (p.src, p.dst))),
+        "properties": tuple(sorted(r.properties, key=lambda p: p.name)),
+    }) for r in sorted(schema.relation_types, key=lambda r: r.name))
+    return schema.model_copy(update={"node_labels": labels, "relation_types": rels})
 
 
 def naming_text(profile: GraphProfile | None, limit: int = 12) -> str:
@@ -100,7 +124,7 @@ def naming_text(profile: GraphProfile | None, limit: int = 12) -> str:
     for the KG-Linker's instructions; empty without a profile."""
     if profile is None or not profile.labels:
         return ""
-    lines = profile.naming_lines(limit=limit)
+    lines = _canonical(profile).naming_lines(limit=limit)  # type: ignore[union-attr]
     more = len(profile.labels) - len(lines)
     tail = f"\n(and {more} more labels)" if more > 0 else ""
     return ("Names on this graph (write entities and answers with these, and match nodes by "

@@ -102,6 +102,43 @@ class Services:
                 self.cache[key] = build()
             return self.cache[key]
 
+    def for_question(self, budget: Any) -> Services:
+        """A view of these services for one question: the same models, caches and config, the
+        LLM counted against ``budget`` (a :class:`byokg.budget.CallBudget`)."""
+        return _QuestionServices(self, budget)
+
+
+class _QuestionServices(Services):
+    """Services of one question: everything delegated to the run's, the LLM budgeted."""
+
+    def __init__(self, base: Services, budget: Any) -> None:
+        from .budget import budgeted
+
+        self.base = base
+        self.config = base.config
+        self.cache = base.cache
+        self._lock = base._lock
+        self.budget = budget
+        self._question_llm = budgeted(base.llm, budget)
+
+    @property
+    def llm(self) -> LLM | None:
+        return self._question_llm
+
+    @property
+    def embedder(self) -> Embedder:
+        return self.base.embedder
+
+    @property
+    def reranker(self) -> Reranker | None:
+        return self.base.reranker
+
+    def shared(self, key: str, build: Any) -> Any:
+        return self.base.shared(key, build)
+
+    def for_question(self, budget: Any) -> Services:
+        return self.base.for_question(budget)
+
 
 @dataclass
 class ToolRequest:
@@ -117,6 +154,8 @@ class ToolRequest:
     answers: list[MentionLinks] = field(default_factory=list)  # linked draft answers
     analysis: QuestionAnalysis | None = None  # the question, analysed once (None: built on use)
     profile: GraphProfile | None = None  # the graph's profile (None: built on use)
+    llm_calls_used: int = 0  # LLM calls this tool already made for this question
+    llm_calls_left: int | None = None  # calls the question's budget still allows (None: no cap)
 
     def __post_init__(self) -> None:
         if self.analysis is None:
@@ -163,6 +202,28 @@ class ToolResult(StageOutput):
     items: list[ContextItem] = field(default_factory=list)
 
 
+REQUEST_FIELDS = ("entities", "answers", "entity_mentions", "relation_paths", "cypher",
+                  "draft_answers")
+
+
+def request_key(request: ToolRequest, reads: frozenset[str] | None = None) -> str:
+    """The request's fields named in ``reads`` (all of :data:`REQUEST_FIELDS` when None) as one
+    canonical JSON text."""
+    import json
+
+    art = request.artifacts
+    values = {
+        "entities": request.entity_ids,
+        "answers": request.answer_ids,
+        "entity_mentions": list(art.entities),
+        "relation_paths": [str(r) for r in art.relation_paths],
+        "cypher": list(art.cypher),
+        "draft_answers": list(art.draft_answers),
+    }
+    fields = REQUEST_FIELDS if reads is None else tuple(f for f in REQUEST_FIELDS if f in reads)
+    return json.dumps({f: values[f] for f in fields}, ensure_ascii=False, sort_keys=True)
+
+
 def unavailable(obj: Any, store: GraphStore, services: Services) -> str | None:
     """Why a tool or stage cannot run on this store in this run (None: it can)."""
     if obj.applicable(store, services):
@@ -199,6 +260,15 @@ class Tool(Component):
 
     kind: ClassVar[str] = "retrieval"
     default: ClassVar[bool] = True
+    # the request fields the result depends on (see request_key); None: all of them
+    reads: ClassVar[frozenset[str] | None] = None
+
+    def request_key(self, request: ToolRequest) -> str | None:
+        """What this tool's result depends on, as text: the engine runs a tool once per question
+        for each key (a later round with the same key is a repeat and is skipped). Built from
+        the fields named in ``reads`` (``entities``, ``answers``: linked ids; ``entity_mentions``,
+        ``relation_paths``, ``cypher``, ``draft_answers``: the proposal's); None never skips."""
+        return request_key(request, self.reads)
 
     def params(self, request: ToolRequest) -> Any:
         """The request's parameters as this tool's ``Params`` model (validated from whatever the

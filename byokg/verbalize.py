@@ -3,7 +3,9 @@
 Formats (one fact per line):
 
 * triplets: ``head -> relation -> tail``; tails sharing head and relation are merged,
-  ``head -> relation -> t1 | t2 | t3 (+4 more)`` (at most ``max_tails`` shown).
+  ``head -> relation -> t1 | t2 | t3 (+4 more)`` (at most ``max_tails`` shown: the most
+  relevant to the question when the caller passes a ``tail_rank``, ties by name — never the
+  store's order).
 * paths: ``a -> r1 -> b -> r2 -> c``. A hop walked against the stored direction is written
   with reversed arrows, ``a <- r1 <- b``, so the line still reads left to right along the walk
   while every arrow points the way the graph stores the edge (here ``b -r1-> a``).
@@ -86,7 +88,11 @@ def node_labels(
     for c in cvts:
         facts: list[str] = []
         skip = set(exclude.get(c, set()))
-        for t in _triplets(hoods, c):
+        # by relation and neighbour name, not the store's order: the same text in every run
+        near = sorted(_triplets(hoods, c), key=lambda t: (
+            t.relation, t.head != c, other_names.get(t.tail if t.head == c else t.head) or "",
+            t.tail if t.head == c else t.head))
+        for t in near:
             out = t.head == c
             other = t.tail if out else t.head
             if other in skip or other == c:
@@ -110,7 +116,7 @@ def _scalar_properties(store: GraphStore, ids: Sequence[str]) -> dict[str, list[
             continue
         vals = [
             f"{k}: {v}"
-            for k, v in node.properties.items()
+            for k, v in sorted(node.properties.items())
             if isinstance(v, str | int | float) and not isinstance(v, bool) and k != "name"
         ]
         if vals:
@@ -169,11 +175,15 @@ def verbalize_triplets(
     max_tokens: int,
     max_tails: int = 5,
     labels: dict[str, str] | None = None,
+    tail_rank: Callable[[str, str], float] | None = None,
 ) -> Verbalized:
     """``head -> relation -> t1 | t2 (+N more)`` lines, in order of first appearance.
 
-    Lines that do not fit are skipped (a shorter later line may still fit); a merged line that
-    does not fit is retried with fewer tails. ``labels`` overrides node display (id -> text).
+    The tails of a line are ordered by ``tail_rank(node_id, label)`` (highest first), ties by
+    label and id, so the ``max_tails`` shown are the most relevant and never depend on the
+    store's result order. Lines that do not fit are skipped (a shorter later line may still
+    fit); a merged line that does not fit is retried with fewer tails. ``labels`` overrides
+    node display (id -> text).
     """
     if max_tokens < 0:
         raise ValueError("max_tokens must be >= 0")
@@ -192,6 +202,8 @@ def verbalize_triplets(
     budget = _Budget(max_tokens)
     for (head, rel), idxs in groups.items():
         tails = list(dict.fromkeys(triplets[i].tail for i in idxs))
+        tails.sort(key=lambda x: (-(tail_rank(x, labels.get(x, x)) if tail_rank else 0.0),
+                                  labels.get(x, x).casefold(), x))
         tail_idx = {}
         for i in idxs:
             tail_idx.setdefault(triplets[i].tail, []).append(i)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from byokg.agentic import AgenticParams
-from byokg.context import triplet_items
+from byokg.context import tail_ranker, triplet_items
 from byokg.hookspecs import hookimpl
 from byokg.tools import Tool, ToolRequest, ToolResult
 
@@ -29,6 +29,7 @@ class AgenticTool(Tool):
     needs_llm = True
     default = True
     Params = AgenticToolParams
+    reads = frozenset({"entities"})  # a later round from the same entities is a repeat
 
     def run(self, request: ToolRequest) -> ToolResult:
         from byokg.agentic import traverse
@@ -43,8 +44,17 @@ class AgenticTool(Tool):
         if llm is None:
             result.event(self.name, "no LLM configured", level="warning")
             return result
+        calls = p.max_calls - request.llm_calls_used
+        if request.llm_calls_left is not None:  # one call stays for the answer
+            calls = min(calls, request.llm_calls_left - 1)
+        if calls <= 0:
+            result.event(self.name, f"no LLM call left for the traversal ({request.llm_calls_used} "
+                         f"of max_calls={p.max_calls} made for this question)")
+            result.counts["budget_stops"] = 1
+            return result
         tr = traverse(request.question, request.store, seeds, services=request.services,
-                      llm=llm, params=p, iteration=request.iteration)
+                      llm=llm, params=p, iteration=request.iteration, calls=calls,
+                      analysis=request.analysis, answer_ids=request.answer_ids)
         result.events.extend(tr.events)
         result.llm_calls.extend(tr.llm_calls)
         result.counts.update(tr.counts)
@@ -55,6 +65,7 @@ class AgenticTool(Tool):
         result.items, omitted = triplet_items(
             request.store, tr.triplets, tool=self.name, iteration=request.iteration, seeds=seeds,
             max_tokens=p.max_tokens, max_tails=p.max_tails,
+            tail_rank=tail_ranker(request.analysis, request.answer_ids),
             score=lambda idxs: round(1.0 - min(step[i] for i in idxs) / (n + 1), 4),
             metadata=lambda idxs: {"step": min(step[i] for i in idxs), "finished": tr.finished})
         result.counts["triplets_omitted"] = omitted

@@ -38,6 +38,7 @@ class CypherTool(Tool):
     requires = frozenset({"cypher"})
     needs_llm = True
     Params = CypherParams
+    reads = frozenset({"cypher"})  # the same queries in a later round are not run again
 
     def run(self, request: ToolRequest) -> ToolResult:
         p = request.params

@@ -19,6 +19,8 @@ from byokg.stages import (
     complete,
 )
 
+MAX_DRAFT_ANSWERS = 10  # draft answers used when the answer reply has none
+
 
 class KGLinkerProposer(Proposer):
     name = "kg-linker"
@@ -89,9 +91,12 @@ class LLMAnswerer(Answerer):
         text = "\n".join(i.text for i in request.context)
         out = _llm_answer(request, answer_prompt(request.question, text))
         if not out.answers:
-            out.answers = list(dict.fromkeys(a for art in request.history for a in art.draft_answers))[:10]
+            drafts = list(dict.fromkeys(a for art in request.history for a in art.draft_answers))
+            out.answers = drafts[:MAX_DRAFT_ANSWERS]
             if out.answers:
-                out.event("answer", "answer reply had no answers; using KG-Linker draft answers",
+                cut = len(drafts) - len(out.answers)
+                out.event("answer", "answer reply had no answers; using KG-Linker draft answers"
+                          + (f" (the first {MAX_DRAFT_ANSWERS} of {len(drafts)})" if cut else ""),
                           level="warning")
         return out
 

@@ -5,18 +5,27 @@ graph through :mod:`byokg.paths` (batched, capped) and returns ContextItems (bui
 :mod:`byokg.context`) with the path / triplets they stand for, plus trace events for unknown
 relations, inverted hops, caps hit and hubs skipped. Relations are ranked against the question
 with the question's own analysis (``request.analysis.relation_scores``).
+
+Every tool sorts what it found before the token budget picks (score, then ids), so its text never
+depends on the store's result order, and names the request fields its result depends on
+(``reads``) so the engine runs it once per question for each distinct request. Shortest paths
+connect only strongly linked entities and answers, and push down paths through hub and
+low-information relations (:func:`byokg.profile.relation_stats`, from the graph itself).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import Field
 
-from byokg.context import path_items, triplet_items
-from byokg.contracts import Direction, Path, RelationPath, Triplet
+from byokg.context import path_items, tail_ranker, triplet_items
+from byokg.contracts import Direction, MentionLinks, Path, RelationPath, Triplet
 from byokg.hookspecs import hookimpl
 from byokg.paths import FollowResult, expand, follow_paths, shortest_paths
+from byokg.profile import display_names
 from byokg.store import GraphStore
 from byokg.tools import Services, Tool, ToolParams, ToolRequest, ToolResult
 
@@ -24,6 +33,12 @@ from byokg.tools import Services, Tool, ToolParams, ToolRequest, ToolResult
 def _relation_names(store: GraphStore, services: Services) -> set[str]:
     key = f"byokg.paths.relation_types:{getattr(store, 'uri', id(store))}:{id(store)}"
     return services.shared(key, lambda: set(store.relation_types()))
+
+
+def _path_order(paths: Sequence[Path], scores: Sequence[float]) -> list[int]:
+    """Indexes of ``paths`` best score first, ties by nodes and relations (never store order)."""
+    return sorted(range(len(paths)), key=lambda i: (-scores[i], paths[i].hops, paths[i].nodes,
+                                                    paths[i].relations))
 
 
 # --------------------------------------------------------------------------- follow-paths
@@ -45,6 +60,7 @@ class FollowPathsTool(Tool):
         "Walk the linker's relation paths (rel1 -> rel2) from the linked entities (Eq. 5)."
     )
     Params = FollowPathsParams
+    reads = frozenset({"entities", "relation_paths"})
 
     def run(self, request: ToolRequest) -> ToolResult:
         p: FollowPathsParams = self.params(request)
@@ -78,9 +94,15 @@ class FollowPathsTool(Tool):
                 scores.append(round(path.hops / total, 3))
                 meta.append({"relation_path": str(rp), "complete": fr.complete,
                              "inverted": any(path.inverted)})
-        items, omitted = path_items(request.store, paths, tool=self.name,
+        # complete walks first, then those ending at a node the question or a draft points to
+        rank = tail_ranker(request.analysis, request.answer_ids)
+        ends = display_names(request.store, [x.end for x in paths]) if paths else {}
+        order = _path_order(paths, [(s or 0.0) + 0.01 * rank(x.end, ends.get(x.end) or x.end)
+                                    for s, x in zip(scores, paths, strict=True)])
+        items, omitted = path_items(request.store, [paths[i] for i in order], tool=self.name,
                                     iteration=request.iteration, max_tokens=p.max_tokens,
-                                    scores=scores, metadata=meta)
+                                    scores=[scores[i] for i in order],
+                                    metadata=[meta[i] for i in order])
         result.items = items
         result.counts.update({"paths": len(paths), "paths_omitted": omitted})
         if omitted:
@@ -116,11 +138,17 @@ class FollowPathsTool(Tool):
 
 class ShortestPathsParams(ToolParams):
     max_hops: int = Field(3, ge=1, le=6)
-    k: int = Field(3, ge=1, description="paths per (entity, answer) pair")
+    k: int = Field(3, ge=1, description="paths kept per (entity, answer) pair")
     hub_degree: int = Field(2000, ge=1, description="nodes with more edges are not expanded")
     max_expansions: int = Field(20_000, ge=1, description="edges read per pair")
     max_pairs: int = Field(25, ge=1, description="entity x answer pairs searched")
     max_tokens: int = Field(1500, ge=0)
+    min_link_score: float = Field(0.9, ge=0.0, le=1.0, description="only entities and answers "
+                                  "linked at least this strongly are connected")
+    per_mention: int = Field(2, ge=1, description="candidates used per mention (the best ones)")
+    min_relation_weight: float = Field(0.2, ge=0.0, le=1.0, description="paths through a "
+                                       "relation weighing less (hub or low-information, not "
+                                       "asked about) are dropped")
 
 
 class ShortestPathsTool(Tool):
@@ -129,21 +157,23 @@ class ShortestPathsTool(Tool):
         "Shortest paths between linked question entities and linked draft answers (Eq. 6)."
     )
     Params = ShortestPathsParams
+    reads = frozenset({"entities", "answers"})
 
     def run(self, request: ToolRequest) -> ToolResult:
         p: ShortestPathsParams = self.params(request)
         result = ToolResult(iteration=request.iteration)
-        ents, answers = request.entity_ids, request.answer_ids
+        ents = _strong(request.entities, p, result, self.name, "entities")
+        answers = _strong(request.answers, p, result, self.name, "draft answers")
         pairs = [(e, a) for e in ents for a in answers if e != a]
         if not pairs:
-            why = "no linked entities" if not ents else "no linked draft answers"
+            why = "no strongly linked entities" if not ents else "no strongly linked draft answers"
             result.event(self.name, f"nothing to connect: {why}")
             return result
         if len(pairs) > p.max_pairs:
             result.event(self.name, f"{len(pairs)} pairs, searching the first {p.max_pairs}",
                          dropped=len(pairs) - p.max_pairs)
             pairs = pairs[: p.max_pairs]
-        sr = shortest_paths(request.store, pairs, max_hops=p.max_hops, k=p.k,
+        sr = shortest_paths(request.store, pairs, max_hops=p.max_hops, k=2 * p.k,
                             hub_degree=p.hub_degree, max_expansions=p.max_expansions)
         if sr.hubs_capped:
             result.event(self.name,
@@ -157,27 +187,92 @@ class ShortestPathsTool(Tool):
             result.event(self.name,
                          f"no path within {p.max_hops} hops for {len(missing)} of {len(sr.pairs)} pair(s)",
                          pairs=[[x.source, x.target] for x in missing][:20])
-        paths = sr.all_paths
-        meta = [{"source": x.source, "target": x.target, "hops": x.hops} for x in sr.pairs for _ in x.paths]
+        paths, scores, meta = self._weighted(request, sr.pairs, p, result)
         items, omitted = path_items(request.store, paths, tool=self.name, iteration=request.iteration,
-                                    max_tokens=p.max_tokens,
-                                    scores=[1.0 / (1 + path.hops) for path in paths], metadata=meta)
+                                    max_tokens=p.max_tokens, scores=scores, metadata=meta)
         result.items = items
         result.counts.update({"paths": len(paths), "paths_omitted": omitted,
                               "hubs_capped": len(sr.hubs_capped)})
         return result
+
+    def _weighted(self, request: ToolRequest, pairs: Sequence[Any], p: ShortestPathsParams,
+                  result: ToolResult) -> tuple[list[Path], list[float | None], list[dict[str, Any]]]:
+        """Per pair, its ``k`` best paths: ``1 / (1 + hops)`` times the geometric mean of the
+        relations' weights (hub and low-information relations the question does not ask about
+        weigh less: :func:`byokg.profile.relation_weights`); paths through a relation under
+        ``min_relation_weight`` are dropped and counted."""
+        from byokg.profile import relation_stats, relation_weights
+
+        rels = sorted({r for x in pairs for path in x.paths for r in path.relations})
+        if not rels:
+            return [], [], []
+        stats = relation_stats(request.store, request.services)
+        weight = relation_weights(stats, request.analysis.relation_scores(rels, request.services))
+        paths: list[Path] = []
+        scores: list[float | None] = []
+        meta: list[dict[str, Any]] = []
+        dropped: dict[str, int] = {}  # relation -> paths dropped because of it
+        n_dropped = 0
+        for x in pairs:
+            cand, cscore = [], []
+            for path in x.paths:
+                ws = [weight[r] for r in path.relations]
+                low = sorted({r for r in path.relations if weight[r] < p.min_relation_weight})
+                if low:
+                    n_dropped += 1
+                    for r in low:
+                        dropped[r] = dropped.get(r, 0) + 1
+                    continue
+                mean = math.exp(sum(math.log(w) for w in ws) / len(ws)) if ws else 1.0
+                cand.append(path)
+                cscore.append(round(mean / (1 + path.hops), 4))
+            for i in _path_order(cand, cscore)[: p.k]:
+                paths.append(cand[i])
+                scores.append(cscore[i])
+                meta.append({"source": x.source, "target": x.target, "hops": cand[i].hops,
+                             "weight": cscore[i]})
+        if dropped:
+            result.event(self.name, f"{n_dropped} path(s) through hub or low-information "
+                         f"relations dropped (weight < {p.min_relation_weight})",
+                         relations=dict(sorted(dropped.items())))
+            result.counts["paths_low_information"] = n_dropped
+        order = _path_order(paths, [s or 0.0 for s in scores])
+        return ([paths[i] for i in order], [scores[i] for i in order], [meta[i] for i in order])
+
+
+def _strong(links: Sequence[MentionLinks], p: ShortestPathsParams, result: ToolResult,
+            tool: str, kind: str) -> list[str]:
+    """Node ids of the strongly linked mentions: per mention its best candidates (at most
+    ``per_mention``, within 0.02 of the best) scoring at least ``min_link_score``."""
+    ids: dict[str, None] = {}
+    weak = []
+    for m in links:
+        if not m.candidates:
+            continue
+        best = max(c.score for c in m.candidates)
+        good = [c for c in m.candidates if c.score >= p.min_link_score and c.score >= best - 0.02]
+        if not good:
+            weak.append(m.mention)
+        ids.update(dict.fromkeys(c.id for c in good[: p.per_mention]))
+    if weak:
+        result.event(tool, f"{len(weak)} {kind} linked too loosely to connect "
+                     f"(score < {p.min_link_score})", mentions=weak[:10])
+    return list(ids)
 
 
 # --------------------------------------------------------------------------- one-hop / expand
 
 def _ranked(request: ToolRequest, triplets: list[Triplet], tool: str, max_tokens: int,
             max_tails: int) -> tuple[list, int]:
-    """Triplets ordered by how well their relation matches the question (stable), as items."""
+    """Triplets ordered by how well their relation matches the question (ties by ids, never the
+    store's order), as items whose lists show the tails most relevant to the question."""
     score_of = request.analysis.relation_scores([t.relation for t in triplets], request.services)
-    ordered = sorted(triplets, key=lambda t: -score_of[t.relation])
+    ordered = sorted(triplets, key=lambda t: (-round(score_of[t.relation], 6), t.relation,
+                                              t.head, t.tail))
     return triplet_items(request.store, ordered, tool=tool, iteration=request.iteration,
                          seeds=request.entity_ids, max_tokens=max_tokens, max_tails=max_tails,
-                         score=lambda idxs: round(score_of[ordered[idxs[0]].relation], 4))
+                         score=lambda idxs: round(score_of[ordered[idxs[0]].relation], 4),
+                         tail_rank=tail_ranker(request.analysis, request.answer_ids))
 
 
 class OneHopParams(ToolParams):
@@ -195,6 +290,7 @@ class OneHopTool(Tool):
         "with the question (cheap; works without an LLM)."
     )
     Params = OneHopParams
+    reads = frozenset({"entities"})
 
     def run(self, request: ToolRequest) -> ToolResult:
         p: OneHopParams = self.params(request)
@@ -226,7 +322,8 @@ class OneHopTool(Tool):
         ordered = list(triplets)
         if len(ordered) > p.max_triplets:
             rel = request.analysis.relation_scores([t.relation for t in ordered], request.services)
-            ordered = sorted(ordered, key=lambda t: -rel[t.relation])
+            ordered = sorted(ordered, key=lambda t: (-round(rel[t.relation], 6), t.relation,
+                                                     t.head, t.tail))
             result.event(self.name, f"max_triplets={p.max_triplets} cut {len(ordered) - p.max_triplets}")
             ordered = ordered[: p.max_triplets]
         items, omitted = _ranked(request, ordered, self.name, p.max_tokens, p.max_tails)
@@ -252,6 +349,7 @@ class ExpandTool(Tool):
     )
     default = False
     Params = ExpandParams
+    reads = frozenset({"entities"})
 
     def run(self, request: ToolRequest) -> ToolResult:
         p: ExpandParams = self.params(request)

@@ -31,6 +31,8 @@ def answer_json(answer: Any) -> dict[str, Any]:
     trace["prompt_tokens"] = answer.trace.prompt_tokens
     trace["completion_tokens"] = answer.trace.completion_tokens
     trace["stage_seconds"] = answer.trace.stage_seconds()
+    # LLM calls, tokens, runs and repeats per stage (kg-linker, tool:NAME, answer)
+    trace["stage_summary"] = {k: v.model_dump() for k, v in answer.trace.stage_summary().items()}
     return {
         "question": answer.question,
         "answers": answer.answers,

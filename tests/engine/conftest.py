@@ -40,3 +40,19 @@ def script_llm():
     finally:
         registry.unregister_plugin("test-script-llm")
         SCRIPTS.clear()
+
+
+@pytest.fixture
+def tool_runs(monkeypatch):
+    """Every tool run of the engine as ``(question, tool name, request key)``, in order."""
+    from byokg.engine import Engine
+
+    ran: list[tuple[str, str, str | None]] = []
+    real = Engine._run_tool
+
+    def spy(self, tool, request):
+        ran.append((request.question, tool.name, tool.request_key(request)))
+        return real(self, tool, request)
+
+    monkeypatch.setattr(Engine, "_run_tool", spy)
+    return ran

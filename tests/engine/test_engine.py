@@ -312,9 +312,9 @@ def test_context_dedupes_by_text_and_triplets_keeps_provenance_and_order():
     assert items[0].score == 0.5 and c.duplicates == 2
 
 
-def test_context_budget_keeps_best_in_first_seen_order():
+def test_context_budget_keeps_best_ranked_first():
     c = Context(token_budget=12)
-    c.add([_item("low " * 8, "x", 0.1), _item("high one", "x", 0.9), _item("mid two", "x", 0.5)])
+    c.add([_item("low " * 8, "x", 0.1), _item("mid two", "x", 0.5), _item("high one", "x", 0.9)])
     sel = c.select()
     assert [i.text for i in sel] == ["high one", "mid two"]
     assert c.dropped() == 1

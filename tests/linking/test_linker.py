@@ -62,7 +62,8 @@ def test_auto_is_fuzzy_without_embedder_and_both_with_one():
     assert {c.method for c in fuzzy_only[0].candidates} <= {"exact", "alias", "fuzzy"}
     svc = Services(RunConfig(embedder="lexical"))
     both = EntityLinker().link(["Acme Corp"], store=g, services=svc,
-                               params=EntityLinkerParams(top_k=2, min_score=0.99))
+                               params=EntityLinkerParams(top_k=2, min_score=0.99,
+                                                         dense_min_score=0.0))
     methods = [c.method for c in both[0].candidates]
     assert "dense" in methods
     assert both[0].candidates[0].id == "Acme Corporation"

@@ -100,28 +100,21 @@ def test_follow_paths_unknown_relation_event(demo_store):
     assert warn[0].iteration == 1
 
 
+def _usa_divisions(store, **params):
+    """follow-paths from the USA along its administrative divisions, with ``params``."""
+    tool, req = _request(store, "follow-paths", entities=["United States of America"],
+                         paths=["location.country.administrative_divisions"], params=params)
+    return tool.run(req)
+
+
 def test_follow_paths_caps_event(freebase_store):
-    tool, req = _request(
-        freebase_store,
-        "follow-paths",
-        entities=["United States of America"],
-        paths=["location.country.administrative_divisions"],
-        params={"fanout_per_hop": 2},
-    )
-    res = tool.run(req)
+    res = _usa_divisions(freebase_store, fanout_per_hop=2)
     assert len(res.items) == 2
     assert any("caps hit" in e.message for e in res.events)
 
 
 def test_follow_paths_budget(freebase_store):
-    tool, req = _request(
-        freebase_store,
-        "follow-paths",
-        entities=["United States of America"],
-        paths=["location.country.administrative_divisions"],
-        params={"max_tokens": 40},
-    )
-    res = tool.run(req)
+    res = _usa_divisions(freebase_store, max_tokens=40)
     from byokg.text import count_tokens
 
     assert res.items and count_tokens("\n".join(i.text for i in res.items)) <= 40

@@ -54,7 +54,8 @@ def test_two_step_traversal_reaches_the_answer(counting_demo, make_llm):
          f"{ENT}\nJean-Pierre Jeunet\n</next-entities>"),
         (lambda p: ENT in p and "Roanne" in p, "The facts suffice.\nFINISH"),
     ]))
-    res = run_tool(counting_demo, "Where was the director of Amélie born?", ["Amélie"], llm)
+    res = run_tool(counting_demo, "Where was the director of Amélie born?", ["Amélie"], llm,
+                   max_calls=5)
     triplets = {t for it in res.items for t in it.triplets}
     assert Triplet(head="Amélie", relation="directed_by", tail="Jean-Pierre Jeunet") in triplets
     assert Triplet(head="Jean-Pierre Jeunet", relation="born_in", tail="Roanne") in triplets
@@ -83,7 +84,8 @@ def test_finish_stops_after_one_round(counting_demo, make_llm):
         (lambda p: REL in p, f"{REL}\ndirected_by\n</selected-relations>"),
         (lambda p: ENT in p, "FINISH"),
     ]))
-    res = run_tool(counting_demo, "Who directed Amélie?", ["Amélie"], llm, iterations=3)
+    res = run_tool(counting_demo, "Who directed Amélie?", ["Amélie"], llm, iterations=3,
+                   max_calls=3)
     assert len(res.llm_calls) == 2
     assert res.counts["fetches"] == 1 and len(counting_demo.neighbor_calls) == 1
     assert any(e.message == "LLM: FINISH" for e in res.events)
@@ -108,7 +110,8 @@ def test_misspelt_next_entity_is_relinked(counting_demo, make_llm):
         (lambda p: ENT in p and "Roanne" not in p, f"{ENT}\nJean Pierre Jeunett\n</next-entities>"),
         (lambda p: ENT in p, "FINISH"),
     ]))
-    res = run_tool(counting_demo, "Where was the director of Amélie born?", ["Amélie"], llm)
+    res = run_tool(counting_demo, "Where was the director of Amélie born?", ["Amélie"], llm,
+                   max_calls=4)
     assert Triplet(head="Jean-Pierre Jeunet", relation="born_in", tail="Roanne") in {
         t for it in res.items for t in it.triplets}
     assert res.counts.get("relinked") == 1
@@ -129,7 +132,7 @@ def test_alias_of_a_reached_node_and_unknown_name(demo_store, make_llm):
         (lambda p: ENT in p, "FINISH"),
     ]))
     res = run_tool(demo_store, "Which instrument does Satchmo, born in New Orleans, play?",
-                   ["New Orleans"], llm)
+                   ["New Orleans"], llm, max_calls=4)
     triplets = {t for it in res.items for t in it.triplets}
     assert Triplet(head="Louis Armstrong", relation="instrument", tail="trumpet") in triplets
     unlinked = [e for e in res.events if "not found in the graph" in e.message]
@@ -142,7 +145,7 @@ def test_replies_without_tags_leave_warnings_not_crashes(demo_store, make_llm):
         (lambda p: REL in p, "I would follow directed_by here, it names the director."),
         (lambda p: ENT in p, "Let me think about who that is."),
     ]))
-    res = run_tool(demo_store, "Who directed Amélie?", ["Amélie"], llm)
+    res = run_tool(demo_store, "Who directed Amélie?", ["Amélie"], llm, max_calls=3)
     warnings = [e for e in res.events if e.level == "warning"]
     assert any("no <selected-relations> tag" in e.message for e in warnings)
     assert any("neither <next-entities> nor FINISH" in e.message for e in warnings)
@@ -196,7 +199,7 @@ def test_in_the_engine_llm_calls_counted(demo_store, make_llm):
         return "<entities>\nAmélie\n</entities>\n<relation-paths>\n</relation-paths>\nFINISH"
 
     llm = make_llm(script)
-    cfg = RunConfig(tools=["agentic"], iterations=1)
+    cfg = RunConfig(tools=["agentic"], iterations=1, params={"agentic": {"max_calls": 5}})
     ans = Engine(demo_store, cfg, Services(cfg, llm=llm)).ask(
         "Where was the director of Amélie born?")
     purposes = [c.purpose for c in ans.trace.llm_calls]
@@ -204,3 +207,72 @@ def test_in_the_engine_llm_calls_counted(demo_store, make_llm):
     assert ans.trace.counts["llm_calls"] == len(ans.trace.llm_calls) == len(llm.prompts)
     assert ans.answers == ["Roanne"]
     assert any("Roanne" in it.text and it.tool == "agentic" for it in ans.context)
+
+
+# --------------------------------------------------------------------------- call budget
+
+
+def _two_hop_llm(make_llm):
+    return make_llm(by_rules([
+        (lambda p: REL in p and "Entity: Amélie" in entity_block(p),
+         f"{REL}\ndirected_by\n</selected-relations>"),
+        (lambda p: REL in p, f"{REL}\nborn_in\n</selected-relations>"),
+        (lambda p: ENT in p and "Roanne" not in p, f"{ENT}\nJean-Pierre Jeunet\n</next-entities>"),
+        (lambda p: ENT in p, "FINISH"),
+    ]))
+
+
+@pytest.mark.parametrize(("max_calls", "purposes"), [
+    (1, ["relations"]),
+    (2, ["relations"]),  # asking for next entities only pays when a relation step can follow
+    (3, ["relations", "entities", "relations"]),
+    (5, ["relations", "entities", "relations", "entities"]),
+])
+def test_max_calls_bounds_the_traversal(demo_store, make_llm, max_calls, purposes):
+    llm = _two_hop_llm(make_llm)
+    res = run_tool(demo_store, "Where was the director of Amélie born?", ["Amélie"], llm,
+                   max_calls=max_calls)
+    assert [c.purpose for c in res.llm_calls] == [f"agentic:{p}" for p in purposes]
+    assert len(llm.prompts) == len(purposes) <= max_calls
+    if len(purposes) < 4:
+        assert res.counts.get("budget_stops") == 1
+        assert any("no LLM call left" in e.message for e in res.events)
+
+
+def test_calls_already_made_and_the_question_budget_count(demo_store, make_llm):
+    tool = registry.tools().create("agentic")
+    llm = _two_hop_llm(make_llm)
+    services = Services(RunConfig(), llm=llm, embedder=LexicalEmbedder())
+    req = ToolRequest(question="Where was the director of Amélie born?", store=demo_store,
+                      services=services, params=tool.Params(max_calls=5), entities=linked("Amélie"),
+                      llm_calls_used=4)
+    res = tool.run(req)  # one call left: a single relation step
+    assert [c.purpose for c in res.llm_calls] == ["agentic:relations"]
+    req = ToolRequest(question="Where was the director of Amélie born?", store=demo_store,
+                      services=services, params=tool.Params(max_calls=5), entities=linked("Amélie"),
+                      llm_calls_left=1)  # the one call left is the answer's
+    res = tool.run(req)
+    assert res.llm_calls == [] and res.items == [] and res.counts["budget_stops"] == 1
+
+
+def test_a_step_that_adds_no_new_fact_stops(demo_store, make_llm):
+    llm = make_llm(by_rules([
+        (lambda p: REL in p, f"{REL}\ndirected_by\n</selected-relations>"),
+        # names the entity already explored: the next step can only find the same fact again
+        (lambda p: ENT in p, f"{ENT}\nJean-Pierre Jeunet\n</next-entities>"),
+    ]))
+    res = run_tool(demo_store, "Who directed Amélie?", ["Amélie"], llm, max_calls=9)
+    # step 1 from Amélie, step 2 from Jeunet finds the same directed_by edge: no new fact
+    assert [c.purpose for c in res.llm_calls] == [
+        "agentic:relations", "agentic:entities", "agentic:relations"]
+    assert any("added no new fact" in e.message for e in res.events)
+
+
+def test_relations_listed_in_a_fixed_order(demo_store, make_llm):
+    llm = _two_hop_llm(make_llm)
+    run_tool(demo_store, "Where was the director of Amélie born?", ["Amélie"], llm, max_calls=1)
+    rels = re.search(r"Entity: Amélie\nRelations: (.+)\n", llm.prompts[0]).group(1).split(", ")
+    assert sorted(rels) == ["directed_by", "genre", "set_in"]
+    again = _two_hop_llm(make_llm)
+    run_tool(demo_store, "Where was the director of Amélie born?", ["Amélie"], again, max_calls=1)
+    assert again.prompts[0] == llm.prompts[0]

@@ -1,0 +1,48 @@
+"""The LLM path on Northwind in Kùzu with the scripted careful reader: the `multi` strategy spends
+at most 4 calls on a question the first round answers, sends no prompt twice and runs no tool
+request twice; the Cypher result reaches the answer."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from benchmarks.scripted_llm import ScriptedServer, northwind_plans
+from byokg.config import RunConfig
+from byokg.engine import Engine
+
+
+@pytest.fixture(scope="module")
+def northwind(tmp_path_factory, shared_data):
+    from byokg.graph import open_graph
+    from byokg.pgmapping import load_northwind
+
+    uri = f"kuzu:{tmp_path_factory.mktemp('nw-llm') / 'northwind.kz'}"
+    load_northwind(uri, shared_data / "northwind" / "graph" / "import")
+    store = open_graph(uri)
+    yield store
+    store.close()
+
+
+@pytest.mark.slow
+def test_multi_on_northwind_first_round_answers_in_four_calls(northwind, shared_data, tool_runs):
+    plans = northwind_plans(shared_data / "northwind" / "kuzu_gold_results.jsonl")
+    ran = tool_runs
+    with ScriptedServer(plans) as srv:
+        eng = Engine(northwind, RunConfig(llm="openai:scripted", llm_options=srv.llm_options()))
+        finished = 0
+        for question in list(plans)[:15]:
+            a = eng.ask(question)
+            calls = a.trace.llm_calls
+            assert max(Counter(c.prompt_checksum for c in calls).values()) == 1, question
+            if a.trace.counts.get("finish_answers"):
+                finished += 1
+                assert len(calls) <= 4, (question, [c.purpose for c in calls])
+                assert "answer" not in {c.stage for c in calls}
+                assert set(a.answers) <= set(plans[question].answers)
+                assert any(it.kind == "query" for it in a.context)
+            summary = a.trace.stage_summary()
+            assert sum(s.calls for s in summary.values()) == len(calls)
+    assert finished >= 10
+    assert max(Counter(ran).values()) == 1
