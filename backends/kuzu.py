@@ -601,13 +601,14 @@ class KuzuGraph(GuardedQueries, BaseGraphStore):
         batch: list[tuple[str, str]] = []
         for t in self._cat.nodes.values():
             rule = self.rule_for((t.name,))
-            cols = [p for p in rule.properties if p in t.props]
+            # the key is read once even when the rule names it (Kùzu refuses a column twice)
+            cols = [p for p in dict.fromkeys(rule.properties) if p in t.props and p != t.key_prop]
             extra = "".join(f", n.{_q(p)}" for p in cols)
             res = self._run(f"MATCH (n:{_q(t.name)}) RETURN n.{_q(t.key_prop)}{extra}")
             while res.has_next():
                 row = res.get_next()
                 nid = t.node_id(row[0])
-                props = dict(zip(cols, row[1:], strict=True))
+                props = {t.key_prop: row[0], **dict(zip(cols, row[1:], strict=True))}
                 batch.append((nid, rule.name_of(props) or nid))
                 batch += [(nid, a) for a in rule.aliases_of(props)]
                 if len(batch) >= batch_size:

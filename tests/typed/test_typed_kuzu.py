@@ -224,3 +224,19 @@ def test_catalogue_queries_do_not_grow_with_the_graph(tmp_path):
             store.close()
         counts.append(len(calls))
     assert counts[0] == counts[1] == 2 * 6 + 2 * 7
+
+
+def test_eval_display_option_is_used_and_archived(typed_kuzu_uri, tmp_path):
+    city, country = TYPED.located_in[0]  # iso is Country's key: named by its key too
+    iso = next(c["iso"] for c in TYPED.countries if c["iso"] == country)
+    q, gold = QUESTIONS[8]
+    assert q.startswith("Which country is") and gold != iso
+    data = tmp_path / "qs.jsonl"
+    data.write_text(json.dumps({"id": "q1", "question": q, "answers": [gold]}) + "\n")
+    out = tmp_path / "run"
+    run("eval", "--dataset", "jsonl", "--data", str(data), "--graph", typed_kuzu_uri,
+        "--out", str(out), "--display", "Country.iso", "--json")
+    pred = json.loads((out / "predictions.jsonl").read_text().splitlines()[0])
+    assert pred["answers"][0] == iso
+    cfg = json.loads((out / "config.json").read_text())
+    assert cfg["run_config"]["display"] == {"Country": ["iso"]}
