@@ -32,7 +32,7 @@ def _store(scale: int):
 
 
 def _questions(store, n: int, seed: int = 0) -> list[tuple[str, str]]:
-    from byokg.offline import unnamed
+    from byokg.profile import is_unnamed as unnamed
 
     rng = random.Random(seed)
     out: list[tuple[str, str]] = []
@@ -50,10 +50,11 @@ def _questions(store, n: int, seed: int = 0) -> list[tuple[str, str]]:
 
 
 def run(scale: int, results: dict, *, quick: bool = False) -> None:
+    from byokg.analysis import analyze
     from byokg.context import Context
     from byokg.contracts import ContextItem
     from byokg.engine import Engine
-    from byokg.kglinker import linker_prompt, parse_reply
+    from byokg.kglinker import linker_prompt, parse_reply, render_schema_for
 
     store = _store(scale)
     eng = Engine(store)
@@ -68,7 +69,8 @@ def run(scale: int, results: dict, *, quick: bool = False) -> None:
     results["engine_offline_p50_ms"] = round(statistics.median(lat), 2)
     results["engine_offline_p95_ms"] = round(lat[min(len(lat) - 1, int(0.95 * len(lat)))], 2)
     results["engine_offline_hit1"] = round(hits / len(qs), 3)
-    results["engine_first_prompt_chars"] = linker_prompt(qs[0][0], eng.schema_text(qs[0][0])).chars
+    schema = render_schema_for(store.schema(samples=1), analyze(qs[0][0]), services=eng.services)
+    results["engine_first_prompt_chars"] = linker_prompt(qs[0][0], schema).chars
 
     reply = (
         "<|im_start|><entities>\n"
