@@ -69,7 +69,7 @@ def test_link_and_ask_over_bolt(typed_bolt_uri, typed_bolt):
         ans = eng.ask(question)
         assert ans.answers and not any(a.startswith("#") for a in ans.answers), ans.answers
         hits += ans.answers[0] == gold
-    assert hits >= 9, hits
+    assert hits >= 23, hits  # 25 of 25 when measured
 
 
 def test_schema_over_bolt_has_no_python_repr(typed_bolt_uri):

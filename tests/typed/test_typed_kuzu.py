@@ -90,8 +90,8 @@ def test_ask_offline_answers_one_fact_lookups_in_display_names(typed_kuzu):
             assert a in names and not re.match(r"^\w+:\S+$", a), (question, a)  # never an id
         assert all(v in names for v in ans.names.values()), question
         hits += ans.answers[0] == gold
-    # the offline reasoner's relation choice, not the naming, decides the rest (see report)
-    assert hits >= 9, hits
+    # 25 of 25 when measured: "which city" is answered by the City label, not by LOCATED_IN
+    assert hits >= 23, hits
 
 
 def test_cli_ask_json_answers_with_display_names(typed_kuzu_uri):
