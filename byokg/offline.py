@@ -87,6 +87,7 @@ def _capitalized(question: str, mention: str) -> bool | None:
 def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Services) -> list[Spot]:
     """The graph's names in the question: longest non-overlapping spans, a lower-case common word
     ("country", "bird") dropped when capitalised names were found."""
+    from .linking.fuzzy import short_name_ok
     from .linking.linker import get_name_index
 
     question = analysis.question
@@ -108,7 +109,8 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
     taken: list[Spot] = []
     for s in spots:
         toks = words(s.mention)
-        if len(toks) == 1 and (toks[0] in STOPWORDS or len(toks[0]) < 3):
+        if (len(toks) == 1 and (toks[0] in STOPWORDS or len(toks[0]) < 3)
+                and not short_name_ok(s.mention)):  # "Go", "C", "UK": vetted by the index
             continue
         if any(not (s.end <= t.start or s.start >= t.end) for t in taken):
             continue
@@ -322,11 +324,13 @@ def extract_answers(
     services: Services | None = None,
     max_answers: int = 10,
     tie: float = 0.02,
+    labels: Sequence[str] = (),
 ) -> list[Ranked]:
     """The best candidate answers, best first (ties within ``tie`` of the best are kept).
 
     A node reached from two different *mentions* (a conjunction) gets a bonus, not one reached
-    from two readings of the same mention.
+    from two readings of the same mention. ``labels`` (the graph's labels): when the type asked
+    for names one ("which *city*"), a typed candidate of another type loses the type bonus.
     """
     mentions = [m.mention for m in entities]
     mention_of = {i: m.mention for m in entities for i in m.ids}
@@ -367,7 +371,7 @@ def extract_answers(
     if not scored:
         return []
     scored.sort(key=lambda x: (-x.score, x.name))
-    scored = _type_bonus(analysis, scored, store, mention_words)
+    scored = _type_bonus(analysis, scored, store, mention_words, labels)
     best = scored[0].score
     return [x for x in scored if x.score >= best - tie][:max_answers]
 
@@ -399,15 +403,22 @@ def candidate_types(store: GraphStore, ids: Sequence[str]) -> dict[str, set[str]
 
 
 def _type_bonus(analysis: QuestionAnalysis, scored: list[Ranked], store: GraphStore,
-                mention_words: set[str]) -> list[Ranked]:
-    """Lift candidates whose type matches the type the question asks for ("which *country*")."""
+                mention_words: set[str], labels: Sequence[str] = ()) -> list[Ranked]:
+    """Lift candidates whose type matches the type the question asks for ("which *country*");
+    when the question names that type and it is one of the graph's ``labels``, push down
+    candidates typed otherwise."""
     wanted = asked_types(analysis, mention_words)
     if not wanted:
         return scored
     head = scored[:TYPE_CANDIDATES]
     types = candidate_types(store, [r.node for r in head])
+    named = {stem(w) for w in analysis.type_words if w not in mention_words}  # not "who"
+    is_label = bool(wanted & named & {stem(w) for lab in labels for w in words(lab)})
     for r in head:
-        if types.get(r.node, set()) & wanted:
+        got = types.get(r.node, set())
+        if got & wanted:
             r.score += TYPE_BONUS
+        elif is_label and got:
+            r.score -= TYPE_BONUS
     scored.sort(key=lambda x: (-x.score, x.name))
     return scored

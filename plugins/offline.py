@@ -64,7 +64,8 @@ class OfflineAnswerer(Answerer):
         p: OfflineAnswererParams = request.params  # type: ignore[assignment]
         ranked = extract_answers(request.analysis, request.context, request.store,
                                  entities=request.entities, services=request.services,
-                                 max_answers=p.max_answers, tie=p.tie)
+                                 max_answers=p.max_answers, tie=p.tie,
+                                 labels=[lab.name for lab in request.profile.labels])
         out = AnswerResult()
         for r in ranked:
             if r.name not in out.answer_ids:
