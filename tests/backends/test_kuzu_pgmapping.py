@@ -172,3 +172,35 @@ def test_mapping_load_needs_one_folder(pg, tmp_path):
     base, m = pg
     with pytest.raises(ConfigError, match="one folder"):
         load_into([str(base / "people.csv")], f"kuzu:{tmp_path / 'z.kz'}", mapping=str(m))
+
+
+def test_a_name_column_kuzu_fts_cannot_take_still_loads_and_links(tmp_path):
+    """Kùzu's full-text index writes the property name unquoted into its own query: a name
+    column with a space (or worse) gets no FTS index, a note says so, and linking still works."""
+    (tmp_path / "floors.csv").write_text(
+        "fid,floor name\nf1,Ground Floor\nf2,Mezzanine Level\n", encoding="utf-8")
+    (tmp_path / "above.csv").write_text("upper,lower\nf2,f1\n", encoding="utf-8")
+    mapping = {
+        "nodes": [{"label": "Floor", "file": "floors.csv", "key": "fid", "name": "floor name",
+                   "properties": {"fid": "string", "floor name": "string"}}],
+        "edges": [{"type": "ABOVE", "file": "above.csv", "src_label": "Floor",
+                   "src_column": "upper", "dst_label": "Floor", "dst_column": "lower"}],
+    }
+    m = tmp_path / "mapping.json"
+    m.write_text(json.dumps(mapping), encoding="utf-8")
+    uri = f"kuzu:{tmp_path / 'floors.kz'}"
+    summary = load_into([str(tmp_path)], uri, mapping=str(m))
+    assert any("no full-text index on 'floor name'" in n for n in summary.notes)
+    from byokg.config import RunConfig
+    from byokg.linking.linker import EntityLinker, EntityLinkerParams
+    from byokg.tools import Services
+
+    store = open_graph(uri)
+    try:
+        assert store.get_nodes(["Floor:f2"])["Floor:f2"].display == "Mezzanine Level"
+        (links,) = EntityLinker().link(["Mezzanine Level"], store=store,
+                                       services=Services(RunConfig()),
+                                       params=EntityLinkerParams())
+        assert links.candidates[0].id == "Floor:f2"
+    finally:
+        store.close()
