@@ -57,7 +57,7 @@ from .contracts import (
     is_literal_text,
 )
 from .errors import ByokgError, ConfigError, InputError, LLMError, PluginError
-from .profile import GraphProfile, display_names, get_profile
+from .profile import GraphProfile, apply_display, display_names, get_profile
 from .stages import (
     Answerer,
     AnswerRequest,
@@ -190,6 +190,8 @@ class Engine:
         self.store = store
         self.config = config or (services.config if services is not None else RunConfig())
         self.services = services or Services(self.config)
+        if self.config.display:  # the graph's names as the run asks (URI and --display win)
+            apply_display(store, self.config.display)
         self.max_question_tokens = max_question_tokens
         self._tools: list[tuple[str, Tool, ToolParams]] | None = None
         self._skipped: list[tuple[str, str]] = []

@@ -106,6 +106,7 @@ def _capitalized(question: str, mention: str) -> bool | None:
 def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Services) -> list[Spot]:
     """The graph's names in the question: longest non-overlapping spans, a lower-case common word
     ("country", "bird") dropped when capitalised names were found."""
+    from .linking.fuzzy import short_name_ok
     from .linking.linker import get_name_index
 
     question = analysis.question
@@ -127,7 +128,8 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
     taken: list[Spot] = []
     for s in spots:
         toks = words(s.mention)
-        if len(toks) == 1 and (toks[0] in STOPWORDS or len(toks[0]) < 3):
+        if (len(toks) == 1 and (toks[0] in STOPWORDS or len(toks[0]) < 3)
+                and not short_name_ok(s.mention)):  # "Go", "C", "UK": vetted by the index
             continue
         if any(not (s.end <= t.start or s.start >= t.end) for t in taken):
             continue

@@ -14,10 +14,25 @@ CWQ_TINY = SHARED_DATA / "freebase" / "cwq_tinykg_subset.jsonl"
 NORTHWIND = SHARED_DATA / "northwind"
 
 
+_CACHE: list[str] = []
+
+
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    if "BYOKG_CACHE_DIR" not in os.environ:  # graph profiles: never into the user's ~/.cache
+        import tempfile
+
+        _CACHE.append(tempfile.mkdtemp(prefix="byokg-test-cache-"))
+        os.environ["BYOKG_CACHE_DIR"] = _CACHE[0]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    import shutil
+
+    for d in _CACHE:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ import click
 from byokg.cli import echo_safe
 from byokg.termsafe import json_safe, terminal_safe
 
-from .options import llm_option
+from .options import display_option, llm_option
 
 DEMO_QUESTIONS = 3
 log = logging.getLogger("byokg.cli")
@@ -59,6 +59,7 @@ def answer_json(answer: Any) -> dict[str, Any]:
               help="JSON lines written by --file; re-running skips questions already answered.")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Questions of --file answered side by side.")
+@display_option
 def ask(
     question: str,
     graph_uri: str,
@@ -72,6 +73,7 @@ def ask(
     questions_file: str | None,
     out_file: str | None,
     workers: int,
+    display: str | None,
 ) -> None:
     """Answer QUESTION from the graph, with the facts that support the answer; or every
     question of --file into --out."""
@@ -90,7 +92,12 @@ def ask(
         raise click.UsageError("--out is for --file")
     tool_list = [t.strip() for t in tools.split(",") if t.strip()] if tools else None
     cfg = _config(config_file, llm=llm, iterations=iterations, tools=tool_list)
-    store = open_graph(graph_uri)
+    if display:  # also in the run's settings, so a batch re-run with another --display is named
+        from byokg.profile import parse_display
+
+        merged = {**parse_display(cfg.display), **parse_display(display)}
+        cfg = cfg.model_copy(update={"display": {k: list(v) for k, v in merged.items()}})
+    store = open_graph(graph_uri, display=display)
     if questions_file is not None:
         from .batch import run_batch
 

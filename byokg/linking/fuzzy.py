@@ -52,6 +52,20 @@ STOP_WORDS = frozenset(
 )
 
 
+_GLUED_BEFORE = "-&+#@/_"  # a character joined to the span: it is part of a longer token
+_GLUED_AFTER = "-&+#@/_'’"
+
+
+def short_name_ok(span: str) -> bool:
+    """Whether a span of 1–3 characters is written like a name: it has a capital letter or a
+    digit ("Go", "C", "R", "UK", "Io", "U2"), and is not a common word ("In", "It", "A") unless
+    written in capitals ("US", "IT")."""
+    if not any(c.isupper() or c.isdigit() for c in span):
+        return False
+    common = span.lower() in STOP_WORDS
+    return not common or (span.isupper() and len(span) >= 2)
+
+
 class Spot(BaseModel):
     """A graph name found verbatim (after normalisation) in a text.
 
@@ -346,9 +360,11 @@ class NameIndex:
     def spot(self, text: str, max_ngram: int = 6, *, max_ids: int = 20) -> list[Spot]:
         """Graph names occurring in ``text``: longest non-overlapping n-gram matches.
 
-        Skipped: n-grams made only of stop words, one-word names of at most three characters
-        unless written in capitals in the text ("US", "NBA"), and bare numbers under four
-        digits. ``ids`` holds at most ``max_ids`` nodes.
+        Skipped: n-grams made only of stop words, bare numbers under four digits, and one-word
+        names of one to three characters unless the text writes them exactly as a node's name
+        (case kept), like a name (:func:`short_name_ok`: "Go", "C", "UK", "Io"), at word
+        boundaries ("C" is not spotted in "C++" or "C#"). ``ids`` holds at most ``max_ids``
+        nodes.
         """
         words: list[tuple[str, int, int]] = []  # (normalised word, start, end)
         for m in _WORD.finditer(text):
@@ -358,7 +374,7 @@ class NameIndex:
         for i in range(len(words)):
             for n in range(min(max_ngram, len(words) - i), 0, -1):
                 ki = self.lookup.get(" ".join(w for w, _s, _e in words[i:i + n]))
-                if ki is None or self._skip(words[i:i + n], text):
+                if ki is None or self._skip(words[i:i + n], text, ki):
                     continue
                 found.append((i, n, ki))
         found.sort(key=lambda f: (-f[1], f[0]))
@@ -378,17 +394,28 @@ class NameIndex:
         spots.sort(key=lambda s: s.start)
         return spots
 
-    @staticmethod
-    def _skip(words: list[tuple[str, int, int]], text: str) -> bool:
-        if all(w in STOP_WORDS for w, _s, _e in words):
-            return True
+    def _skip(self, words: list[tuple[str, int, int]], text: str, ki: int) -> bool:
         if len(words) == 1:
             w, s, e = words[0]
             if w.isdigit():
                 return len(w) < 4
-            if len(w) <= 3:
-                return not text[s:e].isupper() or len(w) < 2
-        return False
+            if len(w) <= 3 and len(text[s:e]) <= 3:
+                return not self._short_name_here(text, s, e, ki)
+        return all(w in STOP_WORDS for w, _s, _e in words)
+
+    def _short_name_here(self, text: str, s: int, e: int, ki: int) -> bool:
+        """A 1–3 character name stands at ``text[s:e]``: written like a name, exactly as one of
+        the nodes' names or aliases (case kept), not glued to other characters."""
+        span = text[s:e]
+        if not short_name_ok(span):
+            return False
+        before = text[s - 1] if s > 0 else " "
+        after = text[e] if e < len(text) else " "
+        if before.isalnum() or after.isalnum() or before in _GLUED_BEFORE or after in _GLUED_AFTER:
+            return False
+        if span == self.key_raw[ki]:
+            return True
+        return any(span == self.node_names[nd] for nd, _a in self._nodes_of(ki)[:50])
 
     # ------------------------------------------------------------------ persistence
     def manifest(self, store_uri: str | None = None) -> Manifest:
