@@ -335,21 +335,8 @@ def _read_rows(
                     if first_read:
                         report.shortened.setdefault(path.name, []).append(line)
                 out: dict[str, Any] = {}
-                for col in required:
-                    if not reason and not row[pos[col]]:
-                        reason = f"empty key column {col!r}"
-                for out_name, (col, typ) in items:
-                    if reason:
-                        break
-                    value = row[pos[col]]
-                    if value == "":
-                        out[out_name] = None
-                        continue
-                    try:
-                        out[out_name] = _convert(value, typ)
-                    except ValueError:
-                        a = "an" if typ == "int" else "a"
-                        reason = f"column {col!r}: {value!r} is not {a} {typ}"
+                if not reason:
+                    reason = _typed_row(row, pos, required, items, out)
                 if reason:
                     if not skip_bad_rows:
                         raise InputError(reason + "; fix the row or pass --skip-bad-rows",
@@ -367,6 +354,25 @@ def _read_rows(
             raise InputError(f"not UTF-8 text ({exc.reason})", source=src) from None
         finally:
             csv.field_size_limit(saved)
+
+
+def _typed_row(row: list[str], pos: dict[str, int], required: tuple[str, ...],
+               items: list[tuple[str, tuple[str, str]]], out: dict[str, Any]) -> str | None:
+    """Fill ``out`` with the row's typed values; why the row is bad, or None."""
+    for col in required:
+        if not row[pos[col]]:
+            return f"empty key column {col!r}"
+    for out_name, (col, typ) in items:
+        value = row[pos[col]]
+        if value == "":
+            out[out_name] = None
+            continue
+        try:
+            out[out_name] = _convert(value, typ)
+        except ValueError:
+            a = "an" if typ == "int" else "a"
+            return f"column {col!r}: {value!r} is not {a} {typ}"
+    return None
 
 
 def _row_problem(row: list[str], header: list[str], record: str, extra_fields: str) -> str | None:
