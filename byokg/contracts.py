@@ -226,6 +226,17 @@ class RelationPath(BaseModel):
         return " -> ".join(("~" if f else "") + r for r, f in zip(self.relations, flags, strict=True))
 
 
+class PathScore(BaseModel):
+    """How a proposer rated one of its relation paths (the offline reasoner's chain scores)."""
+
+    model_config = _FROZEN
+
+    score: float
+    type_score: float = 0.0  # the share of ``score`` that says the path's ends fit the asked type
+    mention: str | None = None  # the question entity the path starts from
+    ends: int | None = None  # end nodes the proposer saw (None: not counted)
+
+
 class Artifacts(BaseModel):
     """What one KG-Linker call produced (Fig. 3–7 of the paper)."""
 
@@ -233,6 +244,8 @@ class Artifacts(BaseModel):
 
     entities: tuple[str, ...] = ()
     relation_paths: tuple[RelationPath, ...] = ()
+    # one per relation path when the proposer rates them (empty: unrated, e.g. an LLM's)
+    path_scores: tuple[PathScore, ...] = ()
     cypher: tuple[str, ...] = ()
     draft_answers: tuple[str, ...] = ()
     finish: bool = False

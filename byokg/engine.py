@@ -602,7 +602,8 @@ class Engine:
             trace.counts["llm_calls_refused"] = q.budget.refused
         if not res.answers:
             trace.event("answer", "no answer found in the retrieved context", level="warning")
-        evidence = evidence_for(res.answers, selected, res.answer_ids, self.store, trace)
+        evidence = evidence_for(res.answers, selected, res.answer_ids, self.store, trace,
+                                first=res.evidence)
         trace.counts["evidence"] = len(evidence)
         ids = {i for it in evidence for i in item_nodes(it)}
         ids.update(i for m in entities for i in m.ids)
@@ -630,14 +631,22 @@ class Engine:
 
 def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
                  answer_ids: dict[str, list[str]], store: GraphStore,
-                 trace: Trace | None = None) -> list[ContextItem]:
+                 trace: Trace | None = None, *, first: Sequence[ContextItem] = (),
+                 strong_only: bool = False) -> list[ContextItem]:
     """The context items that support an answer.
 
-    Strong support: a path that ends at an answer, or a fact/row item that names it. Items that
-    merely pass through an answer are used only when nothing supports it strongly.
+    ``first``: the items the answerer says produced the answer (e.g. the offline reasoner's
+    winning chain); they come first, in its order. Then strong support: a path that ends at an
+    answer, or a fact/row item that names it. Items that merely pass through an answer are used
+    only when nothing supports it strongly.
     """
     if not answers:
         return []
+    if first:
+        lead = list(first)[:MAX_EVIDENCE]
+        rest = evidence_for(answers, [it for it in items if all(it is not f for f in lead)],
+                            answer_ids, store, strong_only=True)
+        return (lead + rest)[:MAX_EVIDENCE]
     ids = {i for v in answer_ids.values() for i in v}
     node_ids = {n for it in items for n in item_nodes(it)}
     names = display_names(store, list(node_ids)) if node_ids else {}
@@ -660,7 +669,7 @@ def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
             hit = any(f" {t} " in text for t in targets)
         if hit:
             strong.append(it)
-    out = strong or weak
+    out = strong if strong or strong_only else weak
     out.sort(key=lambda it: (it.path.hops if it.path is not None else 0))  # stable: short first
     if len(out) > MAX_EVIDENCE and trace is not None:
         trace.event("answer", f"{len(out)} supporting items; the first {MAX_EVIDENCE} kept as "

@@ -146,6 +146,8 @@ class AnswerResult(StageOutput):
 
     answers: list[str] = field(default_factory=list)
     answer_ids: dict[str, list[str]] = field(default_factory=dict)
+    # the context items that produced the answers, best first (empty: the engine finds them)
+    evidence: list[ContextItem] = field(default_factory=list)
 
 
 class Answerer(Component):
