@@ -228,3 +228,23 @@ def build_bolt(server, database: str, g: TypedGraph = TYPED) -> str:
     finally:
         driver.close()
     return server.uri_for(database)
+
+
+def repeat_people(g: TypedGraph, n: int) -> TypedGraph:
+    """Every person ``n`` times (copy ``k``: id + 1000·k, name suffixed `` k``), in place."""
+    g.people = [{**p, "id": p["id"] + 1000 * k, "knownName": f"{p['knownName']} {k}"}
+                for k in range(n) for p in g.people]
+    return g
+
+
+def record_calls(store, method: str) -> list:
+    """Wrap ``store.<method>``: the first argument of every call is appended to the list returned."""
+    calls: list = []
+    real = getattr(store, method)
+
+    def recording(*a, **kw):
+        calls.append(a[0])
+        return real(*a, **kw)
+
+    setattr(store, method, recording)
+    return calls
