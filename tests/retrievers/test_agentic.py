@@ -50,12 +50,17 @@ def select_for(entity: str, *relations: str):
             f"{REL}\n" + "\n".join(relations) + "\n</selected-relations>")
 
 
+def next_until(seen: str, *names: str):
+    """Rule: an entity prompt that does not yet show ``seen`` is answered with ``names``."""
+    return (lambda p: ENT in p and seen not in p,
+            f"{ENT}\n" + "\n".join(names) + "\n</next-entities>")
+
+
 def test_two_step_traversal_reaches_the_answer(counting_demo, make_llm):
     llm = make_llm(by_rules([
         select_for("Amélie", "Amélie | directed_by"),
         select_for("Jean-Pierre Jeunet", "born_in"),
-        (lambda p: ENT in p and "Roanne" not in p,
-         f"{ENT}\nJean-Pierre Jeunet\n</next-entities>"),
+        next_until("Roanne", "Jean-Pierre Jeunet"),
         (lambda p: ENT in p and "Roanne" in p, "The facts suffice.\nFINISH"),
     ]))
     res = run_tool(counting_demo, "Where was the director of Amélie born?", ["Amélie"], llm,
@@ -109,7 +114,7 @@ def test_misspelt_next_entity_is_relinked(counting_demo, make_llm):
         select_for("Amélie", "directed_by"),
         select_for("Jean-Pierre Jeunet", "born_in"),
         # misspelt, and not as the facts write it: only the linker can resolve it
-        (lambda p: ENT in p and "Roanne" not in p, f"{ENT}\nJean Pierre Jeunett\n</next-entities>"),
+        next_until("Roanne", "Jean Pierre Jeunett"),
         (lambda p: ENT in p, "FINISH"),
     ]))
     res = run_tool(counting_demo, "Where was the director of Amélie born?", ["Amélie"], llm,
@@ -127,8 +132,7 @@ def test_alias_of_a_reached_node_and_unknown_name(demo_store, make_llm):
     llm = make_llm(by_rules([
         select_for("New Orleans", "born_in"),
         select_for("Louis Armstrong", "instrument"),
-        (lambda p: ENT in p and "trumpet" not in p,
-         f"{ENT}\nSatchmo\nQqqqxz Zzzzvw\n</next-entities>"),
+        next_until("trumpet", "Satchmo", "Qqqqxz Zzzzvw"),
         (lambda p: ENT in p, "FINISH"),
     ]))
     res = run_tool(demo_store, "Which instrument does Satchmo, born in New Orleans, play?",
@@ -216,7 +220,7 @@ def _two_hop_llm(make_llm):
     return make_llm(by_rules([
         select_for("Amélie", "directed_by"),
         (lambda p: REL in p, f"{REL}\nborn_in\n</selected-relations>"),
-        (lambda p: ENT in p and "Roanne" not in p, f"{ENT}\nJean-Pierre Jeunet\n</next-entities>"),
+        next_until("Roanne", "Jean-Pierre Jeunet"),
         (lambda p: ENT in p, "FINISH"),
     ]))
 
