@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict
 from ..contracts import Candidate, MentionLinks
 from ..errors import InputError
 from .grams import fast_normalize, gram_codes, gram_table
+from .interning import intern_names
 from .manifest import Manifest, byokg_version, fingerprint, read_manifest, write_manifest
 
 log = logging.getLogger("byokg.linking")
@@ -141,45 +142,15 @@ class NameIndex:
     ) -> NameIndex:
         """Build from ``(node_id, name_or_alias)`` pairs."""
         pairs = pairs if isinstance(pairs, list) else list(pairs)
-        node_index: dict[str, int] = {}
-        node_ids: list[str] = []
-        node_names: list[str] = []
-        key_index: dict[str, int] = {}
-        keys: list[str] = []
-        key_raw: list[str] = []
-        e_key: list[int] = []
-        e_node: list[int] = []
-        e_alias: list[bool] = []
-        for nid, name in pairs:
-            ni = node_index.get(nid)
-            alias = ni is not None
-            if ni is None:
-                ni = node_index[nid] = len(node_ids)
-                node_ids.append(nid)
-                node_names.append(name)
-            key = fast_normalize(name)
-            if not key:
-                continue
-            ki = key_index.get(key)
-            if ki is None:
-                ki = key_index[key] = len(keys)
-                keys.append(key)
-                key_raw.append(name)
-            e_key.append(ki)
-            e_node.append(ni)
-            e_alias.append(alias)
-        ek = np.asarray(e_key, np.int64)
-        order = np.argsort(ek, kind="stable")
-        key_ptr = np.zeros(len(keys) + 1, np.int64)
-        np.cumsum(np.bincount(ek, minlength=len(keys)), out=key_ptr[1:])
+        t = intern_names(pairs, fast_normalize)
         return cls(
-            node_ids=node_ids,
-            node_names=node_names,
-            keys=keys,
-            key_raw=key_raw,
-            key_ptr=key_ptr,
-            entry_node=np.asarray(e_node, np.int32)[order],
-            entry_alias=np.asarray(e_alias, np.bool_)[order],
+            node_ids=t.node_ids,
+            node_names=t.node_names,
+            keys=t.keys,
+            key_raw=t.key_raw,
+            key_ptr=t.key_ptr,
+            entry_node=t.entry_node,
+            entry_alias=t.entry_alias,
             fingerprint=fingerprint_ or fingerprint(pairs),
             count=len(pairs),
         )

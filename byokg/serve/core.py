@@ -13,7 +13,7 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -61,7 +61,16 @@ class LinkOut(BaseModel):
     links: list[MentionLinks]
 
 
-class AskOut(BaseModel):
+class _ResultOut(BaseModel):
+    """A response built from an engine result: its same-named fields and its trace's warnings."""
+
+    @classmethod
+    def of(cls, result: Answer | Retrieval) -> Self:
+        fields = {f: getattr(result, f) for f in cls.model_fields if f != "warnings"}
+        return cls(**fields, warnings=result.trace.warnings)
+
+
+class AskOut(_ResultOut):
     """An answer with its evidence: the answers as the graph names them, the supporting context
     items (tool, round, score, triplets or path or query), the linked entities, display names
     of every node id, and the run's warnings."""
@@ -74,14 +83,8 @@ class AskOut(BaseModel):
     names: dict[str, str] = Field(default_factory=dict)
     warnings: list[TraceEvent] = Field(default_factory=list)
 
-    @classmethod
-    def of(cls, a: Answer) -> AskOut:
-        return cls(question=a.question, answers=a.answers, answer_ids=a.answer_ids,
-                   evidence=a.evidence, entities=a.entities, names=a.names,
-                   warnings=a.trace.warnings)
 
-
-class RetrieveOut(BaseModel):
+class RetrieveOut(_ResultOut):
     """Ranked context for a question without an answer (best first), with provenance."""
 
     question: str
@@ -89,11 +92,6 @@ class RetrieveOut(BaseModel):
     entities: list[MentionLinks] = Field(default_factory=list)
     names: dict[str, str] = Field(default_factory=dict)
     warnings: list[TraceEvent] = Field(default_factory=list)
-
-    @classmethod
-    def of(cls, r: Retrieval) -> RetrieveOut:
-        return cls(question=r.question, context=r.context, entities=r.entities, names=r.names,
-                   warnings=r.trace.warnings)
 
 
 class Health(BaseModel):

@@ -101,14 +101,11 @@ def test_llamaindex_retriever_from_graph_uri():
     assert any("New Orleans" in n.node.metadata["node_names"] for n in nodes)
 
 
-def test_import_byokg_loads_no_framework():
+def test_import_byokg_loads_no_framework(run_python):
     code = ("import sys, byokg, byokg.integrations, byokg.serve, byokg.commands.serve\n"
             "bad = [m for m in ('langchain_core', 'llama_index', 'fastapi', 'uvicorn', 'mcp',"
             " 'starlette', 'httpx') if m in sys.modules]\nprint(','.join(bad))")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == ""
+    assert run_python(code, timeout=60) == ""
 
 
 @pytest.mark.parametrize("module,blocked,extra", [
@@ -117,15 +114,12 @@ def test_import_byokg_loads_no_framework():
     ("byokg.serve.http", "fastapi", "server"),
     ("byokg.serve.mcp", "mcp", "server"),
 ])
-def test_a_missing_extra_names_the_pip_command(module, blocked, extra):
-    code = (f"import sys; sys.modules[{blocked!r}] = None\n"
-            f"try:\n    import {module}\nexcept ModuleNotFoundError as exc:\n"
-            "    from byokg.cli import _missing_extra\n"
-            "    print(_missing_extra(exc) or exc)\n")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert f"pip install 'byokg[{extra}]'" in proc.stdout, proc.stdout
+def test_a_missing_extra_names_the_pip_command(module, blocked, extra, run_python):
+    out = run_python(f"import sys; sys.modules[{blocked!r}] = None\n"
+                     f"try:\n    import {module}\nexcept ModuleNotFoundError as exc:\n"
+                     "    from byokg.cli import _missing_extra\n"
+                     "    print(_missing_extra(exc) or exc)\n", timeout=60)
+    assert f"pip install 'byokg[{extra}]'" in out, out
 
 
 def test_serve_without_the_extra_is_one_line():

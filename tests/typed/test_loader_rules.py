@@ -25,15 +25,6 @@ def _err(fn, *a, **kw) -> str:
     return str(ei.value)
 
 
-def _write(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
-
-
 # --------------------------------------------------------------------------- property graphs
 
 MAPPING = {
@@ -45,11 +36,11 @@ MAPPING = {
 
 
 @pytest.fixture()
-def pg(tmp_path):
-    _write(tmp_path / "csv" / "people.csv",
+def pg(tmp_path, write_file):
+    write_file(tmp_path / "csv" / "people.csv",
            "pid,fullName,born\n1,Ann Lee,1970-01-02\n2,Bo Chen,1980-05-06\n3,Cy Diaz,\n")
-    _write(tmp_path / "csv" / "knows.csv", "a,b,since\n1,2,2001\n2,3,2004\n")
-    m = _write(tmp_path / "mapping.json", json.dumps(MAPPING))
+    write_file(tmp_path / "csv" / "knows.csv", "a,b,since\n1,2,2001\n2,3,2004\n")
+    m = write_file(tmp_path / "mapping.json", json.dumps(MAPPING))
     return tmp_path / "csv", m
 
 
@@ -124,9 +115,9 @@ def test_pg_mapping_without_relationships_is_an_error(pg, tmp_path):
     assert not target.exists()
 
 
-def test_pg_files_the_mapping_does_not_name_are_noted(pg, tmp_path):
+def test_pg_files_the_mapping_does_not_name_are_noted(pg, tmp_path, write_file):
     base, m = pg
-    _write(base / "unused.csv", "x\n1\n")
+    write_file(base / "unused.csv", "x\n1\n")
     summary = load_into([str(base)], f"kuzu:{tmp_path / 'g.kz'}", mapping=str(m))
     assert summary.notes == [f"{base}: not named by the mapping, not read: unused.csv"]
 
@@ -134,33 +125,33 @@ def test_pg_files_the_mapping_does_not_name_are_noted(pg, tmp_path):
 # --------------------------------------------------------------------------- triple files
 
 
-def test_nul_byte_in_a_triple_field(tmp_path):
-    p = _write(tmp_path / "kg.csv", "head,relation,tail\na,r,b\na,r\x00x,c\n")
+def test_nul_byte_in_a_triple_field(tmp_path, write_file):
+    p = write_file(tmp_path / "kg.csv", "head,relation,tail\na,r,b\na,r\x00x,c\n")
     assert _err(load_csv, p) == f"{p}:3: NUL byte in the relation field{FIX}"
-    p = _write(tmp_path / "kg.jsonl", '{"head": "a", "relation": "r", "tail": "b\\u0000"}\n')
+    p = write_file(tmp_path / "kg.jsonl", '{"head": "a", "relation": "r", "tail": "b\\u0000"}\n')
     assert _err(load_jsonl, p) == f"{p}:1: NUL character in field 'tail'{FIX}"
 
 
-def test_stray_quote_in_a_triple_field(tmp_path):
-    p = _write(tmp_path / "kg.csv", 'source,target,relation\na,b,r\nThe "Boss",c,r\n')
+def test_stray_quote_in_a_triple_field(tmp_path, write_file):
+    p = write_file(tmp_path / "kg.csv", 'source,target,relation\na,b,r\nThe "Boss",c,r\n')
     assert _err(load_csv, p) == (
         f'{p}:3: a quote inside the unquoted head field (field 1); quote the whole field and '
         f"double the quotes in it{FIX}")
-    ok = _write(tmp_path / "ok.csv", 'source,target,relation\n"The ""Boss""",c,r\n')
+    ok = write_file(tmp_path / "ok.csv", 'source,target,relation\n"The ""Boss""",c,r\n')
     b, _ = load_csv(ok)
     assert b.node_ids == ['The "Boss"', "c"]
 
 
-def test_spaces_around_fields_are_dropped_and_counted(tmp_path):
-    p = _write(tmp_path / "kg.csv", "head,relation,tail\n a , r ,b\nb,r, c\n")
+def test_spaces_around_fields_are_dropped_and_counted(tmp_path, write_file):
+    p = write_file(tmp_path / "kg.csv", "head,relation,tail\n a , r ,b\nb,r, c\n")
     b, rep = read_sources([p])
     assert b.node_ids == ["a", "b", "c"] and rep.stripped == 3
     assert rep.notes == ["3 field(s) had spaces around them; the spaces were dropped"]
 
 
-def test_over_long_numbers_are_an_error_with_a_limit_to_raise(tmp_path):
+def test_over_long_numbers_are_an_error_with_a_limit_to_raise(tmp_path, write_file):
     big = "9" * 5000
-    p = _write(tmp_path / "kg.jsonl",
+    p = write_file(tmp_path / "kg.jsonl",
                '{"head": "a", "relation": "r", "tail": "b"}\n'
                f'{{"head": "a", "relation": "r", "tail": "c", "properties": {{"n": {big}}}}}\n')
     assert _err(load_jsonl, p) == (
@@ -170,21 +161,21 @@ def test_over_long_numbers_are_an_error_with_a_limit_to_raise(tmp_path):
     assert len(b) == 2
 
 
-def test_deep_nesting_is_an_error_with_a_limit_to_raise(tmp_path):
+def test_deep_nesting_is_an_error_with_a_limit_to_raise(tmp_path, write_file):
     deep = "[" * 100_000 + "]" * 100_000
-    p = _write(tmp_path / "kg.jsonl",
+    p = write_file(tmp_path / "kg.jsonl",
                f'{{"head": "a", "relation": "r", "tail": "b", "properties": {{"x": {deep}}}}}\n')
     assert _err(load_jsonl, p) == (
         f"{p}:1: JSON nested deeper than 64 levels (the limit is 64; raise it with --max-depth N "
         f"on byokg load or BYOKG_MAX_DEPTH=N){FIX}")
 
 
-def test_endless_input_stops_at_the_line_limit(tmp_path):
-    p = _write(tmp_path / "kg.jsonl", '{"head": "a", "relation": "r", "tail": "' + "x" * 3000)
+def test_endless_input_stops_at_the_line_limit(tmp_path, write_file):
+    p = write_file(tmp_path / "kg.jsonl", '{"head": "a", "relation": "r", "tail": "' + "x" * 3000)
     assert _err(load_jsonl, p, limits=Limits(line_bytes=2048)) == (
         f"{p}:1: line longer than 2,048 characters (the limit is 2,048; raise it with "
         "--max-line-bytes N on byokg load or BYOKG_MAX_LINE_BYTES=N)")
-    c = _write(tmp_path / "kg.csv", "head,relation,tail\na,r," + "y" * 5000 + "\n")
+    c = write_file(tmp_path / "kg.csv", "head,relation,tail\na,r," + "y" * 5000 + "\n")
     assert _err(load_csv, c, limits=Limits(line_bytes=2048)) == (
         f"{c}:2: line longer than 2,048 characters (the limit is 2,048; raise it with "
         "--max-line-bytes N on byokg load or BYOKG_MAX_LINE_BYTES=N)")
@@ -193,8 +184,8 @@ def test_endless_input_stops_at_the_line_limit(tmp_path):
             "/dev/zero:1: line longer than 4,096 characters")
 
 
-def test_cli_flags_raise_the_limits(tmp_path):
-    p = _write(tmp_path / "kg.jsonl",
+def test_cli_flags_raise_the_limits(tmp_path, write_file):
+    p = write_file(tmp_path / "kg.jsonl",
                '{"head": "a", "relation": "r", "tail": "b", "properties": {"n": '
                + "1" * 150 + "}}\n")
     out = tmp_path / "out.jsonl"
@@ -206,24 +197,24 @@ def test_cli_flags_raise_the_limits(tmp_path):
 
 
 @pytest.mark.parametrize("target", ["memory", "kuzu"])
-def test_folders_are_read_the_same_way_by_every_target(tmp_path, target):
+def test_folders_are_read_the_same_way_by_every_target(tmp_path, target, write_file):
     pytest.importorskip("kuzu") if target == "kuzu" else None
     d = tmp_path / "kg"
-    _write(d / "a.csv", "head,relation,tail\na,r,b\n")
-    _write(d / "notes.md", "not data")
+    write_file(d / "a.csv", "head,relation,tail\na,r,b\n")
+    write_file(d / "notes.md", "not data")
     into = f"memory:{tmp_path / 'o.jsonl'}" if target == "memory" else f"kuzu:{tmp_path / 'o.kz'}"
     summary = load_into([str(d)], into)
     assert summary.triplets == 1
     assert summary.notes == [f"{d}: not read (not .csv/.tsv/.tab/.txt/.jsonl/.ndjson): notes.md"]
-    _write(d / "old" / "b.csv", "head,relation,tail\nb,r,c\n")
+    write_file(d / "old" / "b.csv", "head,relation,tail\nb,r,c\n")
     into2 = into.replace("o.", "p.")
     assert _err(load_into, [str(d)], into2) == (
         f"{d}: this folder has subfolders (old); byokg reads the data files directly inside a "
         "folder: pass each folder you mean as its own source")
 
 
-def test_inputs_without_triplets_are_errors_for_every_target(tmp_path):
-    nodes = _write(tmp_path / "n.jsonl", '{"id": "a", "name": "A"}\n')
+def test_inputs_without_triplets_are_errors_for_every_target(tmp_path, write_file):
+    nodes = write_file(tmp_path / "n.jsonl", '{"id": "a", "name": "A"}\n')
     for into in (f"memory:{tmp_path / 'o.jsonl'}", f"kuzu:{tmp_path / 'o.kz'}"):
         assert _err(load_into, [str(nodes)], into) == (
             f"{nodes}: no triplets loaded (1 node record(s) but no head/relation/tail row); a "

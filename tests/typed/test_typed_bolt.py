@@ -9,7 +9,14 @@ import re
 
 import pytest
 from click.testing import CliRunner
-from typed_graph import QUESTIONS, TYPED, build_bolt, build_typed_graph
+from typed_graph import (
+    QUESTIONS,
+    TYPED,
+    build_bolt,
+    build_typed_graph,
+    record_calls,
+    repeat_people,
+)
 
 from byokg.cli import cli
 from byokg.config import RunConfig
@@ -91,18 +98,9 @@ def test_display_override_in_a_bolt_uri(typed_bolt_uri):
 def test_profile_queries_do_not_grow_with_the_graph(bolt_server):
     counts = []
     for n in (1, 3):
-        g = build_typed_graph(n)
-        g.people = [{**p, "id": p["id"] + 1000 * k, "knownName": f"{p['knownName']} {k}"}
-                    for k in range(n) for p in g.people]
+        g = repeat_people(build_typed_graph(n), n)
         store = open_graph(build_bolt(bolt_server, f"typedq{n}", g))
-        calls = []
-        real = store._run
-
-        def counting(*a, _real=real, _calls=calls, **kw):
-            _calls.append(a[0])
-            return _real(*a, **kw)
-
-        store._run = counting
+        calls = record_calls(store, "_run")
         try:
             prof = profile_graph(store, refresh=True)
         finally:

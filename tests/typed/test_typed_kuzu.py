@@ -201,23 +201,15 @@ def test_profile_cached_on_disk_and_rebuilt_when_the_graph_changes(tmp_path, mon
 
 def test_catalogue_queries_do_not_grow_with_the_graph(tmp_path):
     """The same schema with 1x and 3x the nodes: the same number of store queries."""
-    from typed_graph import build_typed_graph
+    from typed_graph import build_typed_graph, record_calls, repeat_people
 
     counts = []
     for n, seed in ((1, 1), (3, 2)):
         g = build_typed_graph(seed)
-        g.people = g.people * 1 if n == 1 else [
-            {**p, "id": p["id"] + 1000 * k, "knownName": f"{p['knownName']} {k}"}
-            for k in range(n) for p in g.people]
+        if n > 1:
+            repeat_people(g, n)
         store = open_graph(build_kuzu(tmp_path / f"g{n}.kz", g))
-        calls = []
-        real = store._rows
-
-        def counting(*a, _real=real, _calls=calls, **kw):
-            _calls.append(a[0])
-            return _real(*a, **kw)
-
-        store._rows = counting
+        calls = record_calls(store, "_rows")
         try:
             profile_graph(store, refresh=True)
         finally:

@@ -118,6 +118,30 @@ TYPED = build_typed_graph()
 QUESTIONS = typed_questions(TYPED)
 
 
+# --------------------------------------------------------------------------- relationships
+# type, (source label, key), (target label, key), properties, the TypedGraph field of its rows
+# (rows are (source key, target key, *property values))
+RELATIONS = (
+    ("BORN_IN", ("Person", "id"), ("City", "cityCode"), ("onRecord",), "born_in"),
+    ("LOCATED_IN", ("City", "cityCode"), ("Country", "iso"), (), "located_in"),
+    ("CITIZEN_OF", ("Person", "id"), ("Country", "iso"), (), "citizen_of"),
+    ("WON", ("Person", "id"), ("Prize", "prizeKey"), ("share", "awardedOn"), "won"),
+    ("AFFILIATED_WITH", ("Person", "id"), ("Institution", "instId"), ("since",), "affiliated"),
+    ("BASED_IN", ("Institution", "instId"), ("City", "cityCode"), (), "based_in"),
+    ("HAS_CENSUS", ("City", "cityCode"), ("Census", "censusId"), (), "census_of"),
+)
+
+
+def relation_query(spec: tuple, param) -> tuple[str, tuple[str, ...]]:
+    """``MATCH (a), (b) CREATE (a)-[:TYPE {…}]->(b)`` for one RELATIONS entry, each value read
+    as ``param(name)`` (``$name`` in Kùzu, ``r.name`` after an UNWIND); and the row's names."""
+    rtype, (src, src_key), (dst, dst_key), props, _ = spec
+    sets = ", ".join(f"{p}: {param(p)}" for p in props)
+    body = f" {{{sets}}}" if props else ""
+    return (f"MATCH (a:{src} {{{src_key}: {param('a')}}}), (b:{dst} {{{dst_key}: {param('b')}}}) "
+            f"CREATE (a)-[:{rtype}{body}]->(b)", ("a", "b", *props))
+
+
 # --------------------------------------------------------------------------- Kùzu
 
 
@@ -163,24 +187,10 @@ def build_kuzu(path: Path, g: TypedGraph = TYPED) -> str:
     nodes("Prize", g.prizes)
     nodes("Census", g.censuses)
 
-    def rel(q: str, rows: list[tuple], names: tuple[str, ...]) -> None:
-        for r in rows:
+    for spec in RELATIONS:
+        q, names = relation_query(spec, lambda p: f"${p}")
+        for r in getattr(g, spec[4]):
             c.execute(q, dict(zip(names, r, strict=True)))
-
-    rel("MATCH (a:Person {id: $a}), (b:City {cityCode: $b}) CREATE (a)-[:BORN_IN {onRecord: $o}]->(b)",
-        g.born_in, ("a", "b", "o"))
-    rel("MATCH (a:City {cityCode: $a}), (b:Country {iso: $b}) CREATE (a)-[:LOCATED_IN]->(b)",
-        g.located_in, ("a", "b"))
-    rel("MATCH (a:Person {id: $a}), (b:Country {iso: $b}) CREATE (a)-[:CITIZEN_OF]->(b)",
-        g.citizen_of, ("a", "b"))
-    rel("MATCH (a:Person {id: $a}), (b:Prize {prizeKey: $b}) "
-        "CREATE (a)-[:WON {share: $s, awardedOn: $d}]->(b)", g.won, ("a", "b", "s", "d"))
-    rel("MATCH (a:Person {id: $a}), (b:Institution {instId: $b}) "
-        "CREATE (a)-[:AFFILIATED_WITH {since: $d}]->(b)", g.affiliated, ("a", "b", "d"))
-    rel("MATCH (a:Institution {instId: $a}), (b:City {cityCode: $b}) CREATE (a)-[:BASED_IN]->(b)",
-        g.based_in, ("a", "b"))
-    rel("MATCH (a:City {cityCode: $a}), (b:Census {censusId: $b}) CREATE (a)-[:HAS_CENSUS]->(b)",
-        g.census_of, ("a", "b"))
     c.close()
     db.close()
     return f"kuzu:{path}"
@@ -207,24 +217,30 @@ def build_bolt(server, database: str, g: TypedGraph = TYPED) -> str:
                 sets = ", ".join(f"{k}: r.{k}" for k in cols)
                 s.run(f"UNWIND $rows AS r CREATE (:{label} {{{sets}}})", rows=rows).consume()
 
-            def rel(q: str, rows: list[tuple], names: tuple[str, ...]) -> None:
-                data = [dict(zip(names, r, strict=True)) for r in rows]
+            for spec in RELATIONS:
+                q, names = relation_query(spec, lambda p: f"r.{p}")
+                data = [dict(zip(names, r, strict=True)) for r in getattr(g, spec[4])]
                 s.run("UNWIND $rows AS r " + q, rows=data).consume()
-
-            rel("MATCH (a:Person {id: r.a}), (b:City {cityCode: r.b}) "
-                "CREATE (a)-[:BORN_IN {onRecord: r.o}]->(b)", g.born_in, ("a", "b", "o"))
-            rel("MATCH (a:City {cityCode: r.a}), (b:Country {iso: r.b}) "
-                "CREATE (a)-[:LOCATED_IN]->(b)", g.located_in, ("a", "b"))
-            rel("MATCH (a:Person {id: r.a}), (b:Country {iso: r.b}) "
-                "CREATE (a)-[:CITIZEN_OF]->(b)", g.citizen_of, ("a", "b"))
-            rel("MATCH (a:Person {id: r.a}), (b:Prize {prizeKey: r.b}) "
-                "CREATE (a)-[:WON {share: r.s, awardedOn: r.d}]->(b)", g.won, ("a", "b", "s", "d"))
-            rel("MATCH (a:Person {id: r.a}), (b:Institution {instId: r.b}) "
-                "CREATE (a)-[:AFFILIATED_WITH {since: r.d}]->(b)", g.affiliated, ("a", "b", "d"))
-            rel("MATCH (a:Institution {instId: r.a}), (b:City {cityCode: r.b}) "
-                "CREATE (a)-[:BASED_IN]->(b)", g.based_in, ("a", "b"))
-            rel("MATCH (a:City {cityCode: r.a}), (b:Census {censusId: r.b}) "
-                "CREATE (a)-[:HAS_CENSUS]->(b)", g.census_of, ("a", "b"))
     finally:
         driver.close()
     return server.uri_for(database)
+
+
+def repeat_people(g: TypedGraph, n: int) -> TypedGraph:
+    """Every person ``n`` times (copy ``k``: id + 1000·k, name suffixed `` k``), in place."""
+    g.people = [{**p, "id": p["id"] + 1000 * k, "knownName": f"{p['knownName']} {k}"}
+                for k in range(n) for p in g.people]
+    return g
+
+
+def record_calls(store, method: str) -> list:
+    """Wrap ``store.<method>``: the first argument of every call is appended to the list returned."""
+    calls: list = []
+    real = getattr(store, method)
+
+    def recording(*a, **kw):
+        calls.append(a[0])
+        return real(*a, **kw)
+
+    setattr(store, method, recording)
+    return calls
