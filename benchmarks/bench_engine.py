@@ -22,6 +22,8 @@ import statistics
 import sys
 import time
 
+from benchmarks.timing import timed_asks
+
 
 def _store(scale: int):
     from byokg.backends.memory import MemoryGraph
@@ -59,13 +61,7 @@ def run(scale: int, results: dict, *, quick: bool = False) -> None:
     store = _store(scale)
     eng = Engine(store)
     qs = _questions(store, 20 if quick else 100)
-    lat, hits = [], 0
-    for q, gold in qs:
-        t0 = time.perf_counter()
-        a = eng.ask(q)
-        lat.append(1000 * (time.perf_counter() - t0))
-        hits += bool(a.answers) and a.answers[0] == gold
-    lat.sort()
+    lat, hits = timed_asks(eng, qs)
     results["engine_offline_p50_ms"] = round(statistics.median(lat), 2)
     results["engine_offline_p95_ms"] = round(lat[min(len(lat) - 1, int(0.95 * len(lat)))], 2)
     results["engine_offline_hit1"] = round(hits / len(qs), 3)

@@ -25,6 +25,7 @@ import time
 from collections import defaultdict
 
 from benchmarks import reasoning_graphs as rg
+from benchmarks.timing import timed_asks
 
 TRIPLES_PER_FILM = 10.4  # distinct triples per film, measured on the generator
 BASE = 134_000
@@ -89,13 +90,7 @@ def _synthetic(scale: int, results: dict, n: int) -> None:
                    t.tail))
     eng = Engine(store, RunConfig())
     eng.ask(qs[0][0])
-    lat, hits = [], 0
-    for q, gold in qs:
-        t0 = time.perf_counter()
-        a = eng.ask(q)
-        lat.append(1000 * (time.perf_counter() - t0))
-        hits += bool(a.answers) and a.answers[0] == gold
-    lat.sort()
+    lat, hits = timed_asks(eng, qs)
     results["synthetic_scale_triples"] = scale
     results["synthetic_scale_p50_ms"] = round(statistics.median(lat), 2)
     results["synthetic_scale_p95_ms"] = round(lat[min(len(lat) - 1, int(0.95 * len(lat)))], 2)
