@@ -11,8 +11,9 @@ in Cypher (``list_slice(collect(…))``) and totals from ``count(*)``.
 Two layouts are understood:
 
 * **property graphs** (any Kùzu database, e.g. Northwind): each rel table is one relation type;
-  node id = the ``id`` property (``id_property``) where a table has it, else ``Label:key``
-  (the table's primary-key value), which is stable and readable;
+  node id = the ``id`` property (``id_property``) where a table has it as a STRING, else
+  ``Label:key`` (the table's primary-key value), which is stable, readable and never collides
+  between tables (an INT64 ``id`` in two tables would);
 * **triple graphs** written by ``byokg load`` from triple CSV/JSONL: one node table
   ``Entity(id, name, aliases)`` and ONE rel table ``REL(FROM Entity TO Entity, type STRING)``
   whose ``type`` holds the original relation name (dots and all). The table carries the comment
@@ -21,9 +22,11 @@ Two layouts are understood:
   with 1,000 rel tables a 100-id one-hop took ~530 ms vs ~40 ms with one table, and loading
   ~32 s vs ~0.6 s (100k triplets).
 
-Display names: the property named in the table comment ``byokg:name=COL`` (written by the
-loader from the mapping's ``name``), else the first of ``name_properties`` the table has, else
-the node id.
+Display names: chosen per table by the graph's profile (:mod:`byokg.profile`) from the
+catalogue and a bounded sample (a table comment ``byokg:name=COL`` written by the loader from a
+mapping's ``name`` is a hint it follows; ``name_properties=`` and ``?display=Label.prop`` in the
+URI override it). URI options: ``kuzu:PATH?display=…&id_property=…&timeout=…&buffer_pool_mb=…
+&threads=…&max_db_mb=…``, read with the same query-string rules as Bolt URIs.
 """
 
 from __future__ import annotations
@@ -58,13 +61,21 @@ from byokg.cypher.lexer import UnsafeIdentifier, quote_identifier
 from byokg.cypher.storecommon import GuardedQueries
 from byokg.errors import BackendError, ConfigError, InputError, QueryError
 from byokg.hookspecs import hookimpl
-from byokg.store import BaseGraphStore, Capability
+from byokg.store import (
+    BaseGraphStore,
+    Capability,
+    GraphSample,
+    LabelSample,
+    RelationSample,
+    SampledNode,
+)
 
 TRIPLE_NODE_TABLE = "Entity"
 TRIPLE_REL_TABLE = "REL"
 TYPE_COMMENT = "byokg:type-property="
 NAME_COMMENT = "byokg:name="
-DEFAULT_NAME_PROPERTIES = ("name",)
+URI_OPTIONS = {"id_property": str, "timeout": float, "buffer_pool_mb": int, "threads": int,
+               "max_db_mb": int, "name_properties": str}
 _MAX_ERR = 4000  # the engine message goes to repair whole (its useful part often comes last)
 
 
@@ -77,18 +88,42 @@ def _q(name: str) -> str:
         raise QueryError(f"{exc}; byokg cannot query it") from None
 
 
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def _s(value: str) -> str:
     """A Kùzu string literal (backslash escapes) for names that go into ``'…'`` positions."""
     return kuzu_string(str(value))
 
 
 def _path_of(uri: str) -> str:
-    target = uri.split(":", 1)[1] if ":" in uri else uri
+    from byokg.graph import split_query
+
+    target = split_query(uri)[0]
+    target = target.split(":", 1)[1] if ":" in target else target
     if target.startswith("//"):
         target = target[2:]
     if not target:
         raise ConfigError("kuzu: URI needs a database path, e.g. kuzu:./graph.kz")
     return os.path.expanduser(target)
+
+
+def _uri_options(uri: str) -> dict[str, Any]:
+    """Options from the URI's query string (``?timeout=5&threads=2``), typed; an unknown or
+    malformed one is a ConfigError listing what is accepted."""
+    from byokg.graph import split_query
+
+    out: dict[str, Any] = {}
+    for key, value in split_query(uri)[1].items():
+        conv = URI_OPTIONS.get(key)
+        if conv is None:
+            raise ConfigError(f"{uri!r}: unknown option {key!r} (kuzu: URIs accept "
+                              f"{', '.join(['display', *URI_OPTIONS])})")
+        try:
+            out["timeout_s" if key == "timeout" else key] = conv(value)
+        except ValueError:
+            raise ConfigError(f"{uri!r}: option {key}={value!r} is not a {conv.__name__}") from None
+    return out
 
 
 # --------------------------------------------------------------------------- catalog
@@ -99,8 +134,8 @@ class _NodeTable:
     name: str
     props: dict[str, str]  # property -> Kùzu type
     pk: str
-    id_prop: str | None  # the configured id property when the table has it
-    name_prop: str | None
+    id_prop: str | None  # the configured id property when the table has it as a STRING
+    hint: str | None  # display property named by the loader (table comment)
     comment: str = ""
 
     @property
@@ -167,6 +202,13 @@ class KuzuGraph(GuardedQueries, BaseGraphStore):
     ) -> None:
         import kuzu
 
+        opts = _uri_options(uri)
+        id_property = opts.pop("id_property", id_property)
+        timeout_s = opts.pop("timeout_s", timeout_s)
+        buffer_pool_mb = opts.pop("buffer_pool_mb", buffer_pool_mb)
+        threads = opts.pop("threads", threads)
+        max_db_mb = opts.pop("max_db_mb", max_db_mb)
+        name_properties = name_properties or opts.pop("name_properties", None)
         self.uri = uri
         self.path = _path_of(uri)
         if not os.path.exists(self.path):
@@ -178,10 +220,10 @@ class KuzuGraph(GuardedQueries, BaseGraphStore):
         if isinstance(name_properties, str):
             name_properties = [p.strip() for p in name_properties.split(",") if p.strip()]
         self.id_property = id_property
-        self.name_properties = tuple(name_properties or DEFAULT_NAME_PROPERTIES)
+        self.name_properties = tuple(name_properties or ())
         self.default_timeout_s = timeout_s
-        self._options = {"id_property": id_property, "name_properties": list(self.name_properties),
-                         "timeout_s": timeout_s, "buffer_pool_mb": buffer_pool_mb,
+        self._options = {"id_property": id_property, "timeout_s": timeout_s,
+                         "buffer_pool_mb": buffer_pool_mb,
                          "threads": threads, "max_db_mb": max_db_mb}
         kwargs: dict[str, Any] = {"read_only": True}
         if buffer_pool_mb:
@@ -196,9 +238,13 @@ class KuzuGraph(GuardedQueries, BaseGraphStore):
             self._view.close()
             raise BackendError(f"cannot open {uri}: {exc}", uri=uri) from None
         self._cat = self._read_catalog()
+        if self.name_properties:  # the legacy option: the first of them each table has
+            self.display_override = {
+                t.name: (p,) for t in self._cat.nodes.values()
+                for p in [next((x for x in self.name_properties if x in t.props), None)] if p}
         self._rel_names: dict[str, list[tuple[str, str | None]]] | None = None
         self._rel_counts: dict[str, int] = {}
-        caps = set(type(self).capabilities)
+        caps = set(type(self).capabilities) | {Capability.PROFILE}
         if self._cat.fts:
             caps.add(Capability.FULLTEXT)
         if self._cat.vector:
@@ -234,15 +280,14 @@ class KuzuGraph(GuardedQueries, BaseGraphStore):
             props = {row[1]: str(row[2]) for row in info}
             if typ == "NODE":
                 pk = next((row[1] for row in info if row[-1] is True), next(iter(props)))
-                name_prop = _comment_value(comment, NAME_COMMENT)
-                if name_prop not in props:
-                    name_prop = next((p for p in self.name_properties if p in props), None)
+                hint = _comment_value(comment, NAME_COMMENT)
+                id_ok = props.get(self.id_property, "").upper() == "STRING"
                 cat.nodes[name] = _NodeTable(
                     name=name,
                     props=props,
                     pk=pk,
-                    id_prop=self.id_property if self.id_property in props else None,
-                    name_prop=name_prop,
+                    id_prop=self.id_property if id_ok else None,
+                    hint=hint if hint in props else None,
                     comment=comment or "",
                 )
             else:
@@ -306,14 +351,15 @@ class KuzuGraph(GuardedQueries, BaseGraphStore):
         t = self._cat.nodes[label]
         props = {k: v for k, v in d.items() if not k.startswith("_") and v is not None}
         nid = t.node_id(props.get(t.key_prop))
-        name = props.get(t.name_prop) if t.name_prop else None
-        aliases = props.pop("aliases", None) if t.name == TRIPLE_NODE_TABLE else None
+        rule = self.rule_for((label,))
+        name, aliases = self.name_node(nid, (label,), props)
+        hide = {t.key_prop, *rule.aliases, *(rule.parts if len(rule.parts) == 1 else ())}
         return Node.model_construct(
             id=nid,
-            name=str(name) if name not in (None, "") else nid,
+            name=name,
             labels=(label,),
-            aliases=tuple(aliases or ()),
-            properties={k: v for k, v in props.items() if k not in (t.key_prop, t.name_prop)},
+            aliases=aliases,
+            properties={k: v for k, v in props.items() if k not in hide},
         )
 
     # ------------------------------------------------------------------ relations
@@ -553,25 +599,107 @@ class KuzuGraph(GuardedQueries, BaseGraphStore):
         return self.get_nodes([node_id])[node_id] is not None
 
     def iter_node_names(self, batch_size: int = 10_000) -> Iterator[list[tuple[str, str]]]:
+        """Per table one streamed query for the key and the properties its display rule reads
+        (the name, a composite's parts, aliases)."""
         batch: list[tuple[str, str]] = []
         for t in self._cat.nodes.values():
-            name_col = f"n.{_q(t.name_prop)}" if t.name_prop else "NULL"
-            alias_col = "n.aliases" if t.name == TRIPLE_NODE_TABLE and "aliases" in t.props else "NULL"
-            res = self._run(
-                f"MATCH (n:{_q(t.name)}) RETURN n.{_q(t.key_prop)} AS k, {name_col} AS nm, "
-                f"{alias_col} AS al"
-            )
+            rule = self.rule_for((t.name,))
+            # the key is read once even when the rule names it (Kùzu refuses a column twice)
+            cols = [p for p in dict.fromkeys(rule.properties) if p in t.props and p != t.key_prop]
+            extra = "".join(f", n.{_q(p)}" for p in cols)
+            res = self._run(f"MATCH (n:{_q(t.name)}) RETURN n.{_q(t.key_prop)}{extra}")
             while res.has_next():
-                key, name, aliases = res.get_next()
-                nid = t.node_id(key)
-                batch.append((nid, str(name) if name not in (None, "") else nid))
-                for a in aliases or ():
-                    batch.append((nid, a))
+                row = res.get_next()
+                nid = t.node_id(row[0])
+                props = {t.key_prop: row[0], **dict(zip(cols, row[1:], strict=True))}
+                batch.append((nid, rule.name_of(props) or nid))
+                batch += [(nid, a) for a in rule.aliases_of(props)]
                 if len(batch) >= batch_size:
                     yield batch
                     batch = []
         if batch:
             yield batch
+
+    # ------------------------------------------------------------------ profile
+    def profile_fingerprint(self) -> str:
+        """The catalogue (tables, columns, comments) and the database files' sizes and times:
+        no query."""
+        import hashlib
+
+        h = hashlib.blake2b(digest_size=16)
+        for t in self._cat.nodes.values():
+            h.update(f"N|{t.name}|{sorted(t.props.items())}|{t.comment}".encode())
+        for r in self._cat.rels.values():
+            h.update(f"R|{r.name}|{sorted(r.props.items())}|{r.pairs}|{r.comment}".encode())
+        real = os.path.realpath(self.path)
+        for f in (real, real + ".wal"):
+            try:
+                st = os.stat(f)
+            except OSError:
+                continue
+            h.update(f"{f}|{st.st_size}|{st.st_mtime_ns}".encode())
+            if os.path.isdir(f):
+                for name in sorted(os.listdir(f)):
+                    sub = os.stat(os.path.join(f, name))
+                    h.update(f"{name}|{sub.st_size}|{sub.st_mtime_ns}".encode())
+        return h.hexdigest()
+
+    def profile_sample(self, *, nodes_per_label: int = 200, edges_per_type: int = 200,
+                       examples: int = 3) -> GraphSample:
+        """Node and rel tables from the catalogue; per node table a count and the first
+        ``nodes_per_label`` nodes, per relationship type a count and the first
+        ``edges_per_type`` edges (2 queries each; the triple layout's relation names and counts
+        in one grouped query, samples only for its first 200 types)."""
+        queries = 0
+        labels = []
+        for t in self._cat.nodes.values():
+            (count,) = self._rows(f"MATCH (n:{_q(t.name)}) RETURN count(n)")[0]
+            rows = self._rows(f"MATCH (n:{_q(t.name)}) RETURN n LIMIT {int(nodes_per_label)}")
+            queries += 2
+            nodes = tuple(self._sampled(n) for (n,) in rows)
+            labels.append(LabelSample(name=t.name, count=int(count), key=t.key_prop,
+                                      types=dict(t.props), nodes=nodes, hint=t.hint))
+        rels, notes = [], []
+        triple = self.triple_rel_table is not None
+        rmap = self._relation_map()
+        queries += int(triple)
+        for i, (name, entries) in enumerate(rmap.items()):
+            rt = self._cat.rels[entries[0][0]]
+            pairs = tuple(dict.fromkeys(p for e in entries for p in self._cat.rels[e[0]].pairs))
+            types = {k: v for k, v in rt.props.items() if k != rt.type_prop}
+            if rt.type_prop and i >= 200:
+                if i == 200:
+                    notes.append(f"{len(rmap) - 200} relationship types beyond the first 200 "
+                                 "were not sampled")
+                rels.append(RelationSample(name=name, count=self._rel_counts.get(name),
+                                           pairs=pairs, types=types))
+                continue
+            where, params = "", {}
+            if rt.type_prop:
+                where, params = f" WHERE r.{_q(rt.type_prop)} = $t", {"t": name}
+                count = self._rel_counts.get(name, 0)
+            else:
+                (count,) = self._rows(f"MATCH ()-[r:{_q(rt.name)}]->() RETURN count(r)")[0]
+                queries += 1
+            got = self._rows(f"MATCH (a)-[r:{_q(rt.name)}]->(b){where} RETURN a, r, b "
+                             f"LIMIT {int(edges_per_type)}", params)
+            queries += 1
+            heads = [a["_id"] for a, _, _ in got]
+            tails = [b["_id"] for _, _, b in got]
+            rels.append(RelationSample(
+                name=name, count=int(count), pairs=pairs, types=types,
+                edges=tuple(self._rel_props(r) for _, r, _ in got),
+                examples=tuple((self._sampled(a), self._sampled(b)) for a, _, b in got[:examples]),
+                many_tails=len(set(map(str, heads))) < len(heads) if got else None,
+                many_heads=len(set(map(str, tails))) < len(tails) if got else None))
+        return GraphSample(labels=tuple(labels), relations=tuple(rels), dialect=self.dialect,
+                           ids_are_names=triple, queries=queries, notes=tuple(notes))
+
+    def _sampled(self, n: Mapping[str, Any]) -> SampledNode:
+        t = self._cat.nodes[n["_label"]]
+        props = {k: v for k, v in n.items() if not k.startswith("_") and v is not None}
+        return SampledNode(id=t.node_id(props.get(t.key_prop)), labels=(t.name,),
+                           properties=props)
 
     def schema(self, *, samples: int = 3) -> GraphSchema:
         labels = []
@@ -815,13 +943,14 @@ def _short(v: Any, limit: int = 80) -> Any:
 
 
 def open_kuzu(uri: str, **options: Any) -> KuzuGraph:
-    """Backend factory for ``kuzu:PATH``."""
+    """Backend factory for ``kuzu:PATH[?option=value&…]``."""
     return KuzuGraph(uri, **options)
 
 
 # --------------------------------------------------------------------------- loading
 
-_KUZU_TYPES = {"string": "STRING", "int": "INT64", "float": "DOUBLE", "bool": "BOOLEAN"}
+_KUZU_TYPES = {"string": "STRING", "int": "INT64", "float": "DOUBLE", "bool": "BOOLEAN",
+               "date": "DATE", "datetime": "TIMESTAMP"}
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\- ]*$")
 
 
@@ -869,6 +998,7 @@ def _copy(
     if not columns or not len(next(iter(columns.values()))):
         return
     arrow = {"string": pa.string(), "int": pa.int64(), "float": pa.float64(), "bool": pa.bool_(),
+             "date": pa.date32(), "datetime": pa.timestamp("us"),
              "string[]": pa.list_(pa.string())}
     types = types or {}
     arrays = {c: pa.array(v, type=arrow.get(types.get(c, ""))) for c, v in columns.items()}
@@ -887,21 +1017,23 @@ def load_kuzu(
     mapping: str | None = None,
     skip_bad_rows: bool = False,
     fulltext: bool = True,
+    limits: Any = None,
     **_: Any,
 ):
     """``byokg load``: triple files (CSV/TSV/JSONL) or, with ``mapping``, property-graph CSVs
     into a NEW Kùzu database. Creates an FTS index over display names unless ``fulltext=False``."""
     if mapping:
-        return _load_property_graph(sources, into, mapping, skip_bad_rows, fulltext)
-    return _load_triples(sources, into, skip_bad_rows, fulltext)
+        return _load_property_graph(sources, into, mapping, skip_bad_rows, fulltext, limits)
+    return _load_triples(sources, into, skip_bad_rows, fulltext, limits)
 
 
-def _load_triples(sources: Sequence[str], into: str, skip_bad_rows: bool, fulltext: bool):
+def _load_triples(sources: Sequence[str], into: str, skip_bad_rows: bool, fulltext: bool,
+                  limits: Any = None):
     """Triple files into one ``Entity`` node table and one ``REL`` rel table (module doc)."""
     from byokg.loading import LoadSummary
     from byokg.readers import read_sources
 
-    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows)
+    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows, limits=limits)
     table = b.freeze(report)
     ids = table.node_ids
     nodes = {
@@ -936,6 +1068,15 @@ def _load_triples(sources: Sequence[str], into: str, skip_bad_rows: bool, fullte
     return LoadSummary.of(into, report)
 
 
+def _remove_db(path: str) -> None:
+    """Remove a half-written database (a file or a folder, with its ``.wal``)."""
+    for p in (path, path + ".wal", path + ".shadow"):
+        if os.path.isdir(p):
+            shutil.rmtree(p, ignore_errors=True)
+        elif os.path.exists(p):
+            os.remove(p)
+
+
 @contextmanager
 def _writing(into: str) -> Iterator[Any]:
     """A connection to a NEW Kùzu database at ``into``; on a Kùzu error the half-written
@@ -946,7 +1087,7 @@ def _writing(into: str) -> Iterator[Any]:
     except BaseException as exc:
         conn.close()
         db.close()
-        shutil.rmtree(_path_of(into), ignore_errors=True)
+        _remove_db(_path_of(into))
         if isinstance(exc, RuntimeError):
             raise BackendError(f"loading into {into} failed: {exc}", uri=into) from None
         raise
@@ -955,7 +1096,8 @@ def _writing(into: str) -> Iterator[Any]:
 
 
 def _load_property_graph(
-    sources: Sequence[str], into: str, mapping: str, skip_bad_rows: bool, fulltext: bool
+    sources: Sequence[str], into: str, mapping: str, skip_bad_rows: bool, fulltext: bool,
+    limits: Any = None,
 ):
     """Property-graph CSVs described by a mapping (byokg/pgmapping.py): one node table per
     label, one rel table per relationship type (``FROM a TO b`` for each label pair)."""
@@ -970,17 +1112,21 @@ def _load_property_graph(
     base = FsPath(sources[0])
     rel_props = _pg_rel_properties(m, mapping)
     report = PGLoadReport()
+    unused = m.unused_files(base)
+    if unused:
+        report.notes.append(f"{base}: not named by the mapping, not read: {', '.join(unused)}")
     with _writing(into) as conn, tempfile.TemporaryDirectory(prefix="byokg-kuzu-") as tmp:
         _create_pg_tables(conn, m, rel_props)
         keys: dict[str, set[Any]] = {spec.label: set() for spec in m.nodes}
-        for spec, batch in m.iter_nodes(base, skip_bad_rows=skip_bad_rows, report=report):
+        for spec, batch in m.iter_nodes(base, skip_bad_rows=skip_bad_rows, report=report,
+                                         limits=limits):
             keys[spec.label].update(r[spec.key] for r in batch)
             _copy(conn, spec.label, {c: [r[c] for r in batch] for c in spec.properties}, tmp,
                   types=dict(spec.properties))
         pairs = {t: {(s.src_label, s.dst_label) for s in m.edges if s.type == t} for t in rel_props}
         key_types = {n.label: n.properties[n.key] for n in m.nodes}
         for spec, batch in m.iter_edges(base, skip_bad_rows=skip_bad_rows, report=report,
-                                         known_keys=keys):
+                                         known_keys=keys, limits=limits):
             cols = {"from": [r["src"] for r in batch], "to": [r["dst"] for r in batch]}
             cols.update({c: [r[c] for r in batch] for c in spec.properties})
             opts = (f" (from={_s(spec.src_label)}, to={_s(spec.dst_label)})"
@@ -988,9 +1134,19 @@ def _load_property_graph(
             _copy(conn, spec.type, cols, tmp, opts, types={
                 "from": key_types[spec.src_label], "to": key_types[spec.dst_label],
                 **spec.properties})
+        if not report.edges:
+            raise InputError(f"no relationships loaded ({report.nodes:,} nodes; "
+                             f"{report.dangling:,} edge rows without both ends); a graph needs "
+                             "edges: check the mapping's edge specs", source=mapping)
         if fulltext:
             for spec in m.nodes:
-                if spec.name:
+                if spec.name and not _PLAIN_NAME.fullmatch(spec.name):
+                    # Kùzu's FTS writes the property name unquoted into its own query text
+                    report.notes.append(
+                        f"{spec.label}: no full-text index on {spec.name!r} (Kùzu's full-text "
+                        "index takes plain property names only); names are linked by byokg's "
+                        "own index")
+                elif spec.name:
                     conn.execute(f"CALL CREATE_FTS_INDEX({_s(spec.label)}, "
                                  f"{_s('byokg_' + spec.label + '_name_fts')}, "
                                  f"[{_s(spec.name)}])")

@@ -41,13 +41,22 @@ from byokg.graph import builtin_graph
 from byokg.hookspecs import hookimpl
 from byokg.readers import (
     DEFAULT_LABEL,
+    Limits,
     LoadReport,
     TripleBuilder,
     TripleTable,
     read_sources,
     trim_heap,
 )
-from byokg.store import BaseGraphStore, Capability
+from byokg.store import (
+    BaseGraphStore,
+    Capability,
+    DisplayRule,
+    GraphSample,
+    LabelSample,
+    RelationSample,
+    SampledNode,
+)
 
 _ASCII_SEP = re.compile(r"[\W_]+")
 
@@ -138,7 +147,7 @@ def _csr(src: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
 class MemoryGraph(BaseGraphStore):
     """Read-only in-memory graph with CSR adjacency in both directions."""
 
-    capabilities: ClassVar[frozenset[str]] = frozenset({Capability.CSR})
+    capabilities: ClassVar[frozenset[str]] = frozenset({Capability.CSR, Capability.PROFILE})
 
     def __init__(
         self,
@@ -173,6 +182,8 @@ class MemoryGraph(BaseGraphStore):
         self._duplicates = duplicates
         self._bad_rows = bad_rows
         self._by_name: dict[str, list[int]] | None = None
+        self._shown: dict[int, str] | None = None  # display names that differ from _names
+        self._extra_aliases: dict[int, tuple[str, ...]] = {}
         n = len(node_ids)
         self.out_ptr, self.out_edges = _csr(heads, n)
         self.in_ptr, self.in_edges = _csr(tails, n)
@@ -283,11 +294,63 @@ class MemoryGraph(BaseGraphStore):
         nid = self._ids[i]
         return _make_node(
             nid,
-            self._names.get(i, nid),
+            self._name_of(i),
             self._labels.get(i, _DEFAULT_LABELS),
-            self._aliases.get(i, ()),
+            self._aliases_of(i),
             dict(self._node_props.get(i, ())),
         )
+
+    # ------------------------------------------------------------------ display names
+    def _props_of(self, i: int) -> dict[str, Any]:
+        """A node's properties with its own name as the ``name`` property (what the profile
+        samples and display rules read)."""
+        props = dict(self._node_props.get(i, ()))
+        if i in self._names:
+            props["name"] = self._names[i]
+        return props
+
+    def _shown_names(self) -> dict[int, str]:
+        """Display names that differ from the nodes' own names, computed once per profile:
+        only labels whose rule names nodes by other properties cost anything."""
+        if self._shown is None:
+            rules = self.display_rules()
+            plain = {DisplayRule(), DisplayRule(parts=("name",))}
+            special = {lab: r for lab, r in rules.items() if r not in plain}
+            shown: dict[int, str] = {}
+            extra: dict[int, tuple[str, ...]] = {}
+            if special:
+                default = special.get(DEFAULT_LABEL)
+                nodes = range(len(self._ids)) if default is not None else self._labels
+                for i in nodes:
+                    labs = self._labels.get(i, _DEFAULT_LABELS)
+                    rule = next((rules[x] for x in labs if x in rules), None)
+                    if rule is None or rule in plain:
+                        continue
+                    props = self._props_of(i)
+                    name = rule.name_of(props)
+                    if name is not None and name != self._names.get(i, self._ids[i]):
+                        shown[i] = name
+                    more = rule.aliases_of(props)
+                    if more:
+                        extra[i] = tuple(more)
+            self._shown, self._extra_aliases = shown, extra
+        return self._shown
+
+    def _display_changed(self) -> None:
+        self._shown = None
+        self._by_name = None
+
+    def _name_of(self, i: int) -> str:
+        shown = self._shown_names()
+        return shown.get(i) or self._names.get(i, self._ids[i])
+
+    def _aliases_of(self, i: int) -> tuple[str, ...]:
+        self._shown_names()
+        own = self._aliases.get(i, ())
+        extra = self._extra_aliases.get(i)
+        if not extra:
+            return own
+        return tuple(dict.fromkeys([*own, *extra]))
 
     def _triplet(self, e: int) -> Triplet:
         e = int(e)
@@ -341,12 +404,15 @@ class MemoryGraph(BaseGraphStore):
         if self._by_name is None:
             index: dict[str, list[int]] = {}
             names_, aliases = self._names, self._aliases
+            shown = self._shown_names()
             for i, nid in enumerate(self._ids):
                 k = _normalize(nid)
                 if k:
                     index.setdefault(k, []).append(i)
                 extra = [names_[i]] if i in names_ else []
-                extra.extend(aliases.get(i, ()))
+                if i in shown:
+                    extra.append(shown[i])
+                extra.extend(self._aliases_of(i) if shown else aliases.get(i, ()))
                 for other in extra:
                     k2 = _normalize(other)
                     if k2 and k2 != k:
@@ -376,7 +442,7 @@ class MemoryGraph(BaseGraphStore):
                 if lab not in labs:
                     continue
                 if len(props["name"]) < samples:
-                    props["name"].append(self._names.get(i, self._ids[i]))
+                    props["name"].append(self._name_of(i))
                 for k, v in self._node_props.get(i, {}).items():
                     vals = props.setdefault(k, [])
                     if len(vals) < samples and v not in vals:
@@ -413,10 +479,7 @@ class MemoryGraph(BaseGraphStore):
                     count=int(rel_counts[r]) if len(rel_counts) else 0,
                     patterns=tuple(RelationPattern(src=s, dst=d) for s, d in pats),
                     samples=tuple(
-                        (
-                            self._names.get(int(self.heads[e]), self._ids[self.heads[e]]),
-                            self._names.get(int(self.tails[e]), self._ids[self.tails[e]]),
-                        )
+                        (self._name_of(int(self.heads[e])), self._name_of(int(self.tails[e])))
                         for e in edges
                     ),
                 )
@@ -446,6 +509,85 @@ class MemoryGraph(BaseGraphStore):
             out.setdefault(r, []).append((cnt, names[src], names[dst]))
         return {r: [(s, d) for _, s, d in sorted(v, key=lambda x: -x[0])] for r, v in out.items()}
 
+    # ------------------------------------------------------------------ profile
+    def profile_fingerprint(self) -> str:
+        """A hash of the edge arrays, the relation names and the node records' sizes."""
+        import hashlib
+
+        h = hashlib.blake2b(digest_size=16)
+        for arr in (self.heads, self.rels, self.tails):
+            h.update(np.ascontiguousarray(arr).view(np.uint8))
+        h.update("\x1f".join(self._rels).encode())
+        h.update(f"{len(self._ids)}|{len(self._names)}|{len(self._labels)}|"
+                 f"{len(self._node_props)}|{len(self._edge_props)}".encode())
+        return h.hexdigest()
+
+    def profile_sample(self, *, nodes_per_label: int = 200, edges_per_type: int = 200,
+                       examples: int = 3) -> GraphSample:
+        """Per label its count and first nodes; per relation its count, label pairs, exact
+        cardinality (numpy over the edge arrays) and first edges. Node names are the ``name``
+        property; no store queries (0 round trips)."""
+        n = len(self._ids)
+        counts: dict[str, int] = {}
+        for labs in self._labels.values():
+            for lab in labs:
+                counts[lab] = counts.get(lab, 0) + 1
+        if n - len(self._labels):
+            counts[DEFAULT_LABEL] = counts.get(DEFAULT_LABEL, 0) + n - len(self._labels)
+        picked: dict[str, list[int]] = {lab: [] for lab in counts}
+        open_ = set(counts)
+        for i in range(min(n, 200_000)):  # bounded: labels seen in the first 200k nodes
+            labs = self._labels.get(i, _DEFAULT_LABELS)
+            for lab in labs:
+                if lab in open_:
+                    picked[lab].append(i)
+                    if len(picked[lab]) >= nodes_per_label:
+                        open_.discard(lab)
+            if not open_:
+                break
+        labels = tuple(
+            LabelSample(name=lab, count=cnt, nodes=tuple(self._sampled(i) for i in picked[lab]))
+            for lab, cnt in counts.items())
+        return GraphSample(labels=labels, relations=self._relation_samples(edges_per_type, examples),
+                           dialect=None, queries=0,
+                           ids_are_names=len(self._names) < max(n, 1) / 2)
+
+    def _sampled(self, i: int) -> SampledNode:
+        return SampledNode(id=self._ids[i], labels=self._labels.get(i, _DEFAULT_LABELS),
+                           properties=self._props_of(i))
+
+    def _relation_samples(self, per_type: int, examples: int) -> tuple[RelationSample, ...]:
+        m, n_rel = len(self.rels), len(self._rels)
+        if not m:
+            return tuple(RelationSample(name=r, count=0) for r in self._rels)
+        counts = np.bincount(self.rels, minlength=n_rel)
+        many_tails = self._repeats(self.heads)
+        many_heads = self._repeats(self.tails)
+        order = np.argsort(self.rels, kind="stable")
+        starts = np.searchsorted(self.rels[order], np.arange(n_rel))
+        patterns = self._relation_patterns()
+        out = []
+        for r, name in enumerate(self._rels):
+            first = order[starts[r]: starts[r] + min(per_type, int(counts[r]))].tolist()
+            edges = tuple(dict(self._edge_props[e]) for e in first if e in self._edge_props)
+            ex = tuple((self._sampled(int(self.heads[e])), self._sampled(int(self.tails[e])))
+                       for e in first[:examples])
+            out.append(RelationSample(
+                name=name, count=int(counts[r]),
+                pairs=tuple(patterns.get(r, [(DEFAULT_LABEL, DEFAULT_LABEL)])),
+                edges=edges, examples=ex, many_tails=bool(many_tails[r]),
+                many_heads=bool(many_heads[r])))
+        return tuple(out)
+
+    def _repeats(self, ends: np.ndarray) -> np.ndarray:
+        """Per relation: does some node have several edges of it at this end?"""
+        keys = self.rels.astype(np.int64) * max(len(self._ids), 1) + ends
+        keys = np.sort(keys)
+        dup = keys[1:][keys[1:] == keys[:-1]]
+        out = np.zeros(len(self._rels), dtype=bool)
+        out[(dup // max(len(self._ids), 1)).astype(np.int64)] = True
+        return out
+
     def stats(self) -> GraphStats:
         labels = {lab for labs in self._labels.values() for lab in labs}
         if len(self._labels) < len(self._ids):
@@ -470,14 +612,16 @@ class MemoryGraph(BaseGraphStore):
         out = {}
         for nid in ids:
             i = self._index.get(nid)
-            out[nid] = nid if i is None else self._names.get(i, nid)
+            out[nid] = nid if i is None else self._name_of(i)
         return out
 
     def iter_node_names(self, batch_size: int = 10_000) -> Iterator[list[tuple[str, str]]]:
         batch: list[tuple[str, str]] = []
+        shown = self._shown_names()
+        names, aliases = self._names, self._aliases
         for i, nid in enumerate(self._ids):
-            batch.append((nid, self._names.get(i, nid)))
-            for alias in self._aliases.get(i, ()):
+            batch.append((nid, shown.get(i) or names.get(i, nid)))
+            for alias in (self._aliases_of(i) if shown else aliases.get(i, ())):
                 batch.append((nid, alias))
             if len(batch) >= batch_size:
                 yield batch
@@ -567,47 +711,64 @@ class MemoryGraph(BaseGraphStore):
 
 
 def load_path(
-    path: str | os.PathLike[str], *, skip_bad_rows: bool = False, uri: str | None = None
+    path: str | os.PathLike[str], *, skip_bad_rows: bool = False, uri: str | None = None,
+    limits: Limits | None = None,
 ) -> tuple[MemoryGraph, LoadReport]:
     """Load a CSV/TSV/JSONL file (or a folder of them) into a MemoryGraph."""
-    b, report = read_sources([path], skip_bad_rows=skip_bad_rows)
+    b, report = read_sources([path], skip_bad_rows=skip_bad_rows, limits=limits)
     graph = MemoryGraph.from_table(b.freeze(report), uri or f"memory:{path}")
     del b
     trim_heap()
     return graph, report
 
 
-def open_memory(uri: str, *, skip_bad_rows: bool | None = None, **_: Any) -> MemoryGraph:
-    """Backend factory for ``memory:PATH`` (``memory:demo`` is the built-in demo graph).
+_TRUE = ("1", "true", "yes", "on")
 
-    ``skip_bad_rows`` defaults to the ``BYOKG_SKIP_BAD_ROWS`` environment variable (``1``), so
-    any command taking ``--graph memory:PATH`` can skip malformed rows; skipped rows and
-    duplicates are then logged as a warning (never silent).
+
+def open_memory(uri: str, *, skip_bad_rows: bool | None = None, **_: Any) -> MemoryGraph:
+    """Backend factory for ``memory:PATH[?skip_bad_rows=1]`` (``memory:demo`` is the built-in
+    demo graph).
+
+    ``skip_bad_rows`` defaults to the URI option, else the ``BYOKG_SKIP_BAD_ROWS`` environment
+    variable (``1``), so any command taking ``--graph memory:PATH`` can skip malformed rows;
+    skipped rows, duplicates and the readers' notes are then logged as a warning (never silent).
+    Read limits come from the ``BYOKG_MAX_*`` environment variables (byokg.readers.Limits).
     """
-    target = _target(uri)
+    target, opts = _target(uri, with_options=True)
+    if skip_bad_rows is None and "skip_bad_rows" in opts:
+        skip_bad_rows = opts["skip_bad_rows"].lower() in _TRUE
     if skip_bad_rows is None:
-        skip_bad_rows = os.environ.get("BYOKG_SKIP_BAD_ROWS", "").lower() in ("1", "true", "yes")
+        skip_bad_rows = os.environ.get("BYOKG_SKIP_BAD_ROWS", "").lower() in _TRUE
     path = builtin_graph(target) or FsPath(target).expanduser()
     graph, report = load_path(path, skip_bad_rows=skip_bad_rows, uri=uri)
+    log = logging.getLogger("byokg.backends.memory")
     if report.bad_rows:
-        logging.getLogger("byokg.backends.memory").warning(
-            "%s: skipped %d bad rows (first: %s)", uri, report.bad_rows, "; ".join(report.reasons)
-        )
+        log.warning("%s: skipped %d bad rows (first: %s)", uri, report.bad_rows,
+                    "; ".join(report.reasons))
+    for note in report.notes:
+        log.warning("%s: %s", uri, note)
     return graph
 
 
-def _target(uri: str) -> str:
-    target = uri.split(":", 1)[1]
+def _target(uri: str, *, with_options: bool = False) -> Any:
+    from byokg.graph import split_query
+
+    base, opts = split_query(uri)
+    target = base.split(":", 1)[1]
     if target.startswith("//"):
         target = target[2:]
     if not target:
         raise ConfigError("memory: URI needs a path, e.g. memory:triples.csv or memory:demo")
-    return target
+    unknown = [k for k in opts if k != "skip_bad_rows"]
+    if unknown:
+        raise ConfigError(f"{uri!r}: unknown option {unknown[0]!r} (memory: URIs accept "
+                          "display, skip_bad_rows)")
+    return (target, opts) if with_options else target
 
 
 def load_memory(
     sources: Sequence[str], into: str, *, mapping: str | None = None, skip_bad_rows: bool = False,
-    **_: Any,
+    limits: Limits | None = None, **_: Any,
 ):
     """``byokg load … --into memory:FILE.jsonl``: the sources validated and deduplicated into
     one JSONL file (node records first, then triplets) that ``memory:FILE.jsonl`` opens."""
@@ -618,7 +779,7 @@ def load_memory(
     out = FsPath(_target(into)).expanduser()
     if out.suffix not in (".jsonl", ".ndjson"):
         raise ConfigError(f"memory target {out} must be a .jsonl file")
-    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows)
+    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows, limits=limits)
     table = b.freeze(report)
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w", encoding="utf-8") as fh:

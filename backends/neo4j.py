@@ -1,9 +1,10 @@
 """Neo4j / Bolt backend (``neo4j://``, ``neo4j+s://``, ``neo4j+ssc://``, ``bolt://``, ``bolt+s://``,
 ``bolt+ssc://``), official ``neo4j`` driver ≥ 5, imported lazily.
 
-``bolt://user:pass@host:7687/database?id_property=id&name_property=name&timeout=30``; auth also
-from ``NEO4J_USERNAME``/``NEO4J_PASSWORD`` or ``NEO4J_AUTH=user/pass``, database from
-``NEO4J_DATABASE``. Every byokg query runs in a READ session inside an explicit transaction that
+``bolt://user:pass@host:7687/database?id_property=id&display=Person.fullName&timeout=30``;
+an unknown option is an error. Auth also from ``NEO4J_USERNAME``/``NEO4J_PASSWORD`` or
+``NEO4J_AUTH=user/pass``, database from ``NEO4J_DATABASE``. Display names come from the graph's
+profile (byokg.profile); ``name_property``/``name_properties`` are hints it follows. Every byokg query runs in a READ session inside an explicit transaction that
 is rolled back, after byokg's read-only guard (:mod:`byokg.cypher.guard`), so nothing byokg runs
 can change the graph (ArcadeDB's Bolt server ignores the READ access mode; the rollback still
 holds there). The transaction carries the query timeout (the server enforces it; ArcadeDB does
@@ -21,7 +22,6 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from byokg.cypher.storecommon import (
-    DEFAULT_NAME_PROPERTIES,
     CypherDialect,
     CypherGraphBase,
     _plain,
@@ -33,6 +33,7 @@ from byokg.loading import LoadSummary
 from byokg.store import Capability
 
 SCHEMES = ("neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc")
+URI_OPTIONS = ("database", "id_property", "id_label", "name_property", "timeout")
 DEFAULT_TIMEOUT_S = 30.0
 LOAD_BATCH = 5_000  # rows per UNWIND statement
 LOAD_TX_ROWS = 20_000  # rows per write transaction (several statements)
@@ -57,6 +58,10 @@ def parse_uri(uri: str) -> dict[str, Any]:
     if not parts.hostname:
         raise ConfigError(f"{redact(uri)!r} has no host; use e.g. bolt://localhost:7687")
     query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    unknown = [k for k in query if k not in URI_OPTIONS]
+    if unknown:
+        raise ConfigError(f"{redact(uri)!r}: unknown option {unknown[0]!r} (Bolt URIs accept "
+                          f"{', '.join(['display', *URI_OPTIONS])})")
     auth = None
     if parts.username is not None:
         auth = (unquote(parts.username), unquote(parts.password or ""))
@@ -79,25 +84,31 @@ def env_auth() -> tuple[str, str] | None:
     return None
 
 
-def _neo_value(v: Any) -> Any:
-    """Driver values to plain Python (nodes/relationships as property dicts)."""
+def _neo_value(v: Any, native: bool = False) -> Any:
+    """Driver values to plain Python (nodes/relationships as property dicts); with ``native``
+    temporal values become ``datetime`` objects instead of strings (their type kept)."""
     from neo4j.graph import Node as NeoNode
     from neo4j.graph import Path as NeoPath
     from neo4j.graph import Relationship
 
     if isinstance(v, NeoNode):
-        return {"_labels": sorted(v.labels), **{k: _neo_value(x) for k, x in v.items()}}
+        return {"_labels": sorted(v.labels), **{k: _neo_value(x, native) for k, x in v.items()}}
     if isinstance(v, Relationship):
-        return {"_type": v.type, **{k: _neo_value(x) for k, x in v.items()}}
+        return {"_type": v.type, **{k: _neo_value(x, native) for k, x in v.items()}}
     if isinstance(v, NeoPath):
         return {
-            "nodes": [_neo_value(n) for n in v.nodes],
-            "relationships": [_neo_value(r) for r in v.relationships],
+            "nodes": [_neo_value(n, native) for n in v.nodes],
+            "relationships": [_neo_value(r, native) for r in v.relationships],
         }
     if isinstance(v, list):
-        return [_neo_value(x) for x in v]
+        return [_neo_value(x, native) for x in v]
     if isinstance(v, dict):
-        return {k: _neo_value(x) for k, x in v.items()}
+        return {k: _neo_value(x, native) for k, x in v.items()}
+    if native and hasattr(v, "to_native") and not isinstance(v, bool | int | float | str):
+        try:
+            return v.to_native()
+        except (ValueError, OverflowError):  # out of Python's range: the text form
+            return _plain(v)
     return _plain(v)
 
 
@@ -156,7 +167,6 @@ class Neo4jGraph(CypherGraphBase):
         name_property = name_property or opts.get("name_property")
         if name_property:
             names = (name_property,) + tuple(p for p in names if p != name_property)
-        names = names or DEFAULT_NAME_PROPERTIES
         self._auto_label = id_label is None and "id_label" not in opts
         cyp = CypherDialect(
             id_property=id_property or opts.get("id_property", "id"),
@@ -191,7 +201,8 @@ class Neo4jGraph(CypherGraphBase):
             pass
         self.is_arcadedb = "ArcadeDB" in self.server_agent
         self.indexes: list[dict[str, Any]] = []
-        caps = {Capability.CYPHER, Capability.EXPLAIN, Capability.SHORTEST_PATH}
+        caps = {Capability.CYPHER, Capability.EXPLAIN, Capability.SHORTEST_PATH,
+                Capability.PROFILE}
         if verify:
             self.indexes = self._list_indexes()
             kinds = {str(i.get("type", "")).upper() for i in self.indexes}
@@ -218,6 +229,11 @@ class Neo4jGraph(CypherGraphBase):
         mode = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
         return self._driver.session(database=self.database, default_access_mode=mode)
 
+    def _typed_records(self, cypher: str, params: Mapping[str, Any] | None = None,
+                       ) -> list[dict[str, Any]]:
+        cols, rows = self._run(cypher, params, native=True)
+        return [dict(zip(cols, r, strict=False)) for r in rows]
+
     def _run(
         self,
         cypher: str,
@@ -225,6 +241,7 @@ class Neo4jGraph(CypherGraphBase):
         *,
         timeout_s: float | None = None,
         max_rows: int | None = None,
+        native: bool = False,
     ) -> tuple[list[str], list[list[Any]]]:
         """One read query in a READ session; the transaction is always rolled back."""
         timeout = timeout_s or self.timeout_s
@@ -236,7 +253,7 @@ class Neo4jGraph(CypherGraphBase):
                     cols = list(result.keys())
                     rows = []
                     for rec in result:
-                        rows.append([_neo_value(v) for v in rec.values()])
+                        rows.append([_neo_value(v, native) for v in rec.values()])
                         if max_rows is not None and len(rows) >= max_rows:
                             break
                 finally:
@@ -274,14 +291,13 @@ class Neo4jGraph(CypherGraphBase):
     # ------------------------------------------------------------------ GraphStore extras
     def iter_node_names(self, batch_size: int = 10_000) -> Iterator[list[tuple[str, str]]]:
         """One streamed query (the driver fetches in chunks) instead of SKIP/LIMIT pages."""
+        cols = self.name_columns()
         try:
             with self._session() as session:
                 batch: list[tuple[str, str]] = []
-                for rec in session.run(self.cyp.node_names(), fetch_size=batch_size):
-                    nid = str(rec["id"])
-                    batch.append((nid, str(rec["name"])))
-                    if isinstance(rec["aliases"], list):
-                        batch += [(nid, str(a)) for a in rec["aliases"]]
+                for rec in session.run(self.cyp.node_names(cols), fetch_size=batch_size):
+                    data = {k: _neo_value(v, True) for k, v in rec.items()}
+                    batch += self.names_of_record(data, cols)
                     if len(batch) >= batch_size:
                         yield batch
                         batch = []
@@ -512,6 +528,7 @@ def load_neo4j(
     auth: tuple[str, str] | None = None,
     database: str | None = None,
     batch_size: int = LOAD_BATCH,
+    limits: Any = None,
 ) -> LoadSummary:
     """``byokg load``: triple CSV/JSONL files (validated and deduplicated by byokg.readers)
     become ``(:Entity {id, name})`` nodes (or the JSONL node's first label) and typed
@@ -520,18 +537,19 @@ def load_neo4j(
     w = _Writer(into, auth, database)
     try:
         if mapping:
-            return _load_pg(w, sources, into, mapping, batch_size, skip_bad_rows)
-        return _load_triples(w, sources, into, skip_bad_rows, batch_size)
+            return _load_pg(w, sources, into, mapping, batch_size, skip_bad_rows, limits)
+        return _load_triples(w, sources, into, skip_bad_rows, batch_size, limits)
     finally:
         w.close()
 
 
 def _load_triples(
-    w: _Writer, sources: list[str], into: str, skip_bad_rows: bool, batch_size: int
+    w: _Writer, sources: list[str], into: str, skip_bad_rows: bool, batch_size: int,
+    limits: Any = None,
 ) -> LoadSummary:
     from byokg.readers import read_sources
 
-    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows)
+    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows, limits=limits)
     table = b.freeze(report)
     source = ",".join(map(str, sources))
     _check_names({lb for ls in table.labels.values() for lb in ls}, "node label", source)
@@ -570,6 +588,7 @@ def _load_pg(
     mapping: str,
     batch_size: int,
     skip_bad_rows: bool = False,
+    limits: Any = None,
 ) -> LoadSummary:
     """Property-graph CSVs via byokg.pgmapping (``sources[0]`` = the CSV folder): nodes keep
     their typed properties plus ``id = "Label:key"`` (byokg's node id, as in the Kùzu backend;
@@ -585,6 +604,15 @@ def _load_pg(
     base = FsPath(sources[0])
     base_dir = base if base.is_dir() else base.parent
     report = PGLoadReport()
+    unused = spec.unused_files(base_dir)
+    if unused:
+        report.notes.append(f"{base_dir}: not named by the mapping, not read: {', '.join(unused)}")
+    probe = PGLoadReport()  # nothing is written when the mapping yields no relationship
+    if not any(True for _ in spec.iter_edges(base_dir, batch_size=1, skip_bad_rows=skip_bad_rows,
+                                             report=probe, limits=limits)):
+        raise InputError(f"no relationships loaded ({probe.dangling:,} edge rows without both "
+                         "ends); a graph needs edges: check the mapping's edge specs",
+                         source=mapping)
     _check_names({n.label for n in spec.nodes}, "node label", mapping)
     _check_names({e.type for e in spec.edges}, "relationship type", mapping)
     _check_names({c for n in spec.nodes for c in n.properties}
@@ -594,7 +622,7 @@ def _load_pg(
         w.index(n.label, n.key)
         w.index(n.label, "id")
     for node_spec, rows in spec.iter_nodes(
-        base_dir, batch_size=batch_size, skip_bad_rows=skip_bad_rows, report=report
+        base_dir, batch_size=batch_size, skip_bad_rows=skip_bad_rows, report=report, limits=limits
     ):
         out = []
         for r in rows:
@@ -604,7 +632,7 @@ def _load_pg(
         w.create_nodes(node_spec.label, out, batch_size)
     w.flush()
     for edge_spec, rows in spec.iter_edges(
-        base_dir, batch_size=batch_size, skip_bad_rows=skip_bad_rows, report=report
+        base_dir, batch_size=batch_size, skip_bad_rows=skip_bad_rows, report=report, limits=limits
     ):
         out = [
             {"s": r["src"], "d": r["dst"],
@@ -623,12 +651,11 @@ def _load_pg(
 
 
 def mapping_name_properties(mapping: str) -> tuple[str, ...]:
-    """Display-name properties of a property-graph mapping (its nodes' ``name`` columns),
-    followed by the defaults: pass as ``name_properties=`` when opening the loaded graph."""
+    """Display-name properties of a property-graph mapping (its nodes' ``name`` columns): pass
+    as ``name_properties=`` when opening the loaded graph (hints the profile follows)."""
     from byokg.pgmapping import PGMapping
 
-    names = [n.name for n in PGMapping.load(mapping).nodes if n.name]
-    return tuple(dict.fromkeys([*names, *DEFAULT_NAME_PROPERTIES]))
+    return tuple(dict.fromkeys(n.name for n in PGMapping.load(mapping).nodes if n.name))
 
 
 @hookimpl

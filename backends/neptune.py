@@ -27,7 +27,6 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from byokg.cypher.storecommon import (
-    DEFAULT_NAME_PROPERTIES,
     CypherDialect,
     CypherGraphBase,
     _plain,
@@ -97,7 +96,13 @@ def _parse(uri: str, scheme: str) -> tuple[str, dict[str, str]]:
     parts = urlsplit(uri)
     if parts.scheme.lower() != scheme or not parts.netloc:
         raise ConfigError(f"{uri!r}: expected {scheme}://…")
-    return parts.netloc, {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    accepted = ("region", "profile", "port") if scheme == "neptune-db" else ("region", "profile")
+    unknown = [k for k in query if k not in accepted]
+    if unknown:
+        raise ConfigError(f"{uri!r}: unknown option {unknown[0]!r} ({scheme}:// URIs accept "
+                          f"{', '.join(['display', *accepted])})")
+    return parts.netloc, query
 
 
 class _NeptuneBase(CypherGraphBase):
@@ -122,9 +127,7 @@ class _NeptuneBase(CypherGraphBase):
         timeout_s: float | None = None,
         **_: Any,
     ) -> None:
-        names = DEFAULT_NAME_PROPERTIES
-        if name_property:
-            names = (name_property,) + tuple(p for p in names if p != name_property)
+        names = (name_property,) if name_property else ()
         cyp = CypherDialect(
             id_property=id_property, name_properties=names, element_id_fn="id",
             element_id_fallback=False,
@@ -227,7 +230,7 @@ class NeptuneAnalyticsGraph(_NeptuneBase):
         self.graph_id = graph_id
         super().__init__(uri, **options)
         self.capabilities = frozenset(
-            {Capability.CYPHER, Capability.EXPLAIN, Capability.VECTOR}
+            {Capability.CYPHER, Capability.EXPLAIN, Capability.VECTOR, Capability.PROFILE}
         )
         self._pg: dict[str, Any] | None = None
 
@@ -261,6 +264,18 @@ class NeptuneAnalyticsGraph(_NeptuneBase):
 
     def _list_rels(self) -> list[str]:
         return list(self.pg_schema().get("edgeLabels", []))
+
+    def _label_types(self) -> dict[str, dict[str, str]]:
+        return _detail_types(self.pg_schema().get("nodeLabelDetails", {}))
+
+    def _rel_types(self) -> dict[str, dict[str, str]]:
+        return _detail_types(self.pg_schema().get("edgeLabelDetails", {}))
+
+    def _rel_pairs(self) -> dict[str, list[tuple[str, str]]]:
+        out: dict[str, list[tuple[str, str]]] = {}
+        for t in self.pg_schema().get("labelTriples", []):
+            out.setdefault(t.get("~type", ""), []).append((t.get("~from", ""), t.get("~to", "")))
+        return out
 
     def schema(self, *, samples: int = 3):
         """From pg_schema (names, property types, label triples) plus sampled values."""
@@ -356,7 +371,8 @@ class NeptuneDatabaseGraph(_NeptuneBase):
         options.setdefault("profile", q.get("profile"))
         options.setdefault("endpoint_url", f"https://{self.host}:{self.port}")
         super().__init__(uri, **options)
-        self.capabilities = frozenset({Capability.CYPHER, Capability.EXPLAIN})
+        self.capabilities = frozenset({Capability.CYPHER, Capability.EXPLAIN,
+                                       Capability.PROFILE})
         self._summary: dict[str, Any] | None = None
 
     def _run(self, cypher: str, params: Mapping[str, Any] | None = None, *,
@@ -380,6 +396,17 @@ class NeptuneDatabaseGraph(_NeptuneBase):
     def _list_rels(self) -> list[str]:
         return list(self.summary().get("edgeLabels", []))
 
+    def profile_fingerprint(self) -> str:
+        """From the property-graph summary (one API call, cached): counts, labels, keys and the
+        time its statistics were computed."""
+        import hashlib
+
+        s = self.summary()
+        keys = ("numNodes", "numEdges", "nodeLabels", "edgeLabels", "nodeProperties",
+                "edgeProperties", "lastStatisticsComputationTime")
+        text = json.dumps({k: s.get(k) for k in keys}, sort_keys=True, default=str)
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
     def stats(self):
         from byokg.contracts import GraphStats
 
@@ -400,6 +427,16 @@ class NeptuneDatabaseGraph(_NeptuneBase):
         plan = plan.read() if hasattr(plan, "read") else plan
         plan = plan.decode("utf-8", "replace") if isinstance(plan, bytes) else plan
         return {"plan": plan, "query_type": None, "read_only": _guard_allows(self, cypher)}
+
+
+def _detail_types(details: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """``{label: {property: datatype}}`` from pg_schema's ``*LabelDetails``."""
+    out: dict[str, dict[str, str]] = {}
+    for label, d in (details or {}).items():
+        props = (d or {}).get("properties", {}) or {}
+        out[label] = {k: ",".join((v or {}).get("datatypes", [])) for k, v in props.items()
+                      if (v or {}).get("datatypes")}
+    return out
 
 
 def _guard_allows(store: Any, cypher: str) -> bool:

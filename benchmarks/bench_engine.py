@@ -22,6 +22,8 @@ import statistics
 import sys
 import time
 
+from benchmarks.timing import timed_asks
+
 
 def _store(scale: int):
     from byokg.backends.memory import MemoryGraph
@@ -32,7 +34,7 @@ def _store(scale: int):
 
 
 def _questions(store, n: int, seed: int = 0) -> list[tuple[str, str]]:
-    from byokg.offline import unnamed
+    from byokg.profile import is_unnamed as unnamed
 
     rng = random.Random(seed)
     out: list[tuple[str, str]] = []
@@ -50,25 +52,21 @@ def _questions(store, n: int, seed: int = 0) -> list[tuple[str, str]]:
 
 
 def run(scale: int, results: dict, *, quick: bool = False) -> None:
+    from byokg.analysis import analyze
     from byokg.context import Context
     from byokg.contracts import ContextItem
     from byokg.engine import Engine
-    from byokg.kglinker import linker_prompt, parse_reply
+    from byokg.kglinker import linker_prompt, parse_reply, render_schema_for
 
     store = _store(scale)
     eng = Engine(store)
     qs = _questions(store, 20 if quick else 100)
-    lat, hits = [], 0
-    for q, gold in qs:
-        t0 = time.perf_counter()
-        a = eng.ask(q)
-        lat.append(1000 * (time.perf_counter() - t0))
-        hits += bool(a.answers) and a.answers[0] == gold
-    lat.sort()
+    lat, hits = timed_asks(eng, qs)
     results["engine_offline_p50_ms"] = round(statistics.median(lat), 2)
     results["engine_offline_p95_ms"] = round(lat[min(len(lat) - 1, int(0.95 * len(lat)))], 2)
     results["engine_offline_hit1"] = round(hits / len(qs), 3)
-    results["engine_first_prompt_chars"] = linker_prompt(qs[0][0], eng.schema_text(qs[0][0])).chars
+    schema = render_schema_for(store.schema(samples=1), analyze(qs[0][0]), services=eng.services)
+    results["engine_first_prompt_chars"] = linker_prompt(qs[0][0], schema).chars
 
     reply = (
         "<|im_start|><entities>\n"

@@ -25,6 +25,8 @@ _LAZY = {
     "InputError": ("byokg.errors", "InputError"),
     # contracts
     "Answer": ("byokg.contracts", "Answer"),
+    "Retrieval": ("byokg.contracts", "Retrieval"),
+    "StageEvent": ("byokg.contracts", "StageEvent"),
     "ContextItem": ("byokg.contracts", "ContextItem"),
     "Triplet": ("byokg.contracts", "Triplet"),
     "Node": ("byokg.contracts", "Node"),

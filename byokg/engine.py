@@ -22,14 +22,21 @@ Every stage reaches the LLM through the question's services, which count each ca
 question's :class:`~byokg.budget.CallBudget` (``RunConfig.max_llm_calls``); one call is kept for
 the answer while the rounds run, and a budget that stops anything is a ``budget`` warning event.
 
+Seams: ``ask(question, on_event=f)`` calls ``f`` with a typed :class:`~byokg.contracts.StageEvent`
+at each step (proposal, links, each tool's items, merge, answer); :meth:`Engine.stream` turns
+those calls into an iterator, :meth:`Engine.retrieve` runs the rounds without the answer stage.
+
 Errors: an LLM that fails after its retries raises :class:`~byokg.errors.LLMError`; the engine
 attaches the run so far to it as ``exc.trace`` and ``exc.partial`` (an Answer without answers).
 """
 
 from __future__ import annotations
 
+import asyncio
+import queue
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,12 +50,14 @@ from .contracts import (
     Artifacts,
     ContextItem,
     MentionLinks,
+    Retrieval,
+    StageEvent,
     StageTiming,
     Trace,
     is_literal_text,
 )
 from .errors import ByokgError, ConfigError, InputError, LLMError, PluginError
-from .profile import GraphProfile, display_names, get_profile
+from .profile import GraphProfile, apply_display, display_names, get_profile
 from .stages import (
     Answerer,
     AnswerRequest,
@@ -106,6 +115,19 @@ class _Question:
     seen_cypher: set[str] = field(default_factory=set)
     tool_keys: dict[str, dict[str, int]] = field(default_factory=dict)  # tool -> request -> round
     finished: AnswerResult | None = None  # FINISH answers the context supports
+    listener: Callable[[StageEvent], None] | None = None  # Engine.stream's seam
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        """Tell the question's listener about a step (nothing happens without one)."""
+        if self.listener is not None:
+            self.listener(StageEvent(kind=kind, **fields))
+
+
+class _StreamClosed(BaseException):
+    """Raised into a streamed question whose consumer went away: the run stops at its next step."""
+
+
+_DONE = object()
 
 
 def _absorb(trace: Trace, out: StageOutput, iteration: int | None, prefix: str = "",
@@ -168,6 +190,8 @@ class Engine:
         self.store = store
         self.config = config or (services.config if services is not None else RunConfig())
         self.services = services or Services(self.config)
+        if self.config.display:  # the graph's names as the run asks (URI and --display win)
+            apply_display(store, self.config.display)
         self.max_question_tokens = max_question_tokens
         self._tools: list[tuple[str, Tool, ToolParams]] | None = None
         self._skipped: list[tuple[str, str]] = []
@@ -265,30 +289,112 @@ class Engine:
             )
         return q
 
-    def ask(self, question: str) -> Answer:
-        """Answer one question (thread-safe: questions share only the run's caches)."""
+    def _start(self, question: str, listener: Callable[[StageEvent], None] | None) -> _Question:
         question = self.check_question(question)
         self.check_graph()
         analysis = analyze(question)
         budget = CallBudget(self.config.max_llm_calls)
-        q = _Question(analysis, Trace(),
-                      Context(self.config.context_tokens, Relevance(analysis, self.services)),
-                      self.services.for_question(budget), budget)
+        return _Question(analysis, Trace(),
+                         Context(self.config.context_tokens, Relevance(analysis, self.services)),
+                         self.services.for_question(budget), budget, listener=listener)
+
+    def ask(self, question: str, *, on_event: Callable[[StageEvent], None] | None = None
+            ) -> Answer:
+        """Answer one question (thread-safe: questions share only the run's caches).
+        ``on_event`` is called with each :class:`StageEvent` as the question goes."""
+        q = self._start(question, on_event)
         try:
-            return self._ask(q)
+            answer = self._ask(q)
         except LLMError as exc:
-            exc.trace = q.trace
-            exc.partial = Answer(question=question, context=q.context.select(), trace=q.trace)
-            q.trace.event("engine", f"stopped: {exc}", level="error")
+            self._stopped(q, exc)
             raise
+        q.emit("answer", stage="answer", answer=answer)
+        return answer
+
+    def retrieve(self, question: str, *, on_event: Callable[[StageEvent], None] | None = None
+                 ) -> Retrieval:
+        """The ranked evidence for a question with its provenance, without an answer: the same
+        rounds as :meth:`ask` (proposals, linking, tools, merge), no answer stage."""
+        q = self._start(question, on_event)
+        try:
+            self._rounds(q, reserve=0)
+        except LLMError as exc:
+            self._stopped(q, exc)
+            raise
+        selected = q.context.select()
+        _record_cuts(q, "context of the retrieval", None)
+        q.trace.counts["context_items"] = len(q.context)
+        q.trace.counts["context_selected"] = len(selected)
+        entities = list(q.entities.values())
+        ids = {i for it in selected for i in item_nodes(it)} | {i for m in entities for i in m.ids}
+        result = Retrieval(question=q.analysis.question, context=selected, entities=entities,
+                           trace=q.trace,
+                           names=display_names(self.store, sorted(ids)) if ids else {})
+        q.emit("retrieval", stage="retrieval", retrieval=result)
+        return result
+
+    async def aask(self, question: str) -> Answer:
+        """:meth:`ask` in a worker thread, for asyncio code."""
+        return await asyncio.to_thread(self.ask, question)
+
+    async def aretrieve(self, question: str) -> Retrieval:
+        """:meth:`retrieve` in a worker thread, for asyncio code."""
+        return await asyncio.to_thread(self.retrieve, question)
+
+    def stream(self, question: str, *, answer: bool = True) -> Iterator[StageEvent]:
+        """The question's :class:`StageEvent` s as they happen, ending with the ``answer`` (or,
+        with ``answer=False``, the ``retrieval``) event. The question runs in a thread; closing
+        the iterator early stops it at its next step. Errors are raised from the iterator."""
+        question = self.check_question(question)
+        events: queue.Queue[Any] = queue.Queue()
+        closed = threading.Event()
+        run = self.ask if answer else self.retrieve
+
+        def listen(ev: StageEvent) -> None:
+            if closed.is_set():
+                raise _StreamClosed
+            events.put(ev)
+
+        def work() -> None:
+            try:
+                run(question, on_event=listen)
+            except _StreamClosed:
+                pass
+            except BaseException as exc:  # handed to the consumer
+                events.put(exc)
+            finally:
+                events.put(_DONE)
+
+        def iterate() -> Iterator[StageEvent]:
+            worker = threading.Thread(target=work, name="byokg-stream", daemon=True)
+            worker.start()
+            try:
+                while (ev := events.get()) is not _DONE:
+                    if isinstance(ev, BaseException):
+                        raise ev
+                    yield ev
+            finally:
+                closed.set()
+
+        return iterate()
+
+    def _stopped(self, q: _Question, exc: LLMError) -> None:
+        exc.trace = q.trace
+        exc.partial = Answer(question=q.analysis.question, context=q.context.select(),
+                             trace=q.trace)
+        q.trace.event("engine", f"stopped: {exc}", level="error")
 
     def _ask(self, q: _Question) -> Answer:
+        self._rounds(q, reserve=1)  # one call stays for the answer while the rounds run
+        return self._answer(q)
+
+    def _rounds(self, q: _Question, reserve: int) -> None:
         self.stages()
         self.linker()
         self.tools()
         for name, why in self._skipped:
             q.trace.event("engine", f"tool {name!r} skipped: {why}", level="info")
-        q.budget.reserve = 1  # one call stays for the answer while the rounds run
+        q.budget.reserve = reserve
         for rnd in range(self.config.iterations):
             if rnd and not q.budget.can_spend(1):
                 self._budget_hit(q, f"no call left for round {rnd + 1} (one kept for the "
@@ -312,11 +418,11 @@ class Engine:
             with _Timer(q.trace, "merge", rnd) as tm:
                 tm.count = q.context.add(items)
             q.trace.count("context_items_new", tm.count)
+            q.emit("merge", stage="merge", round=rnd, new_items=tm.count)
             if proposal.artifacts.finish:
                 q.trace.event("engine", "the KG-Linker said FINISH; stopping", iteration=rnd)
                 break
         q.budget.reserve = 0
-        return self._answer(q)
 
     def _budget_hit(self, q: _Question, message: str, rnd: int | None) -> None:
         q.trace.event("budget", f"LLM call budget ({q.budget.limit} per question, "
@@ -337,6 +443,7 @@ class Engine:
         _record_cuts(q, f"context in the round-{rnd + 1} proposal", rnd)
         q.history.append(art)
         q.trace.artifacts.append(art)
+        q.emit("proposal", stage="kg-linker", round=rnd, artifacts=art)
         for w in art.warnings:
             q.trace.event("kg-linker", f"parse: {w}", level="warning", iteration=rnd)
         q.trace.count("parse_warnings", len(art.warnings))
@@ -375,6 +482,7 @@ class Engine:
             tm.count = sum(len(m.candidates) for m in ents + drafts)
         _record_dropped(q.trace, ents + drafts, rnd)
         q.trace.links.append(ents + drafts)
+        q.emit("links", stage="link", round=rnd, links=ents + drafts)
         for m in ents:
             q.entities.setdefault(m.mention, m)
         for m in drafts:
@@ -461,6 +569,7 @@ class Engine:
             if res is None:
                 q.trace.event(name, f"tool failed: {err}", level="error", iteration=rnd)
                 q.trace.count(f"tool_errors.{name}")
+                q.emit("tool", stage=f"tool:{name}", round=rnd, error=err)
                 continue
             _absorb(q.trace, res, rnd, prefix=f"{name}.", stage=f"tool:{name}")
             q.trace.count(f"items.{name}", len(res.items))
@@ -471,6 +580,7 @@ class Engine:
                 if not it.tool:
                     upd["tool"] = name
                 items.append(it.model_copy(update=upd) if upd else it)
+            q.emit("tool", stage=f"tool:{name}", round=rnd, items=items[len(items) - len(res.items):])
         return items
 
     def _answer(self, q: _Question) -> Answer:
@@ -492,8 +602,8 @@ class Engine:
             trace.counts["llm_calls_refused"] = q.budget.refused
         if not res.answers:
             trace.event("answer", "no answer found in the retrieved context", level="warning")
-        evidence = (list(res.evidence[:MAX_EVIDENCE]) if res.evidence else
-                    evidence_for(res.answers, selected, res.answer_ids, self.store, trace))
+        evidence = evidence_for(res.answers, selected, res.answer_ids, self.store, trace,
+                                first=res.evidence)
         trace.counts["evidence"] = len(evidence)
         ids = {i for it in evidence for i in item_nodes(it)}
         ids.update(i for m in entities for i in m.ids)
@@ -521,14 +631,22 @@ class Engine:
 
 def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
                  answer_ids: dict[str, list[str]], store: GraphStore,
-                 trace: Trace | None = None) -> list[ContextItem]:
+                 trace: Trace | None = None, *, first: Sequence[ContextItem] = (),
+                 strong_only: bool = False) -> list[ContextItem]:
     """The context items that support an answer.
 
-    Strong support: a path that ends at an answer, or a fact/row item that names it. Items that
-    merely pass through an answer are used only when nothing supports it strongly.
+    ``first``: the items the answerer says produced the answer (e.g. the offline reasoner's
+    winning chain); they come first, in its order. Then strong support: a path that ends at an
+    answer, or a fact/row item that names it. Items that merely pass through an answer are used
+    only when nothing supports it strongly.
     """
     if not answers:
         return []
+    if first:
+        lead = list(first)[:MAX_EVIDENCE]
+        rest = evidence_for(answers, [it for it in items if all(it is not f for f in lead)],
+                            answer_ids, store, strong_only=True)
+        return (lead + rest)[:MAX_EVIDENCE]
     ids = {i for v in answer_ids.values() for i in v}
     node_ids = {n for it in items for n in item_nodes(it)}
     names = display_names(store, list(node_ids)) if node_ids else {}
@@ -551,7 +669,7 @@ def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
             hit = any(f" {t} " in text for t in targets)
         if hit:
             strong.append(it)
-    out = strong or weak
+    out = strong if strong or strong_only else weak
     out.sort(key=lambda it: (it.path.hops if it.path is not None else 0))  # stable: short first
     if len(out) > MAX_EVIDENCE and trace is not None:
         trace.event("answer", f"{len(out)} supporting items; the first {MAX_EVIDENCE} kept as "

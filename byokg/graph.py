@@ -1,12 +1,18 @@
 """Opening graphs by URI: ``memory:PATH``, ``kuzu:PATH``, ``neo4j://…``, ``bolt://…``,
 ``neptune-graph://GRAPH_ID``, ``neptune-db://HOST[:PORT]``. The scheme picks the backend
-registered through the ``register_backends`` hook."""
+registered through the ``register_backends`` hook.
+
+Every URI may carry options after ``?`` (``&``-separated, percent-encoded, read by
+:func:`split_query` the way Bolt URIs are). ``display=Label.prop,Other.a+b`` is handled here for
+every backend: it overrides the display property the graph's profile would choose (see
+:mod:`byokg.profile`); the other options belong to the backend, which refuses unknown ones."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlencode
 
 from .errors import ConfigError
 from .store import GraphStore
@@ -25,16 +31,49 @@ def uri_scheme(uri: str) -> str:
     return uri.split(":", 1)[0].lower()
 
 
-def open_graph(uri: str, **options: Any) -> GraphStore:
-    """Open the graph at ``uri`` with the backend registered for its scheme."""
+def split_query(uri: str) -> tuple[str, dict[str, str]]:
+    """``(uri before '?', options)``: the query string parsed like a Bolt URI's (``&``-separated
+    ``key=value`` pairs, percent-decoding, ``+`` read as a space; the last value of a repeated
+    key wins). A malformed pair is a ConfigError."""
+    base, sep, query = uri.partition("?")
+    if not sep:
+        return uri, {}
+    try:
+        pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
+    except ValueError:
+        raise ConfigError(f"{uri!r}: cannot read the options after '?' (write key=value pairs "
+                          "joined by '&', e.g. ?display=Person.fullName&timeout=10)") from None
+    return base, dict(pairs)
+
+
+def without_option(uri: str, key: str) -> tuple[str, str | None]:
+    """``uri`` without the query option ``key``, and that option's value (None: absent)."""
+    base, opts = split_query(uri)
+    if key not in opts:
+        return uri, None
+    value = opts.pop(key)
+    return (base + ("?" + urlencode(opts) if opts else "")), value
+
+
+def open_graph(uri: str, *, display: Any = None, **options: Any) -> GraphStore:
+    """Open the graph at ``uri`` with the backend registered for its scheme.
+
+    ``display`` (and ``?display=`` in the URI, which wins) overrides the display property of
+    labels: ``"Person.fullName,Prize.category+year"`` or ``{"Person": "fullName"}``."""
     from . import registry
+    from .profile import apply_display, parse_display
 
     scheme = uri_scheme(uri)
     reg = registry.backends()
     if scheme not in reg:
         known = ", ".join(sorted(reg.names())) or "none"
         raise ConfigError(f"no backend for URI scheme {scheme!r} in {uri!r} (known: {known})")
-    return reg.create(scheme, uri, **options)
+    uri, in_uri = without_option(uri, "display")
+    wanted = {**parse_display(display), **parse_display(in_uri)}  # validated before opening
+    store = reg.create(scheme, uri, **options)
+    if wanted:
+        apply_display(store, wanted, prefer=True)
+    return store
 
 
 def builtin_graph(name: str) -> FsPath | None:

@@ -18,6 +18,7 @@ from .analysis import QuestionAnalysis
 from .contracts import Artifacts, GraphSchema, RelationPath
 from .errors import ConfigError
 from .models import prompt_checksum
+from .profile import GraphProfile
 from .schema_render import render_schema
 from .text import count_tokens
 
@@ -80,15 +81,16 @@ def _prompt(template_name: str, **values: object) -> Prompt:
 
 
 def render_schema_for(
-    schema: GraphSchema,
+    schema: GraphSchema | GraphProfile,
     analysis: QuestionAnalysis,
     *,
     services: object | None = None,
     max_tokens: int = SCHEMA_TOKENS,
 ) -> str:
-    """The schema, most question-relevant relations first (ties by name), pruned to
-    ``max_tokens``. Labels, properties and relations are put in a fixed order first, so the
-    text never depends on the order the store listed them in."""
+    """The schema (or the graph's profile: typed properties, names, relationship properties),
+    most question-relevant relations first (ties by name), pruned to ``max_tokens``. Labels,
+    properties and relations are put in a fixed order first, so the text never depends on the
+    order the store listed them in."""
     schema = _canonical(schema)
     names = sorted(schema.relation_names)
     scores = analysis.relation_scores(names, services) if len(names) > 1 else {}
@@ -96,8 +98,17 @@ def render_schema_for(
     return render_schema(schema, relation_order=order, max_tokens=max_tokens)
 
 
-def _canonical(schema: GraphSchema) -> GraphSchema:
-    """The schema with labels and properties by name and relation patterns sorted."""
+def _canonical(schema: GraphSchema | GraphProfile) -> GraphSchema | GraphProfile:
+    """The schema (or profile) with labels, relations and properties by name and, in a plain
+    schema, relation patterns sorted (a profile keeps its pairs most common first)."""
+    if isinstance(schema, GraphProfile):
+        plabels = tuple(lab.model_copy(update={"properties": tuple(
+            sorted(lab.properties, key=lambda p: p.name))})
+            for lab in sorted(schema.labels, key=lambda lab: lab.name))
+        prels = tuple(r.model_copy(update={"properties": tuple(
+            sorted(r.properties, key=lambda p: p.name))})
+            for r in sorted(schema.relations, key=lambda r: r.name))
+        return schema.model_copy(update={"labels": plabels, "relations": prels})
     labels = tuple(lab.model_copy(update={"properties": tuple(sorted(lab.properties,
                                                                      key=lambda p: p.name))})
                    for lab in sorted(schema.node_labels, key=lambda lab: lab.name))
@@ -108,7 +119,35 @@ def _canonical(schema: GraphSchema) -> GraphSchema:
     return schema.model_copy(update={"node_labels": labels, "relation_types": rels})
 
 
-def _cypher_sections(cypher: bool, dialect: str | None, store: Any = None) -> tuple[str, str, int]:
+def naming_text(profile: GraphProfile | None, limit: int = 12) -> str:
+    """Which property names the nodes of each label on this graph (written from the profile),
+    for the KG-Linker's instructions; empty without a profile."""
+    if profile is None or not profile.labels:
+        return ""
+    lines = _canonical(profile).naming_lines(limit=limit)  # type: ignore[union-attr]
+    more = len(profile.labels) - len(lines)
+    tail = f"\n(and {more} more labels)" if more > 0 else ""
+    return ("Names on this graph (write entities and answers with these, and match nodes by "
+            "them in queries):\n" + "\n".join(f"- {x}" for x in lines) + tail + "\n")
+
+
+def _match_words(profile: GraphProfile | None) -> tuple[str, str]:
+    """(how to match entities, what to RETURN) in the Cypher task, from the profile."""
+    if profile is None:
+        return "their name property", "the answer nodes' names"
+    single = {lab.display_parts[0] for lab in profile.labels if len(lab.display_parts) == 1}
+    named = [lab for lab in profile.labels if lab.display_parts]
+    if len(single) == 1 and len(named) == len(profile.labels):
+        prop = single.pop()
+        return f"their {prop} property", f"the answer nodes' {prop}"
+    if not named:
+        return "their id", "the answer nodes' ids"
+    return ("the property that names their label (see 'Names on this graph')",
+            "that property of the answer nodes")
+
+
+def _cypher_sections(cypher: bool, dialect: str | None, store: Any = None,
+                     profile: GraphProfile | None = None) -> tuple[str, str, int]:
     if not cypher:
         return "", "", 3
     hints = ""
@@ -117,7 +156,9 @@ def _cypher_sections(cypher: bool, dialect: str | None, store: Any = None) -> tu
 
         hints = dialect_hints(dialect, store=store) or ""
     hints = f"Dialect ({dialect}): {hints}" if hints else ""
-    task = fill(load_template("cypher_task"), dialect_hints=hints)
+    match_by, return_what = _match_words(profile)
+    task = fill(load_template("cypher_task"), dialect_hints=hints, match_by=match_by,
+                return_what=return_what)
     return task, load_template("cypher_format"), 4
 
 
@@ -128,14 +169,17 @@ def linker_prompt(
     cypher: bool = False,
     dialect: str | None = None,
     store: Any = None,
+    profile: GraphProfile | None = None,
 ) -> Prompt:
     """The first-round KG-Linker prompt (entities, relation paths, [cypher], draft answers).
 
-    ``store`` lets the dialect hints describe the store's layout (e.g. Kùzu triple graphs)."""
-    task, fmt, n = _cypher_sections(cypher, dialect, store)
+    ``store`` lets the dialect hints describe the store's layout (e.g. Kùzu triple graphs);
+    ``profile`` says which property names the nodes of each label."""
+    task, fmt, n = _cypher_sections(cypher, dialect, store, profile)
     return _prompt(
         "kg_linker",
         schema=schema_text,
+        naming=naming_text(profile),
         question=question.strip(),
         cypher_task=task,
         cypher_format=fmt,
@@ -153,12 +197,14 @@ def iterative_prompt(
     cypher: bool = False,
     dialect: str | None = None,
     store: Any = None,
+    profile: GraphProfile | None = None,
 ) -> Prompt:
     """A later-round KG-Linker prompt: receives the graph context and may reply FINISH."""
-    task, fmt, n = _cypher_sections(cypher, dialect, store)
+    task, fmt, n = _cypher_sections(cypher, dialect, store, profile)
     return _prompt(
         "kg_linker_iterative",
         schema=schema_text,
+        naming=naming_text(profile),
         question=question.strip(),
         context=context_text or "(nothing retrieved yet)",
         round=round_no,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .errors import ConfigError
 from .graph import uri_scheme
-from .readers import LoadReport
+from .readers import Limits, LoadReport
 
 
 @dataclass(kw_only=True)
@@ -25,7 +25,8 @@ class LoadSummary(LoadReport):
     def of(cls, target: str, report: LoadReport) -> LoadSummary:
         """The summary of a load into ``target`` that read and froze its sources with
         ``report`` (:meth:`byokg.readers.TripleBuilder.freeze` fills nodes and triplets)."""
-        return cls(target=target, **{**vars(report), "reasons": list(report.reasons)})
+        return cls(target=target, **{**vars(report), "reasons": list(report.reasons),
+                                      "notes": list(report.notes)})
 
     def summary(self) -> str:
         lines = [
@@ -35,17 +36,22 @@ class LoadSummary(LoadReport):
             lines.append(f"duplicates skipped: {self.duplicates:,}")
         if self.bad_rows:
             lines.append(f"bad rows skipped: {self.bad_rows:,}; first reasons:")
-        elif self.reasons:
+            lines += [f"  {r}" for r in self.reasons]
+        notes = list(self.notes) + ([] if self.bad_rows else list(self.reasons))
+        if notes:
             lines.append("notes:")
-        lines += [f"  {r}" for r in self.reasons]
+            lines += [f"  {n}" for n in notes]
         return "\n".join(lines)
 
 
 def load_into(
-    sources: list[str], into: str, *, mapping: str | None = None, skip_bad_rows: bool = False
+    sources: list[str], into: str, *, mapping: str | None = None, skip_bad_rows: bool = False,
+    limits: Limits | None = None,
 ) -> LoadSummary:
     """Load ``sources`` into the store at ``into`` with the ``loader`` its backend registered
-    (``memory:FILE.jsonl`` writes a validated, deduplicated JSONL file; see docs/backends.md)."""
+    (``memory:FILE.jsonl`` writes a validated, deduplicated JSONL file; see docs/backends.md).
+    ``limits`` (line length, number digits, nesting) reach the built-in readers; the default
+    comes from the ``BYOKG_MAX_*`` environment variables."""
     from . import registry
 
     entry = registry.backends().get(uri_scheme(into))
@@ -54,4 +60,5 @@ def load_into(
         raise ConfigError(
             f"backend {entry.name!r} (plugin {entry.plugin}) does not support `byokg load`"
         )
-    return loader(sources, into, mapping=mapping, skip_bad_rows=skip_bad_rows)
+    extra = {"limits": limits} if limits is not None else {}
+    return loader(sources, into, mapping=mapping, skip_bad_rows=skip_bad_rows, **extra)

@@ -3,51 +3,48 @@
 The two stage implementations registered in ``plugins/offline.py`` call into this module:
 
 * the offline **proposer** spots the graph's names in the question (the linking name index, and
-  spans that are node ids verbatim), walks 1–3 hops around them (batched ``store.neighbors``
-  calls, capped) and proposes the relation paths, with their directions, that best match the
-  question (:class:`PathScorer` over the :class:`~byokg.analysis.QuestionAnalysis`);
-* the offline **answerer** ranks the end nodes of the retrieved paths and triplets by how well the
-  relations leading to them match the question, with a bonus for nodes reached from several
-  question entities and for a type that matches the one asked for; the question's own entities and
-  unnamed (CVT) nodes are never answers.
-
-Retrieval itself (walking the proposed paths) is done by the ``follow-paths`` tool like for any
-other proposer.
+  spans that are node ids verbatim), enumerates the relation chains around them and scores them
+  against the question (:mod:`byokg.chains`: word-to-relation alignment, answer type,
+  conjunctions), and proposes the best as direction-aware relation paths with their scores
+  (``Artifacts.path_scores``);
+* retrieval tools instantiate them (``follow-paths`` walks the paths, ``node-properties`` reads
+  the properties of the entities and of the paths' end nodes);
+* the offline **answerer** (:func:`answer_offline`) reads the context: it groups the retrieved
+  walks by chain, takes the best chain's end set as the answer set (refined per node by type,
+  by meeting another question entity, by a number of the question), or a property value whose
+  name says what is asked and whose type fits, or a count for "how many"; the question's own
+  entities and unnamed (CVT) nodes are never answers. The chain that produced the answer is its
+  evidence, first.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analysis import QuestionAnalysis, relation_terms, term_sim
-from .contracts import Candidate, ContextItem, Direction, MentionLinks, Path, RelationPath
+from .analysis import QuestionAnalysis
+from .answer_types import end_type, literal_kind
+from .chains import CONJUNCTION, W_TYPE, Chain, ChainScorer, _steps, specificity
+from .contracts import Candidate, ContextItem, MentionLinks, PathScore, RelationPath
 from .profile import display_names, is_unnamed
 from .store import GraphStore
-from .text import STOPWORDS, stem, words
+from .text import STOPWORDS, normalize, stem, words
 from .tools import Services
 
 MAX_IDS_PER_SPOT = 5
-FANOUT_1 = 2000  # edges read per spotted entity
-HOP2_RELATIONS = 6  # best first-hop relations expanded to a second hop
-HOP2_NODES = 60  # middle nodes expanded per first-hop relation
-FANOUT_2 = 300  # edges read per middle node
-HOP3_WALKS = 3  # best 2-hop relation sequences extended by a third hop
-HOP3_NODES = 40  # end nodes per extended sequence
-FANOUT_3 = 200
-MAX_WALK_PATHS = 200  # instantiated paths kept per relation sequence while walking
-HOP_PENALTY = 0.04
-IDLE_HOP_PENALTY = 0.2
-FORWARD_BONUS = 0.02  # the question's entity is usually the subject of the fact asked for
-UNNAMED_END_PENALTY = 0.3
-CONJUNCTION_BONUS = 0.25
-TYPE_BONUS = 0.15  # candidate's type (label / relation type segment) is the type asked for
-TYPE_CANDIDATES = 60
-TYPE_FANOUT = 40
-GENERIC_TYPES = frozenset({"entity", "topic", "thing", "object", "common"})
+OTHER_MENTION = 0.15  # a chain proposed for another entity, walked from this one
+UNPROPOSED = 0.05  # a path or fact no proposer rated (scored here)
+NUMBER_MATCH = 0.2  # a candidate with a property or neighbour equal to a number of the question
+ECHO = 0.1  # a candidate whose name only repeats words of the question
+TYPED_CANDIDATES = 80  # candidates whose labels are read for their own type
+RESIDUAL = 0.03  # per unsaid question word naming a neighbour of a candidate
+RESIDUAL_BAND = 0.05  # candidates this close to the best are checked
+RESIDUAL_CANDIDATES = 40
+RESIDUAL_FANOUT = 60
 
 
 # --------------------------------------------------------------------------- spotting
@@ -76,6 +73,28 @@ def id_spots(analysis: QuestionAnalysis, store: GraphStore) -> list[Spot]:
     return [Spot(k, *spans[k], [k]) for k, node in found.items() if node is not None]
 
 
+ADJECTIVE_ENDINGS = ("n", "an")  # English place adjectives: America-n, Europe-an, Asia-n
+
+
+def adjective_spots(analysis: QuestionAnalysis, idx: Any) -> list[Spot]:
+    """Capitalised spans that name a graph node once an adjective ending is taken off their last
+    word ("Central American" -> the node *Central America*, "Eastern European" -> *Eastern
+    Europe*), found by exact name lookup. English morphology only."""
+    out: list[Spot] = []
+    for sp in analysis.spans:
+        last = sp.text.split()[-1] if sp.text.split() else ""
+        if sp.words > 3 or len(last) < 6 or not last[:1].isupper():
+            continue
+        for cut in ADJECTIVE_ENDINGS:
+            if not last.endswith(cut):
+                continue
+            ids = [i for i, _alias in idx.exact(sp.text[: -len(cut)])][:MAX_IDS_PER_SPOT]
+            if ids:
+                out.append(Spot(sp.text, sp.start, sp.end, ids))
+                break
+    return out
+
+
 def _capitalized(question: str, mention: str) -> bool | None:
     """Whether the mention is written capitalised in the question (None: cannot tell)."""
     m = re.search(r"(?<!\w)" + r"\W+".join(map(re.escape, mention.split())) + r"(?!\w)", question, re.I)
@@ -87,6 +106,7 @@ def _capitalized(question: str, mention: str) -> bool | None:
 def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Services) -> list[Spot]:
     """The graph's names in the question: longest non-overlapping spans, a lower-case common word
     ("country", "bird") dropped when capitalised names were found."""
+    from .linking.fuzzy import short_name_ok
     from .linking.linker import get_name_index
 
     question = analysis.question
@@ -94,7 +114,7 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
     spots = [Spot(s.mention, s.start, s.end, list(s.ids)[:MAX_IDS_PER_SPOT])
              for s in idx.spot(question, max_ngram=6)]
     by_span = {(s.start, s.end): s for s in spots}
-    for s in id_spots(analysis, store):
+    for s in [*id_spots(analysis, store), *adjective_spots(analysis, idx)]:
         same = by_span.get((s.start, s.end))
         if same is not None:
             same.ids.extend(i for i in s.ids if i not in same.ids)
@@ -108,13 +128,23 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
     taken: list[Spot] = []
     for s in spots:
         toks = words(s.mention)
-        if len(toks) == 1 and (toks[0] in STOPWORDS or len(toks[0]) < 3):
+        if (len(toks) == 1 and (toks[0] in STOPWORDS or len(toks[0]) < 3)
+                and not short_name_ok(s.mention)):  # "Go", "C", "UK": vetted by the index
             continue
         if any(not (s.end <= t.start or s.start >= t.end) for t in taken):
             continue
         taken.append(s)
     taken.sort(key=lambda s: s.start)
     return taken
+
+
+def drop_type_words(spots: Sequence[Spot], analysis: QuestionAnalysis) -> list[Spot]:
+    """Spots that are only the asked-for type written in lower case ("what *country*…",
+    "which *city*…") say what is asked, not which entity: dropped when other spots remain."""
+    types = set(analysis.type_words)
+    keep = [s for s in spots
+            if not (set(words(s.mention)) <= types and s.mention[:1].islower())]
+    return keep if keep else list(spots)
 
 
 def spot_links(spots: Sequence[Spot], store: GraphStore) -> list[MentionLinks]:
@@ -125,289 +155,355 @@ def spot_links(spots: Sequence[Spot], store: GraphStore) -> list[MentionLinks]:
         for s in spots]
 
 
-# --------------------------------------------------------------------------- path scoring
+# --------------------------------------------------------------------------- answers
 
 
-class PathScorer:
-    """Scores relation paths against a question (coverage of its words + relevance of each hop)."""
-
-    def __init__(self, analysis: QuestionAnalysis, services: Services | None = None,
-                 exclude: Sequence[str] = ()) -> None:
-        self.analysis = analysis
-        self.groups = analysis.focus(exclude)
-        self.services = services
-        self._covers: dict[str, list[float]] = {}
-
-    def relations(self, rels: Sequence[str]) -> dict[str, float]:
-        return self.analysis.relation_scores(rels, self.services)
-
-    def relation(self, rel: str) -> float:
-        return self.analysis.relation_score(rel, self.services)
-
-    def _cover(self, rel: str) -> list[float]:
-        """Per question group, how well this relation covers it (0..1)."""
-        got = self._covers.get(rel)
-        if got is None:
-            rterms = relation_terms(rel)
-            got = [
-                max((term_sim(v, t) * w for v in g.variants for t, w in rterms.items()), default=0.0)
-                for g in self.groups
-            ]
-            self._covers[rel] = got
-        return got
-
-    def score(
-        self, rels: Sequence[str], *, through_unnamed: bool = False, inverted: Sequence[bool] = ()
-    ) -> float:
-        """Coverage of the question's content words, relevance of every hop, and no idle hops
-        (a hop that covers nothing the others do not is penalised, unless it only steps through
-        an unnamed node such as a Freebase CVT)."""
-        if not rels:
-            return 0.0
-        rel_scores = self.relations(rels)
-        covers = [self._cover(r) for r in rels]
-        weights = [g.weight for g in self.groups]
-        total = sum(weights)
-        best = [max(c[i] for c in covers) for i in range(len(weights))]
-        content = sum(w * b for w, b in zip(weights, best, strict=True)) / total if total else 0.0
-        wh = max((b for w, b in zip(weights, best, strict=True) if w == 0), default=0.0)
-        precision = sum(rel_scores[r] for r in rels) / len(rels)
-        idle = 0.0
-        if len(rels) > 1 and total:
-            # the last hop must add coverage the earlier hops lack (else the walk went too far);
-            # an earlier hop that covers nothing at all costs a little
-            last = len(rels) - 1
-            before = [max(c[i] for c in covers[:last]) for i in range(len(weights))]
-            gain = sum(w * max(0.0, covers[last][i] - before[i]) for i, w in enumerate(weights))
-            if gain / total < 0.2:
-                idle += IDLE_HOP_PENALTY
-            if not through_unnamed:
-                idle += 0.05 * sum(1 for c in covers[:last] if max(c, default=0.0) < 0.3)
-        fwd = FORWARD_BONUS * sum(1 for x in inverted if not x) / len(rels) if inverted else 0.0
-        return (0.55 * content + 0.3 * precision + 0.1 * wh + fwd
-                - HOP_PENALTY * (len(rels) - 1) - idle)
-
-
-# --------------------------------------------------------------------------- walking
-
-
-@dataclass
-class Walk:
-    """Instantiated paths that share one relation sequence walked in one direction per hop."""
-
-    relations: tuple[str, ...]
-    inverted: tuple[bool, ...]
-    paths: list[Path] = field(default_factory=list)
-    score: float = 0.0
-
-    @property
-    def relation_path(self) -> RelationPath:
-        return RelationPath(relations=self.relations, inverted=self.inverted)
-
-
-def _step(hoods: dict[str, Any], node: str) -> list[tuple[str, str, bool]]:
-    """(relation, other node, inverted) for every edge of ``node``."""
-    nb = hoods.get(node)
-    out = []
-    for t in nb.triplets if nb is not None else ():
-        if t.head == node:
-            out.append((t.relation, t.tail, False))
-        if t.tail == node and t.head != node:
-            out.append((t.relation, t.head, True))
+def mention_spans(question: str, mentions: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """Where each mention stands in the question (first case-insensitive match)."""
+    out: dict[str, tuple[int, int]] = {}
+    for m in mentions:
+        parts = m.split()
+        if not parts:
+            continue
+        hit = re.search(r"(?<!\w)" + r"\W+".join(map(re.escape, parts)) + r"(?!\w)", question, re.I)
+        if hit is not None:
+            out[m] = (hit.start(), hit.end())
     return out
 
 
-def _add(walks: dict[tuple[Any, ...], Walk], path: Path) -> None:
-    key = (path.relations, path.inverted)
-    w = walks.get(key)
-    if w is None:
-        w = walks[key] = Walk(path.relations, path.inverted)
-    if len(w.paths) < MAX_WALK_PATHS:
-        w.paths.append(path)
+@dataclass
+class Group:
+    """The retrieved walks of one chain from one question entity: its end set."""
 
-
-def walk_paths(store: GraphStore, starts: Sequence[str], scorer: PathScorer, *,
-               max_hops: int = 3) -> list[Walk]:
-    """1- to 3-hop walks from ``starts`` grouped by relation sequence and direction, best first.
-    Hop 2 expands the best first-hop relations only, hop 3 the best 2-hop walks only."""
-    walks: dict[tuple[Any, ...], Walk] = {}
-    if not starts:
-        return []
-    start_set = set(starts)
-    hood1 = store.neighbors(list(starts), direction=Direction.BOTH, limit_per_node=FANOUT_1)
-    by_rel: dict[str, list[tuple[str, str, bool]]] = {}
-    for s in starts:
-        for rel, other, inv in _step(hood1, s):
-            if other not in start_set:
-                by_rel.setdefault(rel, []).append((s, other, inv))
-                _add(walks, Path(nodes=(s, other), relations=(rel,), inverted=(inv,)))
-    rel1 = scorer.relations(list(by_rel))
-    if max_hops >= 2 and by_rel:
-        first = sorted(by_rel, key=lambda r: (-rel1[r], r))[:HOP2_RELATIONS]
-        prefixes: dict[str, list[Path]] = {}
-        for rel in first:
-            for s, m, inv in by_rel[rel][:HOP2_NODES]:
-                prefixes.setdefault(m, []).append(Path(nodes=(s, m), relations=(rel,), inverted=(inv,)))
-        _extend(store, walks, prefixes, start_set, scorer, FANOUT_2)
-    _score_walks(store, walks, scorer)
-    if max_hops >= 3:
-        two = sorted((w for w in walks.values() if len(w.relations) == 2), key=lambda w: -w.score)
-        prefixes = {}
-        for w in two[:HOP3_WALKS]:
-            for p in w.paths[:HOP3_NODES]:
-                prefixes.setdefault(p.end, []).append(p)
-        if prefixes:
-            _extend(store, walks, prefixes, start_set, scorer, FANOUT_3)
-            _score_walks(store, walks, scorer, only_hops=3)
-    return sorted(walks.values(), key=lambda w: (-w.score, len(w.relations), w.relations, w.inverted))
-
-
-def _extend(store: GraphStore, walks: dict[tuple[Any, ...], Walk], prefixes: dict[str, list[Path]],
-            starts: set[str], scorer: PathScorer, fanout: int) -> None:
-    """One more hop from the end of every prefix path (one batched neighbours call)."""
-    hoods = store.neighbors(list(prefixes), direction=Direction.BOTH, limit_per_node=fanout)
-    scorer.relations(list({r for m in prefixes for r, _, _ in _step(hoods, m)}))
-    for m, paths in prefixes.items():
-        for rel, end, inv in _step(hoods, m):
-            for p in paths:
-                if end in p.nodes or end in starts:
-                    continue  # no walking back to the question's entities
-                _add(walks, Path(nodes=(*p.nodes, end), relations=(*p.relations, rel),
-                                 inverted=(*p.inverted, inv)))
-
-
-def _score_walks(store: GraphStore, walks: dict[tuple[Any, ...], Walk], scorer: PathScorer,
-                 only_hops: int | None = None) -> None:
-    todo = [w for w in walks.values() if only_hops is None or len(w.relations) == only_hops]
-    names = display_names(store, list({n for w in todo for p in w.paths for n in p.nodes[1:]}))
-    for w in todo:
-        via = sum(any(is_unnamed(n, names.get(n)) for n in p.nodes[1:-1]) for p in w.paths)
-        w.score = scorer.score(w.relations, through_unnamed=via * 2 > len(w.paths),
-                               inverted=w.inverted)
-        if sum(is_unnamed(p.end, names.get(p.end)) for p in w.paths) * 2 > len(w.paths):
-            w.score -= UNNAMED_END_PENALTY
-
-
-# --------------------------------------------------------------------------- answers
+    key: str  # the relation path as text (``~directed_by -> genre``)
+    mention: str
+    hops: tuple[tuple[str, bool], ...]
+    ends: dict[str, list[ContextItem]] = field(default_factory=dict)
+    score: float = 0.0
+    type_score: float = 0.0  # the weighted answer-type share of ``score``
+    reported_ends: int = 0  # end nodes a tool reported (the context may hold fewer)
+    truncated: bool = False  # a cap cut the walk
 
 
 @dataclass
 class Ranked:
-    node: str
+    """A candidate answer: a node, or a property value."""
+
     name: str
     score: float
+    node: str | None = None
+    value: Any = None
+    group: Group | None = None
+    items: list[ContextItem] = field(default_factory=list)
+    nodes: list[str] = field(default_factory=list)  # for values: the nodes that carry them
 
 
-def _pairs(item: ContextItem, qids: set[str]) -> list[tuple[str, str, tuple[str, ...]]]:
-    """(question entity, candidate node, relations between) that an item supports."""
-    if item.path is not None and item.path.hops:
-        if any(n in qids for n in item.path.nodes[1:-1]):
-            return []  # walked back through a question entity: says nothing about the answer
-        return [(item.path.start, item.path.end, item.path.relations)]
+@dataclass
+class OfflineAnswer:
+    answers: list[str] = field(default_factory=list)
+    answer_ids: dict[str, list[str]] = field(default_factory=dict)
+    evidence: list[ContextItem] = field(default_factory=list)
+    ranked: list[Ranked] = field(default_factory=list)
+    chain: str | None = None  # the chain (or chain + property) that produced the answer
+    notes: list[str] = field(default_factory=list)
+
+
+def _walks(item: ContextItem, qids: set[str]) -> list[tuple[str, str, tuple[tuple[str, bool], ...]]]:
+    """(question entity, candidate node, hops) for what an item says."""
+    p = item.path
+    if p is not None and p.hops:
+        if p.start not in qids or p.end in qids or any(n in qids for n in p.nodes[1:-1]):
+            return []
+        return [(p.start, p.end, tuple((r, p.is_inverted(i)) for i, r in enumerate(p.relations)))]
     out = []
     for t in item.triplets:
         if t.head in qids and t.tail not in qids:
-            out.append((t.head, t.tail, (t.relation,)))
+            out.append((t.head, t.tail, ((t.relation, False),)))
         elif t.tail in qids and t.head not in qids:
-            out.append((t.tail, t.head, (t.relation,)))
+            out.append((t.tail, t.head, ((t.relation, True),)))
     return out
 
 
-def extract_answers(
+def _key(hops: Sequence[tuple[str, bool]]) -> str:
+    return str(RelationPath(relations=tuple(r for r, _ in hops), inverted=tuple(i for _, i in hops)))
+
+
+def _hops_of(text: str) -> tuple[tuple[str, bool], ...]:
+    rp = RelationPath.parse(text)
+    flags = rp.inverted or (False,) * len(rp.relations)
+    return tuple(zip(rp.relations, flags, strict=True))
+
+
+def format_value(value: Any, analysis: QuestionAnalysis) -> str:
+    """A property value as an answer: dates in ISO form, the year alone when a year is asked."""
+    asks_year = "year" in analysis.words or "years" in analysis.words
+    if isinstance(value, _dt.datetime):
+        value = value.date()
+    if isinstance(value, _dt.date):
+        return str(value.year) if asks_year else value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    text = str(value)
+    if asks_year and literal_kind(text) == "date" and re.match(r"^\d{4}-", text):
+        return text[:4]
+    return text
+
+
+class _Answering:
+    """One run of the offline answerer (see :func:`answer_offline`)."""
+
+    def __init__(self, analysis: QuestionAnalysis, store: GraphStore, entities: Sequence[MentionLinks],
+                 history: Sequence[Any], services: Services | None,
+                 labels: Sequence[str] = (), relations: Sequence[str] = ()) -> None:
+        self.analysis, self.store, self.services = analysis, store, services
+        self.mention_of: dict[str, str] = {}
+        for m in entities:
+            for i in m.ids:
+                self.mention_of.setdefault(i, m.mention)
+        self.qids = set(self.mention_of)
+        self.hints: dict[str, PathScore] = {}
+        for art in history:
+            for rp, ps in zip(art.relation_paths, getattr(art, "path_scores", ()), strict=False):
+                k = str(rp)
+                if k not in self.hints or ps.score > self.hints[k].score:
+                    self.hints[k] = ps
+        spans = mention_spans(analysis.question, list(dict.fromkeys(self.mention_of.values())))
+        self.scorer = ChainScorer(analysis, services, mentions=spans, labels=labels,
+                                  relations=relations)
+        self.names: dict[str, str] = {}
+
+    # -- chains
+    def groups(self, items: Sequence[ContextItem]) -> dict[tuple[str, str], Group]:
+        groups: dict[tuple[str, str], Group] = {}
+        for it in items:
+            for start, end, hops in _walks(it, self.qids):
+                m = self.mention_of[start]
+                key = _key(hops)
+                g = groups.get((key, m))
+                if g is None:
+                    g = groups[(key, m)] = Group(key=key, mention=m, hops=hops)
+                g.ends.setdefault(end, []).append(it)
+                g.reported_ends = max(g.reported_ends, int(it.metadata.get("ends") or 0))
+                g.truncated |= bool(it.metadata.get("truncated"))
+        inner = [n for g in groups.values() for its in g.ends.values() for it in its[:1]
+                 if it.path is not None for n in it.path.nodes[1:-1]]
+        self.names.update(display_names(self.store, inner))
+        for g in groups.values():
+            self._rate(g)
+        return groups
+
+    def _rate(self, g: Group) -> None:
+        ps = self.hints.get(g.key)
+        if ps is not None:
+            g.score = ps.score - (OTHER_MENTION if ps.mention not in (None, g.mention) else 0.0)
+            g.type_score = ps.type_score
+            return
+        ch = Chain(mention=g.mention, hops=g.hops)
+        first = next(iter(g.ends.values()))[0]
+        if first.path is not None:
+            ch.unnamed_middle = tuple(is_unnamed(n, self.names.get(n)) for n in first.path.nodes[1:-1])
+        rel, inv = g.hops[-1]
+        ch.end_type = self.scorer.end_type(rel, inv)
+        ch.type_score = self.scorer.type_score(ch.end_type)
+        self.scorer.prepare([r for r, _ in g.hops])
+        g.score = self.scorer.score(ch) - UNPROPOSED
+        g.type_score = W_TYPE * ch.type_score
+
+    def _middles(self, g: Group) -> tuple[bool, ...]:
+        """Which inner nodes of a group's first walk are unnamed (CVTs)."""
+        first = next(iter(g.ends.values()))[0]
+        if first.path is None:
+            return ()
+        return tuple(is_unnamed(n, self.names.get(n)) for n in first.path.nodes[1:-1])
+
+    def nodes(self, groups: dict[tuple[str, str], Group]) -> dict[str, Ranked]:
+        cands: dict[str, Ranked] = {}
+        support: dict[str, set[str]] = {}
+        for g in groups.values():
+            constrains = len(_steps(len(g.hops), self._middles(g))) == 1
+            for node, its in g.ends.items():
+                if constrains:  # one step from its entity: it can constrain the answer
+                    support.setdefault(node, set()).add(g.mention)
+                old = cands.get(node)
+                if old is None or g.score > old.score:
+                    cands[node] = Ranked(name=node, score=g.score, node=node, group=g, items=list(its))
+        self.names.update(display_names(self.store, list(cands)))
+        for node in list(cands):
+            if is_unnamed(node, self.names.get(node)):
+                del cands[node]
+        top = sorted(cands.values(), key=lambda r: -r.score)[:TYPED_CANDIDATES]
+        found = self.store.get_nodes([r.node for r in top if r.node]) if top else {}
+        mention_words = {w for m in set(self.mention_of.values()) for w in words(m)}
+        qwords = {w for w in self.analysis.content_words if w not in mention_words}
+        met = [r.node for r in cands.values() if r.node and r.group is not None
+               and support.get(r.node, set()) - {r.group.mention}]
+        spec = specificity(self.store, met[:TYPED_CANDIDATES], self.services)
+        for r in cands.values():
+            r.name = self.names.get(r.node or "", r.node or "")
+            n = found.get(r.node or "")
+            if n is not None and r.group is not None:
+                rel, inv = r.group.hops[-1]
+                t = self.scorer.end_type(rel, inv, labels=self.scorer.node_labels(n.labels),
+                                         literal=literal_kind(r.name))
+                r.score += W_TYPE * self.scorer.type_score(t) - r.group.type_score
+            if r.group is not None:
+                others = support.get(r.node or "", set()) - {r.group.mention}
+                if others:
+                    r.score += CONJUNCTION * len(others) * spec.get(r.node or "", 1.0)
+            nw = {w for w in words(r.name) if w not in STOPWORDS}
+            if nw and nw <= qwords:
+                r.score -= ECHO
+            if r.group is not None:
+                r.score += 0.005 * math.log1p(len(r.group.ends.get(r.node or "", ())))
+        return cands
+
+    # -- what the chain leaves unsaid
+    def residual(self, ranked: list[Ranked]) -> None:
+        """Candidates near the top whose neighbours are named by question words no entity or
+        relation took ("which of the *Central American* countries ...") are lifted a little:
+        the graph checks a constraint the linker did not resolve. One batched read."""
+        if not ranked:
+            return
+        top = ranked[0].group
+        said = self.scorer.said_words([r for r, _ in top.hops]) if top is not None else set()
+        mention_words = {w for m in set(self.mention_of.values()) for w in words(m)}
+        rest = {stem(w) for w in self.analysis.content_words
+                if w not in mention_words and w not in said and not w.isdigit()}
+        rest -= {stem(w) for w in self.scorer.expect.type_words}
+        if not rest:
+            return
+        best = ranked[0].score
+        near = [r for r in ranked if r.node is not None and r.score >= best - RESIDUAL_BAND]
+        near = near[:RESIDUAL_CANDIDATES]
+        if len(near) < 2:
+            return
+        hoods = self.store.neighbors([r.node for r in near if r.node],
+                                     limit_per_node=RESIDUAL_FANOUT)
+        others = {t.head if t.tail == r.node else t.tail
+                  for r in near for t in (hoods[r.node].triplets if r.node in hoods else ())}
+        names = display_names(self.store, list(others))
+        for r in near:
+            hood = hoods.get(r.node or "")
+            seen: set[str] = set()
+            for t in hood.triplets if hood is not None else ():
+                other = t.head if t.tail == r.node else t.tail
+                seen.update(stem(w) for w in words(names.get(other, other)))
+            hits = sum(1 for w in rest if any(x.startswith(w) or w.startswith(x)
+                                              for x in seen if len(x) >= 4))
+            r.score += RESIDUAL * min(hits, 3)
+
+    # -- property values
+    def values(self, items: Sequence[ContextItem], groups: dict[tuple[str, str], Group],
+               cands: dict[str, Ranked]) -> list[Ranked]:
+        by_value: dict[str, Ranked] = {}
+        numbers = {normalize(n).replace(" ", "") for n in self.analysis.numbers}
+        for it in items:
+            if it.kind != "property":
+                continue
+            md = it.metadata
+            node, prop, value = md.get("node"), md.get("property"), md.get("value")
+            if not isinstance(node, str) or not isinstance(prop, str) or value is None:
+                continue
+            parent = str(md.get("relation_path") or "")
+            if parent:
+                hops = _hops_of(parent)
+                mention = next((g.mention for (k, _m), g in groups.items()
+                                if k == parent and node in g.ends), None)
+                ps = self.hints.get(parent)
+                if mention is None and ps is not None:
+                    mention = ps.mention  # the walk itself was left out of the context
+            else:
+                hops, mention = (), self.mention_of.get(node)
+            if mention is None:
+                continue
+            if numbers and normalize(str(value)).replace(" ", "") in numbers and node in cands:
+                cands[node].score += NUMBER_MATCH  # the question names this value
+            full = (*hops, (prop, False))
+            ch = Chain(mention=mention, hops=full)
+            ch.end_type = end_type(prop, False, literal=literal_kind(value))
+            ch.type_score = self.scorer.type_score(ch.end_type)
+            self.scorer.prepare([prop])
+            score = self.scorer.score(ch)
+            name = format_value(value, self.analysis)
+            r = by_value.get(name)
+            if r is None or score > r.score + 1e-9:  # evidence: the best-scored nodes only
+                by_value[name] = Ranked(name=name, score=score, value=value, items=[it],
+                                        nodes=[node])
+            elif score >= r.score - 1e-9 and node not in r.nodes:
+                r.nodes.append(node)
+                r.items.append(it)
+        return list(by_value.values())
+
+
+def answer_offline(
     analysis: QuestionAnalysis,
     items: Sequence[ContextItem],
     store: GraphStore,
     *,
     entities: Sequence[MentionLinks] = (),
+    history: Sequence[Any] = (),
     services: Services | None = None,
     max_answers: int = 10,
     tie: float = 0.02,
-) -> list[Ranked]:
-    """The best candidate answers, best first (ties within ``tie`` of the best are kept).
-
-    A node reached from two different *mentions* (a conjunction) gets a bonus, not one reached
-    from two readings of the same mention.
-    """
-    mentions = [m.mention for m in entities]
-    mention_of = {i: m.mention for m in entities for i in m.ids}
-    qids = set(mention_of)
-    scorer = PathScorer(analysis, services, exclude=mentions)
-    mention_words = {w for m in mentions for w in words(m)}
-    qwords = {w for w in analysis.content_words if w not in mention_words}
-    cand: dict[str, list[float]] = {}
-    starts: dict[str, set[str]] = {}
-    inner = [n for it in items if it.path is not None for n in it.path.nodes[1:-1]]
-    names = display_names(store, inner)
-    for it in items:
-        for start, node, rels in _pairs(it, qids):
-            if node in qids:
-                continue
-            through = (len(rels) > 1 and it.path is not None
-                       and any(is_unnamed(n, names.get(n)) for n in it.path.nodes[1:-1]))
-            s = scorer.score(rels, through_unnamed=through,
-                             inverted=it.path.inverted if it.path is not None else ())
-            if it.score is not None and it.tool != "follow-paths":
-                s += 0.05 * max(0.0, min(1.0, float(it.score)))
-            cand.setdefault(node, []).append(s)
-            if start in qids:
-                starts.setdefault(node, set()).add(mention_of.get(start, start))
-    if not cand:
-        return []
-    names.update(display_names(store, list(cand)))
-    scored = []
-    for node, ss in cand.items():
-        if is_unnamed(node, names.get(node)):
-            continue
-        s = max(ss) + 0.01 * math.log1p(len(ss) - 1)
-        s += CONJUNCTION_BONUS * (len(starts.get(node, ())) - 1)
-        nwords = {w for w in words(names.get(node, node)) if w not in STOPWORDS}
-        if nwords and nwords <= qwords:
-            s *= 0.5  # the name only repeats the question
-        scored.append(Ranked(node, names.get(node, node), s))
-    if not scored:
-        return []
-    scored.sort(key=lambda x: (-x.score, x.name))
-    scored = _type_bonus(analysis, scored, store, mention_words)
-    best = scored[0].score
-    return [x for x in scored if x.score >= best - tie][:max_answers]
-
-
-def asked_types(analysis: QuestionAnalysis, mention_words: set[str] = frozenset()) -> set[str]:
-    """Stemmed type words the question asks for: ``who`` -> person; ``which/what X`` -> X."""
-    if analysis.kind == "person":
-        return {"person"}
-    for w in analysis.type_words:
-        if w not in mention_words:
-            return {stem(w)} - GENERIC_TYPES
-    return set()
-
-
-def candidate_types(store: GraphStore, ids: Sequence[str]) -> dict[str, set[str]]:
-    """Type words per node: its labels, and the type segment of the relations it is the subject
-    of (``domain.type.property``), e.g. ``location.country.capital`` -> ``country``."""
-    out: dict[str, set[str]] = {i: set() for i in ids}
-    for i, node in store.get_nodes(list(ids)).items():
-        if node is not None:
-            for lab in node.labels:
-                out[i].update(stem(w) for w in words(lab))
-    for i, nb in store.neighbors(list(ids), direction=Direction.OUT, limit_per_node=TYPE_FANOUT).items():
-        for t in nb.triplets:
-            segs = t.relation.split(".")
-            if len(segs) >= 3:
-                out[i].update(stem(w) for w in words(segs[-2]))
+    labels: Sequence[str] = (),
+    relations: Sequence[str] = (),
+) -> OfflineAnswer:
+    """The answer from the retrieved context (see the module doc); ``labels`` and
+    ``relations``: the graph's node labels and relation names (from its profile)."""
+    a = _Answering(analysis, store, entities, history, services, labels, relations)
+    groups = a.groups(items)
+    cands = a.nodes(groups)
+    ranked = list(cands.values()) + a.values(items, groups, cands)
+    out = OfflineAnswer()
+    if not ranked:
+        return out
+    ranked.sort(key=lambda r: (-r.score, r.name))
+    a.residual(ranked)
+    ranked.sort(key=lambda r: (-r.score, r.name))
+    out.ranked = ranked
+    best = ranked[0]
+    top = [r for r in ranked if r.score >= best.score - tie]
+    if best.group is not None:
+        out.chain = best.group.key
+    elif best.items:
+        md = best.items[0].metadata
+        out.chain = " -> ".join(x for x in (md.get("relation_path"), md.get("property")) if x)
+    if analysis.kind == "count" and best.node is not None and literal_kind(best.name) is None:
+        _count(out, best, top)
+        return out
+    for r in top[:max_answers]:
+        if r.name not in out.answer_ids:
+            out.answers.append(r.name)
+        ids = out.answer_ids.setdefault(r.name, []) if r.node is not None else None
+        if ids is not None and r.node not in ids:
+            ids.append(r.node)
+    out.answer_ids = {k: v for k, v in out.answer_ids.items() if v}
+    out.evidence = _evidence(top[:max_answers])
     return out
 
 
-def _type_bonus(analysis: QuestionAnalysis, scored: list[Ranked], store: GraphStore,
-                mention_words: set[str]) -> list[Ranked]:
-    """Lift candidates whose type matches the type the question asks for ("which *country*")."""
-    wanted = asked_types(analysis, mention_words)
-    if not wanted:
-        return scored
-    head = scored[:TYPE_CANDIDATES]
-    types = candidate_types(store, [r.node for r in head])
-    for r in head:
-        if types.get(r.node, set()) & wanted:
-            r.score += TYPE_BONUS
-    scored.sort(key=lambda x: (-x.score, x.name))
-    return scored
+def _count(out: OfflineAnswer, best: Ranked, top: Sequence[Ranked]) -> None:
+    """"How many": the number of distinct nodes in the winning chain's end set."""
+    g = best.group
+    assert g is not None
+    members = [r for r in top if r.group is g]
+    n = len(members)
+    if g.reported_ends > n and len(members) == len(g.ends):
+        n = g.reported_ends  # the tool walked more ends than the context budget kept
+    if g.truncated:
+        out.notes.append(f"the walk of {g.key} hit a cap: {n} may be fewer than there are")
+    label = str(n)
+    out.answers = [label]
+    out.answer_ids = {label: [r.node for r in members if r.node]}
+    out.evidence = _evidence(members)
+
+
+def _evidence(ranked: Sequence[Ranked]) -> list[ContextItem]:
+    seen: set[int] = set()
+    out: list[ContextItem] = []
+    for r in ranked:
+        for it in r.items:
+            if id(it) not in seen:
+                seen.add(id(it))
+                out.append(it)
+    return out

@@ -9,27 +9,37 @@ Semantics follow a Neo4j ``LOAD CSV … MERGE`` script: an empty cell is NULL (t
 absent), the literal string ``NULL`` stays a string, a node key appears once (first row wins),
 an edge type holds one edge per (source, target) pair unless ``dedupe`` is false, and an edge
 whose endpoint is not a loaded node is skipped and counted (``MATCH`` finds nothing in Neo4j).
+
+Rows are read strictly (every error names file:line): a row with fewer fields than the header,
+or more (unless the spec sets ``extra_fields = "ignore"``, which then counts the rows it
+shortened per file and names the first lines in the load summary), a NUL byte, a quote inside
+an unquoted field, or a value that is not of its column's type is a bad row; with
+``--skip-bad-rows`` bad rows are listed and counted instead. Lines are bounded by
+:class:`byokg.readers.Limits`. Types: string, int, float, bool, date (ISO ``YYYY-MM-DD``) and
+datetime (ISO).
 """
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import json
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from .errors import InputError
-from .readers import RowReport
+from .readers import Limits, RowReport, bounded_lines, stray_quote
 
 if TYPE_CHECKING:
     from .loading import LoadSummary
 
-PropType = Literal["string", "int", "float", "bool"]
+PropType = Literal["string", "int", "float", "bool", "date", "datetime"]
+SHOWN_LINES = 5  # line numbers named per file in the summary
 _TRUE = {"1", "true", "t", "yes", "y"}
 _FALSE = {"0", "false", "f", "no", "n"}
 
@@ -122,12 +132,14 @@ class PGMapping(BaseModel):
     # ------------------------------------------------------------------ reading CSVs
     def iter_nodes(self, base_dir: str | Path, *, batch_size: int = 10_000,
                    skip_bad_rows: bool = False, report: PGLoadReport | None = None,
+                   limits: Limits | None = None,
                    ) -> Iterator[tuple[NodeSpec, list[dict[str, Any]]]]:
         """Per node spec, batches of typed property dicts (incl. the key); duplicates dropped."""
         report = report if report is not None else PGLoadReport()
         for spec in self.nodes:
             rows = _read_rows(Path(base_dir) / spec.file, spec.properties, report, skip_bad_rows,
-                              required=(spec.key,), extra_fields=spec.extra_fields)
+                              required=(spec.key,), extra_fields=spec.extra_fields,
+                              limits=limits)
             yield from _batches(spec, self._new_nodes(spec, rows, report), batch_size)
 
     @staticmethod
@@ -144,16 +156,25 @@ class PGMapping(BaseModel):
             report.nodes += 1
             yield row
 
-    def node_keys(self, base_dir: str | Path) -> dict[str, set[Any]]:
+    def node_keys(self, base_dir: str | Path, *, limits: Limits | None = None,
+                  ) -> dict[str, set[Any]]:
         """Keys of every label (for checking edge endpoints)."""
         keys: dict[str, set[Any]] = {n.label: set() for n in self.nodes}
-        for spec, batch in self.iter_nodes(base_dir, skip_bad_rows=True):
+        for spec, batch in self.iter_nodes(base_dir, skip_bad_rows=True, limits=limits):
             keys[spec.label].update(r[spec.key] for r in batch)
         return keys
+
+    def unused_files(self, base_dir: str | Path) -> list[str]:
+        """CSV files in ``base_dir`` the mapping does not name (reported, never read)."""
+        named = {n.file for n in self.nodes} | {e.file for e in self.edges}
+        return sorted(f.name for f in Path(base_dir).iterdir()
+                      if f.is_file() and f.suffix.lower() in (".csv", ".tsv")
+                      and f.name not in named)
 
     def iter_edges(self, base_dir: str | Path, *, batch_size: int = 10_000,
                    skip_bad_rows: bool = False, report: PGLoadReport | None = None,
                    known_keys: dict[str, set[Any]] | None = None,
+                   limits: Limits | None = None,
                    ) -> Iterator[tuple[EdgeSpec, list[dict[str, Any]]]]:
         """Per edge spec, batches of dicts ``{"src", "dst", **typed properties}``.
 
@@ -162,14 +183,14 @@ class PGMapping(BaseModel):
         """
         report = report if report is not None else PGLoadReport()
         if known_keys is None:
-            known_keys = self.node_keys(base_dir)
+            known_keys = self.node_keys(base_dir, limits=limits)
         key_types = {n.label: n.properties[n.key] for n in self.nodes}
         for spec in self.edges:
             cols = {"src": (spec.src_column, key_types[spec.src_label]),
                     "dst": (spec.dst_column, key_types[spec.dst_label])}
             rows = _read_rows(Path(base_dir) / spec.file, dict(spec.properties), report,
                               skip_bad_rows, required=(spec.src_column, spec.dst_column),
-                              extra=cols, extra_fields=spec.extra_fields)
+                              extra=cols, extra_fields=spec.extra_fields, limits=limits)
             kept = _new_edges(spec, rows, report, known_keys[spec.src_label],
                               known_keys[spec.dst_label])
             yield from _batches(spec, kept, batch_size)
@@ -214,7 +235,15 @@ class PGLoadReport(RowReport):
     edges: int = 0
     duplicates: int = 0
     dangling: int = 0  # edges whose endpoint is not a loaded node
-    long_rows: int = 0  # rows with more fields than the header, extras ignored (extra_fields)
+    # per file: line numbers of rows with more fields than the header whose extras were
+    # ignored (extra_fields = "ignore"); a file read by several specs is counted once
+    shortened: dict[str, list[int]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    _counted: set[str] = field(default_factory=set, repr=False)
+
+    @property
+    def long_rows(self) -> int:
+        return sum(len(v) for v in self.shortened.values())
 
     def summary(self, target: str) -> LoadSummary:
         """The ``byokg load`` summary of this load into ``target`` (what was skipped named)."""
@@ -224,11 +253,14 @@ class PGLoadReport(RowReport):
                           duplicates=self.duplicates)
         out.absorb(self)
         if self.dangling:
-            out.reasons.append(f"{self.dangling} edge row(s) skipped: source or target is not a "
-                               "loaded node")
-        if self.long_rows:
-            out.reasons.append(f"{self.long_rows} row(s) had more fields than the header; "
-                               "extras ignored")
+            out.notes.append(f"{self.dangling} edge row(s) skipped: source or target is not a "
+                             "loaded node")
+        for name, lines in self.shortened.items():
+            shown = ", ".join(map(str, lines[:SHOWN_LINES])) + (", …" if len(lines) > SHOWN_LINES
+                                                                 else "")
+            out.notes.append(f"{name}: {len(lines)} row(s) had more fields than the header; the "
+                             f'extra fields were ignored (extra_fields = "ignore"), lines {shown}')
+        out.notes.extend(self.notes)
         return out
 
 
@@ -239,6 +271,10 @@ def _convert(value: str, typ: str) -> Any:
         return int(value)
     if typ == "float":
         return float(value)
+    if typ == "date":
+        return dt.date.fromisoformat(value.strip()[:10])
+    if typ == "datetime":
+        return dt.datetime.fromisoformat(value.strip())
     low = value.strip().lower()
     if low in _TRUE:
         return True
@@ -256,57 +292,110 @@ def _read_rows(
     required: tuple[str, ...],
     extra: dict[str, tuple[str, str]] | None = None,
     extra_fields: str = "error",
+    limits: Limits | None = None,
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Typed rows of one CSV: (line number, {column: value}); empty cells are left out as None."""
     src = str(path)
+    limits = limits or Limits.from_env()
     try:
-        fh = open(path, encoding="utf-8", newline="")
+        fh = open(path, encoding="utf-8-sig", newline="")
     except OSError as exc:
         raise InputError(f"cannot open: {exc.strerror}", source=src) from None
+    first_read = src not in report._counted
+    report._counted.add(src)
+    raw: list[str] = []
+
+    def lines() -> Iterator[str]:
+        for line in bounded_lines(fh, src, limits):
+            raw.append(line)
+            yield line
+
+    saved = csv.field_size_limit()
+    csv.field_size_limit(limits.line_bytes)
     with fh:
-        reader = csv.DictReader(fh)
-        header = reader.fieldnames or []
-        needed = list(types) + list(required) + [c for c, _ in (extra or {}).values()]
-        missing = [c for c in dict.fromkeys(needed) if c not in header]
-        if missing:
-            raise InputError(f"column(s) {missing} not in the header {header}", source=src, line=1)
+        reader = csv.reader(lines())
         try:
+            header = next(reader, None) or []
+            raw.clear()
+            needed = list(types) + list(required) + [c for c, _ in (extra or {}).values()]
+            missing = [c for c in dict.fromkeys(needed) if c not in header]
+            if missing:
+                raise InputError(f"column(s) {missing} not in the header {header}", source=src,
+                                 line=1)
+            pos = {c: header.index(c) for c in dict.fromkeys(needed)}
+            items = list((extra or {}).items()) + [(c, (c, t)) for c, t in types.items()]
             for row in reader:
+                record, raw[:] = "".join(raw), []
                 line = reader.line_num
+                if not row:
+                    continue
+                reason = _row_problem(row, header, record, extra_fields)
+                if reason == "shortened":
+                    reason = None
+                    if first_read:
+                        report.shortened.setdefault(path.name, []).append(line)
                 out: dict[str, Any] = {}
-                reason = None
-                if None in row:  # more fields than the header
-                    if extra_fields == "ignore":
-                        report.long_rows += 1
-                    else:
-                        reason = (f"expected {len(header)} fields, found {len(header) + len(row[None])}"
-                                  " (set extra_fields = \"ignore\" in the mapping to drop extras)")
-                for col in required:
-                    if not reason and not row.get(col):
-                        reason = f"empty key column {col!r}"
-                items = list((extra or {}).items()) + [(c, (c, t)) for c, t in types.items()]
-                for out_name, (col, typ) in items:
-                    if reason:
-                        break
-                    raw = row.get(col)
-                    if raw is None or raw == "":
-                        out[out_name] = None
-                        continue
-                    try:
-                        out[out_name] = _convert(raw, typ)
-                    except ValueError:
-                        reason = f"column {col!r}: {raw!r} is not {'an' if typ == 'int' else 'a'} {typ}"
+                if not reason:
+                    reason = _typed_row(row, pos, required, items, out)
                 if reason:
                     if not skip_bad_rows:
                         raise InputError(reason + "; fix the row or pass --skip-bad-rows",
                                          source=src, line=line)
-                    report.bad(f"{path.name} line {line}: {reason}")
+                    report.bad(f"{src}:{line}: {reason}")
                     continue
                 yield line, out
         except csv.Error as exc:
+            if "field larger than field limit" in str(exc):
+                raise InputError(f"a field longer than {limits.line_bytes:,} characters "
+                                 f"({limits.hint('line_bytes')})", source=src,
+                                 line=reader.line_num) from None
             raise InputError(f"unreadable CSV: {exc}", source=src, line=reader.line_num) from None
         except UnicodeDecodeError as exc:
             raise InputError(f"not UTF-8 text ({exc.reason})", source=src) from None
+        finally:
+            csv.field_size_limit(saved)
+
+
+def _typed_row(row: list[str], pos: dict[str, int], required: tuple[str, ...],
+               items: list[tuple[str, tuple[str, str]]], out: dict[str, Any]) -> str | None:
+    """Fill ``out`` with the row's typed values; why the row is bad, or None."""
+    for col in required:
+        if not row[pos[col]]:
+            return f"empty key column {col!r}"
+    for out_name, (col, typ) in items:
+        value = row[pos[col]]
+        if value == "":
+            out[out_name] = None
+            continue
+        try:
+            out[out_name] = _convert(value, typ)
+        except ValueError:
+            a = "an" if typ == "int" else "a"
+            return f"column {col!r}: {value!r} is not {a} {typ}"
+    return None
+
+
+def _row_problem(row: list[str], header: list[str], record: str, extra_fields: str) -> str | None:
+    """Why a row is bad (None: fine; ``"shortened"``: too long, extras ignored by the spec)."""
+    if '"' in record:
+        bad = stray_quote(record, ",")
+        if bad is not None:
+            col = header[bad - 1] if bad <= len(header) else f"field {bad}"
+            return (f"a quote inside the unquoted field {col!r} (field {bad}); quote the whole "
+                    "field and double the quotes in it")
+    nul = next((i for i, x in enumerate(row) if "\x00" in x), None)
+    if nul is not None:
+        col = header[nul] if nul < len(header) else f"field {nul + 1}"
+        return f"NUL byte in field {col!r}"
+    if len(row) < len(header):
+        return (f"expected {len(header)} fields (as the header), found {len(row)}: the row is "
+                "missing fields")
+    if len(row) > len(header):
+        if extra_fields == "ignore":
+            return "shortened"
+        return (f"expected {len(header)} fields (as the header), found {len(row)}; set "
+                'extra_fields = "ignore" on this spec in the mapping to drop the extra fields')
+    return None
 
 
 def northwind_mapping_path() -> Path:

@@ -1,11 +1,25 @@
 """Triple readers shared by every backend's loader: CSV/TSV/JSONL files (or folders of them)
 into one :class:`TripleBuilder`, frozen into a deduplicated :class:`TripleTable`.
 
-* CSV/TSV: ``head,relation,tail`` rows, header optional, delimiter sniffed from the first line.
-  pyarrow's multithreaded reader is used for clean unquoted files; anything irregular falls back
-  to the csv module, so bad rows are always reported the same way.
+Rules (they refuse to guess; every error names the file and line):
+
+* CSV/TSV: the first line is a header naming the three columns in any order —
+  ``head``/``subject``/``source``/``from``/…, ``relation``/``predicate``/``type``/…,
+  ``tail``/``object``/``target``/``to``/… (:data:`HEADER_NAMES`); a file without one, or with
+  other columns, is an error listing the accepted names. Delimiter sniffed from the header.
+  A row with another number of fields, an empty field, a NUL byte or a quote inside an
+  unquoted field is a bad row; spaces around a field are dropped and counted in the report.
+  pyarrow's multithreaded reader is used for clean files; anything irregular falls back to the
+  csv module, so bad rows are always reported the same way.
 * JSONL: triple rows ``{"head","relation","tail"[,"properties"]}`` and node records
   ``{"id"[,"name","labels","aliases","properties"]}``.
+* :class:`Limits`: a line (or CSV field) longer than ``line_bytes``, a JSON number of more than
+  ``number_digits`` digits or nesting deeper than ``depth`` is an error naming the limit and how
+  to raise it (``--max-line-bytes`` … on ``byokg load``, ``BYOKG_MAX_LINE_BYTES`` …), so an
+  endless or hostile input stops with a line, not a MemoryError or RecursionError.
+* Folders: the data files directly inside (sorted); a subfolder is an error, other files are
+  named in the report's notes. Every target reads folders through :func:`source_files`.
+* Sources that yield no triplet are an error (a header-only file, node records only).
 
 A bad row is an :class:`~byokg.errors.InputError` naming file and line, or with
 ``skip_bad_rows`` is counted in the :class:`LoadReport` with its reason (the first five kept).
@@ -20,8 +34,10 @@ import io
 import itertools
 import json
 import os
+import stat
+import sys
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
@@ -35,6 +51,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_LABEL",
+    "HEADER_NAMES",
+    "Limits",
     "LoadReport",
     "RowReport",
     "TRIPLE_SUFFIXES",
@@ -52,19 +70,62 @@ MAX_REASONS = 5  # bad-row reasons kept per report
 TRIPLE_SUFFIXES = (".csv", ".tsv", ".tab", ".txt", ".jsonl", ".ndjson")
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 _PACK_LIMIT = 2**63  # (head, relation, tail) ids packed into one int64 key below this
-_HEADER_NAMES = {
-    ("head", "relation", "tail"),
-    ("subject", "predicate", "object"),
-    ("h", "r", "t"),
-    ("source", "relation", "target"),
-    ("src", "rel", "dst"),
-    ("head", "rel", "tail"),
+# accepted header names per column (case and spaces ignored; any column order)
+HEADER_NAMES: dict[str, tuple[str, ...]] = {
+    "head": ("head", "subject", "source", "from", "src", "h", "s", "start", ":start_id"),
+    "relation": ("relation", "predicate", "type", "rel", "relationship", "relation_type",
+                 "edge_type", "label", "r", "p", ":type"),
+    "tail": ("tail", "object", "target", "to", "dst", "t", "o", "end", ":end_id"),
 }
+_ROLE_OF = {name: role for role, names in HEADER_NAMES.items() for name in names}
 _FIELDS = ("head", "relation", "tail")
 _FIX_HINT = (
     "; fix the row, or skip bad rows (--skip-bad-rows, BYOKG_SKIP_BAD_ROWS=1 or skip_bad_rows=True)"
 )
 _ENGINES = ("auto", "pyarrow", "python")
+
+
+# --------------------------------------------------------------------------- limits
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Size limits of the readers; each error names the limit and how to raise it."""
+
+    line_bytes: int = 1 << 20  # longest line (and CSV field)
+    number_digits: int = 100  # longest JSON number
+    depth: int = 64  # deepest JSON nesting
+
+    OPTIONS = {"line_bytes": ("--max-line-bytes", "BYOKG_MAX_LINE_BYTES"),
+               "number_digits": ("--max-number-digits", "BYOKG_MAX_NUMBER_DIGITS"),
+               "depth": ("--max-depth", "BYOKG_MAX_DEPTH")}
+
+    @classmethod
+    def from_env(cls, **given: int | None) -> Limits:
+        """Limits from the arguments given, else the ``BYOKG_MAX_*`` environment variables,
+        else the defaults."""
+        vals: dict[str, int] = {}
+        for name, (_flag, env) in cls.OPTIONS.items():
+            v = given.get(name)
+            if v is None and os.environ.get(env):
+                try:
+                    v = int(os.environ[env])
+                except ValueError:
+                    raise ConfigError(f"{env}={os.environ[env]!r} is not a whole number") from None
+            if v is not None:
+                if v < 1:
+                    raise ConfigError(f"{env} / {_flag} must be at least 1 (got {v})")
+                vals[name] = v
+        return cls(**vals)
+
+    def hint(self, name: str) -> str:
+        flag, env = self.OPTIONS[name]
+        return (f"the limit is {getattr(self, name):,}; raise it with {flag} N on byokg load "
+                f"or {env}=N")
+
+
+class _LimitExceeded(ValueError):
+    pass
 
 
 # --------------------------------------------------------------------------- reports
@@ -98,11 +159,15 @@ class LoadReport(RowReport):
     nodes: int = 0
     triplets: int = 0
     duplicates: int = 0
+    stripped: int = 0  # fields that had spaces around them (dropped)
+    notes: list[str] = field(default_factory=list)  # what else the user should know
 
     def absorb(self, other: RowReport) -> None:
         super().absorb(other)
         if isinstance(other, LoadReport):
             self.rows += other.rows
+            self.stripped += other.stripped
+            self.notes.extend(n for n in other.notes if n not in self.notes)
 
 
 # --------------------------------------------------------------------------- builder and table
@@ -367,8 +432,11 @@ def _renumber(edge_props: dict[int, dict[str, Any]], first: np.ndarray) -> dict[
 # --------------------------------------------------------------------------- files and folders
 
 
-def source_files(sources: Sequence[str | os.PathLike[str]]) -> list[FsPath]:
-    """The triple files of ``sources``: files as given, folders as their triple files (sorted)."""
+def source_files(sources: Sequence[str | os.PathLike[str]],
+                 report: LoadReport | None = None) -> list[FsPath]:
+    """The data files of ``sources``: files as given, folders as the data files directly inside
+    them (sorted). A subfolder is an error (byokg does not guess whether it belongs to the
+    graph); other files are named in ``report.notes``."""
     files: list[FsPath] = []
     for src in sources:
         p = FsPath(src)
@@ -377,9 +445,20 @@ def source_files(sources: Sequence[str | os.PathLike[str]]) -> list[FsPath]:
         if not p.is_dir():
             files.append(p)
             continue
-        found = sorted(f for f in p.iterdir() if f.suffix in TRIPLE_SUFFIXES)
+        entries = sorted(p.iterdir())
+        subs = [f.name for f in entries if f.is_dir()]
+        if subs:
+            raise InputError(
+                f"this folder has subfolders ({', '.join(subs[:5])}); byokg reads the data files "
+                "directly inside a folder: pass each folder you mean as its own source",
+                source=str(p))
+        found = [f for f in entries if f.suffix.lower() in TRIPLE_SUFFIXES]
         if not found:
             raise InputError(f"no {', '.join(TRIPLE_SUFFIXES)} files in this folder", source=str(p))
+        other = [f.name for f in entries if f.suffix.lower() not in TRIPLE_SUFFIXES]
+        if other and report is not None:
+            report.notes.append(f"{p}: not read (not {'/'.join(TRIPLE_SUFFIXES)}): "
+                                + ", ".join(other[:5]) + (" …" if len(other) > 5 else ""))
         files += found
     return files
 
@@ -389,26 +468,33 @@ def read_sources(
     *,
     skip_bad_rows: bool = False,
     builder: TripleBuilder | None = None,
+    limits: Limits | None = None,
 ) -> tuple[TripleBuilder, LoadReport]:
     """Read every triple file of ``sources`` (files or folders) into one builder.
 
-    A source that reads to no triplet and no node record is an error naming the first bad rows.
+    Sources that read to no triplet are an error (naming the node records and the first bad
+    rows, when there were any).
     """
     if not sources:
         raise ConfigError("no source files to load")
+    limits = limits or Limits.from_env()
     b = builder if builder is not None else TripleBuilder()
     total = LoadReport(source=",".join(str(s) for s in sources))
-    for f in source_files(sources):
-        reader = load_jsonl if f.suffix in JSONL_SUFFIXES else load_csv
-        _, rep = reader(f, builder=b, skip_bad_rows=skip_bad_rows)
+    for f in source_files(sources, total):
+        reader = load_jsonl if f.suffix.lower() in JSONL_SUFFIXES else load_csv
+        _, rep = reader(f, builder=b, skip_bad_rows=skip_bad_rows, limits=limits)
         total.absorb(rep)
-    if not len(b) and not b.node_ids:
-        why = (
-            f" ({total.bad_rows} bad rows skipped, first: {total.reasons[0]})"
-            if total.reasons
-            else ""
-        )
-        raise InputError(f"no triplets loaded{why}", source=total.source)
+    if total.stripped:
+        total.notes.append(f"{total.stripped:,} field(s) had spaces around them; the spaces were "
+                           "dropped")
+    if not len(b):
+        why = []
+        if b.node_ids:
+            why.append(f"{len(b.node_ids):,} node record(s) but no head/relation/tail row")
+        if total.reasons:
+            why.append(f"{total.bad_rows} bad rows skipped, first: {total.reasons[0]}")
+        raise InputError("no triplets loaded" + (f" ({'; '.join(why)})" if why else "")
+                         + "; a graph needs head/relation/tail rows", source=total.source)
     return b, total
 
 
@@ -434,7 +520,7 @@ _MALLOC_TRIM: Any = None
 
 
 def _sniff_delimiter(first_line: str, path: str) -> str:
-    if path.endswith((".tsv", ".tab")) or "\t" in first_line:
+    if path.lower().endswith((".tsv", ".tab")) or "\t" in first_line:
         return "\t"
     try:
         return csv.Sniffer().sniff(first_line, delimiters=",;|").delimiter
@@ -442,11 +528,41 @@ def _sniff_delimiter(first_line: str, path: str) -> str:
         return ","
 
 
-def _row_reason(row: list[str], delim: str) -> str:
+def _accepted_headers() -> str:
+    return "; ".join(f"{role}: {'/'.join(names)}" for role, names in HEADER_NAMES.items())
+
+
+def header_columns(header: Sequence[str], src: str) -> tuple[int, int, int]:
+    """Positions of the head, relation and tail columns named by a header row; anything else
+    is an InputError (line 1) naming what was found and the accepted names."""
+    names = [h.strip().lstrip("\ufeff").lower() for h in header]
+    roles = [_ROLE_OF.get(n) for n in names]
+    shown = ",".join(h.strip() for h in header)[:120]
+    fix = (f"; the first line must name the three columns in any order ({_accepted_headers()}),"
+           " e.g. head,relation,tail")
+    if len(names) != 3 or None in roles or len(set(roles)) != 3:
+        unknown = [h.strip() for h, r in zip(header, roles, strict=True) if r is None]
+        if not any(roles):
+            what = f"no header: the first line {shown!r} does not name the columns"
+        elif unknown:
+            what = f"unknown column(s) {', '.join(map(repr, unknown))} in the header {shown!r}"
+        elif len(names) != 3:
+            what = f"the header {shown!r} has {len(names)} columns; a triple file has 3"
+        else:
+            what = f"the header {shown!r} names a column twice"
+        raise InputError(what + fix, source=src, line=1)
+    pos = {r: i for i, r in enumerate(roles)}
+    return pos["head"], pos["relation"], pos["tail"]
+
+
+def _row_reason(row: list[str], delim: str, order: Sequence[str] = _FIELDS) -> str:
     if len(row) != 3:
         shown = "tab" if delim == "\t" else delim
-        return f"expected 3 fields (head{delim}relation{delim}tail, delimiter {shown!r}), found {len(row)}"
-    return f"empty {_FIELDS[[bool(x) for x in row].index(False)]} field"
+        return (f"expected 3 fields ({delim.join(order)}, delimiter {shown!r}), found {len(row)}")
+    nul = [("\x00" in x) for x in row]
+    if any(nul):
+        return f"NUL byte in the {order[nul.index(True)]} field"
+    return f"empty {order[[bool(x.strip()) for x in row].index(False)]} field"
 
 
 def _first_bad_utf8_line(path: str | os.PathLike[str]) -> tuple[int, str]:
@@ -473,6 +589,29 @@ def _open_text(path: str | os.PathLike[str], **kwargs: Any) -> Any:
         raise InputError(f"cannot open: {exc.strerror}", source=str(path)) from None
 
 
+def _regular(path: str | os.PathLike[str]) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def bounded_lines(fh: Any, src: str, limits: Limits, start: int = 0) -> Iterator[str]:
+    """The lines of a text file, each at most ``limits.line_bytes`` characters: a longer line
+    (an endless input) is an InputError naming its number and the limit."""
+    n = start
+    cap = limits.line_bytes
+    while True:
+        line = fh.readline(cap + 1)
+        if not line:
+            return
+        n += 1
+        if len(line) > cap and not line.endswith("\n"):
+            raise InputError(f"line longer than {cap:,} characters ({limits.hint('line_bytes')})",
+                             source=src, line=n)
+        yield line
+
+
 def load_csv(
     path: str | os.PathLike[str],
     *,
@@ -480,49 +619,80 @@ def load_csv(
     skip_bad_rows: bool = False,
     delimiter: str | None = None,
     engine: str = "auto",
+    limits: Limits | None = None,
 ) -> tuple[TripleBuilder, LoadReport]:
-    """Read ``head,relation,tail`` rows (header optional, delimiter sniffed from the first line).
+    """Read a triple CSV/TSV whose header names its columns (see the module doc).
 
-    A row without exactly three non-empty fields is an :class:`InputError` naming file and line,
-    or with ``skip_bad_rows`` is counted and its reason kept in the report (the first 5).
+    A bad row is an :class:`InputError` naming file and line, or with ``skip_bad_rows`` is
+    counted and its reason kept in the report (the first 5).
 
     ``engine``: ``"auto"`` uses pyarrow's multithreaded CSV reader when pyarrow is installed and
-    the file has no quote characters, and falls back to the Python readers whenever that read
-    finds anything irregular (so bad rows are always reported the same way); ``"python"``
-    always uses the csv module; ``"pyarrow"`` requires the fast path.
+    the file is a regular file without quote characters or NUL bytes, and falls back to the
+    Python readers whenever that read finds anything irregular (so bad rows are always reported
+    the same way); ``"python"`` always uses the csv module; ``"pyarrow"`` requires the fast path.
     """
     if engine not in _ENGINES:
         raise ConfigError(f"unknown CSV engine {engine!r}; use one of {', '.join(_ENGINES)}")
+    limits = limits or Limits.from_env()
     b = builder if builder is not None else TripleBuilder()
     src = str(path)
     report = LoadReport(source=src)
     with _open_text(path, newline="") as fh:
         try:
-            first = fh.readline()
+            first = next(bounded_lines(fh, src, limits), "")
         except UnicodeDecodeError:
             raise _not_utf8(path) from None
         if not first.strip() and (not first or not fh.read(1)):
-            raise InputError("the file is empty; expected head,relation,tail rows", source=src)
+            raise InputError("the file is empty; expected a header (e.g. head,relation,tail) "
+                             "and rows", source=src)
         delim = delimiter or _sniff_delimiter(first, src)
         header = next(csv.reader(io.StringIO(first), delimiter=delim), [])
-        has_header = tuple(h.strip().lower() for h in header) in _HEADER_NAMES
-        if engine in ("auto", "pyarrow") and not _has_quotes(path):
-            if _load_csv_arrow(path, b, report, delim, has_header):
+        cols = header_columns(header, src)
+        if engine in ("auto", "pyarrow") and _regular(path) and not _needs_exact_reader(path):
+            if _load_csv_arrow(path, b, report, delim, cols, limits.line_bytes // 3):
                 return b, report
         if engine == "pyarrow":
             raise InputError("the pyarrow fast path could not read this file", source=src)
-        if not has_header:
-            fh.seek(0)
-        _load_csv_python(fh, b, report, delim, int(has_header), skip_bad_rows, path)
+        _load_csv_python(fh, b, report, delim, cols, skip_bad_rows, path, limits)
     return b, report
 
 
-def _has_quotes(path: str | os.PathLike[str]) -> bool:
+def _needs_exact_reader(path: str | os.PathLike[str]) -> bool:
+    """Whether the file has quote characters or NUL bytes (the csv module reads those)."""
     with open(path, "rb") as fh:
         while chunk := fh.read(1 << 22):
-            if b'"' in chunk:
+            if b'"' in chunk or b"\x00" in chunk:
                 return True
     return False
+
+
+def stray_quote(record: str, delim: str) -> int | None:
+    """1-based number of the first field with a quote inside an unquoted field, or None."""
+    field_no, i, n = 1, 0, len(record)
+    at_start = True
+    quoted = False
+    while i < n:
+        c = record[i]
+        if quoted:
+            if c == '"':
+                if i + 1 < n and record[i + 1] == '"':
+                    i += 1
+                else:
+                    quoted = False
+        elif c == delim:
+            field_no += 1
+            at_start = True
+            i += 1
+            continue
+        elif c == '"':
+            if not at_start:
+                return field_no
+            quoted = True
+        elif c not in "\r\n":
+            pass
+        at_start = False
+        i += 1
+    return None
 
 
 def _load_csv_python(
@@ -530,42 +700,73 @@ def _load_csv_python(
     b: TripleBuilder,
     report: LoadReport,
     delim: str,
-    start_line: int,
+    cols: tuple[int, int, int],
     skip_bad_rows: bool,
     path: str | os.PathLike[str],
+    limits: Limits,
 ) -> None:
-    """The exact reader: csv module, interning through the builder's dict at C speed."""
+    """The exact reader: csv module over bounded lines, interning through the builder's dict."""
     src = str(path)
-    reader = csv.reader(fh, delimiter=delim, strict=True)
+    raw: list[str] = []
+
+    def lines() -> Iterator[str]:
+        for line in bounded_lines(fh, src, limits, start=1):
+            raw.append(line)
+            yield line
+
+    reader = csv.reader(lines(), delimiter=delim, strict=True)
     b._sync()
     nidx, ridx = b.node_index, b.rel_index
     hs, rs, ts = b.heads.append, b.rels.append, b.tails.append
+    ih, ir, it = cols
+    order = [""] * 3
+    for role, pos in zip(_FIELDS, cols, strict=True):
+        order[pos] = role
     before = len(b.heads)
+    saved = csv.field_size_limit()
+    csv.field_size_limit(limits.line_bytes)
     try:
         for row in reader:
-            if len(row) == 3:
-                h, r, t = row
-                if h and r and t:
-                    hs(nidx[h])
-                    rs(ridx[r])
-                    ts(nidx[t])
-                    continue
-            elif not row:  # blank line
+            record, raw[:] = "".join(raw), []
+            line_no = 1 + reader.line_num
+            if not row:  # blank line
                 continue
-            line_no = start_line + reader.line_num
-            reason = _row_reason(row, delim)
+            reason = None
+            if len(row) == 3 and '"' in record:
+                bad = stray_quote(record, delim)
+                if bad is not None:
+                    reason = (f"a quote inside the unquoted {order[bad - 1] or 'field'} field "
+                              f"(field {bad}); quote the whole field and double the quotes in it")
+            if reason is None and len(row) == 3:
+                h, r, t = row[ih], row[ir], row[it]
+                if h and r and t and "\x00" not in h + r + t:
+                    sh, sr, st = h.strip(), r.strip(), t.strip()
+                    if sh and sr and st:
+                        if (sh, sr, st) != (h, r, t):
+                            report.stripped += (sh != h) + (sr != r) + (st != t)
+                        hs(nidx[sh])
+                        rs(ridx[sr])
+                        ts(nidx[st])
+                        continue
+            reason = reason or _row_reason(row, delim, order)
             if not skip_bad_rows:
                 raise InputError(reason + _FIX_HINT, source=src, line=line_no)
             report.bad(f"{src}:{line_no}: {reason}")
     except csv.Error as exc:
+        msg = str(exc)
+        if "field larger than field limit" in msg:
+            raise InputError(f"a field longer than {limits.line_bytes:,} characters "
+                             f"({limits.hint('line_bytes')})", source=src,
+                             line=1 + reader.line_num) from None
         raise InputError(
             f"unreadable CSV ({exc}); check the quoting of this row",
             source=src,
-            line=start_line + reader.line_num,
+            line=1 + reader.line_num,
         ) from None
     except UnicodeDecodeError:
         raise _not_utf8(path) from None
     finally:
+        csv.field_size_limit(saved)
         b._sync()
     report.rows += len(b.heads) - before + report.bad_rows
 
@@ -575,13 +776,15 @@ def _load_csv_arrow(
     b: TripleBuilder,
     report: LoadReport,
     delim: str,
-    has_header: bool,
+    cols: tuple[int, int, int],
+    limit: int = 1 << 20,
 ) -> bool:
     """Fast path: pyarrow reads and dictionary-encodes the columns in C++.
 
-    Called only for files without quote characters (pyarrow is more lenient than the csv module
-    about quoting); returns False, having added nothing, whenever the file has a row with the
-    wrong field count, an empty field or invalid UTF-8, so the exact reader reports it.
+    Called only for regular files without quote characters or NUL bytes (pyarrow is more
+    lenient than the csv module about quoting); returns False, having added nothing, whenever
+    the file has a row with the wrong field count, an empty or space-padded field or invalid
+    UTF-8, so the exact reader reports it.
     """
     try:
         import pyarrow as pa
@@ -591,23 +794,23 @@ def _load_csv_arrow(
     # The system allocator hands freed pages back (release_unused -> malloc_trim), so the
     # load's temporary Arrow buffers do not stay resident as with the default pool.
     pool = pa.system_memory_pool()
-    table = _arrow_table(path, delim, has_header, pool)
+    table = _arrow_table(path, delim, cols, pool)
     if table is None:
         return False
     n = table.num_rows
-    cols = [table.column(name) for name in _FIELDS]
+    cols_ = [table.column(name) for name in _FIELDS]
     nodes = pc.dictionary_encode(
-        pa.chunked_array(cols[0].chunks + cols[2].chunks, pa.string()), memory_pool=pool
+        pa.chunked_array(cols_[0].chunks + cols_[2].chunks, pa.string()), memory_pool=pool
     )
-    rels = pc.dictionary_encode(cols[1], memory_pool=pool)
-    del table, cols
+    rels = pc.dictionary_encode(cols_[1], memory_pool=pool)
+    del table, cols_
     trim_heap()  # the reader threads' heap arenas: hand the table's pages back now
     node_codes, node_names = _arrow_codes(nodes)
     del nodes
     rel_codes, rel_names = _arrow_codes(rels)
     del rels
-    if "" in node_names or "" in rel_names:  # an empty field: the exact reader reports it
-        return False
+    if _irregular_names(node_names, limit) or _irregular_names(rel_names, limit):
+        return False  # an empty, space-padded or over-long field: the exact reader reports it
     b.add_encoded(node_names, node_codes[:n], node_codes[n:], rel_names, rel_codes)
     del node_codes, rel_codes, node_names, rel_names
     pool.release_unused()
@@ -615,7 +818,12 @@ def _load_csv_arrow(
     return True
 
 
-def _arrow_table(path: str | os.PathLike[str], delim: str, has_header: bool, pool: Any) -> Any:
+def _irregular_names(names: Sequence[str], limit: int) -> bool:
+    return any(not x or x[0].isspace() or x[-1].isspace() or len(x) > limit for x in names)
+
+
+def _arrow_table(path: str | os.PathLike[str], delim: str, cols: tuple[int, int, int],
+                 pool: Any) -> Any:
     """The three string columns read by pyarrow, or None when a row is irregular."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
@@ -627,11 +835,13 @@ def _arrow_table(path: str | os.PathLike[str], delim: str, has_header: bool, poo
         irregular += 1
         return "skip"
 
-    names = list(_FIELDS)
+    names = [""] * 3
+    for role, pos in zip(_FIELDS, cols, strict=True):
+        names[pos] = role
     try:
         table = pacsv.read_csv(
             str(path),
-            read_options=pacsv.ReadOptions(column_names=names, skip_rows=int(has_header)),
+            read_options=pacsv.ReadOptions(column_names=names, skip_rows=1),
             parse_options=pacsv.ParseOptions(
                 delimiter=delim, quote_char=False, invalid_row_handler=on_invalid
             ),
@@ -665,19 +875,25 @@ def load_jsonl(
     *,
     builder: TripleBuilder | None = None,
     skip_bad_rows: bool = False,
+    limits: Limits | None = None,
 ) -> tuple[TripleBuilder, LoadReport]:
     """Read JSONL: triple rows ``{"head","relation","tail"[,"properties"]}`` and node rows
-    ``{"id"[,"name","labels","aliases","properties"]}``."""
+    ``{"id"[,"name","labels","aliases","properties"]}``; lines, numbers and nesting within
+    ``limits``."""
+    limits = limits or Limits.from_env()
     b = builder if builder is not None else TripleBuilder()
     src = str(path)
     report = LoadReport(source=src)
+    saved = sys.get_int_max_str_digits()
+    if saved and limits.number_digits > saved:  # Python's own cap on int() below the user's
+        sys.set_int_max_str_digits(limits.number_digits)
     with _open_text(path) as fh:
         try:
-            for line_no, line in enumerate(fh, start=1):
+            for line_no, line in enumerate(bounded_lines(fh, src, limits), start=1):
                 if not line.strip():
                     continue
                 report.rows += 1
-                reason = _jsonl_row(b, line)
+                reason = _jsonl_row(b, line, limits)
                 if reason is None:
                     continue
                 if not skip_bad_rows:
@@ -685,28 +901,76 @@ def load_jsonl(
                 report.bad(f"{src}:{line_no}: {reason}")
         except UnicodeDecodeError:
             raise _not_utf8(path) from None
+        finally:
+            sys.set_int_max_str_digits(saved)
     if report.rows == 0:
         raise InputError("the file is empty; expected one JSON object per line", source=src)
     return b, report
 
 
-def _jsonl_row(b: TripleBuilder, line: str) -> str | None:
+def _json_depth(line: str) -> int:
+    """Deepest bracket nesting of a JSON text (brackets inside strings ignored)."""
+    depth = best = 0
+    in_str = esc = False
+    for c in line:
+        if in_str:
+            if esc:
+                esc = False
+            elif c == "\\":
+                esc = True
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c in "[{":
+            depth += 1
+            best = max(best, depth)
+        elif c in "]}":
+            depth -= 1
+    return best
+
+
+def _parse_json(line: str, limits: Limits) -> Any:
+    """``json.loads`` with the number and nesting limits (raises _LimitExceeded)."""
+    if line.count("[") + line.count("{") > limits.depth and _json_depth(line) > limits.depth:
+        raise _LimitExceeded(f"JSON nested deeper than {limits.depth} levels "
+                             f"({limits.hint('depth')})")
+
+    def number(text: str, conv: Any) -> Any:
+        digits = sum(c.isdigit() for c in text)
+        if digits > limits.number_digits:
+            raise _LimitExceeded(f"a number of {digits:,} digits ({limits.hint('number_digits')})")
+        return conv(text)
+
+    return json.loads(line, parse_int=lambda t: number(t, int),
+                      parse_float=lambda t: number(t, float))
+
+
+def _jsonl_row(b: TripleBuilder, line: str, limits: Limits) -> str | None:
     """Add one JSONL row; return a reason string when the row is bad."""
     try:
-        obj = json.loads(line)
+        obj = _parse_json(line, limits)
+    except _LimitExceeded as exc:
+        return str(exc)
     except json.JSONDecodeError as exc:
         return f"invalid JSON ({exc.msg} at column {exc.colno})"
+    except RecursionError:
+        return f"JSON nested too deeply ({limits.hint('depth')})"
     if not isinstance(obj, dict):
         return "expected a JSON object"
     props = obj.get("properties") or None
     if props is not None and not isinstance(props, dict):
         return "field 'properties' must be an object"
     if "head" in obj or "relation" in obj or "tail" in obj:
+        vals = []
         for key in _FIELDS:
             val = obj.get(key)
             if not isinstance(val, str | int | float) or isinstance(val, bool) or str(val) == "":
                 return f"field {key!r} is missing or not a non-empty string"
-        b.add(str(obj["head"]), str(obj["relation"]), str(obj["tail"]), props)
+            if "\x00" in str(val):
+                return f"NUL character in field {key!r}"
+            vals.append(str(val))
+        b.add(vals[0], vals[1], vals[2], props)
         return None
     if "id" in obj:
         return _jsonl_node(b, obj, props)
@@ -717,6 +981,8 @@ def _jsonl_node(b: TripleBuilder, obj: dict[str, Any], props: dict | None) -> st
     nid = obj["id"]
     if not isinstance(nid, str | int) or str(nid) == "":
         return "field 'id' must be a non-empty string"
+    if "\x00" in str(nid):
+        return "NUL character in field 'id'"
     labels = obj.get("labels") or ([obj["label"]] if obj.get("label") else [])
     aliases = obj.get("aliases") or []
     if not isinstance(labels, list) or not isinstance(aliases, list):

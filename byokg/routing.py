@@ -316,13 +316,14 @@ def _dialect_hints(store: Any) -> str:
 
 
 def route_prompt(analysis: QuestionAnalysis, schema_text: str, *, k: int,
-                 store: Any = None) -> Prompt:
-    """The routing step's prompt: K different candidate queries for the question's shape."""
-    from .kglinker import _prompt
+                 store: Any = None, profile: Any = None) -> Prompt:
+    """The routing step's prompt: K different candidate queries for the question's shape (with
+    the graph's naming properties when its profile is given)."""
+    from .kglinker import _prompt, naming_text
 
     return _prompt("route_cypher", question=analysis.question, schema=schema_text, k=k,
                    shape_hint=SHAPE_HINTS.get(analysis.aggregate, SHAPE_HINTS[None]),
-                   dialect_hints=_dialect_hints(store))
+                   dialect_hints=_dialect_hints(store), naming=naming_text(profile))
 
 
 def critic_prompt(question: str, queries: Sequence[str], schema_text: str,

@@ -146,7 +146,7 @@ class AnswerResult(StageOutput):
 
     answers: list[str] = field(default_factory=list)
     answer_ids: dict[str, list[str]] = field(default_factory=dict)
-    # the items the answers were computed from (e.g. query rows); empty: the engine finds them
+    # the context items that produced the answers, best first (empty: the engine finds them)
     evidence: list[ContextItem] = field(default_factory=list)
 
 

@@ -332,6 +332,27 @@ def check_unknown_ids_everywhere(store: GraphStore) -> None:
     assert store.neighbors([]) == {}
 
 
+def check_profile(store: GraphStore) -> None:
+    """A store with the ``profile`` capability samples its catalogue (every relation type with
+    its count and label pair), fingerprints itself stably, and its profile names the nodes of
+    a triple graph by their ids."""
+    from .profile import profile_graph
+    from .store import Capability
+
+    if Capability.PROFILE not in getattr(store, "capabilities", ()):
+        return
+    sample = store.profile_sample(nodes_per_label=5, edges_per_type=5, examples=1)  # type: ignore[attr-defined]
+    counts = {r.name: r.count for r in sample.relations}
+    assert sorted(counts) == RELATIONS, counts
+    want = {r: sum(1 for _, rel, _ in TRIPLES if rel == r) for r in RELATIONS}
+    assert counts == want, counts
+    assert all(len(r.edges) <= 5 and r.pairs for r in sample.relations), sample.relations
+    assert store.profile_fingerprint() == store.profile_fingerprint()  # type: ignore[attr-defined]
+    prof = profile_graph(store)
+    assert sorted(prof.relation_names) == RELATIONS
+    assert store.get_nodes(["alice"])["alice"].display == "alice"  # type: ignore[union-attr]
+
+
 _DIRECTIONS = list(Direction)
 # test name -> (check, {parameter: values}); every combination of the values is one test
 CHECKS: dict[str, tuple[Callable[..., None], dict[str, list[Any]]]] = {
@@ -353,6 +374,7 @@ CHECKS: dict[str, tuple[Callable[..., None], dict[str, list[Any]]]] = {
     "test_shortest_paths": (check_shortest_paths, {"max_hops": [1, 2, 3]}),
     "test_shortest_paths_k_limits": (check_shortest_paths_k_limits, {}),
     "test_unknown_ids_everywhere": (check_unknown_ids_everywhere, {}),
+    "test_profile": (check_profile, {}),
 }
 
 

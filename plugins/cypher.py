@@ -97,9 +97,7 @@ class CypherTool(Tool):
         from byokg.routing import critique
 
         store, services = request.store, request.services
-        schema = services.shared(("kg-linker-schema", store.uri, id(store)),
-                                 lambda: store.schema(samples=1))
-        text = render_schema_for(schema, request.analysis, services=services)
+        text = render_schema_for(request.graph_profile(), request.analysis, services=services)
         result.iteration = request.iteration
         return critique(services.llm, request.question, queries, text, out=result, store=store,
                         source="cypher", services=services)

@@ -37,20 +37,19 @@ class KGLinkerProposer(Proposer):
             render_schema_for,
         )
 
-        store, services = request.store, request.services
-        schema = services.shared(("kg-linker-schema", store.uri, id(store)),
-                                 lambda: store.schema(samples=1))
-        schema_text = render_schema_for(schema, request.analysis, services=services)
+        store, services, profile = request.store, request.services, request.profile
+        schema_text = render_schema_for(profile, request.analysis, services=services)
         cypher = "cypher" in getattr(store, "capabilities", frozenset())
         dialect = getattr(store, "dialect", None)
         if request.round == 0:
             prompt = linker_prompt(request.question, schema_text, cypher=cypher, dialect=dialect,
-                                   store=store)
+                                   store=store, profile=profile)
         else:
             budget = min(services.config.context_tokens, CONTEXT_PROMPT_TOKENS)
             prompt = iterative_prompt(request.question, schema_text, request.context.render(budget),
                                       round_no=request.round + 1, rounds=request.rounds,
-                                      cypher=cypher, dialect=dialect, store=store)
+                                      cypher=cypher, dialect=dialect, store=store,
+                                      profile=profile)
         out = Proposal()
         reply = complete(services.llm, prompt.text, purpose="kg-linker", out=out,
                          template=prompt.template)

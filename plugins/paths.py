@@ -35,10 +35,15 @@ def _relation_names(store: GraphStore, services: Services) -> set[str]:
     return services.shared(key, lambda: set(store.relation_types()))
 
 
-def _path_order(paths: Sequence[Path], scores: Sequence[float]) -> list[int]:
-    """Indexes of ``paths`` best score first, ties by nodes and relations (never store order)."""
-    return sorted(range(len(paths)), key=lambda i: (-scores[i], paths[i].hops, paths[i].nodes,
-                                                    paths[i].relations))
+def _path_order(paths: Sequence[Path], scores: Sequence[float], *, rated: Sequence[float] = (),
+                tails: Sequence[float] = ()) -> list[int]:
+    """Indexes of ``paths`` best score first (the share of its relation path walked), then the
+    proposer's rating of its relation path (``rated``, when the proposer gave one), then its
+    end's rank (``tails``), ties by nodes and relations (never store order)."""
+    def key(i: int) -> tuple[Any, ...]:
+        return (-scores[i], -(rated[i] if rated else 0.0), -(tails[i] if tails else 0.0),
+                paths[i].hops, paths[i].nodes, paths[i].relations)
+    return sorted(range(len(paths)), key=key)
 
 
 # --------------------------------------------------------------------------- follow-paths
@@ -93,12 +98,17 @@ class FollowPathsTool(Tool):
                 paths.append(path)
                 scores.append(round(path.hops / total, 3))
                 meta.append({"relation_path": str(rp), "complete": fr.complete,
-                             "inverted": any(path.inverted)})
-        # complete walks first, then those ending at a node the question or a draft points to
+                             "inverted": any(path.inverted), "ends": len(fr.reached),
+                             "truncated": fr.truncated})
+        # complete walks first, then (when the proposer rated its paths) the better-rated
+        # relation path, then those ending at a node the question or a draft points to
         rank = tail_ranker(request.analysis, request.answer_ids)
         ends = display_names(request.store, [x.end for x in paths]) if paths else {}
-        order = _path_order(paths, [(s or 0.0) + 0.01 * rank(x.end, ends.get(x.end) or x.end)
-                                    for s, x in zip(scores, paths, strict=True)])
+        rated = {str(rp): ps.score for rp, ps in zip(rel_paths, request.artifacts.path_scores,
+                                                    strict=False)}
+        order = _path_order(paths, [s or 0.0 for s in scores],
+                            rated=[rated.get(m["relation_path"], 0.0) for m in meta],
+                            tails=[rank(x.end, ends.get(x.end) or x.end) for x in paths])
         items, omitted = path_items(request.store, [paths[i] for i in order], tool=self.name,
                                     iteration=request.iteration, max_tokens=p.max_tokens,
                                     scores=[scores[i] for i in order],

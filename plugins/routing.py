@@ -68,7 +68,8 @@ class RoutedLinker(KGLinkerProposer):
         store, services = request.store, request.services
         out = Proposal()
         schema_text = self._schema_text(request)
-        prompt = route_prompt(request.analysis, schema_text, k=p.candidates, store=store)
+        prompt = route_prompt(request.analysis, schema_text, k=p.candidates, store=store,
+                              profile=request.profile)
         reply = complete(services.llm, prompt.text, purpose="kg-linker", out=out,
                          template=prompt.template)
         art = parse_reply(reply)  # the engine records its warnings
@@ -103,12 +104,10 @@ class RoutedLinker(KGLinkerProposer):
 
     # ----------------------------------------------------------------- helpers
     def _schema_text(self, request: ProposalRequest) -> str:
+        """The schema as the KG-Linker sees it (from the graph's profile)."""
         from byokg.kglinker import render_schema_for
 
-        store, services = request.store, request.services
-        schema = services.shared(("kg-linker-schema", store.uri, id(store)),
-                                 lambda: store.schema(samples=1))
-        return render_schema_for(schema, request.analysis, services=services)
+        return render_schema_for(request.profile, request.analysis, services=request.services)
 
     def _route(self, request: ProposalRequest, p: RoutedParams) -> str | None:
         """Why this question goes Cypher-first (None: it does not)."""
@@ -189,12 +188,9 @@ def _typed(request: ProposalRequest) -> bool:
     """A typed property graph: labelled nodes with typed properties (not one triple table)."""
     from byokg.cypher.dialects import triple_layout
 
-    store = request.store
-    if triple_layout(store) is not None:
+    if triple_layout(request.store) is not None:
         return False
-    schema = request.services.shared(("kg-linker-schema", store.uri, id(store)),
-                                     lambda: store.schema(samples=1))
-    labels = list(schema.node_labels)
+    labels = list(request.profile.labels)
     return len(labels) > 1 and any(p.type for lab in labels for p in lab.properties)
 
 

@@ -14,10 +14,25 @@ CWQ_TINY = SHARED_DATA / "freebase" / "cwq_tinykg_subset.jsonl"
 NORTHWIND = SHARED_DATA / "northwind"
 
 
+_CACHE: list[str] = []
+
+
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    if "BYOKG_CACHE_DIR" not in os.environ:  # graph profiles: never into the user's ~/.cache
+        import tempfile
+
+        _CACHE.append(tempfile.mkdtemp(prefix="byokg-test-cache-"))
+        os.environ["BYOKG_CACHE_DIR"] = _CACHE[0]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    import shutil
+
+    for d in _CACHE:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -108,3 +123,68 @@ def bolt_store_from_triples(bolt_server):
     yield make
     for store in opened:
         store.close()
+
+
+# --------------------------------------------------------------------------- small shared helpers
+
+
+@pytest.fixture
+def register_plugin():
+    """``register_plugin(name, **hooks)``: a plugin with these hook functions, registered for this
+    test only (unregistered at teardown)."""
+    from types import SimpleNamespace
+
+    from byokg import registry
+
+    names: list[str] = []
+
+    def register(name: str, **hooks) -> None:
+        registry.register_plugin(SimpleNamespace(**hooks), name=name)
+        names.append(name)
+
+    yield register
+    for name in reversed(names):
+        registry.unregister_plugin(name)
+
+
+def _run_python(code: str, *, timeout: float = 120) -> str:
+    """Run ``code`` in a fresh interpreter; asserts it exits 0 and returns its stripped stdout."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=timeout)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+@pytest.fixture(scope="session")
+def run_python():
+    """``run_python(code, timeout=120)`` -> stdout of ``code`` run in a fresh interpreter."""
+    return _run_python
+
+
+def _write_file(path: Path, content: str | bytes) -> Path:
+    """Write text (UTF-8) or bytes to ``path``, creating its folders; returns ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def write_file():
+    """``write_file(path, text_or_bytes)`` -> path (folders created)."""
+    return _write_file
+
+
+@pytest.fixture(scope="session")
+def northwind_kuzu_path(tmp_path_factory, shared_data) -> Path:
+    """The shared Northwind graph loaded once into a Kùzu database; its path."""
+    from byokg.pgmapping import load_northwind
+
+    path = tmp_path_factory.mktemp("northwind") / "northwind.kz"
+    load_northwind(f"kuzu:{path}", shared_data / "northwind" / "graph" / "import")
+    return path

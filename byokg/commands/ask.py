@@ -12,7 +12,7 @@ import click
 from byokg.cli import echo_safe
 from byokg.termsafe import json_safe, terminal_safe
 
-from .options import llm_option
+from .options import display_option, llm_option
 
 DEMO_QUESTIONS = 3
 log = logging.getLogger("byokg.cli")
@@ -42,7 +42,7 @@ def answer_json(answer: Any) -> dict[str, Any]:
 
 
 @click.command()
-@click.argument("question")
+@click.argument("question", required=False)
 @click.option("--graph", "graph_uri", required=True, help="Graph URI, e.g. memory:demo or kuzu:./g.kz.")
 @llm_option("--llm", "llm", default=None, help="LLM spec: {names} (default none: offline).")
 @click.option("--iterations", type=click.IntRange(1, 10), default=None, help="Refinement rounds (default 2).")
@@ -52,6 +52,14 @@ def answer_json(answer: Any) -> dict[str, Any]:
 @click.option("--explain", is_flag=True, help="Print the evidence as readable paths.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None,
               help="Also write the evidence picture (a self-contained HTML page) to this file.")
+@click.option("--file", "questions_file", type=click.Path(dir_okay=False), default=None,
+              help="Answer every question of this file (.txt: one a line; .jsonl: "
+                   '{"question", "id"}) into --out, the graph loaded once.')
+@click.option("--out", "out_file", type=click.Path(dir_okay=False), default=None,
+              help="JSON lines written by --file; re-running skips questions already answered.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Questions of --file answered side by side.")
+@display_option
 def ask(
     question: str,
     graph_uri: str,
@@ -62,15 +70,46 @@ def ask(
     as_json: bool,
     explain: bool,
     html_file: str | None,
+    questions_file: str | None,
+    out_file: str | None,
+    workers: int,
+    display: str | None,
 ) -> None:
-    """Answer QUESTION from the graph, with the facts that support the answer."""
+    """Answer QUESTION from the graph, with the facts that support the answer; or every
+    question of --file into --out."""
     from byokg.engine import Engine
     from byokg.engine import explain as explain_text
     from byokg.graph import open_graph
 
+    if (question is None) == (questions_file is None):
+        raise click.UsageError("give a QUESTION or --file FILE (not both)")
+    if questions_file is not None and (as_json or explain or html_file):
+        raise click.UsageError("--json, --explain and --html are for one QUESTION; --file "
+                               "writes JSON lines to --out")
+    if questions_file is not None and out_file is None:
+        raise click.UsageError("--file needs --out answers.jsonl")
+    if questions_file is None and out_file is not None:
+        raise click.UsageError("--out is for --file")
     tool_list = [t.strip() for t in tools.split(",") if t.strip()] if tools else None
     cfg = _config(config_file, llm=llm, iterations=iterations, tools=tool_list)
-    store = open_graph(graph_uri)
+    if display:  # also in the run's settings, so a batch re-run with another --display is named
+        from byokg.profile import parse_display
+
+        merged = {**parse_display(cfg.display), **parse_display(display)}
+        cfg = cfg.model_copy(update={"display": {k: list(v) for k, v in merged.items()}})
+    store = open_graph(graph_uri, display=display)
+    if questions_file is not None:
+        from .batch import run_batch
+
+        try:
+            summary = run_batch(Engine(store, cfg), graph=graph_uri, cfg=cfg,
+                                file=questions_file, out=out_file, workers=workers)
+        finally:
+            close = getattr(store, "close", None)
+            if close:
+                close()
+        click.echo(f"{terminal_safe(out_file)}: {summary.line()}", err=True)
+        return
     try:
         answer = Engine(store, cfg).ask(question)
     finally:

@@ -8,7 +8,7 @@ import click
 
 from ..cli import echo_safe
 from ..termsafe import json_safe
-from .options import RegistryOption, llm_option
+from .options import RegistryOption, display_option, llm_option
 
 
 @click.group("eval", invoke_without_command=True)
@@ -30,10 +30,11 @@ from .options import RegistryOption, llm_option
 @click.option("--iterations", type=click.IntRange(1, 10), help="T_R refinement rounds (1-10).")
 @click.option("--judge", help="LLM spec for LLM-as-judge scoring (rubric v1).")
 @click.option("--option", "ds_options", multiple=True, help="Dataset option KEY=VALUE (e.g. gold_source=file).")
+@display_option
 @click.option("--json", "as_json", is_flag=True, help="Print only the summary as JSON on stdout.")
 @click.pass_context
 def eval_group(ctx, dataset, data_path, graph_uri, llm, strategy, limit, workers, out_dir, resume,
-               config_path, iterations, judge, ds_options, as_json):
+               config_path, iterations, judge, ds_options, display, as_json):
     """Evaluate a strategy on a dataset and archive the run."""
     if ctx.invoked_subcommand is not None:
         return
@@ -47,6 +48,11 @@ def eval_group(ctx, dataset, data_path, graph_uri, llm, strategy, limit, workers
     cfg = RunConfig.load(config_path) if config_path else RunConfig()
     if iterations:
         cfg = cfg.model_copy(update={"iterations": iterations})
+    if display:  # wins over the config file's display per label; archived in config.json
+        from ..profile import parse_display
+
+        merged = {**parse_display(cfg.display), **parse_display(display)}
+        cfg = cfg.model_copy(update={"display": {k: list(v) for k, v in merged.items()}})
     opts = {}
     for item in ds_options:
         if "=" not in item:

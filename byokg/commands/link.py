@@ -9,7 +9,7 @@ import click
 
 from ..cli import _opened, echo_json, echo_safe
 from ..termsafe import terminal_safe
-from .options import RegistryOption
+from .options import RegistryOption, display_option
 
 
 def _services(index_dir: str | None, embedder: str | None):
@@ -34,9 +34,11 @@ def _services(index_dir: str | None, embedder: str | None):
 @click.option("--index-dir", type=click.Path(file_okay=False), default=None,
               help="Reuse/save indexes here (see `byokg index build`).")
 @click.option("--no-store-index", is_flag=True, help="Ignore the store's full-text/vector index.")
+@display_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def link(mentions: tuple[str, ...], graph_uri: str, method: str, top_k: int, min_score: float,
-         embedder: str | None, index_dir: str | None, no_store_index: bool, as_json: bool) -> None:
+         embedder: str | None, index_dir: str | None, no_store_index: bool, display: str | None,
+         as_json: bool) -> None:
     """Link MENTION... to graph nodes: candidates per mention, best first."""
     from ..linking.linker import EntityLinker, EntityLinkerParams
 
@@ -47,7 +49,7 @@ def link(mentions: tuple[str, ...], graph_uri: str, method: str, top_k: int, min
     services = _services(index_dir, embedder)
     params = EntityLinkerParams(method=method, top_k=top_k, min_score=min_score,
                                 use_store_index=not no_store_index)
-    with _opened(graph_uri) as store:
+    with _opened(graph_uri, display=display) as store:
         links = EntityLinker().link(list(mentions), store=store, services=services,
                                     params=params)
     if as_json:
@@ -75,9 +77,10 @@ def index() -> None:
               help="Embedder for --dense ({names}; default: minilm when installed, else lexical).")
 @click.option("--index-dir", type=click.Path(file_okay=False), default=None,
               help="Where to save (default ~/.cache/byokg).")
+@display_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def build(graph_uri: str, dense: bool, embedder: str | None, index_dir: str | None,
-          as_json: bool) -> None:
+          display: str | None, as_json: bool) -> None:
     """Build (or verify and reuse) the fuzzy name index and optionally the dense index."""
     from ..linking.linker import get_dense_index, get_name_index
     from ..linking.manifest import default_index_dir, slug
@@ -89,7 +92,7 @@ def build(graph_uri: str, dense: bool, embedder: str | None, index_dir: str | No
         embedder = default_embedder_name()
     services = _services(root, embedder)
     report = []
-    with _opened(graph_uri) as store:
+    with _opened(graph_uri, display=display) as store:
         t0 = time.perf_counter()
         names = get_name_index(store, services)
         report.append({"index": "names", "status": names.status, "names": names.count,

@@ -32,3 +32,11 @@ def llm_option(*decls: str, **kwargs: Any) -> Any:
     kwargs.setdefault("help", "LLM spec: {names}.")
     return click.option(*decls, cls=RegistryOption, registry_kind="llms", fmt="{}:…",
                         extra=("none",), **kwargs)
+
+
+def display_option(fn: Any) -> Any:
+    """``--display Label.prop,…``: the display property per label (overrides the profile)."""
+    return click.option(
+        "--display", "display", default=None, metavar="LABEL.PROP,…",
+        help="Display property per label, overriding the graph profile's choice "
+             "(e.g. Person.fullName,Prize.category+year).")(fn)

@@ -32,11 +32,17 @@ from byokg.contracts import (
     Triplet,
 )
 from byokg.errors import ConfigError, ReadOnlyViolation
-from byokg.store import BaseGraphStore, Capability
+from byokg.store import (
+    BaseGraphStore,
+    Capability,
+    GraphSample,
+    LabelSample,
+    RelationSample,
+    SampledNode,
+)
 
 from .lexer import UnsafeIdentifier, quote_identifier
 
-DEFAULT_NAME_PROPERTIES = ("name", "title", "label", "displayName")
 # element ids: ArcadeDB "#12:345", Neo4j 5 "4:2f9c…-…:17", Neo4j 4 / Memgraph numeric ids
 _ELEMENT_ID = re.compile(r"^(#\d+:\d+|\d+:[0-9a-f-]{36}:\d+|\d+)$")
 MAX_SAMPLE_CHARS = 80
@@ -95,13 +101,13 @@ class CypherDialect:
 
     ``id_property``: the property holding a node's byokg id (nodes without it fall back to the
     backend's own element id). ``id_label``: a label every node has (lets the database use an
-    index when matching ids); None matches any node. ``name_properties``: display name, first
-    present wins, falling back to the id.
+    index when matching ids); None matches any node. ``name_properties``: a caller's list of
+    display properties (per label the first it has; the graph's profile chooses otherwise).
     """
 
     id_property: str = "id"
     id_label: str | None = None
-    name_properties: tuple[str, ...] = DEFAULT_NAME_PROPERTIES
+    name_properties: tuple[str, ...] = ()
     element_id_fn: str = "elementId"  # Neptune: "id"
     element_id_fallback: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
@@ -112,48 +118,54 @@ class CypherDialect:
             return f"{self.element_id_fn}({var})"
         return f"coalesce({var}.{esc(self.id_property)}, {self.element_id_fn}({var}))"
 
-    def name_expr(self, var: str) -> str:
-        props = ", ".join(f"{var}.{esc(p)}" for p in self.name_properties)
-        return f"coalesce({props}, {self.id_expr(var)})"
-
     def _label(self) -> str:
         return f":{esc(self.id_label)}" if self.id_label else ""
 
     def looks_like_element_id(self, node_id: str) -> bool:
         return bool(_ELEMENT_ID.match(node_id))
 
-    def match_node(self, var: str, key: str, fallback: bool = True) -> str:
+    def match_node(self, var: str, key: str, fallback: int = 1) -> str:
         """Clauses binding ``var`` to the node whose id is the expression ``key`` (rows without
-        a match disappear). With ``fallback``, an id no node has as ``id_property`` is tried as
-        an element id (slower: callers pass it only when some id looks like one)."""
+        a match disappear). ``fallback`` is a bit set (callers pass only what their ids need,
+        each costs a lookup): 1 — an id no node has as ``id_property`` is tried as an element
+        id; 2 — a digits-only id is also tried as an integer ``id_property`` (a graph whose
+        ``id`` is INTEGER: the node id ``"101"`` names ``{id: 101}``)."""
         prop = esc(self.id_property)
-        if not (fallback and self.element_id_fallback):
+        elem = bool(fallback & 1) and self.element_id_fallback
+        num = bool(fallback & 2) and self.id_property != "~id"
+        if not (elem or num):
             return f"MATCH ({var}{self._label()} {{{prop}: {key}}})"
-        return (
-            f"OPTIONAL MATCH (_a_{var}{self._label()} {{{prop}: {key}}}) "
-            f"OPTIONAL MATCH (_b_{var}) WHERE _a_{var} IS NULL "
-            f"AND {self.element_id_fn}(_b_{var}) = {key} "
-            f"WITH *, coalesce(_a_{var}, _b_{var}) AS {var} WHERE {var} IS NOT NULL"
-        )
+        q = f"OPTIONAL MATCH (_a_{var}{self._label()} {{{prop}: {key}}}) "
+        found = [f"_a_{var}"]
+        if num:
+            q += (f"OPTIONAL MATCH (_c_{var}{self._label()} {{{prop}: toInteger({key})}}) "
+                  f"WHERE _a_{var} IS NULL ")
+            found.append(f"_c_{var}")
+        if elem:
+            none = " AND ".join(f"{x} IS NULL" for x in found)
+            q += (f"OPTIONAL MATCH (_b_{var}) WHERE {none} "
+                  f"AND {self.element_id_fn}(_b_{var}) = {key} ")
+            found.append(f"_b_{var}")
+        return q + f"WITH *, coalesce({', '.join(found)}) AS {var} WHERE {var} IS NOT NULL"
 
     # -- queries
-    def get_nodes(self, fb: bool = True) -> str:
+    def get_nodes(self, fb: int = 1) -> str:
         return (
             f"UNWIND $ids AS i {self.match_node('n', 'i', fb)} "
             f"RETURN i AS id, labels(n) AS labels, properties(n) AS props"
         )
 
-    def node_names(self) -> str:
-        return (
-            f"MATCH (n) RETURN {self.id_expr('n')} AS id, {self.name_expr('n')} AS name, "
-            "n.aliases AS aliases"
-        )
+    def node_names(self, props: Sequence[str] = ()) -> str:
+        """Every node's id and labels, and the properties its display rule reads (``v0``…)."""
+        cols = "".join(f", n.{esc(p)} AS v{i}" for i, p in enumerate(props))
+        return f"MATCH (n) RETURN {self.id_expr('n')} AS id, labels(n) AS labels{cols}"
 
-    def node_names_page(self) -> str:
-        return self.node_names() + f" ORDER BY {self.element_id_fn}(n) SKIP $skip LIMIT $limit"
+    def node_names_page(self, props: Sequence[str] = ()) -> str:
+        return (self.node_names(props)
+                + f" ORDER BY {self.element_id_fn}(n) SKIP $skip LIMIT $limit")
 
     def neighbors(
-        self, direction: Direction, rel_types: Sequence[str] | None, capped: bool, fb: bool = True
+        self, direction: Direction, rel_types: Sequence[str] | None, capped: bool, fb: int = 1
     ) -> str:
         """Per id: ``total`` edges and ``rows`` = [type, other id, outgoing?, properties], out-edges
         first (each direction matched on its own: undirected patterns are slower on ArcadeDB)."""
@@ -178,7 +190,7 @@ class CypherDialect:
             + f"RETURN i, size(o) + size(x) AS total, (o + x){cap} AS rows"
         )
 
-    def degrees(self, direction: Direction, fb: bool = True) -> str:
+    def degrees(self, direction: Direction, fb: int = 1) -> str:
         pat = {Direction.OUT: "-[r]->()", Direction.IN: "<-[r]-()", Direction.BOTH: "-[r]-()"}[
             direction
         ]
@@ -187,7 +199,7 @@ class CypherDialect:
             f"OPTIONAL MATCH (n){pat} RETURN i, count(r) AS degree"
         )
 
-    def shortest_paths(self, max_hops: int, k: int, fb: bool = True) -> str:
+    def shortest_paths(self, max_hops: int, k: int, fb: int = 1) -> str:
         fn = "shortestPath" if k <= 1 else "allShortestPaths"
         return (
             f"UNWIND $pairs AS pr WITH pr[0] AS s, pr[1] AS t "
@@ -204,7 +216,8 @@ class CypherDialect:
         return f"MATCH (n:{esc(label)}) RETURN count(n) AS c"
 
     def label_sample(self, label: str) -> str:
-        return f"MATCH (n:{esc(label)}) WITH n LIMIT $n RETURN properties(n) AS p"
+        return (f"MATCH (n:{esc(label)}) WITH n LIMIT $n "
+                f"RETURN {self.id_expr('n')} AS id, labels(n) AS labels, properties(n) AS p")
 
     def rel_count(self, rel: str) -> str:
         return f"MATCH ()-[r:{esc(rel)}]->() RETURN count(r) AS c"
@@ -212,8 +225,15 @@ class CypherDialect:
     def rel_sample(self, rel: str) -> str:
         return (
             f"MATCH (a)-[r:{esc(rel)}]->(b) WITH a, r, b LIMIT $n "
-            f"RETURN labels(a) AS src, labels(b) AS dst, {self.name_expr('a')} AS an, "
-            f"{self.name_expr('b')} AS bn, properties(r) AS p"
+            f"RETURN labels(a) AS src, labels(b) AS dst, {self.id_expr('a')} AS a, "
+            f"{self.id_expr('b')} AS b, properties(r) AS p"
+        )
+
+    def rel_examples(self, rel: str) -> str:
+        return (
+            f"MATCH (a)-[r:{esc(rel)}]->(b) WITH a, b LIMIT $n "
+            f"RETURN {self.id_expr('a')} AS a, labels(a) AS al, properties(a) AS ap, "
+            f"{self.id_expr('b')} AS b, labels(b) AS bl, properties(b) AS bp"
         )
 
     def labels_fallback(self) -> str:
@@ -279,7 +299,6 @@ class CypherGraphBase(GuardedQueries, BaseGraphStore):
     def __init__(self, uri: str, cyp: CypherDialect) -> None:
         self.uri = uri
         self.cyp = cyp
-        self.name_property = cyp.name_properties[0]
         self._schema: dict[int, GraphSchema] = {}
         self._labels: list[str] | None = None
         self._rels: list[str] | None = None
@@ -294,6 +313,12 @@ class CypherGraphBase(GuardedQueries, BaseGraphStore):
         cols, rows = self._run(cypher, params)
         return [dict(zip(cols, r, strict=False)) for r in rows]
 
+    def _typed_records(self, cypher: str, params: Mapping[str, Any] | None = None,
+                       ) -> list[dict[str, Any]]:
+        """Like :meth:`_records`, with values in their Python types where the driver has them
+        (dates as ``datetime.date``); a backend whose rows are plain already inherits this."""
+        return self._records(cypher, params)
+
     def _list_labels(self) -> list[str]:
         return [r["label"] for r in self._records(self.cyp.labels_fallback(), {"n": 10_000})]
 
@@ -302,9 +327,12 @@ class CypherGraphBase(GuardedQueries, BaseGraphStore):
             r["relationshipType"] for r in self._records(self.cyp.rels_fallback(), {"n": 100_000})
         ]
 
-    def _fb(self, ids: Sequence[str]) -> bool:
-        """Whether the element-id fallback is needed for these ids."""
-        return self.cyp.element_id_fallback and any(map(self.cyp.looks_like_element_id, ids))
+    def _fb(self, ids: Sequence[str]) -> int:
+        """The id fallbacks these ids need (:meth:`CypherDialect.match_node`): 1 when some id
+        looks like an element id, 2 when some id is digits only (an INTEGER id property)."""
+        elem = self.cyp.element_id_fallback and any(map(self.cyp.looks_like_element_id, ids))
+        num = any(i.lstrip("-").isdigit() for i in ids)
+        return int(elem) | (2 * num)
 
     # -- schema
     def labels(self) -> list[str]:
@@ -356,12 +384,16 @@ class CypherGraphBase(GuardedQueries, BaseGraphStore):
             pats: dict[tuple[str, str], None] = {}
             samp: list[tuple[str, str]] = []
             rprops: dict[str, list[Any]] = {}
-            for rec in self._records(self.cyp.rel_sample(rel), {"n": max(samples, 20)}):
+            recs = self._records(self.cyp.rel_sample(rel), {"n": max(samples, 20)})
+            names = self.display_names([str(x) for rec in recs[:samples] for x in
+                                        (rec["a"], rec["b"])]) if samples else {}
+            for rec in recs:
                 src = (rec["src"] or ["?"])[0]
                 dst = (rec["dst"] or ["?"])[0]
                 pats[(str(src), str(dst))] = None
                 if len(samp) < samples:
-                    samp.append((str(_short(rec["an"])), str(_short(rec["bn"]))))
+                    samp.append((str(_short(names.get(str(rec["a"]), rec["a"]))),
+                                 str(_short(names.get(str(rec["b"]), rec["b"])))))
                 for k, v in (rec["p"] or {}).items():
                     vals = rprops.setdefault(k, [])
                     if len(vals) < samples and _short(_plain(v)) not in vals:
@@ -391,21 +423,15 @@ class CypherGraphBase(GuardedQueries, BaseGraphStore):
 
     # -- nodes
     def _node(self, nid: str, labels: Sequence[str], props: Mapping[str, Any]) -> Node:
+        labels = tuple(str(x) for x in labels or ())
         props = {k: _plain(v) for k, v in (props or {}).items()}
-        name = None
-        for p in self.cyp.name_properties:
-            if props.get(p) not in (None, ""):
-                name = str(props[p])
-                break
-        aliases = props.pop("aliases", None)
+        name, aliases = self.name_node(nid, labels, props)
+        rule = self.rule_for(labels)
+        own = props.pop("aliases", None)
+        if isinstance(own, list) and "aliases" not in rule.aliases:
+            aliases = tuple(dict.fromkeys([*aliases, *(str(a) for a in own)]))
         props.pop(self.cyp.id_property, None)
-        return Node(
-            id=nid,
-            name=name or nid,
-            labels=tuple(str(x) for x in labels or ()),
-            aliases=tuple(str(a) for a in aliases) if isinstance(aliases, list) else (),
-            properties=props,
-        )
+        return Node(id=nid, name=name, labels=labels, aliases=aliases, properties=props)
 
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node | None]:
         ids = [str(i) for i in dict.fromkeys(ids)]
@@ -415,21 +441,100 @@ class CypherGraphBase(GuardedQueries, BaseGraphStore):
                 out[rec["id"]] = self._node(rec["id"], rec["labels"], rec["props"])
         return out
 
+    def name_columns(self) -> list[str]:
+        """Every property a display rule reads (the columns of the node-name queries)."""
+        return list(dict.fromkeys(p for r in self.display_rules().values() for p in r.properties))
+
+    def names_of_record(self, rec: Mapping[str, Any], cols: Sequence[str]) -> list[tuple[str, str]]:
+        """``(id, name)`` and ``(id, alias)`` pairs of one node-name query record."""
+        nid = str(rec["id"])
+        props = {p: rec.get(f"v{i}") for i, p in enumerate(cols)}
+        name, aliases = self.name_node(nid, rec.get("labels") or (), props)
+        return [(nid, name), *((nid, a) for a in aliases)]
+
     def iter_node_names(self, batch_size: int = 10_000) -> Iterator[list[tuple[str, str]]]:
         skip = 0
+        cols = self.name_columns()
         while True:
-            recs = self._records(self.cyp.node_names_page(), {"skip": skip, "limit": batch_size})
-            batch = []
-            for r in recs:
-                nid = str(r["id"])
-                batch.append((nid, str(r["name"])))
-                if isinstance(r.get("aliases"), list):
-                    batch += [(nid, str(a)) for a in r["aliases"]]
+            recs = self._records(self.cyp.node_names_page(cols),
+                                 {"skip": skip, "limit": batch_size})
+            batch = [pair for r in recs for pair in self.names_of_record(r, cols)]
             if batch:
                 yield batch
             if len(recs) < batch_size:
                 return
             skip += batch_size
+
+    # -- profile
+    def profile_fingerprint(self) -> str:
+        """Labels, relationship types and the total node and edge counts (4 queries at most)."""
+        import hashlib
+
+        (n,) = self._run("MATCH (n) RETURN count(n) AS c")[1][0]
+        (e,) = self._run("MATCH ()-[r]->() RETURN count(r) AS c")[1][0]
+        text = f"{self.labels()}|{self.relation_types()}|{n}|{e}"
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+    def _label_types(self) -> dict[str, dict[str, str]]:
+        """Property types per label from the store's catalogue (none by default)."""
+        return {}
+
+    def _rel_types(self) -> dict[str, dict[str, str]]:
+        return {}
+
+    def _rel_pairs(self) -> dict[str, list[tuple[str, str]]]:
+        """(domain, range) label pairs per relationship type from the catalogue (none here)."""
+        return {}
+
+    def profile_sample(self, *, nodes_per_label: int = 200, edges_per_type: int = 200,
+                       examples: int = 3) -> GraphSample:
+        """Per label a count and ``nodes_per_label`` nodes; per relationship type a count,
+        ``edges_per_type`` edges and ``examples`` example ends: 2 queries per label and 3 per
+        type, for at most ``max_labels`` labels and ``max_relations`` types."""
+        queries = 2
+        ltypes, rtypes, rpairs = self._label_types(), self._rel_types(), self._rel_pairs()
+        hints = self.cyp.name_properties
+        labels = []
+        for lab in self.labels()[: self.max_labels]:
+            (cnt,) = self._run(self.cyp.label_count(lab))[1][0]
+            recs = self._typed_records(self.cyp.label_sample(lab), {"n": nodes_per_label})
+            queries += 2
+            nodes = tuple(SampledNode(id=str(r["id"]), labels=tuple(map(str, r["labels"] or ())),
+                                      properties=dict(r["p"] or {})) for r in recs)
+            have = {k for nd in nodes for k in nd.properties}
+            key = self.cyp.id_property if self.cyp.id_property in have else None
+            hint = next((p for p in hints if p in have), None)
+            labels.append(LabelSample(name=lab, count=int(cnt), key=key,
+                                      types=ltypes.get(lab, {}), nodes=nodes, hint=hint))
+        rels = []
+        for rel in self.relation_types()[: self.max_relations]:
+            (cnt,) = self._run(self.cyp.rel_count(rel))[1][0]
+            recs = self._typed_records(self.cyp.rel_sample(rel), {"n": edges_per_type})
+            ex = self._typed_records(self.cyp.rel_examples(rel), {"n": examples})
+            queries += 3
+            pairs = dict.fromkeys(rpairs.get(rel, []))
+            for r in recs:
+                pairs[(str((r["src"] or ["?"])[0]), str((r["dst"] or ["?"])[0]))] = None
+            heads = [str(r["a"]) for r in recs]
+            tails = [str(r["b"]) for r in recs]
+            rels.append(RelationSample(
+                name=rel, count=int(cnt), pairs=tuple(pairs), types=rtypes.get(rel, {}),
+                edges=tuple(dict(r["p"] or {}) for r in recs),
+                examples=tuple((SampledNode(id=str(x["a"]), labels=tuple(x["al"] or ()),
+                                            properties=dict(x["ap"] or {})),
+                                SampledNode(id=str(x["b"]), labels=tuple(x["bl"] or ()),
+                                            properties=dict(x["bp"] or {}))) for x in ex),
+                many_tails=len(set(heads)) < len(heads) if recs else None,
+                many_heads=len(set(tails)) < len(tails) if recs else None))
+        notes = []
+        if len(self.labels()) > self.max_labels:
+            notes.append(f"{len(self.labels()) - self.max_labels} labels beyond the first "
+                         f"{self.max_labels} were not profiled")
+        if len(self.relation_types()) > self.max_relations:
+            notes.append(f"{len(self.relation_types()) - self.max_relations} relationship types "
+                         f"beyond the first {self.max_relations} were not profiled")
+        return GraphSample(labels=tuple(labels), relations=tuple(rels), dialect=self.dialect,
+                           queries=queries, notes=tuple(notes))
 
     # -- traversal
     def neighbors(

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..contracts import Candidate, MentionLinks
 from ..errors import InputError
+from .interning import intern_names
 from .manifest import Manifest, byokg_version, fingerprint, read_manifest, write_manifest
 
 log = logging.getLogger("byokg.linking")
@@ -53,32 +54,8 @@ class DenseIndex:
                    batch_size: int = 256, progress: bool | None = None,
                    fingerprint_: str | None = None) -> DenseIndex:
         pairs = pairs if isinstance(pairs, list) else list(pairs)
-        node_index: dict[str, int] = {}
-        node_ids: list[str] = []
-        node_names: list[str] = []
-        text_index: dict[str, int] = {}
-        texts: list[str] = []
-        e_row: list[int] = []
-        e_node: list[int] = []
-        for nid, name in pairs:
-            ni = node_index.get(nid)
-            if ni is None:
-                ni = node_index[nid] = len(node_ids)
-                node_ids.append(nid)
-                node_names.append(name)
-            text = " ".join(name.split())
-            if not text:
-                continue
-            ri = text_index.get(text)
-            if ri is None:
-                ri = text_index[text] = len(texts)
-                texts.append(text)
-            e_row.append(ri)
-            e_node.append(ni)
-        rows = np.asarray(e_row, np.int64)
-        order = np.argsort(rows, kind="stable")
-        row_ptr = np.zeros(len(texts) + 1, np.int64)
-        np.cumsum(np.bincount(rows, minlength=len(texts)), out=row_ptr[1:])
+        t = intern_names(pairs, lambda name: " ".join(name.split()))
+        texts = t.keys
         index = _flat_index(embedder.dim)
         show = sys.stderr.isatty() if progress is None else progress
         t0 = time.perf_counter()
@@ -95,10 +72,9 @@ class DenseIndex:
                 bar.update(len(chunk))
         log.info("dense index: %d names embedded with %s in %.1fs", len(texts), embedder.name,
                  time.perf_counter() - t0)
-        return cls(embedder=embedder, index=index, texts=texts, row_ptr=row_ptr,
-                   row_nodes=np.asarray(e_node, np.int32)[order], node_ids=node_ids,
-                   node_names=node_names, fingerprint=fingerprint_ or fingerprint(pairs),
-                   count=len(pairs))
+        return cls(embedder=embedder, index=index, texts=texts, row_ptr=t.key_ptr,
+                   row_nodes=t.entry_node, node_ids=t.node_ids, node_names=t.node_names,
+                   fingerprint=fingerprint_ or fingerprint(pairs), count=len(pairs))
 
     @classmethod
     def from_store(cls, store: Any, embedder: Any, **options: Any) -> DenseIndex:

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict
 from ..contracts import Candidate, MentionLinks
 from ..errors import InputError
 from .grams import fast_normalize, gram_codes, gram_table
+from .interning import intern_names
 from .manifest import Manifest, byokg_version, fingerprint, read_manifest, write_manifest
 
 log = logging.getLogger("byokg.linking")
@@ -50,6 +51,20 @@ STOP_WORDS = frozenset(
     who whom whose why will with would you your yours also did does whats wheres whos name named
     called many much""".split()
 )
+
+
+_GLUED_BEFORE = "-&+#@/_"  # a character joined to the span: it is part of a longer token
+_GLUED_AFTER = "-&+#@/_'’"
+
+
+def short_name_ok(span: str) -> bool:
+    """Whether a span of 1–3 characters is written like a name: it has a capital letter or a
+    digit ("Go", "C", "R", "UK", "Io", "U2"), and is not a common word ("In", "It", "A") unless
+    written in capitals ("US", "IT")."""
+    if not any(c.isupper() or c.isdigit() for c in span):
+        return False
+    common = span.lower() in STOP_WORDS
+    return not common or (span.isupper() and len(span) >= 2)
 
 
 class Spot(BaseModel):
@@ -127,45 +142,15 @@ class NameIndex:
     ) -> NameIndex:
         """Build from ``(node_id, name_or_alias)`` pairs."""
         pairs = pairs if isinstance(pairs, list) else list(pairs)
-        node_index: dict[str, int] = {}
-        node_ids: list[str] = []
-        node_names: list[str] = []
-        key_index: dict[str, int] = {}
-        keys: list[str] = []
-        key_raw: list[str] = []
-        e_key: list[int] = []
-        e_node: list[int] = []
-        e_alias: list[bool] = []
-        for nid, name in pairs:
-            ni = node_index.get(nid)
-            alias = ni is not None
-            if ni is None:
-                ni = node_index[nid] = len(node_ids)
-                node_ids.append(nid)
-                node_names.append(name)
-            key = fast_normalize(name)
-            if not key:
-                continue
-            ki = key_index.get(key)
-            if ki is None:
-                ki = key_index[key] = len(keys)
-                keys.append(key)
-                key_raw.append(name)
-            e_key.append(ki)
-            e_node.append(ni)
-            e_alias.append(alias)
-        ek = np.asarray(e_key, np.int64)
-        order = np.argsort(ek, kind="stable")
-        key_ptr = np.zeros(len(keys) + 1, np.int64)
-        np.cumsum(np.bincount(ek, minlength=len(keys)), out=key_ptr[1:])
+        t = intern_names(pairs, fast_normalize)
         return cls(
-            node_ids=node_ids,
-            node_names=node_names,
-            keys=keys,
-            key_raw=key_raw,
-            key_ptr=key_ptr,
-            entry_node=np.asarray(e_node, np.int32)[order],
-            entry_alias=np.asarray(e_alias, np.bool_)[order],
+            node_ids=t.node_ids,
+            node_names=t.node_names,
+            keys=t.keys,
+            key_raw=t.key_raw,
+            key_ptr=t.key_ptr,
+            entry_node=t.entry_node,
+            entry_alias=t.entry_alias,
             fingerprint=fingerprint_ or fingerprint(pairs),
             count=len(pairs),
         )
@@ -346,9 +331,11 @@ class NameIndex:
     def spot(self, text: str, max_ngram: int = 6, *, max_ids: int = 20) -> list[Spot]:
         """Graph names occurring in ``text``: longest non-overlapping n-gram matches.
 
-        Skipped: n-grams made only of stop words, one-word names of at most three characters
-        unless written in capitals in the text ("US", "NBA"), and bare numbers under four
-        digits. ``ids`` holds at most ``max_ids`` nodes.
+        Skipped: n-grams made only of stop words, bare numbers under four digits, and one-word
+        names of one to three characters unless the text writes them exactly as a node's name
+        (case kept), like a name (:func:`short_name_ok`: "Go", "C", "UK", "Io"), at word
+        boundaries ("C" is not spotted in "C++" or "C#"). ``ids`` holds at most ``max_ids``
+        nodes.
         """
         words: list[tuple[str, int, int]] = []  # (normalised word, start, end)
         for m in _WORD.finditer(text):
@@ -358,7 +345,7 @@ class NameIndex:
         for i in range(len(words)):
             for n in range(min(max_ngram, len(words) - i), 0, -1):
                 ki = self.lookup.get(" ".join(w for w, _s, _e in words[i:i + n]))
-                if ki is None or self._skip(words[i:i + n], text):
+                if ki is None or self._skip(words[i:i + n], text, ki):
                     continue
                 found.append((i, n, ki))
         found.sort(key=lambda f: (-f[1], f[0]))
@@ -378,17 +365,28 @@ class NameIndex:
         spots.sort(key=lambda s: s.start)
         return spots
 
-    @staticmethod
-    def _skip(words: list[tuple[str, int, int]], text: str) -> bool:
-        if all(w in STOP_WORDS for w, _s, _e in words):
-            return True
+    def _skip(self, words: list[tuple[str, int, int]], text: str, ki: int) -> bool:
         if len(words) == 1:
             w, s, e = words[0]
             if w.isdigit():
                 return len(w) < 4
-            if len(w) <= 3:
-                return not text[s:e].isupper() or len(w) < 2
-        return False
+            if len(w) <= 3 and len(text[s:e]) <= 3:
+                return not self._short_name_here(text, s, e, ki)
+        return all(w in STOP_WORDS for w, _s, _e in words)
+
+    def _short_name_here(self, text: str, s: int, e: int, ki: int) -> bool:
+        """A 1–3 character name stands at ``text[s:e]``: written like a name, exactly as one of
+        the nodes' names or aliases (case kept), not glued to other characters."""
+        span = text[s:e]
+        if not short_name_ok(span):
+            return False
+        before = text[s - 1] if s > 0 else " "
+        after = text[e] if e < len(text) else " "
+        if before.isalnum() or after.isalnum() or before in _GLUED_BEFORE or after in _GLUED_AFTER:
+            return False
+        if span == self.key_raw[ki]:
+            return True
+        return any(span == self.node_names[nd] for nd, _a in self._nodes_of(ki)[:50])
 
     # ------------------------------------------------------------------ persistence
     def manifest(self, store_uri: str | None = None) -> Manifest:

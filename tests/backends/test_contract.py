@@ -84,11 +84,9 @@ def test_third_party_module_runs_the_suite_and_it_can_fail(tmp_path):
     assert "no fixture nosuchdb_store_from_triples" in out, out[-2000:]
 
 
-def test_importing_byokg_testing_loads_neither_pytest_nor_a_backend():
-    code = ("import sys, byokg.testing\n"
-            "print(sorted(m for m in sys.modules if m == 'pytest' or m.startswith('_pytest')\n"
-            "             or m.startswith('byokg.backends')))")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "[]", proc.stdout
+def test_importing_byokg_testing_loads_neither_pytest_nor_a_backend(run_python):
+    out = run_python("import sys, byokg.testing\n"
+                     "print(sorted(m for m in sys.modules if m == 'pytest'"
+                     " or m.startswith('_pytest')\n"
+                     "             or m.startswith('byokg.backends')))")
+    assert out == "[]", out

@@ -20,7 +20,8 @@ def sources(tmp_path):
     (d / "a.csv").write_text(
         "subject,predicate,object\nAda,knows,Bob\nAda,knows,Bob\nBob,,Cy\n"
         '"Cy, Jr.",lives_in,Paris\n', encoding="utf-8")
-    (d / "b.tsv").write_text("Bob\tlives_in\tParis\nParis\tin\tFrance\n", encoding="utf-8")
+    (d / "b.tsv").write_text("source\ttarget\trelation\nBob\tParis\tlives_in\nParis\tFrance\tin\n",
+                             encoding="utf-8")  # the header says the column order
     (d / "nodes.jsonl").write_text(
         '{"id": "Ada", "name": "Ada Lovelace", "aliases": ["Ada King"]}\n'
         '{"id": "Paris", "labels": ["City"]}\n', encoding="utf-8")
@@ -70,7 +71,7 @@ def test_bolt_loader_agrees_with_memory(sources, tmp_path, bolt_server):
 def test_a_failed_load_leaves_no_half_written_database(tmp_path):
     """Every row bad: the readers refuse before the Kùzu database is created."""
     bad = tmp_path / "bad.csv"
-    bad.write_text("a,b\nc,d\n", encoding="utf-8")
+    bad.write_text("head,relation,tail\na,b\nc,d\n", encoding="utf-8")
     target = tmp_path / "never.kz"
     with pytest.raises(InputError, match="no triplets loaded"):
         load_into([str(bad)], f"kuzu:{target}", skip_bad_rows=True)

@@ -300,3 +300,21 @@ def test_backoff_is_capped_full_jitter():
     assert max(delays) <= 4.0 and min(delays) >= 0.0
     assert max(pol.delay(0) for _ in range(200)) <= 1.0
     assert max(delays) > 3.0  # the cap is reached, not just the first step
+
+
+def test_uri_options_are_checked():
+    from byokg.backends.neptune import NeptuneAnalyticsGraph, NeptuneDatabaseGraph
+
+    from byokg.errors import ConfigError
+    from byokg.graph import open_graph
+
+    with pytest.raises(ConfigError) as ei:
+        NeptuneAnalyticsGraph(f"neptune-graph://{GRAPH}?regoin=us-east-1")
+    assert str(ei.value) == (f"'neptune-graph://{GRAPH}?regoin=us-east-1': unknown option "
+                             "'regoin' (neptune-graph:// URIs accept display, region, profile)")
+    with pytest.raises(ConfigError) as ei:
+        NeptuneDatabaseGraph("neptune-db://db.example.com?prot=8182")
+    assert "unknown option 'prot' (neptune-db:// URIs accept display, region, profile, port)" \
+        in str(ei.value)
+    with pytest.raises(ConfigError, match="unknown option 'timeout'"):
+        open_graph(f"neptune-graph://{GRAPH}?display=Person.name&timeout=5")

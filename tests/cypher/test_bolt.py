@@ -5,10 +5,10 @@ with kuzu_gold_results.jsonl (and how many of the queries that fail on Kùzu run
 from __future__ import annotations
 
 import os
-import re
 
 import pytest
-from cypher_helpers import NODE_TABLES, REL_TABLES, ScriptedLLM, same_rows
+from cypher_helpers import NODE_TABLES, REL_TABLES, ScriptedLLM
+from gold_tally import tally_gold
 from test_guard import WRITES
 
 from byokg.cypher.execute import Status, execute
@@ -84,25 +84,9 @@ def test_gold_queries_on_bolt(nw_bolt, kuzu_gold) -> None:
     full = os.environ.get("BYOKG_CYPHER_FULL_GOLD") == "1"
     recs = [r for i, r in enumerate(kuzu_gold)
             if full or i % 3 == 0 or r["kuzu_status"] != "ok"]
-    runs = agree = limit_only = fail_kuzu = fail_kuzu_run = 0
-    gold_ok = 0
-    errors: dict[str, int] = {}
-    for rec in recs:
-        ex = execute(nw_bolt, rec["cypher"], timeout_s=20, row_limit=5000)
-        ran = ex.status in (Status.OK, Status.EMPTY)
-        if not ran:
-            key = (ex.error or "").split("failed: ", 1)[-1][:70]
-            errors[key] = errors.get(key, 0) + 1
-        if rec["kuzu_status"] == "ok":
-            gold_ok += 1
-            runs += ran
-            if ran and same_rows(ex.result.rows, rec["kuzu_rows"]):
-                agree += 1
-            elif ran and re.search(r"\bLIMIT\b", rec["cypher"], re.I):
-                limit_only += 1
-        else:
-            fail_kuzu += 1
-            fail_kuzu_run += ran
+    t = tally_gold(nw_bolt, recs)
+    runs, agree, limit_only, gold_ok = t.runs, t.agree, t.limit_only, t.gold_ok
+    fail_kuzu, fail_kuzu_run, errors = t.gold_err, t.gold_err_run, t.errors
     print(f"\nBolt (ArcadeDB): gold queries run {runs}/{gold_ok} of those Kùzu answered, "
           f"same rows as Kùzu gold {agree}/{gold_ok} (+{limit_only} differing with a LIMIT); "
           f"queries failing on Kùzu that run on Bolt: {fail_kuzu_run}/{fail_kuzu}")

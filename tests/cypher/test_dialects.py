@@ -3,10 +3,8 @@ plus the execution agreement of the Northwind dev gold queries with kuzu_gold_re
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from cypher_helpers import same_rows
+from gold_tally import tally_gold
 
 from byokg.cypher.dialects import KUZU_FUNCTIONS, KUZU_RESERVED, dialect_hints, rewrite
 from byokg.cypher.execute import Status, execute
@@ -88,20 +86,10 @@ def test_function_renames_exist_in_kuzu(nw_kuzu) -> None:
 def test_gold_agreement_on_kuzu(nw_kuzu, kuzu_gold) -> None:
     """The dev gold queries (Neo4j Cypher) run through the tool's execution path on Kùzu and
     compared with kuzu_gold_results.jsonl (set equality, column order ignored)."""
-    runs = agree = limit_only = newly = gold_ok = gold_err = 0
-    for rec in kuzu_gold:
-        ex = execute(nw_kuzu, rec["cypher"], timeout_s=20, row_limit=5000)
-        ran = ex.status in (Status.OK, Status.EMPTY)
-        if rec["kuzu_status"] == "ok":
-            gold_ok += 1
-            runs += ran
-            if ran and same_rows(ex.result.rows, rec["kuzu_rows"]):
-                agree += 1
-            elif ran and re.search(r"\bLIMIT\b", rec["cypher"], re.I):
-                limit_only += 1  # LIMIT picks rows in engine order: a different but valid pick
-        else:
-            gold_err += 1
-            newly += ran
+    t = tally_gold(nw_kuzu, kuzu_gold)
+    # with a LIMIT, engine order picks the rows: a different but valid pick
+    runs, agree, limit_only, gold_ok = t.runs, t.agree, t.limit_only, t.gold_ok
+    newly, gold_err = t.gold_err_run, t.gold_err
     print(f"\nKùzu: gold queries run {runs}/{gold_ok}, same rows {agree}/{gold_ok} "
           f"(the other {limit_only} differ and all have a LIMIT: engine order picks the rows); gold Kùzu errors that now run "
           f"after rewrites: {newly}/{gold_err}")

@@ -97,10 +97,13 @@ def test_kuzu_property_names_with_quotes_load_and_read_back(tmp_path) -> None:
 
     (tmp_path / "csv").mkdir()
     (tmp_path / "csv" / "a.csv").write_text("id,name,it's /* x */\n1,x,v\n")
+    (tmp_path / "csv" / "e.csv").write_text("src,dst\n1,1\n")  # a graph needs an edge
     mapping = tmp_path / "m.json"
     mapping.write_text(json.dumps({"nodes": [{
         "label": "Thing", "file": "a.csv", "key": "id", "name": "name",
-        "properties": {"id": "string", "name": "string", "it's /* x */": "string"}}]}))
+        "properties": {"id": "string", "name": "string", "it's /* x */": "string"}}],
+        "edges": [{"type": "SELF", "file": "e.csv", "src_label": "Thing", "src_column": "src",
+                   "dst_label": "Thing", "dst_column": "dst"}]}))
     uri = f"kuzu:{tmp_path / 'pg.kz'}"
     load_kuzu([str(tmp_path / "csv")], uri, mapping=str(mapping))
     store = open_graph(uri)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from types import SimpleNamespace
 
 import pytest
 
@@ -254,11 +253,9 @@ def register_tools(register):
 
 
 @pytest.fixture
-def fake_tools():
-    registry.register_plugin(SimpleNamespace(register_tools=register_tools), name="test-engine-tools")
+def fake_tools(register_plugin):
+    register_plugin("test-engine-tools", register_tools=register_tools)
     _Slow.peak = 0
-    yield
-    registry.unregister_plugin("test-engine-tools")
 
 
 def test_tools_run_concurrently_and_failures_are_recorded(demo_store, fake_tools):
@@ -388,7 +385,6 @@ def test_kuzu_offline_and_cypher_round(demo_kuzu, script_llm):
 
 
 def test_a_tool_factory_returning_no_tool_is_named(demo_store):
-    from byokg import registry
     from byokg.errors import PluginError
     from byokg.hookspecs import hookimpl
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -82,11 +81,9 @@ def register_tools(register):
 
 
 @pytest.fixture
-def third_party_stages():
-    registry.register_plugin(SimpleNamespace(register_tools=register_tools), name="test-stages")
+def third_party_stages(register_plugin):
+    register_plugin("test-stages", register_tools=register_tools)
     _CountingProposer.calls = 0
-    yield
-    registry.unregister_plugin("test-stages")
 
 
 def test_a_third_party_replaces_proposer_and_answerer(demo_store, third_party_stages):

@@ -51,22 +51,14 @@ def llm_server(monkeypatch):
     stub.stop()
 
 
-@pytest.fixture(scope="module")
-def nw_kuzu(tmp_path_factory, shared_data):
-    from byokg.pgmapping import load_northwind
-
-    path = tmp_path_factory.mktemp("crash_nw") / "nw.kz"
-    load_northwind(f"kuzu:{path}", shared_data / "northwind" / "graph" / "import")
-    return path
-
-
 @pytest.mark.slow
-def test_a_crashing_query_errors_one_question_and_the_run_finishes(llm_server, nw_kuzu,
+def test_a_crashing_query_errors_one_question_and_the_run_finishes(llm_server,
+                                                                     northwind_kuzu_path,
                                                                      tmp_path):
     data = tmp_path / "qs.jsonl"
     data.write_text("".join(json.dumps({"id": i, "question": q, "answers": a}) + "\n"
                             for i, q, a, _ in QUESTIONS))
-    settings = EvalSettings(dataset="jsonl", data=str(data), graph=f"kuzu:{nw_kuzu}",
+    settings = EvalSettings(dataset="jsonl", data=str(data), graph=f"kuzu:{northwind_kuzu_path}",
                             llm="openai:test", strategy="graph-query")
     summary = run_eval(settings, tmp_path / "run", progress=False)  # this process survives
     preds = {p["id"]: p for p in map(json.loads, (tmp_path / "run" / "predictions.jsonl")

@@ -11,15 +11,6 @@ from byokg.eval.runner import EvalSettings, run_eval
 from byokg.graph import open_graph
 
 
-@pytest.fixture(scope="module")
-def northwind_kuzu_path(tmp_path_factory, shared_data):
-    from byokg.pgmapping import load_northwind as load_graph
-
-    path = tmp_path_factory.mktemp("nw") / "northwind.kz"
-    load_graph(f"kuzu:{path}", shared_data / "northwind" / "graph" / "import")
-    return path
-
-
 @pytest.mark.slow
 def test_gold_query_strategy_on_kuzu_matches_the_gold_file(northwind_kuzu_path, shared_data, tmp_path):
     settings = EvalSettings(

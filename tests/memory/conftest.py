@@ -13,17 +13,11 @@ if str(REPO) not in sys.path:  # benchmarks/ is not installed; tests import its 
 
 
 @pytest.fixture
-def write(tmp_path: Path):
+def write(tmp_path: Path, write_file):
     """write(name, text_or_bytes) -> Path of a file under tmp_path."""
 
     def _write(name: str, content: str | bytes) -> Path:
-        p = tmp_path / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            p.write_bytes(content)
-        else:
-            p.write_text(content, encoding="utf-8")
-        return p
+        return write_file(tmp_path / name, content)
 
     return _write
 

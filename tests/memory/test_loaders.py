@@ -25,20 +25,59 @@ def build_csv(path, engine, **kw):
 # ----------------------------------------------------------------------------- formats
 
 
-@pytest.mark.parametrize("header", ["head,relation,tail\n", "subject,predicate,object\n", ""])
-def test_csv_with_and_without_header(write, engine, header, edge_set):
-    p = write("kg.csv", header + "".join(f"{h},{r},{t}\n" for h, r, t in ROWS))
+@pytest.mark.parametrize("header", ["head,relation,tail", "subject,predicate,object",
+                                    "Head , Relation , Tail", "h,r,t", ":START_ID,:TYPE,:END_ID"])
+def test_csv_header_names_the_columns(write, engine, header, edge_set):
+    p = write("kg.csv", header + "\n" + "".join(f"{h},{r},{t}\n" for h, r, t in ROWS))
     g, rep = build_csv(p, engine)
     assert edge_set(g) == set(ROWS)
     assert rep.rows == 3 and rep.bad_rows == 0 and rep.triplets == 3
     assert not g.has_node("head") and not g.has_node("subject")
 
 
+@pytest.mark.parametrize(("header", "order"), [
+    ("source,target,relation", (0, 2, 1)),  # what networkx's to_pandas_edgelist writes
+    ("relation,head,tail", (1, 0, 2)),
+    ("to,from,type", (1, 2, 0)),
+    ("object,subject,predicate", (1, 2, 0)),
+])
+def test_csv_column_order_comes_from_the_header(write, engine, header, order, edge_set):
+    rows = [",".join(
+        (h, r, t)[order.index(k)] for k in range(3)) for h, r, t in ROWS]
+    p = write("kg.csv", header + "\n" + "\n".join(rows) + "\n")
+    g, _ = build_csv(p, engine)
+    assert edge_set(g) == set(ROWS)
+
+
+def test_csv_without_a_header_is_an_error_naming_the_accepted_names(write, engine):
+    p = write("kg.csv", "Ada,knows,Bob\nBob,lives_in,Paris\n")
+    e = _err(load_csv, p, engine=engine)
+    assert str(e) == (
+        f"{p}:1: no header: the first line 'Ada,knows,Bob' does not name the columns; the first "
+        "line must name the three columns in any order (head: head/subject/source/from/src/h/s/"
+        "start/:start_id; relation: relation/predicate/type/rel/relationship/relation_type/"
+        "edge_type/label/r/p/:type; tail: tail/object/target/to/dst/t/o/end/:end_id), e.g. "
+        "head,relation,tail")
+
+
+@pytest.mark.parametrize(("header", "what"), [
+    ("source,target,weight", "unknown column(s) 'weight' in the header 'source,target,weight'"),
+    ("head,relation,tail,weight", "unknown column(s) 'weight' in the header "
+                                  "'head,relation,tail,weight'"),
+    ("head,tail", "the header 'head,tail' has 2 columns; a triple file has 3"),
+    ("head,source,tail", "the header 'head,source,tail' names a column twice"),
+])
+def test_unknown_header_is_an_error(write, header, what):
+    e = _err(load_csv, write("kg.csv", header + "\na,b,c\n"))
+    assert str(e).startswith(f"{e.source}:1: {what}; the first line must name the three columns")
+
+
 @pytest.mark.parametrize(
     ("name", "delim"), [("kg.tsv", "\t"), ("kg.txt", "\t"), ("kg.csv", ";"), ("kg.csv", "|")]
 )
 def test_delimiters_sniffed(write, engine, name, delim, edge_set):
-    text = "".join(delim.join(r) + "\n" for r in ROWS)
+    text = delim.join(("head", "relation", "tail")) + "\n"
+    text += "".join(delim.join(r) + "\n" for r in ROWS)
     p = write(name, text.replace("Paris", "Paris, Texas"))  # a comma inside a field is data
     g, _ = build_csv(p, engine)
     assert ("Bob", "lives_in", "Paris, Texas") in edge_set(g)
@@ -80,7 +119,7 @@ def test_fast_and_exact_readers_agree(tmp_path, edge_set):
 
 def test_fast_path_declines_quoted_files(write, edge_set):
     pytest.importorskip("pyarrow")
-    p = write("q.csv", '"a",r,b\n')
+    p = write("q.csv", 'head,relation,tail\n"a",r,b\n')
     with pytest.raises(InputError, match="pyarrow fast path"):
         load_csv(p, engine="pyarrow")
     assert edge_set(build_csv(p, "auto")[0]) == {("a", "r", "b")}
@@ -113,10 +152,12 @@ def test_jsonl_triplets_nodes_and_properties(write):
 
 def test_folder_of_files(tmp_path, write, edge_set):
     write("kg/a.csv", "head,relation,tail\na,r,b\n")
-    write("kg/b.tsv", "b\tr\tc\na\tr\tb\n")  # one duplicate across files
+    write("kg/b.tsv", "head\trelation\ttail\nb\tr\tc\na\tr\tb\n")  # one duplicate
     write("kg/nodes.jsonl", '{"id": "a", "name": "Alpha"}\n')
-    write("kg/README.md", "not data")  # ignored: not a data suffix
+    write("kg/README.md", "not data")  # not read: named in the report's notes
     g, rep = load_path(tmp_path / "kg")
+    assert rep.notes == [f"{tmp_path / 'kg'}: not read (not .csv/.tsv/.tab/.txt/.jsonl/.ndjson): "
+                         "README.md"]
     assert edge_set(g) == {("a", "r", "b"), ("b", "r", "c")}
     assert rep.duplicates == 1 and g.stats().duplicates_skipped == 1
     assert g.display_names(["a"]) == {"a": "Alpha"}
@@ -125,7 +166,7 @@ def test_folder_of_files(tmp_path, write, edge_set):
 
 
 def test_open_graph_uri_forms(write):
-    p = write("kg.csv", "a,r,b\n")
+    p = write("kg.csv", "head,relation,tail\na,r,b\n")
     assert open_graph(f"memory:{p}").stats().triplets == 1
     assert open_graph(f"memory://{p}").stats().triplets == 1
     with pytest.raises(ConfigError, match="needs a path"):
@@ -182,11 +223,13 @@ def _err(fn, *a, **kw) -> InputError:
     ("text", "line", "reason"),
     [
         ("head,relation,tail\na,r,b\na,r\n", 3, "expected 3 fields"),
-        ("a,r,b\n\n\na,r,b,c\n", 4, "found 4"),
-        ("a,r,b\na,,b\n", 2, "empty relation"),
-        ("a,r,b\n,r,b\n", 2, "empty head"),
-        ("a,r,\n", 1, "empty tail"),
-        ("a,r,b\n   \n", 2, "found 1"),
+        ("h,r,t\na,r,b\n\n\na,r,b,c\n", 5, "found 4"),
+        ("h,r,t\na,r,b\na,,b\n", 3, "empty relation"),
+        ("h,r,t\na,r,b\n,r,b\n", 3, "empty head"),
+        ("h,r,t\na,r,\n", 2, "empty tail"),
+        ("h,r,t\na,r,b\na, ,b\n", 3, "empty relation"),
+        ("h,r,t\na,r,b\n   \n", 3, "found 1"),
+        ("source,target,relation\na,b,\n", 2, "empty relation"),
     ],
 )
 def test_csv_bad_rows_name_file_line_reason(write, engine, text, line, reason):
@@ -198,20 +241,20 @@ def test_csv_bad_rows_name_file_line_reason(write, engine, text, line, reason):
 
 
 def test_csv_line_numbers_count_physical_lines(write):
-    p = write("bad.csv", 'a,r,"multi\nline"\nb,r\n')
-    assert _err(load_csv, p).line == 3
+    p = write("bad.csv", 'h,r,t\na,r,"multi\nline"\nb,r\n')
+    assert _err(load_csv, p).line == 4
 
 
 def test_csv_bad_quoting(write, engine):
-    p = write("bad.csv", 'a,r,b\na,"r"x,b\n')
+    p = write("bad.csv", 'h,r,t\na,r,b\na,"r"x,b\n')
     e = _err(load_csv, p, engine=engine)
-    assert e.line == 2 and "unreadable CSV" in str(e)
+    assert e.line == 3 and "unreadable CSV" in str(e)
 
 
 def test_non_utf8_csv_and_jsonl(write, engine):
-    p = write("bad.csv", b"a,r,b\nb,r,c\nc,r,\xff\xfe\n")
+    p = write("bad.csv", b"h,r,t\na,r,b\nb,r,c\nc,r,\xff\xfe\n")
     e = _err(load_csv, p, engine=engine)
-    assert e.line == 3 and "not UTF-8" in str(e) and "0xff" in str(e)
+    assert e.line == 4 and "not UTF-8" in str(e) and "0xff" in str(e)
     p = write("bad.jsonl", b'{"head":"a","relation":"r","tail":"b"}\n{"head":"\xe9"}\n')
     e = _err(load_jsonl, p)
     assert e.line == 2 and "not UTF-8" in str(e)
@@ -224,9 +267,22 @@ def test_empty_files(write, name):
     assert e.source == str(p) and ("empty" in str(e) or "no triplets" in str(e))
 
 
-def test_header_only_file(write):
-    e = _err(load_path, write("h.csv", "head,relation,tail\n"))
-    assert "no triplets loaded" in str(e)
+def test_header_only_file(write, tmp_path):
+    p = write("h.csv", "head,relation,tail\n")
+    e = _err(load_path, p)
+    assert str(e) == f"{p}: no triplets loaded; a graph needs head/relation/tail rows"
+    from byokg.loading import load_into  # every target refuses it, memory included
+
+    e = _err(load_into, [str(p)], f"memory:{tmp_path / 'out.jsonl'}")
+    assert str(e) == f"{p}: no triplets loaded; a graph needs head/relation/tail rows"
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_nodes_only_jsonl_is_an_error(write):
+    p = write("n.jsonl", '{"id": "a", "name": "A"}\n{"id": "b"}\n')
+    e = _err(load_path, p)
+    assert str(e) == (f"{p}: no triplets loaded (2 node record(s) but no head/relation/tail "
+                      "row); a graph needs head/relation/tail rows")
 
 
 def test_missing_file_and_folder(tmp_path):
@@ -267,7 +323,7 @@ def test_jsonl_bad_rows(write, row, reason):
 
 
 def test_skip_bad_rows_counts_and_first_five_reasons(write, engine):
-    good = "".join(f"n{i},r,n{i + 1}\n" for i in range(10))
+    good = "h,r,t\n" + "".join(f"n{i},r,n{i + 1}\n" for i in range(10))
     bad = "x,y\n" * 3 + "a,,b\n" + "1,2,3,4\n" * 3
     p = write("mixed.csv", good + bad + "n0,r,n1\n")  # and one duplicate
     with pytest.raises(InputError):
@@ -275,9 +331,9 @@ def test_skip_bad_rows_counts_and_first_five_reasons(write, engine):
     g, rep = build_csv(p, engine, skip_bad_rows=True)
     assert rep.bad_rows == 7 and len(rep.reasons) == 5
     assert (
-        rep.reasons[0] == f"{p}:11: expected 3 fields (head,relation,tail, delimiter ','), found 2"
+        rep.reasons[0] == f"{p}:12: expected 3 fields (head,relation,tail, delimiter ','), found 2"
     )
-    assert rep.reasons[3] == f"{p}:14: empty relation field"
+    assert rep.reasons[3] == f"{p}:15: empty relation field"
     assert rep.rows == 18 and rep.duplicates == 1 and len(g) == 10
     assert g.stats().duplicates_skipped == 1 and g.stats().bad_rows_skipped == 7
     # through load_path / open_graph as well
@@ -287,21 +343,21 @@ def test_skip_bad_rows_counts_and_first_five_reasons(write, engine):
 
 
 def test_all_rows_bad_is_an_error_even_when_skipping(write):
-    e = _err(load_path, write("allbad.csv", "a,b\nc,d\n"), skip_bad_rows=True)
+    e = _err(load_path, write("allbad.csv", "h,r,t\na,b\nc,d\n"), skip_bad_rows=True)
     assert "no triplets loaded (2 bad rows skipped" in str(e)
 
 
 def test_reasons_across_folder_name_each_file(tmp_path, write):
-    write("kg/a.csv", "a,r\n")
-    write("kg/b.csv", "b,r,c\nb,,c\n")
+    write("kg/a.csv", "h,r,t\na,r\n")
+    write("kg/b.csv", "h,r,t\nb,r,c\nb,,c\n")
     _, rep = load_path(tmp_path / "kg", skip_bad_rows=True)
     assert rep.bad_rows == 2
-    assert re.match(r".*a\.csv:1: expected 3 fields", rep.reasons[0])
-    assert re.match(r".*b\.csv:2: empty relation", rep.reasons[1])
+    assert re.match(r".*a\.csv:2: expected 3 fields", rep.reasons[0])
+    assert re.match(r".*b\.csv:3: empty relation", rep.reasons[1])
 
 
 def test_duplicates_counted_not_silently_dropped(write, engine):
-    p = write("dups.csv", "a,r,b\na,r,b\na,r,b\nb,r,a\n")
+    p = write("dups.csv", "h,r,t\na,r,b\na,r,b\na,r,b\nb,r,a\n")
     g, rep = build_csv(p, engine)
     assert rep.rows == 4 and rep.duplicates == 2 and len(g) == 2
     assert g.stats().duplicates_skipped == 2
@@ -309,9 +365,9 @@ def test_duplicates_counted_not_silently_dropped(write, engine):
 
 def test_builder_shared_across_loaders(write, edge_set):
     b = GraphBuilder()
-    load_csv(write("a.csv", "a,r,b\n"), builder=b)
+    load_csv(write("a.csv", "h,r,t\na,r,b\n"), builder=b)
     load_jsonl(write("b.jsonl", '{"head":"b","relation":"s","tail":"c"}\n'), builder=b)
-    load_csv(write("c.csv", "c,r,a\nx,s,y\n"), builder=b)
+    load_csv(write("c.csv", "h,r,t\nc,r,a\nx,s,y\n"), builder=b)
     g = b.build()
     assert edge_set(g) == {("a", "r", "b"), ("b", "s", "c"), ("c", "r", "a"), ("x", "s", "y")}
     assert len(g._ids) == len(set(g._ids)) == 5 and g._rels == ["r", "s"]
@@ -327,13 +383,13 @@ def test_auto_engine_takes_the_fast_path_on_clean_files(write, monkeypatch):
     b, rep = load_csv(write("clean.csv", "head,relation,tail\na,r,b\nb,s,c\n"))
     assert len(b) == 2 and rep.rows == 2
     with pytest.raises(AssertionError, match="should not run"):  # irregular file falls back
-        load_csv(write("bad.csv", "a,r,b\nb,s\n"))
+        load_csv(write("bad.csv", "h,r,t\na,r,b\nb,s\n"))
 
 
 def test_fallback_from_fast_reader_is_exact_on_big_files(tmp_path):
     # A big quote-free file with irregular rows far apart: auto backs out of pyarrow and the
     # csv-module reader gives the same error lines, reasons and graph.
-    lines = [f"n{i},r{i % 7},n{i + 1}" for i in range(60_000)]
+    lines = ["head,relation,tail"] + [f"n{i},r{i % 7},n{i + 1}" for i in range(60_000)]
     lines[100] = ""  # blank line: skipped, still counted for line numbers
     lines[40_000] = "x,y"
     lines[55_555] = "a,,b"
@@ -352,14 +408,14 @@ def test_fallback_from_fast_reader_is_exact_on_big_files(tmp_path):
 
 
 def test_env_var_skips_bad_rows_with_a_warning(write, monkeypatch, caplog):
-    p = write("mixed.csv", "a,r,b\nbad row\nb,r,c\n")
+    p = write("mixed.csv", "h,r,t\na,r,b\nbad row\nb,r,c\n")
     with pytest.raises(InputError, match="BYOKG_SKIP_BAD_ROWS=1"):
         open_graph(f"memory:{p}")
     monkeypatch.setenv("BYOKG_SKIP_BAD_ROWS", "1")
     with caplog.at_level("WARNING", logger="byokg.backends.memory"):
         g = open_graph(f"memory:{p}")
     assert len(g) == 2 and g.stats().bad_rows_skipped == 1
-    assert "skipped 1 bad rows" in caplog.text and "mixed.csv:2: expected 3 fields" in caplog.text
+    assert "skipped 1 bad rows" in caplog.text and "mixed.csv:3: expected 3 fields" in caplog.text
     # an explicit argument wins over the environment
     with pytest.raises(InputError):
         open_graph(f"memory:{p}", skip_bad_rows=False)

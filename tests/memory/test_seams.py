@@ -118,15 +118,15 @@ def test_demo_graph_is_located_by_the_core():
 
 def test_read_sources_files_and_folders_one_report(tmp_path):
     (tmp_path / "kg").mkdir()
-    (tmp_path / "kg" / "a.csv").write_text("a,r,b\nbad\n", encoding="utf-8")
-    (tmp_path / "kg" / "b.tsv").write_text("b\tr\tc\nx\ty\n", encoding="utf-8")
+    (tmp_path / "kg" / "a.csv").write_text("h,r,t\na,r,b\nbad\n", encoding="utf-8")
+    (tmp_path / "kg" / "b.tsv").write_text("h\tr\tt\nb\tr\tc\nx\ty\n", encoding="utf-8")
     extra = tmp_path / "c.jsonl"
     extra.write_text('{"head":"c","relation":"r","tail":"a"}\n{"oops": 1}\n', encoding="utf-8")
     b, rep = read_sources([tmp_path / "kg", extra], skip_bad_rows=True)
     table = b.freeze(rep)
     assert (rep.rows, rep.bad_rows, rep.triplets, rep.nodes) == (6, 3, 3, 3)
     assert [r.split(": ", 1)[0].rsplit("/", 1)[-1] for r in rep.reasons] == [
-        "a.csv:2", "b.tsv:2", "c.jsonl:2"]
+        "a.csv:3", "b.tsv:3", "c.jsonl:2"]
     assert rep.source == f"{tmp_path / 'kg'},{extra}"
     assert [t.key for t in table.triplets()] == [("a", "r", "b"), ("b", "r", "c"), ("c", "r", "a")]
     with pytest.raises(ConfigError, match="no source files"):

@@ -22,12 +22,13 @@ def _links(*ids: str) -> list[MentionLinks]:
     ]
 
 
-def _request(
+def _run(
     store, tool_name, *, question="", entities=(), answers=(), paths=(), params=None, iteration=1
 ):
+    """Run the registered tool ``tool_name`` on one request; its ToolResult."""
     tool = registry.tools().create(tool_name)
     config = RunConfig(params={tool_name: params or {}})
-    return tool, ToolRequest(
+    return tool.run(ToolRequest(
         question=question,
         store=store,
         services=Services(config),
@@ -36,7 +37,7 @@ def _request(
         artifacts=Artifacts(relation_paths=tuple(RelationPath.parse(p) for p in paths)),
         entities=_links(*entities),
         answers=_links(*answers),
-    )
+    ))
 
 
 @pytest.fixture(scope="module")
@@ -69,14 +70,8 @@ def test_follow_paths_demo_questions(demo_store, demo_questions):
     multi = [q for q in demo_questions if q["hops"] >= 2]
     assert multi
     for q in multi:
-        tool, req = _request(
-            demo_store,
-            "follow-paths",
-            question=q["question"],
-            entities=q["topic_entities"],
-            paths=[" -> ".join(q["relation_path"])],
-        )
-        res = tool.run(req)
+        res = _run(demo_store, "follow-paths", question=q["question"],
+                   entities=q["topic_entities"], paths=[" -> ".join(q["relation_path"])])
         assert res.items, q["id"]
         ends = {n for item in res.items for n in item.nodes}
         assert set(q["answers"]) <= ends, q["id"]
@@ -90,10 +85,8 @@ def test_follow_paths_demo_questions(demo_store, demo_questions):
 
 
 def test_follow_paths_unknown_relation_event(demo_store):
-    tool, req = _request(
-        demo_store, "follow-paths", entities=["Wynton Marsalis"], paths=["born_at -> capital"]
-    )
-    res = tool.run(req)
+    res = _run(demo_store, "follow-paths", entities=["Wynton Marsalis"],
+               paths=["born_at -> capital"])
     warn = [e for e in res.events if e.level == "warning"]
     assert warn and warn[0].data["relation"] == "born_at"
     assert "born_in" in warn[0].data["suggestions"]
@@ -102,9 +95,8 @@ def test_follow_paths_unknown_relation_event(demo_store):
 
 def _usa_divisions(store, **params):
     """follow-paths from the USA along its administrative divisions, with ``params``."""
-    tool, req = _request(store, "follow-paths", entities=["United States of America"],
-                         paths=["location.country.administrative_divisions"], params=params)
-    return tool.run(req)
+    return _run(store, "follow-paths", entities=["United States of America"],
+                paths=["location.country.administrative_divisions"], params=params)
 
 
 def test_follow_paths_caps_event(freebase_store):
@@ -122,67 +114,41 @@ def test_follow_paths_budget(freebase_store):
 
 
 def test_shortest_paths_tool(demo_store, freebase_store):
-    tool, req = _request(
-        demo_store, "shortest-paths", entities=["Wynton Marsalis"], answers=["Louisiana"]
-    )
-    res = tool.run(req)
+    res = _run(demo_store, "shortest-paths", entities=["Wynton Marsalis"], answers=["Louisiana"])
     assert res.items
     for item in res.items:
         assert item.path.start == "Wynton Marsalis" and item.path.end == "Louisiana"
         assert (
             item.nodes == ("Louisiana",) and item.kind == "path" and item.tool == "shortest-paths"
         )
-    tool, req = _request(
-        freebase_store,
-        "shortest-paths",
-        entities=["Wynton Marsalis", "Jazz"],
-        answers=["Canada"],
-        params={"hub_degree": 50},
-    )
-    res = tool.run(req)
+    res = _run(freebase_store, "shortest-paths", entities=["Wynton Marsalis", "Jazz"],
+               answers=["Canada"], params={"hub_degree": 50})
     assert any(
         "hub" in e.message and "United States of America" in e.data.get("hubs", [])
         for e in res.events
     )
-    tool, req = _request(demo_store, "shortest-paths", entities=["Wynton Marsalis"])
-    assert tool.run(req).items == []
+    assert _run(demo_store, "shortest-paths", entities=["Wynton Marsalis"]).items == []
 
 
 def test_one_hop_ranks_relations_by_question(demo_store):
-    tool, req = _request(
-        demo_store,
-        "one-hop",
-        question="Where was Wynton Marsalis born?",
-        entities=["Wynton Marsalis"],
-    )
-    res = tool.run(req)
+    res = _run(demo_store, "one-hop", question="Where was Wynton Marsalis born?",
+               entities=["Wynton Marsalis"])
     assert res.items[0].text.startswith("Wynton Marsalis -> born_in -> ")
     assert res.items[0].score > 0 and all(i.kind == "triplets" for i in res.items)
     assert "New Orleans" in res.items[0].nodes
 
 
 def test_one_hop_hub_fetches_matching_relations(freebase_store):
-    tool, req = _request(
-        freebase_store,
-        "one-hop",
-        question="Which military commanders did the country have?",
-        entities=["United States of America"],
-        params={"per_node": 5},
-    )
-    res = tool.run(req)
+    res = _run(freebase_store, "one-hop",
+               question="Which military commanders did the country have?",
+               entities=["United States of America"], params={"per_node": 5})
     assert any("military_commanders" in i.text for i in res.items)
     assert any("cut" in e.message for e in res.events)
 
 
 def test_expand_tool(freebase_store):
-    tool, req = _request(
-        freebase_store,
-        "expand",
-        question="What genre is Jazz?",
-        entities=["Jazz"],
-        params={"max_triplets": 40, "per_node": 5},
-    )
-    res = tool.run(req)
+    res = _run(freebase_store, "expand", question="What genre is Jazz?", entities=["Jazz"],
+               params={"max_triplets": 40, "per_node": 5})
     assert res.items and res.counts["triplets"] <= 40
     assert all(i.tool == "expand" and i.triplets for i in res.items)
     assert any(e.source == "expand" for e in res.events)

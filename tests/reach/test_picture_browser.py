@@ -119,17 +119,9 @@ def ask_html(graph: str, question: str, page: Path) -> dict:
     return json.loads(result.stdout)
 
 
-def test_page_renders_nodes_and_a_screenshot(chromium, tmp_path):
-    graph = write_graph(tmp_path / "g.jsonl", [
-        {"id": "Q42", "name": "Douglas Adams", "labels": ["Writer"]},
-        {"id": "Q350", "name": "Cambridge", "labels": ["Town"]},
-        {"id": "Q145", "name": "United Kingdom", "labels": ["Country"]},
-        {"head": "Q42", "relation": "place_of_birth", "tail": "Q350",
-         "properties": {"date": "1952-03-11"}},
-        {"head": "Q350", "relation": "country", "tail": "Q145"},
-    ])
+def test_page_renders_nodes_and_a_screenshot(chromium, typed_graph, tmp_path):
     page = tmp_path / "answer.html"
-    assert ask_html(graph, "Where was Douglas Adams born?", page)["answers"] == ["Cambridge"]
+    assert ask_html(typed_graph, "Where was Douglas Adams born?", page)["answers"] == ["Cambridge"]
     rendered = dom(chromium, page, tmp_path)
     assert "Douglas Adams" in rendered.node_labels and "Cambridge" in rendered.node_labels
     assert "place_of_birth" in rendered.edge_labels

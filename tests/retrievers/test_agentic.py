@@ -44,14 +44,23 @@ def entity_block(prompt: str) -> str:
     return prompt.split("Question:")[1]
 
 
+def select_for(entity: str, *relations: str):
+    """Rule: the relation prompt about ``entity`` is answered by selecting ``relations``."""
+    return (lambda p: REL in p and f"Entity: {entity}" in entity_block(p),
+            f"{REL}\n" + "\n".join(relations) + "\n</selected-relations>")
+
+
+def next_until(seen: str, *names: str):
+    """Rule: an entity prompt that does not yet show ``seen`` is answered with ``names``."""
+    return (lambda p: ENT in p and seen not in p,
+            f"{ENT}\n" + "\n".join(names) + "\n</next-entities>")
+
+
 def test_two_step_traversal_reaches_the_answer(counting_demo, make_llm):
     llm = make_llm(by_rules([
-        (lambda p: REL in p and "Entity: Amélie" in entity_block(p),
-         f"{REL}\nAmélie | directed_by\n</selected-relations>"),
-        (lambda p: REL in p and "Entity: Jean-Pierre Jeunet" in entity_block(p),
-         f"{REL}\nborn_in\n</selected-relations>"),
-        (lambda p: ENT in p and "Roanne" not in p,
-         f"{ENT}\nJean-Pierre Jeunet\n</next-entities>"),
+        select_for("Amélie", "Amélie | directed_by"),
+        select_for("Jean-Pierre Jeunet", "born_in"),
+        next_until("Roanne", "Jean-Pierre Jeunet"),
         (lambda p: ENT in p and "Roanne" in p, "The facts suffice.\nFINISH"),
     ]))
     res = run_tool(counting_demo, "Where was the director of Amélie born?", ["Amélie"], llm,
@@ -102,12 +111,10 @@ def test_last_round_asks_no_next_entities(demo_store, make_llm):
 
 def test_misspelt_next_entity_is_relinked(counting_demo, make_llm):
     llm = make_llm(by_rules([
-        (lambda p: REL in p and "Entity: Amélie" in entity_block(p),
-         f"{REL}\ndirected_by\n</selected-relations>"),
-        (lambda p: REL in p and "Entity: Jean-Pierre Jeunet" in entity_block(p),
-         f"{REL}\nborn_in\n</selected-relations>"),
+        select_for("Amélie", "directed_by"),
+        select_for("Jean-Pierre Jeunet", "born_in"),
         # misspelt, and not as the facts write it: only the linker can resolve it
-        (lambda p: ENT in p and "Roanne" not in p, f"{ENT}\nJean Pierre Jeunett\n</next-entities>"),
+        next_until("Roanne", "Jean Pierre Jeunett"),
         (lambda p: ENT in p, "FINISH"),
     ]))
     res = run_tool(counting_demo, "Where was the director of Amélie born?", ["Amélie"], llm,
@@ -123,12 +130,9 @@ def test_misspelt_next_entity_is_relinked(counting_demo, make_llm):
 
 def test_alias_of_a_reached_node_and_unknown_name(demo_store, make_llm):
     llm = make_llm(by_rules([
-        (lambda p: REL in p and "Entity: New Orleans" in entity_block(p),
-         f"{REL}\nborn_in\n</selected-relations>"),
-        (lambda p: REL in p and "Entity: Louis Armstrong" in entity_block(p),
-         f"{REL}\ninstrument\n</selected-relations>"),
-        (lambda p: ENT in p and "trumpet" not in p,
-         f"{ENT}\nSatchmo\nQqqqxz Zzzzvw\n</next-entities>"),
+        select_for("New Orleans", "born_in"),
+        select_for("Louis Armstrong", "instrument"),
+        next_until("trumpet", "Satchmo", "Qqqqxz Zzzzvw"),
         (lambda p: ENT in p, "FINISH"),
     ]))
     res = run_tool(demo_store, "Which instrument does Satchmo, born in New Orleans, play?",
@@ -214,10 +218,9 @@ def test_in_the_engine_llm_calls_counted(demo_store, make_llm):
 
 def _two_hop_llm(make_llm):
     return make_llm(by_rules([
-        (lambda p: REL in p and "Entity: Amélie" in entity_block(p),
-         f"{REL}\ndirected_by\n</selected-relations>"),
+        select_for("Amélie", "directed_by"),
         (lambda p: REL in p, f"{REL}\nborn_in\n</selected-relations>"),
-        (lambda p: ENT in p and "Roanne" not in p, f"{ENT}\nJean-Pierre Jeunet\n</next-entities>"),
+        next_until("Roanne", "Jean-Pierre Jeunet"),
         (lambda p: ENT in p, "FINISH"),
     ]))
 

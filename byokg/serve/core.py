@@ -1,0 +1,250 @@
+"""What the HTTP and MCP servers share: one engine and graph chosen at start, the request and
+response models, limits, and a bounded worker pool with per-request timeouts.
+
+Read-only by construction: no request carries a query; every graph read goes through the
+engine (whose generated Cypher runs behind the guard in an isolated worker), the linker, the
+store's schema or the profile. Imports no web framework (the servers import theirs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Self, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..contracts import Answer, ContextItem, GraphSchema, MentionLinks, Retrieval, TraceEvent
+from ..errors import ByokgError, InputError
+
+log = logging.getLogger("byokg.serve")
+T = TypeVar("T")
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+class ServeLimits(BaseModel):
+    """Limits every request is held to (``byokg serve --help`` names the options)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    max_body_bytes: int = Field(64 * 1024, ge=256, description="HTTP request body size")
+    max_question_chars: int = Field(2000, ge=1, description="characters in a question")
+    max_items: int = Field(50, ge=1, description="mentions in one link request")
+    timeout: float = Field(60.0, gt=0, description="seconds a request may take")
+    max_concurrency: int = Field(4, ge=1, le=64, description="requests answered side by side")
+    max_queue: int = Field(32, ge=0, description="requests waiting for a worker")
+
+
+# --------------------------------------------------------------------------- request/response
+
+
+class QuestionIn(BaseModel):
+    """A question for ``ask`` or ``retrieve``."""
+
+    model_config = ConfigDict(extra="forbid")
+    question: str = Field(description="the question in natural language")
+
+
+class LinkIn(BaseModel):
+    """Entity mentions to link to graph nodes."""
+
+    model_config = ConfigDict(extra="forbid")
+    mentions: list[str] = Field(description="names as a person would write them")
+
+
+class LinkOut(BaseModel):
+    """Candidates for each mention, best first (ids, display names, scores, method)."""
+
+    links: list[MentionLinks]
+
+
+class _ResultOut(BaseModel):
+    """A response built from an engine result: its same-named fields and its trace's warnings."""
+
+    @classmethod
+    def of(cls, result: Answer | Retrieval) -> Self:
+        fields = {f: getattr(result, f) for f in cls.model_fields if f != "warnings"}
+        return cls(**fields, warnings=result.trace.warnings)
+
+
+class AskOut(_ResultOut):
+    """An answer with its evidence: the answers as the graph names them, the supporting context
+    items (tool, round, score, triplets or path or query), the linked entities, display names
+    of every node id, and the run's warnings."""
+
+    question: str
+    answers: list[str]
+    answer_ids: dict[str, list[str]] = Field(default_factory=dict)
+    evidence: list[ContextItem] = Field(default_factory=list)
+    entities: list[MentionLinks] = Field(default_factory=list)
+    names: dict[str, str] = Field(default_factory=dict)
+    warnings: list[TraceEvent] = Field(default_factory=list)
+
+
+class RetrieveOut(_ResultOut):
+    """Ranked context for a question without an answer (best first), with provenance."""
+
+    question: str
+    context: list[ContextItem] = Field(default_factory=list)
+    entities: list[MentionLinks] = Field(default_factory=list)
+    names: dict[str, str] = Field(default_factory=dict)
+    warnings: list[TraceEvent] = Field(default_factory=list)
+
+
+class Health(BaseModel):
+    status: str = "ok"
+    graph: str
+    nodes: int
+    triplets: int
+    llm: str
+    busy: int = Field(description="requests running or waiting")
+
+
+class Busy(ByokgError):
+    """Every worker is busy and the queue is full."""
+
+
+class Timeout(ByokgError):
+    """A request ran past the server's timeout (it is abandoned, the server keeps serving)."""
+
+
+# --------------------------------------------------------------------------- the service
+
+
+class Service:
+    """One engine over one graph, shared by every request (thread-safe: the engine's questions
+    share only the run's caches; stages, tools and the profile are built before serving)."""
+
+    def __init__(self, engine: Any, *, limits: ServeLimits | None = None, llm: str = "none",
+                 owns_store: bool = False) -> None:
+        self.engine = engine
+        self.store = engine.store
+        self.limits = limits or ServeLimits()
+        self.llm = llm
+        self.owns_store = owns_store
+        self._pool = ThreadPoolExecutor(max_workers=self.limits.max_concurrency,
+                                        thread_name_prefix="byokg-serve")
+        self._pending = 0
+        self._lock = threading.Lock()
+        self._schema: GraphSchema | None = None
+
+    @classmethod
+    def open(cls, graph: str, *, llm: str | None = None, config_file: str | None = None,
+             limits: ServeLimits | None = None) -> Service:
+        """Open the graph and build the engine once (the LLM and graph are fixed from here)."""
+        from ..config import RunConfig
+        from ..engine import Engine
+        from ..graph import open_graph
+
+        cfg = RunConfig.load(config_file) if config_file else RunConfig()
+        if llm is not None:
+            cfg = cfg.model_copy(update={"llm": llm})
+        store = open_graph(graph)
+        try:
+            svc = cls(Engine(store, cfg), limits=limits, llm=cfg.llm or "none", owns_store=True)
+            svc.prepare()
+        except BaseException:
+            close = getattr(store, "close", None)
+            if close:
+                close()
+            raise
+        return svc
+
+    def prepare(self) -> None:
+        """Build what the engine would build on the first question, before requests race."""
+        e = self.engine
+        e.check_graph()
+        e.stages()
+        e.linker()
+        e.tools()
+        _ = e.profile
+        self.stats = self.store.stats()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        close = getattr(self.store, "close", None)
+        if self.owns_store and close:
+            close()
+
+    # ------------------------------------------------------------------ checks
+    def question(self, text: str) -> str:
+        if not isinstance(text, str) or not text.strip():
+            raise InputError("the question is empty", source="question")
+        if len(text) > self.limits.max_question_chars:
+            raise InputError(f"the question has {len(text):,} characters; this server takes at "
+                             f"most {self.limits.max_question_chars:,} (--max-question-chars)",
+                             source="question")
+        return text
+
+    def mentions(self, mentions: list[str]) -> list[str]:
+        if not mentions:
+            raise InputError("no mentions given", source="mentions")
+        if len(mentions) > self.limits.max_items:
+            raise InputError(f"{len(mentions)} mentions; this server takes at most "
+                             f"{self.limits.max_items} per request (--max-items)",
+                             source="mentions")
+        for i, m in enumerate(mentions):
+            if not isinstance(m, str) or not m.strip():
+                raise InputError(f"mention {i} is empty", source="mentions")
+            if len(m) > self.limits.max_question_chars:
+                raise InputError(f"mention {i} has {len(m):,} characters; at most "
+                                 f"{self.limits.max_question_chars:,}", source="mentions")
+        return mentions
+
+    # ------------------------------------------------------------------ the operations (sync)
+    def ask(self, question: str) -> Answer:
+        return self.engine.ask(self.question(question))
+
+    def retrieve(self, question: str) -> Retrieval:
+        return self.engine.retrieve(self.question(question))
+
+    def link(self, mentions: list[str]) -> LinkOut:
+        linker, params = self.engine.linker()
+        links = linker.link(self.mentions(mentions), store=self.store,
+                            services=self.engine.services, params=params)
+        return LinkOut(links=[m.without_literal_ids() for m in links])
+
+    def schema(self) -> GraphSchema:
+        with self._lock:
+            if self._schema is None:
+                self._schema = self.store.schema()
+            return self._schema
+
+    def profile(self) -> dict[str, Any]:
+        """The graph profile as JSON (whatever ``get_profile`` returns)."""
+        prof = self.engine.profile
+        dump = getattr(prof, "model_dump", None)
+        return dump(mode="json") if dump else dict(prof)
+
+    def health(self) -> Health:
+        return Health(graph=getattr(self.store, "uri", "") or "graph", nodes=self.stats.nodes,
+                      triplets=self.stats.triplets, llm=self.llm, busy=self._pending)
+
+    # ------------------------------------------------------------------ bounded, timed runs
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the worker pool, within the timeout. A full queue raises
+        :class:`Busy`; a run past the timeout raises :class:`Timeout` and is abandoned (its
+        thread finishes on its own; the server keeps serving)."""
+        with self._lock:
+            if self._pending >= self.limits.max_concurrency + self.limits.max_queue:
+                raise Busy(f"the server is busy ({self._pending} requests running or waiting); "
+                           "retry later")
+            self._pending += 1
+        fut = self._pool.submit(fn, *args)
+        fut.add_done_callback(self._done)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(fut), self.limits.timeout)
+        except TimeoutError:
+            raise Timeout(f"the request took longer than {self.limits.timeout:g}s (--timeout) "
+                          "and was abandoned") from None
+
+    def _done(self, _fut: Any) -> None:
+        with self._lock:
+            self._pending -= 1
+
+
+def is_loopback(host: str) -> bool:
+    return host in LOOPBACK or host.startswith("127.")

@@ -1,0 +1,73 @@
+"""Constraints the offline reasoner checks in the graph: a second entity met through a hub says
+little, place adjectives name their place, and follow-paths keeps the proposer's best chain
+first under its token budget. Graphs written by the tests."""
+
+from __future__ import annotations
+
+import json
+
+from byokg.contracts import Path
+from byokg.engine import Engine
+from byokg.graph import open_graph
+
+
+def _graph(path, triples):
+    with open(path, "w", encoding="utf-8") as fh:
+        for h, r, t in triples:
+            fh.write(json.dumps({"head": h, "relation": r, "tail": t}) + "\n")
+    return open_graph(f"memory:{path}")
+
+
+def test_a_hub_next_to_everything_does_not_win_a_conjunction(tmp_path):
+    """*Aaland* is where every town is, so being in the Amber Zone *and* on the river says
+    nothing about it; *Dorset* meets both constraints on its own. Alphabetical ties would pick
+    the hub."""
+    triples = [(f"Town {i}", "partOf", "Aaland") for i in range(400)]
+    triples += [("Kell River", "flowsThrough", "Aaland"), ("Kell River", "flowsThrough", "Dorset"),
+                ("Kell River", "flowsThrough", "Brill"), ("Aaland", "inZone", "Amber Zone"),
+                ("Dorset", "inZone", "Amber Zone"), ("Brill", "inZone", "Coral Zone"),
+                ("Dorset", "partOf", "Aaland")]
+    eng = Engine(_graph(tmp_path / "rivers.jsonl", triples))
+    a = eng.ask("What does the Kell River flow through in the Amber Zone?")
+    assert a.answers[:1] == ["Dorset"], a.answers
+
+
+def test_place_adjective_names_the_place(tmp_path):
+    """"Northern Avalonian" is the node *Northern Avalonia*: only Zellin is there, and it
+    sorts last among the currency's users."""
+    triples = [("Ruvel", "usedBy", c) for c in ("Abbot", "Brisk", "Zellin")]
+    triples += [("Zellin", "locatedIn", "Northern Avalonia"), ("Abbot", "locatedIn", "Southern Marsh"),
+                ("Brisk", "locatedIn", "Southern Marsh")]
+    eng = Engine(_graph(tmp_path / "currency.jsonl", triples))
+    a = eng.ask("Which Northern Avalonian country uses the Ruvel?")
+    assert a.answers[:1] == ["Zellin"], a.answers
+    linked = {m.mention for ms in a.trace.links for m in ms}
+    assert "Northern Avalonian" in linked
+
+
+def test_follow_paths_orders_equal_walks_by_the_proposers_rating():
+    from byokg.plugins.paths import _path_order
+
+    walks = [Path(nodes=("x", "a"), relations=("r1",)), Path(nodes=("x", "b"), relations=("r2",)),
+             Path(nodes=("x", "c", "d"), relations=("r3", "r4"))]
+    # complete walks first; among them the better-rated relation path, whatever the node ids
+    assert _path_order(walks, [1.0, 1.0, 0.5], rated=[0.1, 0.9, 2.0]) == [1, 0, 2]
+    # without ratings: the end's rank, then ids (the LLM path's order is unchanged)
+    assert _path_order(walks, [1.0, 1.0, 0.5], tails=[0.0, 0.5, 0.0]) == [1, 0, 2]
+    assert _path_order(walks, [1.0, 1.0, 0.5]) == [0, 1, 2]
+
+
+def test_a_shared_year_is_not_a_shared_publisher(tmp_path):
+    """Books first published the same year as X meet by coincidence: "the books published by
+    the publisher of X" goes through the publisher, not through the year."""
+    triples = []
+    for i in range(6):
+        book, year = f"Tale {i}", str(1990 + i % 2)
+        triples += [(book, "publishedBy", f"House {i % 3}"), (book, "firstPublished", year),
+                    (f"Writer {i}", "wrote", book)]
+    eng = Engine(_graph(tmp_path / "books.jsonl", triples))
+    a = eng.ask("Who wrote the books published by the publisher of Tale 0?")
+    # Tale 3 shares Tale 0's publisher (House 0); Tale 2 and Tale 4 only its year
+    assert a.answers[:1] == ["Writer 3"], a.answers
+    chain = next(e.data["chain"] for e in a.trace.events if e.source == "offline-answer")
+    assert chain.startswith("publishedBy"), chain
