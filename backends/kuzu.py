@@ -76,7 +76,7 @@ TYPE_COMMENT = "byokg:type-property="
 NAME_COMMENT = "byokg:name="
 URI_OPTIONS = {"id_property": str, "timeout": float, "buffer_pool_mb": int, "threads": int,
                "max_db_mb": int, "name_properties": str}
-_MAX_ERR = 300
+_MAX_ERR = 4000  # the engine message goes to repair whole (its useful part often comes last)
 
 
 def _q(name: str) -> str:

@@ -135,7 +135,7 @@ def _verify(driver: Any, database: str | None) -> None:
 
 def _backend_error(exc: Exception, uri: str, doing: str) -> BackendError:
     code = getattr(exc, "code", None)
-    msg = str(getattr(exc, "message", None) or exc).strip().splitlines()[0][:300]
+    msg = str(getattr(exc, "message", None) or exc).strip()[:4000]  # whole: repair reads it
     cls = QueryError if doing.startswith("query") else BackendError
     return cls(f"{uri}: {doing} failed: {type(exc).__name__}: {msg}", uri=uri, code=code)
 

@@ -10,7 +10,14 @@ question without a hosted model. The script reads each prompt the way a careful 
 * answer generation: the gold answers the context shows, else the tail of the first fact;
 * agentic relation selection: the plan's relations among those listed, else the first listed;
   agentic next entities: FINISH when the facts show an answer, else the tails of the facts;
-* query repair: the plan's query.
+* query repair: the plan's query;
+* the routing step (K candidate queries): the plan's query; with ``noisy=True`` the same query
+  with its first label misspelt comes first (as models were seen to do), also in the
+  KG-Linker's own <cypher> section, so routing and repair have something to tell apart;
+  with ``noisy="shape"`` the copy that comes first runs but has the wrong shape (it returns the
+  first matched node's rows, not what the question asks for);
+* the query critic: a query that is the plan's query with a misspelt label (or the wrong-shape
+  copy) is corrected to the plan's query, everything else is OK.
 
 Every reply depends on the prompt text only, so a run can be recorded and replayed.
 """
@@ -136,13 +143,51 @@ def _found(answers: Iterable[str], text: str) -> list[str]:
     return [a for a in answers if _norm(a) and f" {_norm(a)} " in hay]
 
 
+_LABEL = re.compile(r"\(\s*\w*\s*:\s*`?([A-Za-z][A-Za-z0-9_]*)")
+
+
+_FIRST_NODE = re.compile(r"MATCH\s*\(\s*([A-Za-z_]\w*)\s*:\s*(`[^`]+`|[A-Za-z_]\w*)", re.I)
+
+
+def wrong_shape(query: str) -> str | None:
+    """A query that runs but answers another question: the first matched label's nodes."""
+    m = _FIRST_NODE.search(query)
+    if not m:
+        return None
+    var, label = m.group(1), m.group(2)
+    return f"MATCH ({var}:{label}) RETURN {var} LIMIT 20"
+
+
+def misspelt(query: str) -> str | None:
+    """``query`` with its first node label misspelt (two letters swapped); None if it has none."""
+    m = _LABEL.search(query)
+    if not m or len(m.group(1)) < 3:
+        return None
+    name = m.group(1)
+    bad = name[0] + name[2] + name[1] + name[3:]
+    return query[:m.start(1)] + bad + query[m.end(1):] if bad != name else None
+
+
 class ScriptedReader:
     """Replies to byokg's prompts from per-question plans (see the module doc)."""
 
-    def __init__(self, plans: dict[str, Plan]) -> None:
+    def __init__(self, plans: dict[str, Plan], *, noisy: bool | str = False) -> None:
         self.plans = plans
+        self.noisy = noisy
         self.calls = 0
         self._lock = threading.Lock()
+
+    def queries(self, p: Plan) -> list[str]:
+        """The queries this reader writes for a plan (a misspelt one first when noisy)."""
+        if not p.cypher:
+            return []
+        bad = self._distractor(p.cypher)
+        return [bad, p.cypher] if bad else [p.cypher]
+
+    def _distractor(self, query: str) -> str | None:
+        if not self.noisy:
+            return None
+        return wrong_shape(query) if self.noisy == "shape" else misspelt(query)
 
     def plan(self, prompt: str) -> Plan:
         return self.plans.get(_question(prompt)) or Plan()
@@ -152,6 +197,10 @@ class ScriptedReader:
             self.calls += 1
         if system and "repair" in system.lower():
             return self._repair(prompt)
+        if "You are the query router" in prompt:
+            return "<cypher>\n" + "\n\n".join(self.queries(self.plan(prompt))) + "\n</cypher>"
+        if "You check openCypher queries" in prompt:
+            return self._critic(prompt)
         if "You are KG-Linker" in prompt:
             if "Graph context retrieved so far" in prompt:
                 return self._iterative(prompt)
@@ -172,7 +221,7 @@ class ScriptedReader:
         parts += [" -> ".join(rp) for rp in p.relation_paths if rp]
         parts.append("</relation-paths>")
         if p.cypher:
-            parts += ["<cypher>", p.cypher, "</cypher>"]
+            parts += ["<cypher>", "\n\n".join(self.queries(p)), "</cypher>"]
         parts += ["<answers>", *(p.drafts if with_drafts else []), "</answers>"]
         return "\n".join(parts)
 
@@ -222,6 +271,17 @@ class ScriptedReader:
         names = (_tails(facts, _relations(p)) or _tails(facts, None))[:3]
         return "<next-entities>\n" + "\n".join(names) + "\n</next-entities>"
 
+    # ------------------------------------------------------------------ critic
+    def _critic(self, prompt: str) -> str:
+        p = self.plan(prompt)
+        block = _section(prompt, "Queries to check:\n", "\n\nQuestion:")
+        queries = [q.strip() for q in block.split("\n\n") if q.strip()]
+        bad = self._distractor(p.cypher) if p.cypher else None
+        fixed = [p.cypher if bad and q == bad.strip() else q for q in queries]
+        if fixed == queries:
+            return "OK"
+        return "<cypher>\n" + "\n\n".join(q or "" for q in fixed) + "\n</cypher>"
+
     # ------------------------------------------------------------------ repair
     def _repair(self, prompt: str) -> str:
         p = self.plan(prompt)
@@ -257,8 +317,8 @@ class _Handler(BaseHTTPRequestHandler):
 class ScriptedServer:
     """``with ScriptedServer(plans) as srv:`` serves ``srv.base_url`` (OpenAI-compatible)."""
 
-    def __init__(self, plans: dict[str, Plan]) -> None:
-        self.reader = ScriptedReader(plans)
+    def __init__(self, plans: dict[str, Plan], *, noisy: bool | str = False) -> None:
+        self.reader = ScriptedReader(plans, noisy=noisy)
         handler = type("ScriptedHandler", (_Handler,), {"reader": self.reader})
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)

@@ -28,9 +28,11 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from .text import STOPWORDS, normalize, stem, words
 
 AnswerKind = Literal["person", "place", "date", "count", "number", "thing"]
+Aggregate = Literal["count", "sum", "avg", "min", "max", "compare", "rank"]
 MAX_SPAN_WORDS = 6
 
 __all__ = [
+    "Aggregate",
     "AnswerKind",
     "Phrase",
     "QuestionAnalysis",
@@ -262,6 +264,65 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
     return "thing", tuple(type_words), plural
 
 
+# Generic English words of arithmetic over rows (no dataset's names): what the routing reads.
+_SUM_WORDS = frozenset({"total", "sum", "altogether", "combined", "overall"})
+_AVG_WORDS = frozenset({"average", "mean", "avg"})
+_MOST = frozenset({"most", "highest", "largest", "biggest", "greatest", "maximum", "max", "top",
+                   "best", "longest", "oldest", "heaviest", "costliest", "priciest"})
+_LEAST = frozenset({"least", "lowest", "smallest", "fewest", "minimum", "min", "cheapest",
+                    "shortest", "youngest", "lightest", "worst", "bottom"})
+_COMPARATIVES = frozenset({"more", "less", "fewer", "greater", "higher", "lower", "larger",
+                           "smaller", "bigger", "cheaper", "older", "younger", "longer",
+                           "shorter"})
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "twenty": 20}
+
+
+def _aggregate(toks: list[str], kind: AnswerKind) -> tuple[Aggregate | None, int | None, bool]:
+    """(the arithmetic the question asks for, k of a top-k, whether it asks for the largest
+    first). English question forms only; "top 5", "the most", "how many", "average"…"""
+    text = " " + " ".join(toks) + " "
+    k = None
+    m = re.search(r" (?:top|bottom) (\d+|" + "|".join(_NUMBER_WORDS) + ") ", text)
+    if m:
+        k = int(m.group(1)) if m.group(1).isdigit() else _NUMBER_WORDS[m.group(1)]
+    most = bool(set(toks) & _MOST) or " top " in text
+    least = bool(set(toks) & _LEAST)
+    desc = not least or most
+    sup = next((i for i, w in enumerate(toks) if w in _MOST or w in _LEAST), None)
+    if k is None and sup is not None:  # "the three customers with the fewest orders"
+        k = next((int(w) if w.isdigit() else _NUMBER_WORDS[w] for w in toks[:sup]
+                  if (w.isdigit() and 0 < int(w) < 1000) or w in _NUMBER_WORDS), None)
+    comparative = set(toks) & _COMPARATIVES
+    if re.search(r" or (?:more|less|fewer|higher|lower|greater|above|below|over|under) ", text):
+        comparative = set()  # "25 or higher" is a filter, not a comparison
+    if comparative and ((" than " in text and (" or " in text or toks[:1] and toks[0] in (
+            "is", "are", "does", "do", "did", "was", "were", "has", "have")))
+            or (" or " in text and toks[:1] and toks[0] in ("which", "who", "what"))):
+        return "compare", None, not comparative & {"less", "fewer", "lower", "smaller",
+                                                   "cheaper", "younger", "shorter"}
+    if k is not None and (most or least or " top " in text):
+        return "rank", k, desc  # "the top 3 categories by average price": ranked groups
+    if set(toks) & _AVG_WORDS:
+        return "avg", k, desc
+    if kind == "count" and set(toks) & _SUM_WORDS and not (most or least):
+        return "sum", k, desc  # "the total number of units": a sum (one counted value passes)
+    if kind == "count":
+        return ("rank", k, desc) if (most or least) and toks[:1] and toks[0] in (
+            "which", "who", "what", "list", "find", "show", "name") and " how many " not in text \
+            else ("count", k, desc)
+    if set(toks) & _SUM_WORDS and not (most or least):
+        return "sum", k, desc
+    if k is not None or most or least:
+        # "what is the highest price" asks for a value; "which product has the highest price"
+        # (or a top-k list) asks for the rows ranked
+        value_first = toks[:3] in (["what", "is", "the"], ["what", "s", "the"]) and k is None
+        if value_first and (set(toks[3:5]) & (_MOST | _LEAST)):
+            return ("max" if desc else "min"), None, desc
+        return "rank", k, desc
+    return None, None, desc
+
+
 class QuestionAnalysis(BaseModel):
     """Everything the stages need to know about the question's text (see the module doc)."""
 
@@ -277,6 +338,11 @@ class QuestionAnalysis(BaseModel):
     type_words: tuple[str, ...] = ()  # "which city" -> ("city",); the last is the head noun
     plural: bool = False  # a list is asked for
     numbers: tuple[str, ...] = ()  # numbers and years written in the question
+    # arithmetic over rows the question asks for (count/sum/avg/min/max/compare/rank), the k of
+    # a top-k, and whether the largest comes first (False: "least", "lowest", "cheapest"…)
+    aggregate: Aggregate | None = None
+    top_k: int | None = None
+    descending: bool = True
     tokens: tuple[Token, ...] = ()  # normalised words with their character offsets
     sharing: bool = False  # asks for things sharing something with its entity (SHARING_WORDS)
 
@@ -580,6 +646,7 @@ def analyze(question: str) -> QuestionAnalysis:
     tokens = tuple(Token(text=w, start=m.start(), end=m.end())
                    for m in _WORD.finditer(q) for w in words(m.group()))
     kind, type_words, plural = _kind(toks)
+    aggregate, top_k, descending = _aggregate(toks, kind)
     return QuestionAnalysis(
         question=q,
         normalized=normalize(q),
@@ -591,6 +658,9 @@ def analyze(question: str) -> QuestionAnalysis:
         type_words=type_words,
         plural=plural,
         numbers=tuple(m.group(0) for m in _NUMBER.finditer(q)),
+        aggregate=aggregate,
+        top_k=top_k,
+        descending=descending,
         tokens=tokens,
         sharing=any(t.text in SHARING_WORDS for t in tokens),
     )

@@ -48,6 +48,10 @@ class RunConfig(BaseModel):
         True, description="when the KG-Linker replies FINISH with answers the context supports "
                           "(names or ids of retrieved nodes, query cells), they are the answer: "
                           "no answer call")
+    query_critic: bool = Field(
+        False, description="one short LLM call checks generated queries against the question "
+                           "before they run (reply OK or corrected queries): the cypher tool's "
+                           "and the routed-linker's candidates")
     workers: int = Field(4, ge=1, le=64, description="tools run side by side")
     index_dir: str | None = Field(None, description="where linking indexes are cached")
     display: str | dict[str, str | list[str]] | None = Field(

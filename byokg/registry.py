@@ -29,6 +29,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "byokg.backends.neptune",
     "byokg.plugins.linking",
     "byokg.plugins.kglinker",
+    "byokg.plugins.routing",
     "byokg.plugins.offline",
     "byokg.plugins.paths",
     "byokg.plugins.cypher",

@@ -58,6 +58,8 @@ class CypherTool(Tool):
             queries = queries[: p.max_queries]
         llm = request.services.llm
         store = request.store
+        if request.services.config.query_critic and llm is not None:
+            queries = self._critique(request, queries, result)
         for qi, query in enumerate(queries):
             fresh: list[bool] = []
 
@@ -88,6 +90,18 @@ class CypherTool(Tool):
         return result
 
     # ----------------------------------------------------------------- helpers
+    def _critique(self, request: ToolRequest, queries: list[str], result: ToolResult
+                  ) -> list[str]:
+        """The query critic (``RunConfig.query_critic``): one call checks the queries first."""
+        from byokg.kglinker import render_schema_for
+        from byokg.routing import critique
+
+        store, services = request.store, request.services
+        text = render_schema_for(request.graph_profile(), request.analysis, services=services)
+        result.iteration = request.iteration
+        return critique(services.llm, request.question, queries, text, out=result, store=store,
+                        source="cypher", services=services)
+
     def _record(self, result: ToolResult, request: ToolRequest, qi: int, rep: RepairResult) -> None:
         for a in rep.attempts:
             ex = a.execution
@@ -101,6 +115,8 @@ class CypherTool(Tool):
             }
             if ex.error:
                 data.update(error=ex.error[:500], error_kind=ex.error_kind)
+            if a.error_class:
+                data["error_class"] = a.error_class
             if a.verification is not None:
                 data["missing"] = [c.describe() for c in a.verification.missing]
             if ex.result is not None:
@@ -108,7 +124,8 @@ class CypherTool(Tool):
             result.events.append(TraceEvent(
                 level=level, source="cypher", iteration=request.iteration, data=data,
                 message=f"query {qi + 1} attempt {a.number}: {a.outcome}"
-                + (f" ({ex.error_kind}: {ex.error.splitlines()[0][:160]})" if ex.error else ""),
+                + (f" ({a.error_class or ex.error_kind}: {ex.error.splitlines()[0][:160]})"
+                   if ex.error else ""),
             ))
         result.events.append(TraceEvent(
             level="info", source="cypher", iteration=request.iteration,

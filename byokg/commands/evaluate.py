@@ -19,7 +19,8 @@ from .options import RegistryOption, display_option, llm_option
 @llm_option("--llm", default="none", show_default=True)
 @click.option("--strategy", default="offline", show_default=True,
               help="offline, vanilla-llm, graph-query, text-retrieval, graph-reranker, agentic, multi, "
-                   "gold-query, or tools:NAME,NAME.")
+                   "gold-query, routed, routed-query, routed-critic, graph-query-critic, or "
+                   "tools:NAME,NAME.")
 @click.option("--limit", type=click.IntRange(min=1), help="Evaluate the first N questions (N >= 1).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Questions answered in parallel (1-64).")

@@ -3,8 +3,10 @@
 Each attempt ends in one of
 
 * ``ok`` – rows came back: done;
-* ``error`` (syntax / planning / runtime) – the query, the database's message, a short hint and
-  the schema-level checks (nearest existing labels, types, properties) go back to the LLM;
+* ``error`` – the query, the database's whole message, a hint for the error's class
+  (:func:`error_class`: syntax, unknown property / label / relationship type / variable /
+  function, type mismatch) and the schema-level checks (nearest existing labels, types,
+  properties) go back to the LLM;
 * ``empty`` – entity verification runs; if something the query names does not exist, the
   checks with the nearest existing names / values go back to the LLM;
 * ``verified_empty`` – every entity exists, so "no rows" is the answer (a negative existential):
@@ -41,16 +43,89 @@ SYSTEM = (
     "and nothing else. Never write to the graph."
 )
 
+MAX_ERROR_CHARS = 4000  # the engine's message goes to the LLM whole up to this size (cut marked)
+
+# Error classes the repair prompt distinguishes (``error_class``); each has its own hint.
 _HINTS = {
     "syntax": "The database could not parse the query. Fix the syntax for this dialect; keep the "
-    "query's intent.",
-    "planning": "The query names something the database does not know (a label, relationship "
-    "type, property, variable or function). Use only names from the schema; see the checks.",
-    "runtime": "The query failed while running (e.g. a type conversion). Check property types: "
-    "convert text with the dialect's conversion functions or compare with strings.",
+    "query's intent, its labels, relationship types and properties.",
+    "unknown_property": "The query reads a property {name}that the label or relationship does "
+    "not have. Use a property the schema lists for it (see the checks for the nearest ones).",
+    "unknown_label": "The query names a node label {name}that does not exist. Use a label from "
+    "the schema (see the checks for the nearest ones).",
+    "unknown_relationship": "The query names a relationship type {name}that does not exist, or "
+    "uses it between labels it does not connect. Use a relationship type and direction from the "
+    "schema.",
+    "unknown_variable": "The query uses a variable {name}that is not bound at that point. Bind it "
+    "in MATCH, or carry it through WITH, before using it.",
+    "unknown_function": "The query calls a function {name}this database does not have. Use a "
+    "function of this dialect (see the dialect notes).",
+    "type_mismatch": "A value has the wrong type for the operation (the names exist: keep them). "
+    "The schema gives each property's type: text that holds numbers or dates must be converted "
+    "with the dialect's conversion functions before arithmetic, aggregation or a numeric "
+    "comparison, and text is compared with quoted strings.",
+    "planning": "The database could not plan the query. Use only names from the schema and "
+    "functions of this dialect; see the checks.",
+    "runtime": "The query failed while running. Read the database's message and change the part "
+    "it names; keep the query's intent.",
     "empty": "The query ran but returned no rows, and some names or values it uses do not exist "
     "in the graph. Use the nearest existing ones listed below if they match the question.",
 }
+
+ERROR_CLASSES = tuple(_HINTS)
+
+_N = r"[`'\"]?([A-Za-z_][\w.]*)[`'\"]?"
+_CLASS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (cls, re.compile(rx, re.I)) for cls, rx in (
+        ("unknown_property", rf"cannot find property {_N}"),
+        ("unknown_property", rf"property {_N} (?:does not exist|not found|is not defined)"),
+        ("unknown_property", rf"unknown property {_N}"),
+        ("unknown_variable", rf"variable {_N} (?:is )?not (?:in scope|defined)"),
+        ("unknown_function", rf"(?:unknown function|function {_N} (?:does not exist|is not "
+                             r"defined|not found))"),
+        ("unknown_function", rf"function {_N} is not defined"),
+        ("type_mismatch", r"conversion exception|cast failed|could not convert|type mismatch|"
+                          r"did not receive correct arguments|cannot compare|incompatible types?|"
+                          r"expected (?:a |an )?(?:numeric|number|integer|float|string|boolean)|"
+                          r"invalid (?:argument|input) type|typeerror|cannot be coerced"),
+        ("unknown_table", rf"table {_N} does not exist"),
+        ("unknown_table", rf"(?:label|type|vertex type|edge type) (?:with name )?{_N} "
+                          r"(?:does not exist|was not found|not found)"),
+        ("unknown_table", rf"unknown (?:label|relationship type|type) {_N}"),
+    ))
+
+
+def error_class(error: str, error_kind: str | None, query: str = "") -> tuple[str, str | None]:
+    """The repair class of an engine error and the name it is about (None when it names none).
+
+    Classes: ``syntax``, ``unknown_property``, ``unknown_label``, ``unknown_relationship``,
+    ``unknown_variable``, ``unknown_function``, ``type_mismatch``, else ``planning`` /
+    ``runtime`` by the engine's own kind. A missing table is a relationship type when the
+    query writes it inside ``[...]``, else a label."""
+    if error_kind == "syntax":
+        return "syntax", None
+    for cls, rx in _CLASS_PATTERNS:
+        m = rx.search(error or "")
+        if not m:
+            continue
+        name = next((g for g in m.groups() if g), None)
+        if cls == "unknown_table":
+            rel = bool(name) and re.search(rf"\[[^\]]*:\s*`?{re.escape(name)}`?(?!\w)", query)
+            cls = "unknown_relationship" if rel else "unknown_label"
+        return cls, name
+    return ("planning" if error_kind == "planning" else "runtime"), None
+
+
+def _hint(cls: str, name: str | None) -> str:
+    return _HINTS.get(cls, _HINTS["runtime"]).format(name=f"`{name}` " if name else "")
+
+
+def full_message(error: str | None, limit: int = MAX_ERROR_CHARS) -> str:
+    """The engine's message, whole up to ``limit`` characters (a cut is marked)."""
+    msg = (error or "").strip()
+    if len(msg) <= limit:
+        return msg
+    return msg[:limit] + f" … [message cut: {len(msg) - limit:,} more characters]"
 
 
 class Attempt(BaseModel):
@@ -62,6 +137,7 @@ class Attempt(BaseModel):
     execution: Execution
     verification: VerificationReport | None = None
     feedback: str | None = None  # the prompt part sent to the LLM after this attempt
+    error_class: str | None = None  # the repair class of the failure (see ``error_class``)
 
 
 class RepairResult(BaseModel):
@@ -117,24 +193,28 @@ def _feedback(
     question: str, attempt: Attempt, dialect: str, schema_text: str
 ) -> str:
     ex = attempt.execution
-    kind = "empty" if attempt.outcome == "empty" else (ex.error_kind or "runtime")
+    query = ex.executed or ex.query
+    if attempt.outcome == "empty":
+        cls, name = "empty", None
+    else:
+        cls, name = error_class(ex.error or "", ex.error_kind, query)
+    attempt.error_class = cls
     parts = [
         f"Question: {question}",
         f"Dialect: {dialect or 'openCypher'}",
         "Query that was run:",
-        ex.executed or ex.query,
+        query,
     ]
     if attempt.outcome == "empty":
         parts.append("Result: no rows.")
     else:
-        msg = (ex.error or "").strip()
-        parts.append(f"Database error ({kind}): {msg[:800]}")
+        parts.append(f"Database error ({cls.replace('_', ' ')}):\n{full_message(ex.error)}")
     if attempt.verification and attempt.verification.checks:
         parts.append("Checks of the names and values the query uses:")
         parts.append(attempt.verification.feedback())
-    parts.append(f"Hint: {_HINTS.get(kind, _HINTS['runtime'])}")
+    parts.append(f"Hint: {_hint(cls, name)}")
     hints = dialect_hints(dialect)
-    if hints and kind in ("syntax", "planning", "runtime"):
+    if hints and cls != "empty":
         parts.append(hints)
     if schema_text:
         parts.append("Schema:\n" + schema_text)
@@ -221,6 +301,8 @@ class _Loop:
             ex.status is Status.ERROR and not ex.retryable
         ):
             return f"deterministic {ex.error_kind or ex.status} error: retry cannot fix it"
+        if ex.status is Status.ERROR:
+            att.error_class = error_class(ex.error or "", ex.error_kind, ex.executed or query)[0]
         sch = self.schema()
         if ex.status is Status.EMPTY:
             return self._check_empty(att, query, sch)

@@ -63,13 +63,19 @@ def _plots(out: FsPath, summary: dict[str, Any], records: list[dict[str, Any]]) 
 
 
 def write_report(out: FsPath, summary: dict[str, Any], records: list[dict[str, Any]]) -> FsPath:
-    cfg = {}
+    cfg: dict[str, Any] = {}
+    run: dict[str, Any] = {}
     if (out / "config.json").exists():
-        cfg = json.loads((out / "config.json").read_text()).get("settings", {})
+        saved = json.loads((out / "config.json").read_text())
+        cfg, run = saved.get("settings", {}), saved.get("run_config") or {}
     lines = [
         f"# byokg eval: {cfg.get('dataset', '?')} / {cfg.get('strategy', '?')}",
         "",
         f"graph `{cfg.get('graph', '?')}`, LLM `{cfg.get('llm', '?')}`, data `{cfg.get('data', '?')}`",
+        "",
+        f"proposer `{run.get('proposer') or 'default'}`, answerer "
+        f"`{run.get('answerer') or 'default'}`, query critic "
+        f"**{'on' if run.get('query_critic') else 'off'}**",
         "",
         f"questions scored: {summary['n']}, excluded: {summary['excluded']}, errors: {summary['errors']}",
         "",

@@ -45,6 +45,13 @@ STRATEGIES: dict[str, dict[str, Any]] = {
     "agentic": {"tools": ["agentic"]},
     "multi": {"tools": None},
     "gold-query": {"tools": []},  # oracle: runs the example's gold Cypher (Northwind)
+    # routing (issue 17): aggregation questions and typed-graph lookups Cypher-first, K candidate
+    # queries checked by execution, arithmetic over rows in Python; the optional query critic
+    "routed": {"tools": None, "proposer": "routed-linker", "answerer": "rows-answer"},
+    "routed-query": {"tools": ["cypher"], "proposer": "routed-linker", "answerer": "rows-answer"},
+    "routed-critic": {"tools": ["cypher"], "proposer": "routed-linker", "answerer": "rows-answer",
+                      "query_critic": True},
+    "graph-query-critic": {"tools": ["cypher"], "query_critic": True},
 }
 
 
@@ -251,6 +258,17 @@ def _answer(engine: Any, store: Any, ex: Example) -> tuple[dict[str, Any], list[
     return fields, list(ans.answers), [c.text for c in ans.context], _rows_from_answer(ans)
 
 
+def _routing_metrics(trace: dict[str, Any]) -> dict[str, float]:
+    """Per question: critic calls, and whether the question was answered Cypher-first (a
+    routing winner) with the arithmetic done in Python (no answer call)."""
+    counts = (trace or {}).get("counts") or {}
+    calls = (trace or {}).get("llm_calls") or []
+    won = any(k.endswith(".route_won") and v for k, v in counts.items())
+    return {"critic_calls": float(sum(1 for c in calls if c.get("purpose") == "query-critic")),
+            "cypher_first": float(won),
+            "computed_answer": float(bool(counts.get("computed_answers")))}
+
+
 def _question_runner(engine: Any, store: Any, judge: Any, archive: Archive
                      ) -> Callable[[Example], dict[str, Any]]:
     def one(ex: Example) -> dict[str, Any]:
@@ -269,6 +287,9 @@ def _question_runner(engine: Any, store: Any, judge: Any, archive: Archive
         if judge is not None and "error" not in record:
             record["metrics"]["judge"] = judge(ex, answers)
         record["metrics"]["llm_calls"] = llm_calls
+        run_cfg = getattr(engine, "config", None)
+        if run_cfg is not None and (run_cfg.query_critic or run_cfg.proposer):
+            record["metrics"].update(_routing_metrics(trace))
         record["metrics"]["kg_tokens"] = sum(count_tokens(c) for c in ctx)
         record["latency_s"] = time.perf_counter() - t0
         record["stages"] = stages
