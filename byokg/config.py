@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path as FsPath
 from typing import Any
 
@@ -105,3 +106,24 @@ class RunConfig(BaseModel):
             first = exc.errors()[0]
             loc = ".".join(str(x) for x in first["loc"])
             raise ConfigError(f"{p}: field {loc!r}: {first['msg']}") from None
+
+
+def settings_diff(old: dict[str, Any], new: dict[str, Any],
+                  ignore: Iterable[str] = ()) -> list[tuple[str, Any, Any]]:
+    """Settings that differ between two runs, as ``(dotted key, old, new)`` sorted by key (nested
+    dicts compared key by key; keys in ``ignore`` — top-level or dotted — left out). Resume
+    checks (``eval --resume``, batch ``ask --out``) name these."""
+
+    def flat(prefix: str, value: Any, out: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                flat(f"{prefix}.{k}" if prefix else str(k), v, out)
+        else:
+            out[prefix] = value
+        return out
+
+    skip = set(ignore)
+    before = flat("", {k: v for k, v in old.items() if k not in skip}, {})
+    now = flat("", {k: v for k, v in new.items() if k not in skip}, {})
+    return [(k, before.get(k), now.get(k)) for k in sorted(set(before) | set(now))
+            if before.get(k) != now.get(k) and k not in skip]

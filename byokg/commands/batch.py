@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from byokg.config import settings_diff
 from byokg.errors import ConfigError, InputError
 
 # settings a re-run may change: they decide how fast, not what is answered
@@ -95,15 +96,6 @@ def _settings(graph: str, cfg: Any, file: str, workers: int) -> dict[str, Any]:
             "workers": workers}
 
 
-def _flat(prefix: str, value: Any, out: dict[str, Any]) -> dict[str, Any]:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            _flat(f"{prefix}.{k}" if prefix else str(k), v, out)
-    else:
-        out[prefix] = value
-    return out
-
-
 def _done_rows(out: Path, run_file: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows already in OUT (after checking the settings match), or [] for a new run."""
     if not out.exists() or out.stat().st_size == 0:
@@ -115,11 +107,9 @@ def _done_rows(out: Path, run_file: Path, settings: dict[str, Any]) -> list[dict
         old = json.loads(run_file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ConfigError(f"cannot read {run_file}: {exc}") from None
-    before = _flat("", {k: v for k, v in old.items() if k not in RESUMABLE}, {})
-    now = _flat("", {k: v for k, v in settings.items() if k not in RESUMABLE}, {})
-    diff = [k for k in sorted(set(before) | set(now)) if before.get(k) != now.get(k)]
+    diff = settings_diff(old, settings, ignore=RESUMABLE)
     if diff:
-        shown = "; ".join(f"{k}: was {before.get(k)!r}, now {now.get(k)!r}" for k in diff[:8])
+        shown = "; ".join(f"{k}: was {was!r}, now {now!r}" for k, was, now in diff[:8])
         raise ConfigError(f"{out} was written with different settings: {shown} (re-run with the "
                           "same settings to resume, or use a new --out)")
     rows = []

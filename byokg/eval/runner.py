@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ..config import RunConfig
+from ..config import RunConfig, settings_diff
 from ..errors import ConfigError
 from ..text import count_tokens
 from . import metrics as M
@@ -206,15 +206,6 @@ def _gold_query_answer(store: Any, ex: Example) -> tuple[list[str], list[str], l
     return answers, [" | ".join(map(str, r)) for r in rows], rows, info
 
 
-def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> dict[str, Any]:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
-    else:
-        out[prefix] = value
-    return out
-
-
 def check_resume(cfg_path: FsPath, record: dict[str, Any]) -> None:
     """``--resume`` must continue the archived run: every setting that changes what is measured
     (dataset, graph, LLM, strategy, judge, the run configuration …) must be the same."""
@@ -222,13 +213,11 @@ def check_resume(cfg_path: FsPath, record: dict[str, Any]) -> None:
         old = json.loads(cfg_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ConfigError(f"--resume: cannot read {cfg_path}: {exc}") from None
-    before = _flatten("", {k: old.get(k) for k in ("settings", "run_config")}, {})
-    now = _flatten("", {k: record[k] for k in ("settings", "run_config")}, {})
-    diff = [k for k in sorted(set(before) | set(now))
-            if before.get(k) != now.get(k) and k not in RESUMABLE_CHANGES]
+    parts = ("settings", "run_config")
+    diff = settings_diff({k: old.get(k) for k in parts}, {k: record[k] for k in parts},
+                         ignore=RESUMABLE_CHANGES)
     if diff:
-        shown = "; ".join(f"{k}: archived {before.get(k)!r}, now {now.get(k)!r}"
-                          for k in diff[:8])
+        shown = "; ".join(f"{k}: archived {was!r}, now {now!r}" for k, was, now in diff[:8])
         raise ConfigError(f"--resume with different settings than {cfg_path}: {shown} "
                           "(use the archived settings or a new --out)")
 
