@@ -188,3 +188,13 @@ def northwind_kuzu_path(tmp_path_factory, shared_data) -> Path:
     path = tmp_path_factory.mktemp("northwind") / "northwind.kz"
     load_northwind(f"kuzu:{path}", shared_data / "northwind" / "graph" / "import")
     return path
+
+
+@pytest.fixture(scope="module")
+def northwind_kuzu(northwind_kuzu_path):
+    """The shared Northwind Kùzu graph opened for one test module (closed at its end)."""
+    from byokg.graph import open_graph
+
+    store = open_graph(f"kuzu:{northwind_kuzu_path}")
+    yield store
+    store.close()

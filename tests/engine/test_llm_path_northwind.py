@@ -14,15 +14,8 @@ from byokg.engine import Engine
 
 
 @pytest.fixture(scope="module")
-def northwind(tmp_path_factory, shared_data):
-    from byokg.graph import open_graph
-    from byokg.pgmapping import load_northwind
-
-    uri = f"kuzu:{tmp_path_factory.mktemp('nw-llm') / 'northwind.kz'}"
-    load_northwind(uri, shared_data / "northwind" / "graph" / "import")
-    store = open_graph(uri)
-    yield store
-    store.close()
+def northwind(northwind_kuzu):
+    return northwind_kuzu
 
 
 @pytest.mark.slow

@@ -12,15 +12,8 @@ from byokg.eval.runner import EvalSettings, run_eval
 
 
 @pytest.fixture(scope="module")
-def nw_store(tmp_path_factory, shared_data):
-    from byokg.graph import open_graph
-    from byokg.pgmapping import load_northwind
-
-    uri = f"kuzu:{tmp_path_factory.mktemp('nw-route-eval') / 'northwind.kz'}"
-    load_northwind(uri, shared_data / "northwind" / "graph" / "import")
-    store = open_graph(uri)
-    yield store
-    store.close()
+def nw_store(northwind_kuzu):
+    return northwind_kuzu
 
 
 def _run(store, shared_data, srv, strategy, out):
