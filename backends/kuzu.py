@@ -56,7 +56,7 @@ from byokg.contracts import (
     RelationType,
     Triplet,
 )
-from byokg.cypher.dialects import kuzu_string
+from byokg.cypher.dialects import kuzu_bare_name, kuzu_string
 from byokg.cypher.lexer import UnsafeIdentifier, quote_identifier
 from byokg.cypher.storecommon import GuardedQueries
 from byokg.errors import BackendError, ConfigError, InputError, QueryError
@@ -86,9 +86,6 @@ def _q(name: str) -> str:
         return quote_identifier(name, "kuzu")
     except UnsafeIdentifier as exc:
         raise QueryError(f"{exc}; byokg cannot query it") from None
-
-
-_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _s(value: str) -> str:
@@ -1140,12 +1137,12 @@ def _load_property_graph(
                              "edges: check the mapping's edge specs", source=mapping)
         if fulltext:
             for spec in m.nodes:
-                if spec.name and not _PLAIN_NAME.fullmatch(spec.name):
+                if spec.name and not kuzu_bare_name(spec.name):
                     # Kùzu's FTS writes the property name unquoted into its own query text
                     report.notes.append(
                         f"{spec.label}: no full-text index on {spec.name!r} (Kùzu's full-text "
-                        "index takes plain property names only); names are linked by byokg's "
-                        "own index")
+                        "index takes plain, unreserved property names only); names are linked "
+                        "by byokg's own index")
                 elif spec.name:
                     conn.execute(f"CALL CREATE_FTS_INDEX({_s(spec.label)}, "
                                  f"{_s('byokg_' + spec.label + '_name_fts')}, "

@@ -427,9 +427,13 @@ def kuzu_string(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
+def kuzu_bare_name(name: str) -> bool:
+    """Whether Kùzu reads ``name`` unquoted as that name (a plain word it does not reserve)."""
+    return bool(_PLAIN_NAME.match(name)) and name.upper() not in KUZU_RESERVED
+
+
 def _ident(name: str) -> str:
-    return name if _PLAIN_NAME.match(name) and name.upper() not in KUZU_RESERVED else (
-        quote_name(name))
+    return name if kuzu_bare_name(name) else quote_name(name)
 
 
 def relation_name_at(toks: list[Token], i: int) -> tuple[str | None, int]:
