@@ -98,9 +98,14 @@ def adjective_spots(analysis: QuestionAnalysis, idx: Any) -> list[Spot]:
 def _capitalized(question: str, mention: str) -> bool | None:
     """Whether the mention is written capitalised in the question (None: cannot tell)."""
     m = re.search(r"(?<!\w)" + r"\W+".join(map(re.escape, mention.split())) + r"(?!\w)", question, re.I)
-    if m is None or m.start() == 0:
+    if m is None:
+        return None
+    written = m.group(0).split()
+    while len(written) > 1 and written[0].lower() in STOPWORDS:
+        written = written[1:]  # "the Tortall Universe": the article is written in lower case
+    if m.start() == 0 and len(written) == len(m.group(0).split()):
         return None  # the first word is capitalised anyway
-    return m.group(0)[:1].isupper()
+    return any(w[:1].isupper() for w in written if w.lower() not in STOPWORDS)
 
 
 def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Services) -> list[Spot]:

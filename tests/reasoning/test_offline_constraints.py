@@ -71,3 +71,18 @@ def test_a_shared_year_is_not_a_shared_publisher(tmp_path):
     assert a.answers[:1] == ["Writer 3"], a.answers
     chain = next(e.data["chain"] for e in a.trace.events if e.source == "offline-answer")
     assert chain.startswith("publishedBy"), chain
+
+
+def test_a_name_after_a_lower_case_article_is_still_a_name(tmp_path):
+    """"the Silver Realm" is written with a lower-case article before the name *The Silver
+    Realm*: it is spotted as a capitalised name (and so constrains the answer), not dropped like
+    the common word "language"."""
+    triples = [("Common Tongue", "spokenIn", "Norvia"), ("Old Speech", "spokenIn", "Norvia"),
+               ("Old Speech", "foundInUniverse", "The Silver Realm"),
+               ("Common Tongue", "foundInUniverse", "Dust World"), ("Old Speech", "kind", "Language"),
+               ("Common Tongue", "kind", "Language")]
+    eng = Engine(_graph(tmp_path / "realm.jsonl", triples))
+    a = eng.ask("What language is spoken in Norvia and in the fictional universe the Silver Realm?")
+    linked = {m.mention for ms in a.trace.links for m in ms}
+    assert "the Silver Realm" in linked, linked
+    assert a.answers[:1] == ["Old Speech"], a.answers
