@@ -54,6 +54,7 @@ from .contracts import (
     StageEvent,
     StageTiming,
     Trace,
+    TraceEvent,
     is_literal_text,
 )
 from .errors import ByokgError, ConfigError, InputError, LLMError, PluginError
@@ -67,7 +68,7 @@ from .stages import (
     Proposer,
 )
 from .store import GraphStore
-from .text import count_tokens, normalize
+from .text import count_tokens, normalize, repair_mojibake
 from .tools import (
     Linker,
     Services,
@@ -292,9 +293,16 @@ class Engine:
     def _start(self, question: str, listener: Callable[[StageEvent], None] | None) -> _Question:
         question = self.check_question(question)
         self.check_graph()
+        trace = Trace()
+        repaired = repair_mojibake(question)
+        if repaired != question:  # UTF-8 read as Windows-1252 somewhere upstream
+            trace.events.append(TraceEvent(
+                source="engine", message="question text repaired: it held UTF-8 decoded as "
+                "Windows-1252 (e.g. 'Ã¥' for 'å')", data={"asked": question, "read": repaired}))
+            question = repaired
         analysis = analyze(question)
         budget = CallBudget(self.config.max_llm_calls)
-        return _Question(analysis, Trace(),
+        return _Question(analysis, trace,
                          Context(self.config.context_tokens, Relevance(analysis, self.services)),
                          self.services.for_question(budget), budget, listener=listener)
 

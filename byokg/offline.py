@@ -95,6 +95,30 @@ def adjective_spots(analysis: QuestionAnalysis, idx: Any) -> list[Spot]:
     return out
 
 
+_ACRONYM = re.compile(r"(?<![\w.])(?:[A-Z]\.){2,}|\b[A-Z]{2,5}\b")
+ACRONYM_LEAD = 2.0  # the best-connected expansion must have this many times the next one's edges
+
+
+def acronym_spots(question: str, idx: Any, store: GraphStore, taken: Sequence[Spot]) -> list[Spot]:
+    """Acronyms written in capitals ("USA", "U.S.") that no name covers, linked to the
+    best-connected node whose capitalised words they abbreviate (all of them, or the first
+    ones), when it clearly leads: a popularity prior, read from the graph's degrees."""
+    out: list[Spot] = []
+    for m in _ACRONYM.finditer(question):
+        if any(not (m.end() <= t.start or m.start() >= t.end) for t in taken):
+            continue
+        ids = [i for i, _exact in idx.initials(m.group())]
+        if not ids:
+            continue
+        deg = store.degrees(ids)
+        ranked = sorted(ids, key=lambda i: -deg.get(i, 0))
+        first = deg.get(ranked[0], 0)
+        if len(ranked) > 1 and first < ACRONYM_LEAD * max(deg.get(ranked[1], 0), 1):
+            continue  # no clear expansion: left unlinked
+        out.append(Spot(m.group(), m.start(), m.end(), [ranked[0]]))
+    return out
+
+
 def _capitalized(question: str, mention: str) -> bool | None:
     """Whether the mention is written capitalised in the question (None: cannot tell)."""
     m = re.search(r"(?<!\w)" + r"\W+".join(map(re.escape, mention.split())) + r"(?!\w)", question, re.I)
@@ -139,6 +163,7 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
         if any(not (s.end <= t.start or s.start >= t.end) for t in taken):
             continue
         taken.append(s)
+    taken.extend(acronym_spots(question, idx, store, taken))
     taken.sort(key=lambda s: s.start)
     return taken
 

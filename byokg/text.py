@@ -36,6 +36,43 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+# a run of characters UTF-8 bytes turn into when read as Windows-1252 / Latin-1 ("Ã¥" for "å")
+_MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d"
+                       "\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022"
+                       "\u2026\u2030\u2039\u203a\u20ac\u2122]{1,3}")
+
+
+def _as_bytes(run: str) -> bytes | None:
+    out = bytearray()
+    for ch in run:
+        try:
+            out += ch.encode("cp1252")
+        except UnicodeEncodeError:
+            if ord(ch) > 0xFF:
+                return None
+            out.append(ord(ch))  # bytes cp1252 leaves undefined pass through as Latin-1
+    return bytes(out)
+
+
+def repair_mojibake(text: str) -> str:
+    """Undo UTF-8 text that was decoded as Windows-1252 ("HagÃ¥tÃ±a" -> "Hagåtña"), one
+    character run at a time; runs whose bytes are not valid UTF-8 (some were lost) stay as
+    written."""
+    if not _MOJIBAKE.search(text):
+        return text
+
+    def fix(m: re.Match[str]) -> str:
+        raw = _as_bytes(m.group())
+        if raw is None:
+            return m.group()
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return m.group()
+
+    return _MOJIBAKE.sub(fix, text)
+
+
 def words(text: str) -> list[str]:
     """Lower-case word tokens of a question, name or relation (camelCase and dots split)."""
     return normalize(_CAMEL.sub(" ", text).replace(".", " ")).split()

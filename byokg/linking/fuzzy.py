@@ -17,6 +17,7 @@ of the longer string the shorter one covers (so "Wynton Marsalis" beats "Wynton"
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
 import math
@@ -134,6 +135,7 @@ class NameIndex:
             self.tok_post, weights=np.repeat(self.idf, np.diff(self.tok_ptr)), minlength=len(keys)
         )
         self._tok_cache: dict[str, list[tuple[int, float]]] = {}
+        self._initials_table: tuple[list[str], list[int]] | None = None
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -388,6 +390,28 @@ class NameIndex:
             return True
         return any(span == self.node_names[nd] for nd, _a in self._nodes_of(ki)[:50])
 
+    def initials(self, acronym: str, *, limit: int = 200) -> list[tuple[str, bool]]:
+        """Node ids whose name's capitalised words start with the letters of ``acronym``
+        ("USA" -> *United States of America*; "US" also reaches it as a prefix of its
+        initials), exact initials first: ``[(id, exact)]``. The table is built on first use."""
+        table = self._initials_table
+        if table is None:
+            pairs = sorted((ini, ki) for ki, raw in enumerate(self.key_raw)
+                           if len(ini := _initials(raw)) >= 2)
+            table = self._initials_table = ([p[0] for p in pairs], [p[1] for p in pairs])
+        letters = acronym.replace(".", "").upper()
+        if len(letters) < 2:
+            return []
+        keys, kis = table
+        out: dict[str, bool] = {}
+        i = bisect.bisect_left(keys, letters)
+        while i < len(keys) and keys[i].startswith(letters) and len(out) < limit:
+            for nd, _a in self._nodes_of(kis[i]):
+                exact = keys[i] == letters
+                out[self.node_ids[nd]] = out.get(self.node_ids[nd], False) or exact
+            i += 1
+        return sorted(out.items(), key=lambda kv: not kv[1])
+
     # ------------------------------------------------------------------ persistence
     def manifest(self, store_uri: str | None = None) -> Manifest:
         return Manifest(kind="names", format=FORMAT, byokg_version=byokg_version(),
@@ -437,6 +461,21 @@ class NameIndex:
 
 
 _TABLES = ("tok_ptr", "tok_post", "vgram_codes", "vgram_ptr", "vgram_post", "vgram_count")
+
+
+def _initials(raw: str) -> str:
+    """The initials of a name's capitalised words ("United States of America" -> "USA"); empty
+    when a word is neither capitalised nor a lower-case function word, or for one word."""
+    parts = raw.replace("-", " ").split()
+    if not 2 <= len(parts) <= 6:
+        return ""
+    out = []
+    for w in parts:
+        if w[:1].isupper():
+            out.append(w[0])
+        elif w.lower() not in STOP_WORDS:
+            return ""
+    return "".join(out)
 
 
 def _token_tables(keys: Sequence[str]) -> dict:

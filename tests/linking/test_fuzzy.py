@@ -191,3 +191,26 @@ def test_unicode_names():
     assert index.search(["東京"])[0].candidates[0].id == "t"
     assert index.search(["zurich"])[0].candidates[0].method == "exact"
     assert index.search(["obrien"])[0].candidates[0].id == "o"  # fuzzy: "o brien" vs "obrien"
+
+
+def test_initials_of_capitalised_names():
+    from byokg.linking.fuzzy import NameIndex
+
+    idx = NameIndex.from_pairs([("usa", "United States of America"), ("usd", "United States Dollar"),
+                                ("wm", "Wynton Marsalis"), ("low", "the lower bank")])
+    assert dict(idx.initials("USA")) == {"usa": True}
+    assert dict(idx.initials("U.S.")) == {"usa": False, "usd": False}  # a prefix of both
+    assert idx.initials("WM") == [("wm", True)]
+    assert idx.initials("TLB") == []  # a name not written in capitals has no initials
+    assert idx.initials("U") == []
+
+
+def test_repair_mojibake_undoes_utf8_read_as_cp1252_and_keeps_the_rest():
+    from byokg.text import repair_mojibake
+
+    assert repair_mojibake("HagÃ¥tÃ±a") == "Hagåtña"
+    assert repair_mojibake("UTC\xe2\x88\x9205:00") == "UTC−05:00"  # C1 bytes kept as Latin-1
+    assert repair_mojibake("BeyoncÃ© â€” live") == "Beyoncé — live"
+    # real accents, and runs that are not valid UTF-8, stay as written
+    assert repair_mojibake("Ålesund, Ærø, naïve café") == "Ålesund, Ærø, naïve café"
+    assert repair_mojibake("Ã alone") == "Ã alone"

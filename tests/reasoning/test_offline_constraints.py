@@ -86,3 +86,30 @@ def test_a_name_after_a_lower_case_article_is_still_a_name(tmp_path):
     linked = {m.mention for ms in a.trace.links for m in ms}
     assert "the Silver Realm" in linked, linked
     assert a.answers[:1] == ["Old Speech"], a.answers
+
+
+def test_acronyms_link_to_the_name_they_clearly_abbreviate(tmp_path):
+    """"UPK" and "U.P." name *United Provinces of Kell* (the best-connected node with those
+    initials); "RS" is left unlinked because two names abbreviate to it about equally."""
+    triples = [(f"Town {i}", "locatedIn", "United Provinces of Kell") for i in range(30)]
+    triples += [("United Provinces of Kell", "timeZone", "Amber Time"),
+                ("United Post Office", "locatedIn", "Tarn"),
+                ("Red Sea", "borders", "Tarn"), ("Rock Spring", "borders", "Tarn")]
+    eng = Engine(_graph(tmp_path / "kell.jsonl", triples))
+    for q in ("Which time zone is the UPK in?", "Which time zone is the U.P. in?"):
+        a = eng.ask(q)
+        assert a.answers[:1] == ["Amber Time"], (q, a.answers)
+    a = eng.ask("What borders the RS?")
+    linked = {m.mention for ms in a.trace.links for m in ms}
+    assert "RS" not in linked
+
+
+def test_a_question_with_mojibake_is_read_as_utf8_and_the_trace_says_so(tmp_path):
+    triples = [("Hagåtña", "capitalOf", "Guam"), ("Guam", "partOf", "Oceania"),
+               ("Tumon", "capitalOf", "Saipan")]
+    eng = Engine(_graph(tmp_path / "guam.jsonl", triples))
+    a = eng.ask("Hag\u00c3\u00a5t\u00c3\u00b1a is the capital of what?")
+    assert a.answers[:1] == ["Guam"], a.answers
+    ev = next(e for e in a.trace.events if "repaired" in e.message)
+    assert ev.data["read"] == "Hagåtña is the capital of what?"
+    assert "\u00c3" in ev.data["asked"]
