@@ -6,6 +6,12 @@ Reports Hit@1 (first answer is gold), Hit (any returned answer is gold), answer 
 retrieved context (a gold answer is a node of the final context), LLM calls per question, p50 /
 p95 latency per question, and the first KG-Linker prompt size for this 968-relation graph.
 Gold = the question's ``answers`` (ToG) plus ``rog_answers``; names compared after normalize().
+
+It also reports what the graph itself allows (``ceiling_*``, no byokg code involved): an oracle
+that knows each question's gold topic entities *and* its gold relation paths (RoG), follows
+those paths in the graph (stored direction, or either direction) and answers with the end set.
+``ceiling_hit`` counts questions where the end set holds a gold answer; ``ceiling_hit1`` is the
+expected Hit@1 of picking one member of the smallest such end set at random.
 """
 
 from __future__ import annotations
@@ -30,6 +36,39 @@ def first_prompt_chars(store, question: str) -> int:
 
     schema_text = render_schema_for(store.schema(samples=1), analyze(question))
     return linker_prompt(question, schema_text).chars
+
+
+def ceiling(rows: list[dict]) -> dict[str, float]:
+    """The gold-path oracle of the module doc, over the same questions (ToG ``answers`` only)."""
+    import csv
+    from collections import defaultdict
+
+    out: dict[tuple[str, str], set[str]] = defaultdict(set)
+    back: dict[tuple[str, str], set[str]] = defaultdict(set)
+    with KG.open(encoding="utf-8", newline="") as fh:
+        for h, r, t in csv.reader(fh):
+            out[(h, r)].add(t)
+            back[(t, r)].add(h)
+
+    def follow(start: str, path: list[str], either: bool) -> set[str]:
+        cur = {start}
+        for r in path:
+            cur = {x for n in cur for x in out.get((n, r), ())} | (
+                {x for n in cur for x in back.get((n, r), ())} if either else set())
+        return cur
+
+    res: dict[str, float] = {}
+    for either, tag in ((False, "directed"), (True, "either")):
+        hit = exp = 0.0
+        for row in rows:
+            gold, topics = set(row["answers"]), set(row["topic_entities"].values())
+            sizes = [len(ends) for p in row.get("gold_relation_paths") or [] for t in topics
+                     if (ends := follow(t, p, either) - topics) & gold]
+            hit += bool(sizes)
+            exp += 1.0 / min(sizes) if sizes else 0.0
+        res[f"ceiling_{tag}_hit"] = hit / len(rows)
+        res[f"ceiling_{tag}_hit1"] = exp / len(rows)
+    return res
 
 
 def evaluate(limit: int | None = None) -> dict[str, float]:
@@ -74,6 +113,7 @@ def evaluate(limit: int | None = None) -> dict[str, float]:
         "latency_p95_ms": 1000 * lat[min(n - 1, int(0.95 * n))],
         "graph_load_s": load_s,
         "first_prompt_chars": first_prompt_chars(store, rows[0]["question"]),
+        **ceiling(rows),
     }
 
 
