@@ -125,6 +125,14 @@ def _load_entry_points(errors: dict[str, str] | None = None) -> None:
         if allowed is not None and ep.name not in allowed and dist not in allowed:
             continue
         if pm.has_plugin(ep.name):
+            held = pm.get_plugin(ep.name)
+            if getattr(held, "__name__", None) == ep.module:
+                continue  # the same module listed twice (a distribution seen on two paths)
+            msg = (f"entry point {ep.name!r} of {dist} ({ep.value}) has the name of a plugin "
+                   f"already loaded ({getattr(held, '__name__', held)!r}); rename one of them")
+            if errors is None:
+                raise PluginError(f"plugin {ep.name!r}: {msg}")
+            errors[f"{ep.name} ({dist})"] = msg
             continue
         try:
             mod = ep.load()

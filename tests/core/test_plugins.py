@@ -217,6 +217,31 @@ def test_broken_entry_point_plugin_is_named(fresh_manager, tmp_path, monkeypatch
     assert "memory" in registry.backends()
 
 
+def test_two_entry_points_with_one_name_are_not_silently_merged(fake_distribution, fresh_manager,
+                                                                tmp_path, monkeypatch):
+    """A second distribution whose entry point reuses the name ``fakeplug`` is named in the
+    error (strict) or in ``failures()`` (``byokg plugins``); it is not skipped without a word."""
+    other = tmp_path / "second"
+    other.mkdir()
+    (other / "byokg_other_mod.py").write_text(textwrap.dedent("""
+        from byokg.hookspecs import hookimpl
+
+        @hookimpl
+        def register_tools(register):
+            register("other-tool", lambda: None)
+    """))
+    info = other / "byokg_other-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: byokg-other\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[byokg]\nfakeplug = byokg_other_mod\n")
+    monkeypatch.syspath_prepend(str(other))
+    monkeypatch.delenv("BYOKG_LOAD_PLUGINS", raising=False)
+    with pytest.raises(PluginError, match="'fakeplug'.*byokg_(other|fakeplug)_mod.*rename"):
+        registry.load_plugins()
+    registry.load_plugins(strict=False)
+    assert any("rename" in why for why in registry.failures().values()), registry.failures()
+
+
 # --------------------------------------------------------------------------- a real distribution
 
 
