@@ -1,6 +1,9 @@
 """Offline linker on the CWQ questions of the tiny Freebase graph (memory backend, no LLM).
 
-    .venv/bin/python benchmarks/eval_offline_cwq.py [--limit N] [--json out.json]
+    .venv/bin/python benchmarks/eval_offline_cwq.py [--limit N] [--json out.json] [--data F]
+
+``--data`` takes another file of the same shape (``webqsp_test.jsonl``); questions without
+gold answers are skipped.
 
 Reports Hit@1 (first answer is gold), Hit (any returned answer is gold), answer recall in the
 retrieved context (a gold answer is a node of the final context), LLM calls per question, p50 /
@@ -71,7 +74,7 @@ def ceiling(rows: list[dict]) -> dict[str, float]:
     return res
 
 
-def evaluate(limit: int | None = None) -> dict[str, float]:
+def evaluate(limit: int | None = None, data: Path = QUESTIONS) -> dict[str, float]:
     from byokg.engine import Engine
     from byokg.graph import open_graph
     from byokg.profile import display_names
@@ -80,7 +83,8 @@ def evaluate(limit: int | None = None) -> dict[str, float]:
     t0 = time.perf_counter()
     store = open_graph(f"memory:{KG}")
     load_s = time.perf_counter() - t0
-    rows = [json.loads(x) for x in QUESTIONS.read_text(encoding="utf-8").splitlines() if x.strip()]
+    rows = [json.loads(x) for x in data.read_text(encoding="utf-8").splitlines() if x.strip()]
+    rows = [r for r in rows if r.get("answers")]
     rows = rows[:limit] if limit else rows
     eng = Engine(store)
     hit1 = hit = recall = calls = 0
@@ -121,8 +125,9 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--json", dest="out", default=None)
+    ap.add_argument("--data", type=Path, default=QUESTIONS)
     args = ap.parse_args(argv)
-    res = evaluate(args.limit)
+    res = evaluate(args.limit, args.data)
     for k, v in res.items():
         print(f"{k:<26} {v:.3f}" if isinstance(v, float) else f"{k:<26} {v}")
     if args.out:
