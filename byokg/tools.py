@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from .models import LLM, Embedder, Reranker
     from .profile import GraphProfile
 
+
+_T = TypeVar("_T")
 
 class ToolParams(BaseModel):
     """Base of every tool's parameters; unknown fields are an error naming the field."""
@@ -60,7 +62,7 @@ class Services:
         self._reranker = reranker
         self._llm_built = llm is not None
         self._lock = threading.RLock()
-        self.cache: dict[str, Any] = {}  # per-run caches shared by tools (indexes, embeddings)
+        self.cache: dict[Hashable, Any] = {}  # per-run caches shared by tools (indexes, embeddings)
 
     @property
     def llm(self) -> LLM | None:
@@ -95,8 +97,9 @@ class Services:
                 )
             return self._reranker
 
-    def shared(self, key: str, build: Any) -> Any:
-        """Get-or-build a per-run cached object (e.g. an index) under ``key``."""
+    def shared(self, key: Hashable, build: Callable[[], _T]) -> _T:
+        """Get-or-build a per-run cached object (e.g. an index) under ``key`` (a string or a
+        tuple naming the store and what is built)."""
         with self._lock:
             if key not in self.cache:
                 self.cache[key] = build()
@@ -133,7 +136,7 @@ class _QuestionServices(Services):
     def reranker(self) -> Reranker | None:
         return self.base.reranker
 
-    def shared(self, key: str, build: Any) -> Any:
+    def shared(self, key: Hashable, build: Callable[[], _T]) -> _T:
         return self.base.shared(key, build)
 
     def for_question(self, budget: Any) -> Services:
