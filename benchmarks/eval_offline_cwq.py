@@ -64,7 +64,7 @@ def ceiling(rows: list[dict]) -> dict[str, float]:
     for either, tag in ((False, "directed"), (True, "either")):
         hit = exp = 0.0
         for row in rows:
-            gold, topics = set(row["answers"]), set(row["topic_entities"].values())
+            gold, topics = {a for a in row["answers"] if a}, set(row["topic_entities"].values())
             sizes = [len(ends) for p in row.get("gold_relation_paths") or [] for t in topics
                      if (ends := follow(t, p, either) - topics) & gold]
             hit += bool(sizes)
@@ -84,13 +84,14 @@ def evaluate(limit: int | None = None, data: Path = QUESTIONS) -> dict[str, floa
     store = open_graph(f"memory:{KG}")
     load_s = time.perf_counter() - t0
     rows = [json.loads(x) for x in data.read_text(encoding="utf-8").splitlines() if x.strip()]
-    rows = [r for r in rows if r.get("answers")]
+    rows = [r for r in rows if any(r.get("answers") or [])]
     rows = rows[:limit] if limit else rows
     eng = Engine(store)
     hit1 = hit = recall = calls = 0
     lat = []
     for row in rows:
-        gold = {normalize(a) for a in row.get("answers", []) + row.get("rog_answers", [])}
+        gold = {normalize(a) for a in (row.get("answers") or []) + (row.get("rog_answers") or [])
+                if a}
         t = time.perf_counter()
         ans = eng.ask(row["question"])
         lat.append(time.perf_counter() - t)

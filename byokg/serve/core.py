@@ -111,6 +111,34 @@ class Timeout(ByokgError):
     """A request ran past the server's timeout (it is abandoned, the server keeps serving)."""
 
 
+class Abandoned(BaseException):  # noqa: N818 - not an error: the run is told to stop
+    """Raised inside an abandoned question's thread at its next step, so that it stops instead
+    of running on for nobody (a BaseException: no stage's error handling keeps it)."""
+
+
+_run = threading.local()  # the stop flag of the request this worker thread runs
+
+
+def _call(stop: threading.Event, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+    _run.stop = stop
+    try:
+        return fn(*args)
+    finally:
+        _run.stop = None
+
+
+def _stop_check() -> Callable[[Any], None] | None:
+    """An ``on_event`` listener that stops the question once its request was abandoned."""
+    stop: threading.Event | None = getattr(_run, "stop", None)
+    if stop is None:
+        return None
+
+    def check(_event: Any) -> None:
+        if stop.is_set():
+            raise Abandoned
+    return check
+
+
 # --------------------------------------------------------------------------- the service
 
 
@@ -196,10 +224,10 @@ class Service:
 
     # ------------------------------------------------------------------ the operations (sync)
     def ask(self, question: str) -> Answer:
-        return self.engine.ask(self.question(question))
+        return self.engine.ask(self.question(question), on_event=_stop_check())
 
     def retrieve(self, question: str) -> Retrieval:
-        return self.engine.retrieve(self.question(question))
+        return self.engine.retrieve(self.question(question), on_event=_stop_check())
 
     def link(self, mentions: list[str]) -> LinkOut:
         linker, params = self.engine.linker()
@@ -226,24 +254,36 @@ class Service:
     # ------------------------------------------------------------------ bounded, timed runs
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` on the worker pool, within the timeout. A full queue raises
-        :class:`Busy`; a run past the timeout raises :class:`Timeout` and is abandoned (its
-        thread finishes on its own; the server keeps serving)."""
+        :class:`Busy`; a run past the timeout raises :class:`Timeout` and is abandoned: a
+        question still waiting is cancelled, a running one stops at its next step (the step
+        under way, say a graph query, ends first, within its own limits)."""
         with self._lock:
             if self._pending >= self.limits.max_concurrency + self.limits.max_queue:
                 raise Busy(f"the server is busy ({self._pending} requests running or waiting); "
                            "retry later")
             self._pending += 1
-        fut = self._pool.submit(fn, *args)
+        stop = threading.Event()
+        fut = self._pool.submit(_call, stop, fn, args)
         fut.add_done_callback(self._done)
+        waited = asyncio.wrap_future(fut)
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(fut), self.limits.timeout)
+            return await asyncio.wait_for(asyncio.shield(waited), self.limits.timeout)
         except TimeoutError:
+            stop.set()
+            fut.cancel()  # only takes when it has not started
+            waited.add_done_callback(_ignore_outcome)
             raise Timeout(f"the request took longer than {self.limits.timeout:g}s (--timeout) "
                           "and was abandoned") from None
 
     def _done(self, _fut: Any) -> None:
         with self._lock:
             self._pending -= 1
+
+
+def _ignore_outcome(fut: asyncio.Future[Any]) -> None:
+    """An abandoned run's outcome is read here, so asyncio does not log it as never retrieved."""
+    if not fut.cancelled():
+        fut.exception()
 
 
 def is_loopback(host: str) -> bool:

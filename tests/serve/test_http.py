@@ -125,7 +125,8 @@ class _SlowEngine(Engine):
 def test_timeout_is_a_504_and_the_server_keeps_serving():
     store = graph_from_triplets([("Vela Quorn", "FOUNDED", "Quorn Works"),
                                  ("Quorn Works", "HQ_CITY", "Lisvane")], uri="memory:slow")
-    svc = Service(_SlowEngine(store, RunConfig(llm="none")),
+    # lexical similarity: a cold model load would eat the 0.5 s timeout of the next request
+    svc = Service(_SlowEngine(store, RunConfig(llm="none", embedder="lexical")),
                   limits=ServeLimits(timeout=0.5, max_concurrency=2, max_queue=0))
     svc.prepare()
     with BackgroundServer(svc) as srv, httpx.Client(base_url=srv.url, timeout=30) as c:
@@ -150,6 +151,41 @@ def test_timeout_is_a_504_and_the_server_keeps_serving():
             assert c2.get("/health").json()["busy"] == 2
         for t in held:
             t.join()
+    svc.close()
+
+
+class _SteppingEngine(Engine):
+    """A question of 40 steps of 0.1 s, each announced to ``on_event`` (like the engine's
+    stages): how far an abandoned question runs on."""
+
+    steps = 0
+
+    def ask(self, question, *, on_event=None):
+        from byokg.contracts import StageEvent
+
+        for _ in range(40):
+            if on_event is not None:
+                on_event(StageEvent(kind="stage", stage="step"))
+            type(self).steps += 1
+            time.sleep(0.1)
+        return super().ask(question)
+
+
+def test_a_timed_out_question_stops_at_its_next_step():
+    store = graph_from_triplets([("Vela Quorn", "FOUNDED", "Quorn Works")], uri="memory:steps")
+    svc = Service(_SteppingEngine(store, RunConfig(llm="none", embedder="lexical")),
+                  limits=ServeLimits(timeout=0.5, max_concurrency=1, max_queue=0))
+    svc.prepare()
+    with BackgroundServer(svc) as srv, httpx.Client(base_url=srv.url, timeout=30) as c:
+        r = c.post("/ask", json={"question": "What did Vela Quorn found?"})
+        assert r.status_code == 504
+        deadline = time.monotonic() + 5
+        while svc.health().busy and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert svc.health().busy == 0  # the worker is free again long before 40 steps
+        assert _SteppingEngine.steps < 15, _SteppingEngine.steps
+        r = c.post("/retrieve", json={"question": "What did Vela Quorn found?"})
+        assert r.status_code == 200  # the freed worker serves the next request
     svc.close()
 
 
