@@ -110,6 +110,18 @@ class Services:
         LLM counted against ``budget`` (a :class:`byokg.budget.CallBudget`)."""
         return _QuestionServices(self, budget)
 
+    def per_question(self, key: Hashable, build: Callable[[], _T]) -> _T:
+        """Get-or-build something that lives as long as one question (a query's result that a
+        later stage or round would otherwise run again). Outside a question: built each time."""
+        return build()
+
+    def peek(self, key: Hashable) -> Any:
+        """What :meth:`per_question` holds under ``key`` for this question (None: nothing)."""
+        return None
+
+    def put(self, key: Hashable, value: Any) -> None:
+        """Keep ``value`` under ``key`` for the rest of this question (no-op outside one)."""
+
 
 class _QuestionServices(Services):
     """Services of one question: everything delegated to the run's, the LLM budgeted."""
@@ -123,6 +135,8 @@ class _QuestionServices(Services):
         self._lock = base._lock
         self.budget = budget
         self._question_llm = budgeted(base.llm, budget)
+        self._scratch: dict[Hashable, Any] = {}
+        self._scratch_lock = threading.Lock()
 
     @property
     def llm(self) -> LLM | None:
@@ -141,6 +155,22 @@ class _QuestionServices(Services):
 
     def for_question(self, budget: Any) -> Services:
         return self.base.for_question(budget)
+
+    def per_question(self, key: Hashable, build: Callable[[], _T]) -> _T:
+        with self._scratch_lock:
+            if key in self._scratch:
+                return self._scratch[key]
+        value = build()  # outside the lock: tools of one round build side by side
+        with self._scratch_lock:
+            return self._scratch.setdefault(key, value)
+
+    def peek(self, key: Hashable) -> Any:
+        with self._scratch_lock:
+            return self._scratch.get(key)
+
+    def put(self, key: Hashable, value: Any) -> None:
+        with self._scratch_lock:
+            self._scratch[key] = value
 
 
 @dataclass

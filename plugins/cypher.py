@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import Field
 
 from byokg.contracts import ContextItem, QueryResult, TraceEvent
-from byokg.cypher.execute import Status, to_context_item
+from byokg.cypher.execute import Status, ran_key, to_context_item
 from byokg.cypher.repair import RepairResult, run_with_repair
 from byokg.hookspecs import hookimpl
 from byokg.tools import Tool, ToolParams, ToolRequest, ToolResult
@@ -65,17 +65,19 @@ class CypherTool(Tool):
 
             def build(query: str = query, fresh: list[bool] = fresh) -> RepairResult:
                 fresh.append(True)
+                ran = None if p.extra_procedures else request.services.peek(
+                    ran_key(store, query, p.timeout_s, p.row_limit))
                 return run_with_repair(
                     store, query, question=request.question, llm=llm,
                     max_attempts=p.max_attempts, verify_entities=p.verify_entities,
                     timeout_s=p.timeout_s, row_limit=p.row_limit,
-                    extra_procedures=p.extra_procedures,
+                    extra_procedures=p.extra_procedures, ran=ran,
                 )
 
-            # a query the linker repeats in a later iteration is not run (or repaired) again
-            key = (f"byokg.cypher:{id(store)}:{p.model_dump_json()}:"
-                   f"{request.question}\x00{query}")
-            rep = request.services.shared(key, build)
+            # a query the linker repeats in a later iteration is not run (or repaired) again;
+            # kept for this question only (a server's run would otherwise grow with every one)
+            key = ("byokg.cypher", id(store), p.model_dump_json(), query)
+            rep = request.services.per_question(key, build)
             if fresh:
                 result.llm_calls.extend(rep.llm_calls)
                 for w in rep.warnings:

@@ -126,12 +126,14 @@ class RoutedLinker(KGLinkerProposer):
         """Run every candidate (guarded, isolated); the best fit of at least ``min_fit`` wins.
         A lookup's shape says little (any names fit), so every fitting candidate goes on, best
         first, and the answer stage reads them all."""
-        from byokg.cypher.execute import Status, execute
+        from byokg.cypher.execute import Status, execute, ran_key
         from byokg.routing import compute, does_arithmetic, fit
 
         scored: list[tuple[float, int, str, tuple[str, ...]]] = []
         for i, q in enumerate(candidates):
             ex = execute(request.store, q, timeout_s=p.timeout_s, row_limit=p.row_limit)
+            # the query tool reads it back instead of running the winner again
+            request.services.put(ran_key(request.store, q, p.timeout_s, p.row_limit), ex)
             score = fit(request.analysis, ex.result) if ex.status is Status.OK else 0.0
             comp = compute(request.analysis, ex.result) if score and ex.result else None
             value = tuple(comp.answers) if comp else ()

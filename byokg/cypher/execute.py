@@ -187,6 +187,12 @@ def classify_error(exc: BaseException) -> tuple[str, bool]:
 # --------------------------------------------------------------------------- execution
 
 
+def ran_key(store: Any, query: str, timeout_s: float | None, row_limit: int) -> tuple[Any, ...]:
+    """Where a question's services keep one execution of ``query`` under these limits, for a
+    later stage to read instead of running it again (``Services.put`` / ``peek``)."""
+    return ("cypher-ran", id(store), query, timeout_s, row_limit)
+
+
 def execute(
     store: Any,
     query: str,

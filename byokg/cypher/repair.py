@@ -240,12 +240,17 @@ def run_with_repair(
     extra_procedures: Iterable[str] = (),
     schema: GraphSchema | None = None,
     max_tokens: int = 600,
+    ran: Execution | None = None,
 ) -> RepairResult:
-    """Run ``query``; repair it with ``llm`` on errors and unverified empty results."""
+    """Run ``query``; repair it with ``llm`` on errors and unverified empty results. ``ran``:
+    the execution of ``query`` a caller already made with the same limits (it is not run
+    again; the routed proposer's winning candidate)."""
     if max_attempts < 1:
         raise ValueError("max_attempts must be at least 1")
     loop = _Loop(isolate(store), question, llm, params, verify_entities, timeout_s, row_limit,
                  tuple(extra_procedures), schema, max_tokens)
+    if ran is not None and ran.query == query:
+        loop.ran = ran
     current = query
     seen = {_canon(query)}
     for number in range(1, max_attempts + 1):
@@ -280,6 +285,7 @@ class _Loop:
         self.dialect = getattr(store, "dialect", "") or ""
         self._schema: list[GraphSchema | None] = [schema] if schema is not None else []
         self.out = RepairResult()
+        self.ran: Execution | None = None  # the first attempt's execution, made by the caller
 
     def schema(self) -> GraphSchema | None:
         if not self._schema:
@@ -291,8 +297,11 @@ class _Loop:
 
     def attempt(self, number: int, query: str) -> str:
         """Run ``query``; return why the loop stops now, or "" to repair."""
-        ex = execute(self.store, query, self.params, timeout_s=self.timeout_s,
-                     row_limit=self.row_limit, extra_procedures=self.extra)
+        if number == 1 and self.ran is not None:
+            ex = self.ran
+        else:
+            ex = execute(self.store, query, self.params, timeout_s=self.timeout_s,
+                         row_limit=self.row_limit, extra_procedures=self.extra)
         att = Attempt(number=number, query=query, execution=ex, outcome=str(ex.status))
         self.out.attempts.append(att)
         if ex.status is Status.OK:

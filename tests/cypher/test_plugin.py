@@ -76,8 +76,10 @@ def test_tool_without_queries_leaves_a_mark(nw_kuzu) -> None:
 
 
 def test_repeated_query_in_a_later_iteration_is_not_rerun(nw_kuzu) -> None:
+    from byokg.budget import CallBudget
+
     llm = SuggestionLLM()
-    services = Services(llm=llm)
+    services = Services(llm=llm).for_question(CallBudget())  # what one question's tools get
     q = ("MATCH (s:Supplier {companyName: 'Exotic Liquid'})-[:SUPPLIES]->(p:Product) "
          "RETURN p.productName AS product")
     runs = []
@@ -89,6 +91,8 @@ def test_repeated_query_in_a_later_iteration_is_not_rerun(nw_kuzu) -> None:
     assert len(runs[0].llm_calls) == 1 and runs[1].llm_calls == []
     assert runs[1].counts["cypher_cached"] == 1
     assert runs[1].items[0].rows == runs[0].items[0].rows and runs[1].items[0].iteration == 1
+    # the next question starts afresh: nothing of this one stays in the run's shared cache
+    assert not any("byokg.cypher" in str(k) for k in services.base.cache)
 
 
 class _EngineLLM(SuggestionLLM):

@@ -137,6 +137,27 @@ def test_count_winner_by_shape_one_call(northwind, script, gold):
     assert a.evidence[1].kind == "query" and a.evidence[1].rows.rows == ((8,),)
 
 
+def test_the_winning_candidate_is_not_run_again_by_the_query_tool(northwind, script,
+                                                                  monkeypatch):
+    """The routed proposer ran every candidate already: the query tool reads the winner's
+    execution back instead of sending it to the worker a second time."""
+    import byokg.cypher.repair as repair
+
+    runs: list[str] = []
+    real = repair.execute
+
+    def counted(store, query, *args, **kw):
+        runs.append(query)
+        return real(store, query, *args, **kw)
+
+    monkeypatch.setattr(repair, "execute", counted)
+    q = "How many different categories of products do we have?"
+    a = _engine(northwind, script, **ROUTED, tools=["cypher"]).ask(q)
+    assert a.answers == ["8"]
+    assert runs == []
+    assert any(e.source == "cypher" and e.data.get("outcome") == "ok" for e in a.trace.events)
+
+
 def test_sum_is_computed_in_python_from_the_rows(northwind, script, gold):
     q = "What is the total number of units ordered for products by 'Vins et alcools Chevalier'?"
     a = _engine(northwind, script, **ROUTED, tools=["cypher"]).ask(q)
