@@ -152,6 +152,12 @@ def run(scale: int, results: dict, *, quick: bool = False) -> None:
                 _northwind_kuzu(results, tmp, mapping)
                 if not quick:
                     _northwind_bolt(results, mapping)
+                else:
+                    print("[profile] --quick: the Northwind-on-Bolt figures are not taken",
+                          file=sys.stderr)
+            else:
+                print(f"[profile] {NORTHWIND} not found (set BYOKG_SHARED_DATA): the Northwind "
+                      "figures are not taken", file=sys.stderr)
             _typed(results, tmp)
         finally:
             if old is None:
