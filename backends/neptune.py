@@ -387,7 +387,12 @@ class NeptuneDatabaseGraph(_NeptuneBase):
         """``get_propertygraph_summary(mode="detailed")`` graphSummary."""
         if self._summary is None:
             resp = self._call("get_propertygraph_summary", mode="detailed")
-            self._summary = (resp.get("payload") or {}).get("graphSummary") or {}
+            payload = resp.get("payload") or {}
+            summary = dict(payload.get("graphSummary") or {})
+            # the statistics' time sits next to the summary, not in it
+            summary.setdefault("lastStatisticsComputationTime",
+                               payload.get("lastStatisticsComputationTime"))
+            self._summary = summary
         return self._summary
 
     def _list_labels(self) -> list[str]:

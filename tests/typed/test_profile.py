@@ -242,3 +242,62 @@ def test_neptune_analytics_profile_through_a_stubber():
     rel = prof.relation("LIVES_IN")
     assert rel.pairs == (("Person", "City"),) and rel.cardinality == "many-to-one"
     assert rel.examples == (("Person NumberA", "Paris"),)
+
+
+def test_neptune_database_profile_through_a_stubber():
+    """Neptune Database: the fingerprint and the catalogue from one property-graph summary,
+    the rest from sampled openCypher rows (its summary has no per-label property types)."""
+    pytest.importorskip("boto3")
+    import boto3
+    from botocore.stub import ANY, Stubber
+    from byokg.backends.neptune import NeptuneDatabaseGraph
+
+    summary = {"numNodes": 7, "numEdges": 6, "numNodeLabels": 2, "numEdgeLabels": 1,
+               "nodeLabels": ["Person", "City"], "edgeLabels": ["LIVES_IN"],
+               "nodeProperties": [{"knownName": 6}, {"born": 6}, {"label": 1}],
+               "edgeProperties": [{"since": 6}]}
+    people = [{"id": f"p{i}", "labels": ["Person"],
+               "p": {"knownName": f"Person Number{chr(65 + i)}", "born": f"19{i}0-01-01"}}
+              for i in range(6)]
+    cities = [{"id": "c1", "labels": ["City"], "p": {"label": "Paris"}}]
+    edges = [{"src": ["Person"], "dst": ["City"], "a": f"p{i}", "b": "c1", "p": {"since": 2000}}
+             for i in range(6)]
+    ex = [{"a": "p0", "al": ["Person"], "ap": people[0]["p"], "b": "c1", "bl": ["City"],
+           "bp": {"label": "Paris"}}]
+    session = boto3.Session(aws_access_key_id="AKIDEXAMPLE", aws_secret_access_key="secret",
+                            region_name="us-east-1")
+    client = session.client("neptunedata", endpoint_url="https://db.example.com:8182")
+    store = NeptuneDatabaseGraph("neptune-db://db.example.com", client=client)
+    replies = [([{"c": 1}], None), (cities, {"n": 200}),  # per label, sorted: City, Person
+               ([{"c": 6}], None), (people, {"n": 200}),
+               ([{"c": 6}], None), (edges, {"n": 200}), (ex, {"n": 3})]  # the type
+    with Stubber(client) as stub:
+        stub.add_response("get_propertygraph_summary",
+                          {"statusCode": 200, "payload": {
+                              "version": "v1", "graphSummary": summary,
+                              "lastStatisticsComputationTime": dt.datetime(2026, 11, 1)}},
+                          {"mode": "detailed"})
+        for rows, params in replies:
+            want = {"openCypherQuery": ANY}
+            if params is not None:
+                want["parameters"] = json.dumps(params)
+            stub.add_response("execute_open_cypher_query", {"results": rows}, want)
+        prof = profile_graph(store, cache_dir=None)
+        again = store.profile_fingerprint()  # the summary is read once
+        stub.assert_no_pending_responses()
+    assert store.attempts == 8 and again == prof.fingerprint
+    assert prof.label("Person").display_parts == ("knownName",)
+    assert prof.label("City").display_parts == ("label",)
+    # no catalogue types over HTTPS: dates arrive as text, and are known as text holding dates
+    assert {p.name: (p.kind, p.text_kind) for p in prof.label("Person").properties} == {
+        "knownName": ("string", None), "born": ("string", "date")}
+    rel = prof.relation("LIVES_IN")
+    assert rel.pairs == (("Person", "City"),) and rel.cardinality == "many-to-one"
+    assert rel.examples == (("Person NumberA", "Paris"),)
+    # statistics computed again (the graph changed): a new fingerprint, so no stale profile
+    later = NeptuneDatabaseGraph("neptune-db://db.example.com", client=client)
+    with Stubber(client) as stub:
+        stub.add_response("get_propertygraph_summary", {"statusCode": 200, "payload": {
+            "version": "v1", "graphSummary": summary,
+            "lastStatisticsComputationTime": dt.datetime(2026, 11, 2)}}, {"mode": "detailed"})
+        assert later.profile_fingerprint() != prof.fingerprint
