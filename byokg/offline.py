@@ -36,6 +36,7 @@ from .text import STOPWORDS, normalize, stem, words
 from .tools import Services
 
 MAX_IDS_PER_SPOT = 5
+SPOT_WORDS = 12  # longest name spotted, in words ("Mike O'Callaghan–Pat Tillman Memorial Bridge": 7)
 OTHER_MENTION = 0.15  # a chain proposed for another entity, walked from this one
 UNPROPOSED = 0.05  # a path or fact no proposer rated (scored here)
 NUMBER_MATCH = 0.2  # a candidate with a property or neighbour equal to a number of the question
@@ -141,7 +142,7 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
     question = analysis.question
     idx = get_name_index(store, services)
     spots = [Spot(s.mention, s.start, s.end, list(s.ids)[:MAX_IDS_PER_SPOT])
-             for s in idx.spot(question, max_ngram=6)]
+             for s in idx.spot(question, max_ngram=SPOT_WORDS)]
     by_span = {(s.start, s.end): s for s in spots}
     for s in [*id_spots(analysis, store), *adjective_spots(analysis, idx)]:
         same = by_span.get((s.start, s.end))

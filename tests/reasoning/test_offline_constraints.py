@@ -113,3 +113,15 @@ def test_a_question_with_mojibake_is_read_as_utf8_and_the_trace_says_so(tmp_path
     ev = next(e for e in a.trace.events if "repaired" in e.message)
     assert ev.data["read"] == "Hagåtña is the capital of what?"
     assert "\u00c3" in ev.data["asked"]
+
+
+def test_a_long_name_is_spotted_whole(tmp_path):
+    """A name of nine words is spotted as one entity (not cut into shorter names)."""
+    name = "The Old Stone Bridge of the River Kell at Dunmore"
+    triples = [(name, "crosses", "River Kell"), ("River Kell", "flowsThrough", "Dunmore"),
+               ("Old Stone", "madeOf", "Granite")]
+    eng = Engine(_graph(tmp_path / "bridge.jsonl", triples))
+    a = eng.ask(f"What does {name} cross?")
+    linked = {m.mention for ms in a.trace.links for m in ms}
+    assert name in linked, linked
+    assert a.answers[:1] == ["River Kell"], a.answers
