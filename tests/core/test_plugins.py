@@ -163,23 +163,34 @@ def test_unknown_hook_name_is_an_error():
 # --------------------------------------------------------------------------- entry points
 
 
+def _distribution(folder, dist: str, entry: str, module: str, source: str) -> None:
+    """An installed-looking distribution ``dist`` in ``folder``: the module ``module`` with
+    ``source``, and a dist-info whose entry point ``entry`` (group ``byokg``) names it."""
+    (folder / f"{module}.py").write_text(textwrap.dedent(source))
+    info = folder / f"{dist.replace('-', '_')}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[byokg]\n{entry} = {module}\n")
+
+
+def _tool_plugin(tool: str) -> str:
+    return f"""
+        from byokg.hookspecs import hookimpl
+
+        @hookimpl
+        def register_tools(register):
+            register({tool!r}, lambda: None)
+    """
+
+
 @pytest.fixture
 def fake_distribution(fresh_manager, tmp_path, monkeypatch):
     # fresh_manager comes first so that it is torn down last: its reload must run after
     # monkeypatch has taken the fake distribution off sys.path again
     """An installed-looking distribution ``byokg-fakeplug`` (dist-info with an entry point in
     group ``byokg``) on sys.path, registering the tool ``fake-tool``."""
-    (tmp_path / "byokg_fakeplug_mod.py").write_text(textwrap.dedent("""
-        from byokg.hookspecs import hookimpl
-
-        @hookimpl
-        def register_tools(register):
-            register("fake-tool", lambda: None)
-    """))
-    info = tmp_path / "byokg_fakeplug-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: byokg-fakeplug\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[byokg]\nfakeplug = byokg_fakeplug_mod\n")
+    _distribution(tmp_path, "byokg-fakeplug", "fakeplug", "byokg_fakeplug_mod",
+                  _tool_plugin("fake-tool"))
     monkeypatch.syspath_prepend(str(tmp_path))
     return "fakeplug"
 
@@ -203,11 +214,8 @@ def test_byokg_load_plugins_restricts_entry_points(fake_distribution, fresh_mana
 
 
 def test_broken_entry_point_plugin_is_named(fresh_manager, tmp_path, monkeypatch):
-    (tmp_path / "byokg_broken_mod.py").write_text("raise RuntimeError('boom')\n")
-    info = tmp_path / "byokg_broken-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: byokg-broken\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[byokg]\nbroken = byokg_broken_mod\n")
+    _distribution(tmp_path, "byokg-broken", "broken", "byokg_broken_mod",
+                  "raise RuntimeError('boom')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delenv("BYOKG_LOAD_PLUGINS", raising=False)
     with pytest.raises(PluginError, match="'broken'.*byokg-broken.*boom"):
@@ -223,17 +231,7 @@ def test_two_entry_points_with_one_name_are_not_silently_merged(fake_distributio
     error (strict) or in ``failures()`` (``byokg plugins``); it is not skipped without a word."""
     other = tmp_path / "second"
     other.mkdir()
-    (other / "byokg_other_mod.py").write_text(textwrap.dedent("""
-        from byokg.hookspecs import hookimpl
-
-        @hookimpl
-        def register_tools(register):
-            register("other-tool", lambda: None)
-    """))
-    info = other / "byokg_other-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: byokg-other\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[byokg]\nfakeplug = byokg_other_mod\n")
+    _distribution(other, "byokg-other", "fakeplug", "byokg_other_mod", _tool_plugin("other-tool"))
     monkeypatch.syspath_prepend(str(other))
     monkeypatch.delenv("BYOKG_LOAD_PLUGINS", raising=False)
     with pytest.raises(PluginError, match="'fakeplug'.*byokg_(other|fakeplug)_mod.*rename"):

@@ -190,6 +190,20 @@ def test_a_store_without_the_capability_is_profiled_from_its_schema():
 # --------------------------------------------------------------------------- Neptune
 
 
+def _neptune_rows() -> tuple[list[dict], ...]:
+    """The sampled rows both Neptune profiles read: six people named in ``knownName`` who live
+    in one city named in ``label``; (people, cities, edges, examples)."""
+    people = [{"id": f"p{i}", "labels": ["Person"],
+               "p": {"knownName": f"Person Number{chr(65 + i)}", "born": f"19{i}0-01-01"}}
+              for i in range(6)]
+    cities = [{"id": "c1", "labels": ["City"], "p": {"label": "Paris"}}]
+    edges = [{"src": ["Person"], "dst": ["City"], "a": f"p{i}", "b": "c1", "p": {"since": 2000}}
+             for i in range(6)]
+    ex = [{"a": "p0", "al": ["Person"], "ap": people[0]["p"], "b": "c1", "bl": ["City"],
+           "bp": {"label": "Paris"}}]
+    return people, cities, edges, ex
+
+
 def test_neptune_analytics_profile_through_a_stubber():
     pytest.importorskip("boto3")
     import boto3
@@ -207,14 +221,7 @@ def test_neptune_analytics_profile_through_a_stubber():
               "City": {"properties": {"label": {"datatypes": ["String"]}}}},
           "edgeLabelDetails": {"LIVES_IN": {"properties": {"since": {"datatypes": ["Int"]}}}},
           "labelTriples": [{"~type": "LIVES_IN", "~from": "Person", "~to": "City"}]}
-    people = [{"id": f"p{i}", "labels": ["Person"],
-               "p": {"knownName": f"Person Number{chr(65 + i)}", "born": f"19{i}0-01-01"}}
-              for i in range(6)]
-    cities = [{"id": "c1", "labels": ["City"], "p": {"label": "Paris"}}]
-    edges = [{"src": ["Person"], "dst": ["City"], "a": f"p{i}", "b": "c1", "p": {"since": 2000}}
-             for i in range(6)]
-    ex = [{"a": "p0", "al": ["Person"], "ap": people[0]["p"], "b": "c1", "bl": ["City"],
-           "bp": {"label": "Paris"}}]
+    people, cities, edges, ex = _neptune_rows()
     session = boto3.Session(aws_access_key_id="AKIDEXAMPLE", aws_secret_access_key="secret",
                             region_name="us-east-1")
     client = session.client("neptune-graph")
@@ -256,14 +263,7 @@ def test_neptune_database_profile_through_a_stubber():
                "nodeLabels": ["Person", "City"], "edgeLabels": ["LIVES_IN"],
                "nodeProperties": [{"knownName": 6}, {"born": 6}, {"label": 1}],
                "edgeProperties": [{"since": 6}]}
-    people = [{"id": f"p{i}", "labels": ["Person"],
-               "p": {"knownName": f"Person Number{chr(65 + i)}", "born": f"19{i}0-01-01"}}
-              for i in range(6)]
-    cities = [{"id": "c1", "labels": ["City"], "p": {"label": "Paris"}}]
-    edges = [{"src": ["Person"], "dst": ["City"], "a": f"p{i}", "b": "c1", "p": {"since": 2000}}
-             for i in range(6)]
-    ex = [{"a": "p0", "al": ["Person"], "ap": people[0]["p"], "b": "c1", "bl": ["City"],
-           "bp": {"label": "Paris"}}]
+    people, cities, edges, ex = _neptune_rows()
     session = boto3.Session(aws_access_key_id="AKIDEXAMPLE", aws_secret_access_key="secret",
                             region_name="us-east-1")
     client = session.client("neptunedata", endpoint_url="https://db.example.com:8182")
