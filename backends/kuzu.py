@@ -1015,22 +1015,25 @@ def load_kuzu(
     skip_bad_rows: bool = False,
     fulltext: bool = True,
     limits: Any = None,
+    columns: Sequence[str] | None = None,
     **_: Any,
 ):
-    """``byokg load``: triple files (CSV/TSV/JSONL) or, with ``mapping``, property-graph CSVs
-    into a NEW Kùzu database. Creates an FTS index over display names unless ``fulltext=False``."""
+    """``byokg load``: triple files (CSV/TSV/JSONL; ``columns``: the column order of header-less
+    CSVs) or, with ``mapping``, property-graph CSVs into a NEW Kùzu database. Creates an FTS
+    index over display names unless ``fulltext=False``."""
     if mapping:
         return _load_property_graph(sources, into, mapping, skip_bad_rows, fulltext, limits)
-    return _load_triples(sources, into, skip_bad_rows, fulltext, limits)
+    return _load_triples(sources, into, skip_bad_rows, fulltext, limits, columns)
 
 
 def _load_triples(sources: Sequence[str], into: str, skip_bad_rows: bool, fulltext: bool,
-                  limits: Any = None):
+                  limits: Any = None, columns: Sequence[str] | None = None):
     """Triple files into one ``Entity`` node table and one ``REL`` rel table (module doc)."""
     from byokg.loading import LoadSummary
     from byokg.readers import read_sources
 
-    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows, limits=limits)
+    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows, limits=limits,
+                             columns=columns)
     table = b.freeze(report)
     ids = table.node_ids
     nodes = {

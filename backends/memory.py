@@ -712,10 +712,12 @@ class MemoryGraph(BaseGraphStore):
 
 def load_path(
     path: str | os.PathLike[str], *, skip_bad_rows: bool = False, uri: str | None = None,
-    limits: Limits | None = None,
+    limits: Limits | None = None, columns: Sequence[str] | None = None,
 ) -> tuple[MemoryGraph, LoadReport]:
-    """Load a CSV/TSV/JSONL file (or a folder of them) into a MemoryGraph."""
-    b, report = read_sources([path], skip_bad_rows=skip_bad_rows, limits=limits)
+    """Load a CSV/TSV/JSONL file (or a folder of them) into a MemoryGraph; ``columns``: the
+    column order of header-less CSV/TSV files."""
+    b, report = read_sources([path], skip_bad_rows=skip_bad_rows, limits=limits,
+                             columns=columns)
     graph = MemoryGraph.from_table(b.freeze(report), uri or f"memory:{path}")
     del b
     trim_heap()
@@ -726,8 +728,9 @@ _TRUE = ("1", "true", "yes", "on")
 
 
 def open_memory(uri: str, *, skip_bad_rows: bool | None = None, **_: Any) -> MemoryGraph:
-    """Backend factory for ``memory:PATH[?skip_bad_rows=1]`` (``memory:demo`` is the built-in
-    demo graph).
+    """Backend factory for ``memory:PATH[?skip_bad_rows=1][&columns=head,relation,tail]``
+    (``memory:demo`` is the built-in demo graph; ``columns``: the column order of a CSV/TSV
+    file without a header).
 
     ``skip_bad_rows`` defaults to the URI option, else the ``BYOKG_SKIP_BAD_ROWS`` environment
     variable (``1``), so any command taking ``--graph memory:PATH`` can skip malformed rows;
@@ -740,7 +743,8 @@ def open_memory(uri: str, *, skip_bad_rows: bool | None = None, **_: Any) -> Mem
     if skip_bad_rows is None:
         skip_bad_rows = os.environ.get("BYOKG_SKIP_BAD_ROWS", "").lower() in _TRUE
     path = builtin_graph(target) or FsPath(target).expanduser()
-    graph, report = load_path(path, skip_bad_rows=skip_bad_rows, uri=uri)
+    columns = opts["columns"].split(",") if opts.get("columns") else None
+    graph, report = load_path(path, skip_bad_rows=skip_bad_rows, uri=uri, columns=columns)
     log = logging.getLogger("byokg.backends.memory")
     if report.bad_rows:
         log.warning("%s: skipped %d bad rows (first: %s)", uri, report.bad_rows,
@@ -759,16 +763,16 @@ def _target(uri: str, *, with_options: bool = False) -> Any:
         target = target[2:]
     if not target:
         raise ConfigError("memory: URI needs a path, e.g. memory:triples.csv or memory:demo")
-    unknown = [k for k in opts if k != "skip_bad_rows"]
+    unknown = [k for k in opts if k not in ("skip_bad_rows", "columns")]
     if unknown:
         raise ConfigError(f"{uri!r}: unknown option {unknown[0]!r} (memory: URIs accept "
-                          "display, skip_bad_rows)")
+                          "display, skip_bad_rows, columns)")
     return (target, opts) if with_options else target
 
 
 def load_memory(
     sources: Sequence[str], into: str, *, mapping: str | None = None, skip_bad_rows: bool = False,
-    limits: Limits | None = None, **_: Any,
+    limits: Limits | None = None, columns: Sequence[str] | None = None, **_: Any,
 ):
     """``byokg load … --into memory:FILE.jsonl``: the sources validated and deduplicated into
     one JSONL file (node records first, then triplets) that ``memory:FILE.jsonl`` opens."""
@@ -779,7 +783,8 @@ def load_memory(
     out = FsPath(_target(into)).expanduser()
     if out.suffix not in (".jsonl", ".ndjson"):
         raise ConfigError(f"memory target {out} must be a .jsonl file")
-    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows, limits=limits)
+    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows, limits=limits,
+                             columns=columns)
     table = b.freeze(report)
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w", encoding="utf-8") as fh:

@@ -529,6 +529,7 @@ def load_neo4j(
     database: str | None = None,
     batch_size: int = LOAD_BATCH,
     limits: Any = None,
+    columns: Sequence[str] | None = None,
 ) -> LoadSummary:
     """``byokg load``: triple CSV/JSONL files (validated and deduplicated by byokg.readers)
     become ``(:Entity {id, name})`` nodes (or the JSONL node's first label) and typed
@@ -538,18 +539,19 @@ def load_neo4j(
     try:
         if mapping:
             return _load_pg(w, sources, into, mapping, batch_size, skip_bad_rows, limits)
-        return _load_triples(w, sources, into, skip_bad_rows, batch_size, limits)
+        return _load_triples(w, sources, into, skip_bad_rows, batch_size, limits, columns)
     finally:
         w.close()
 
 
 def _load_triples(
     w: _Writer, sources: list[str], into: str, skip_bad_rows: bool, batch_size: int,
-    limits: Any = None,
+    limits: Any = None, columns: Sequence[str] | None = None,
 ) -> LoadSummary:
     from byokg.readers import read_sources
 
-    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows, limits=limits)
+    b, report = read_sources(sources, skip_bad_rows=skip_bad_rows, limits=limits,
+                             columns=columns)
     table = b.freeze(report)
     source = ",".join(map(str, sources))
     _check_names({lb for ls in table.labels.values() for lb in ls}, "node label", source)

@@ -197,19 +197,22 @@ def plugins(as_json: bool) -> None:
               help="Longest JSON number (default 100 digits; env BYOKG_MAX_NUMBER_DIGITS).")
 @click.option("--max-depth", type=click.IntRange(1), default=None,
               help="Deepest JSON nesting (default 64; env BYOKG_MAX_DEPTH).")
+@click.option("--columns", default=None, metavar="A,B,C",
+              help="Column order of triple CSV/TSV files WITHOUT a header, e.g. "
+                   "head,relation,tail (their first line is then a row).")
 def load(source: tuple[str, ...], into: str, mapping: str | None, skip_bad_rows: bool,
          max_line_bytes: int | None, max_number_digits: int | None, max_depth: int | None,
-         ) -> None:
+         columns: str | None) -> None:
     """Load triple files (CSV/TSV/JSONL) or, with --mapping, property-graph CSVs into a graph
     store. Triple CSVs need a header naming their columns (head,relation,tail or
-    source,target,relation, … in any order)."""
+    source,target,relation, … in any order), or --columns for files without one."""
     from .loading import load_into
     from .readers import Limits
 
     limits = Limits.from_env(line_bytes=max_line_bytes, number_digits=max_number_digits,
                              depth=max_depth)
     report = load_into(list(source), into, mapping=mapping, skip_bad_rows=skip_bad_rows,
-                       limits=limits)
+                       limits=limits, columns=columns.split(",") if columns else None)
     echo_safe(report.summary())
 
 

@@ -7,7 +7,9 @@ Loaders read triple files with :mod:`byokg.readers` and property-graph CSVs with
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import ConfigError
 from .graph import uri_scheme
@@ -46,12 +48,13 @@ class LoadSummary(LoadReport):
 
 def load_into(
     sources: list[str], into: str, *, mapping: str | None = None, skip_bad_rows: bool = False,
-    limits: Limits | None = None,
+    limits: Limits | None = None, columns: Sequence[str] | None = None,
 ) -> LoadSummary:
     """Load ``sources`` into the store at ``into`` with the ``loader`` its backend registered
     (``memory:FILE.jsonl`` writes a validated, deduplicated JSONL file; see docs/backends.md).
     ``limits`` (line length, number digits, nesting) reach the built-in readers; the default
-    comes from the ``BYOKG_MAX_*`` environment variables."""
+    comes from the ``BYOKG_MAX_*`` environment variables. ``columns``: the column order of
+    triple CSV/TSV files without a header (e.g. ``["head", "relation", "tail"]``)."""
     from . import registry
 
     entry = registry.backends().get(uri_scheme(into))
@@ -60,5 +63,9 @@ def load_into(
         raise ConfigError(
             f"backend {entry.name!r} (plugin {entry.plugin}) does not support `byokg load`"
         )
-    extra = {"limits": limits} if limits is not None else {}
+    extra: dict[str, Any] = {"limits": limits} if limits is not None else {}
+    if columns is not None:
+        if mapping:
+            raise ConfigError("--columns is for triple files; a --mapping names its own columns")
+        extra["columns"] = list(columns)
     return loader(sources, into, mapping=mapping, skip_bad_rows=skip_bad_rows, **extra)

@@ -469,8 +469,10 @@ def read_sources(
     skip_bad_rows: bool = False,
     builder: TripleBuilder | None = None,
     limits: Limits | None = None,
+    columns: Sequence[str] | None = None,
 ) -> tuple[TripleBuilder, LoadReport]:
-    """Read every triple file of ``sources`` (files or folders) into one builder.
+    """Read every triple file of ``sources`` (files or folders) into one builder; ``columns``:
+    the column order of CSV/TSV files that have no header (JSONL names its fields).
 
     Sources that read to no triplet are an error (naming the node records and the first bad
     rows, when there were any).
@@ -481,8 +483,11 @@ def read_sources(
     b = builder if builder is not None else TripleBuilder()
     total = LoadReport(source=",".join(str(s) for s in sources))
     for f in source_files(sources, total):
-        reader = load_jsonl if f.suffix.lower() in JSONL_SUFFIXES else load_csv
-        _, rep = reader(f, builder=b, skip_bad_rows=skip_bad_rows, limits=limits)
+        if f.suffix.lower() in JSONL_SUFFIXES:
+            _, rep = load_jsonl(f, builder=b, skip_bad_rows=skip_bad_rows, limits=limits)
+        else:
+            _, rep = load_csv(f, builder=b, skip_bad_rows=skip_bad_rows, limits=limits,
+                              columns=columns)
         total.absorb(rep)
     if total.stripped:
         total.notes.append(f"{total.stripped:,} field(s) had spaces around them; the spaces were "
@@ -532,14 +537,25 @@ def _accepted_headers() -> str:
     return "; ".join(f"{role}: {'/'.join(names)}" for role, names in HEADER_NAMES.items())
 
 
-def header_columns(header: Sequence[str], src: str) -> tuple[int, int, int]:
-    """Positions of the head, relation and tail columns named by a header row; anything else
-    is an InputError (line 1) naming what was found and the accepted names."""
+def header_columns(header: Sequence[str], src: str, *, given: bool = False,
+                   first_line: str | None = None) -> tuple[int, int, int]:
+    """Positions of the head, relation and tail columns named by a header row (or, ``given``,
+    by the ``columns`` option of a file without one); anything else is an InputError naming
+    what was found and the accepted names."""
     names = [h.strip().lstrip("\ufeff").lower() for h in header]
     roles = [_ROLE_OF.get(n) for n in names]
-    shown = ",".join(h.strip() for h in header)[:120]
+    shown = (first_line.rstrip("\r\n") if first_line is not None
+             else ",".join(h.strip() for h in header))[:120]
+    if given:
+        if len(names) != 3 or None in roles or len(set(roles)) != 3:
+            raise ConfigError(f"columns={','.join(header)!r} for {src}: name the three columns "
+                              f"in the file's order, each once ({_accepted_headers()}), e.g. "
+                              "head,relation,tail")
+        pos = {r: i for i, r in enumerate(roles)}
+        return pos["head"], pos["relation"], pos["tail"]
     fix = (f"; the first line must name the three columns in any order ({_accepted_headers()}),"
-           " e.g. head,relation,tail")
+           " e.g. head,relation,tail; or, for a file without a header, give their order: "
+           "memory:PATH?columns=head,relation,tail, byokg load --columns head,relation,tail")
     if len(names) != 3 or None in roles or len(set(roles)) != 3:
         unknown = [h.strip() for h, r in zip(header, roles, strict=True) if r is None]
         if not any(roles):
@@ -620,8 +636,11 @@ def load_csv(
     delimiter: str | None = None,
     engine: str = "auto",
     limits: Limits | None = None,
+    columns: Sequence[str] | None = None,
 ) -> tuple[TripleBuilder, LoadReport]:
-    """Read a triple CSV/TSV whose header names its columns (see the module doc).
+    """Read a triple CSV/TSV whose header names its columns (see the module doc); a file
+    without a header is read when ``columns`` names its three columns in order (e.g.
+    ``("head", "relation", "tail")``, the names a header may use).
 
     A bad row is an :class:`InputError` naming file and line, or with ``skip_bad_rows`` is
     counted and its reason kept in the report (the first 5).
@@ -646,14 +665,19 @@ def load_csv(
             raise InputError("the file is empty; expected a header (e.g. head,relation,tail) "
                              "and rows", source=src)
         delim = delimiter or _sniff_delimiter(first, src)
-        header = next(csv.reader(io.StringIO(first), delimiter=delim), [])
-        cols = header_columns(header, src)
+        if columns is not None:
+            cols = header_columns(list(columns), src, given=True)
+        else:
+            cols = header_columns(next(csv.reader(io.StringIO(first), delimiter=delim), []),
+                                  src, first_line=first)
+        data_first = first if columns is not None else None  # no header: line 1 is a row
         if engine in ("auto", "pyarrow") and _regular(path) and not _needs_exact_reader(path):
-            if _load_csv_arrow(path, b, report, delim, cols, limits.line_bytes // 3):
+            if _load_csv_arrow(path, b, report, delim, cols, limits.line_bytes // 3,
+                               header=columns is None):
                 return b, report
         if engine == "pyarrow":
             raise InputError("the pyarrow fast path could not read this file", source=src)
-        _load_csv_python(fh, b, report, delim, cols, skip_bad_rows, path, limits)
+        _load_csv_python(fh, b, report, delim, cols, skip_bad_rows, path, limits, data_first)
     return b, report
 
 
@@ -704,12 +728,18 @@ def _load_csv_python(
     skip_bad_rows: bool,
     path: str | os.PathLike[str],
     limits: Limits,
+    data_first: str | None = None,
 ) -> None:
-    """The exact reader: csv module over bounded lines, interning through the builder's dict."""
+    """The exact reader: csv module over bounded lines, interning through the builder's dict.
+    ``data_first``: the file's first line, already read, when it is a row (no header)."""
     src = str(path)
     raw: list[str] = []
+    offset = 0 if data_first is not None else 1  # lines before the reader's first
 
     def lines() -> Iterator[str]:
+        if data_first is not None:
+            raw.append(data_first)
+            yield data_first
         for line in bounded_lines(fh, src, limits, start=1):
             raw.append(line)
             yield line
@@ -728,7 +758,7 @@ def _load_csv_python(
     try:
         for row in reader:
             record, raw[:] = "".join(raw), []
-            line_no = 1 + reader.line_num
+            line_no = offset + reader.line_num
             if not row:  # blank line
                 continue
             reason = None
@@ -757,11 +787,11 @@ def _load_csv_python(
         if "field larger than field limit" in msg:
             raise InputError(f"a field longer than {limits.line_bytes:,} characters "
                              f"({limits.hint('line_bytes')})", source=src,
-                             line=1 + reader.line_num) from None
+                             line=offset + reader.line_num) from None
         raise InputError(
             f"unreadable CSV ({exc}); check the quoting of this row",
             source=src,
-            line=1 + reader.line_num,
+            line=offset + reader.line_num,
         ) from None
     except UnicodeDecodeError:
         raise _not_utf8(path) from None
@@ -778,6 +808,8 @@ def _load_csv_arrow(
     delim: str,
     cols: tuple[int, int, int],
     limit: int = 1 << 20,
+    *,
+    header: bool = True,
 ) -> bool:
     """Fast path: pyarrow reads and dictionary-encodes the columns in C++.
 
@@ -794,7 +826,7 @@ def _load_csv_arrow(
     # The system allocator hands freed pages back (release_unused -> malloc_trim), so the
     # load's temporary Arrow buffers do not stay resident as with the default pool.
     pool = pa.system_memory_pool()
-    table = _arrow_table(path, delim, cols, pool)
+    table = _arrow_table(path, delim, cols, pool, skip=1 if header else 0)
     if table is None:
         return False
     n = table.num_rows
@@ -823,7 +855,7 @@ def _irregular_names(names: Sequence[str], limit: int) -> bool:
 
 
 def _arrow_table(path: str | os.PathLike[str], delim: str, cols: tuple[int, int, int],
-                 pool: Any) -> Any:
+                 pool: Any, skip: int = 1) -> Any:
     """The three string columns read by pyarrow, or None when a row is irregular."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
@@ -841,7 +873,7 @@ def _arrow_table(path: str | os.PathLike[str], delim: str, cols: tuple[int, int,
     try:
         table = pacsv.read_csv(
             str(path),
-            read_options=pacsv.ReadOptions(column_names=names, skip_rows=1),
+            read_options=pacsv.ReadOptions(column_names=names, skip_rows=skip),
             parse_options=pacsv.ParseOptions(
                 delimiter=delim, quote_char=False, invalid_row_handler=on_invalid
             ),

@@ -57,7 +57,59 @@ def test_csv_without_a_header_is_an_error_naming_the_accepted_names(write, engin
         "line must name the three columns in any order (head: head/subject/source/from/src/h/s/"
         "start/:start_id; relation: relation/predicate/type/rel/relationship/relation_type/"
         "edge_type/label/r/p/:type; tail: tail/object/target/to/dst/t/o/end/:end_id), e.g. "
-        "head,relation,tail")
+        "head,relation,tail; or, for a file without a header, give their order: "
+        "memory:PATH?columns=head,relation,tail, byokg load --columns head,relation,tail")
+
+
+def test_the_no_header_error_shows_the_line_as_written(write):
+    p = write("kb.txt", "Kismet|directed_by|William Dieterle\n")
+    assert "the first line 'Kismet|directed_by|William Dieterle' does not name" in str(
+        _err(load_csv, p))
+
+
+@pytest.mark.parametrize(("columns", "order"), [
+    (("head", "relation", "tail"), (0, 1, 2)),
+    (("relation", "head", "tail"), (1, 0, 2)),
+    (("source", "target", "relation"), (0, 2, 1)),
+])
+def test_a_file_without_a_header_reads_with_its_column_order(write, engine, columns, order,
+                                                            edge_set):
+    rows = ["|".join((h, r, t)[order.index(k)] for k in range(3)) for h, r, t in ROWS]
+    p = write("kb.txt", "\n".join(rows) + "\n")
+    g, rep = build_csv(p, engine, columns=columns)
+    assert edge_set(g) == set(ROWS)  # the first line is a row, not a header
+    assert rep.rows == 3 and rep.triplets == 3
+
+
+def test_a_bad_row_of_a_file_without_a_header_is_named_by_its_own_line(write, engine):
+    p = write("kb.txt", "Ada|knows|Bob\nBob|lives_in\n")
+    e = _err(load_csv, p, engine=engine, columns=("head", "relation", "tail"))
+    assert e.line == 2 and "expected 3 fields" in str(e)
+    p = write("kb2.txt", "Ada|knows\nBob|lives_in|Paris\n")
+    assert _err(load_csv, p, engine=engine, columns=("head", "relation", "tail")).line == 1
+
+
+@pytest.mark.parametrize("columns", [("head", "tail"), ("head", "head", "tail"),
+                                     ("head", "relation", "weight")])
+def test_columns_must_name_three_roles_once(write, columns):
+    p = write("kb.txt", "a|b|c\n")
+    with pytest.raises(ConfigError, match="name the three columns in the file's order"):
+        load_csv(p, columns=columns)
+
+
+def test_memory_uri_and_load_take_the_column_order(write, tmp_path):
+    from click.testing import CliRunner
+
+    from byokg.cli import cli
+
+    p = write("kb.txt", "Kismet|directed_by|William Dieterle\nKismet|release_year|1944\n")
+    g = open_graph(f"memory:{p}?columns=head,relation,tail")
+    assert g.stats().triplets == 2 and g.has_node("Kismet")
+    out = tmp_path / "kb.jsonl"
+    r = CliRunner().invoke(cli, ["load", str(p), "--into", f"memory:{out}",
+                                 "--columns", "head,relation,tail"])
+    assert r.exit_code == 0, r.output
+    assert open_graph(f"memory:{out}").stats().triplets == 2
 
 
 @pytest.mark.parametrize(("header", "what"), [

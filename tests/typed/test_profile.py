@@ -142,7 +142,7 @@ def test_memory_names_nodes_by_the_profile(typed_jsonl):
     with pytest.raises(ConfigError) as ei:
         open_graph(f"memory:{typed_jsonl}?displai=Person.qid")
     assert str(ei.value) == (f"'memory:{typed_jsonl}?displai=Person.qid': unknown option "
-                             "'displai' (memory: URIs accept display, skip_bad_rows)")
+                             "'displai' (memory: URIs accept display, skip_bad_rows, columns)")
 
 
 def test_memory_profile_cache_reused_and_rebuilt(typed_jsonl, tmp_path, monkeypatch):
