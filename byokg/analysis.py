@@ -75,9 +75,24 @@ def term_sim(a: str, b: str) -> float:
         return 0.8
     if len(a) >= 5 and len(b) >= 5 and (a.endswith(b) or b.endswith(a)):
         return 0.7
+    if _agent_noun(a, b) or _agent_noun(b, a):
+        return 0.8
     ga, gb = _grams(a), _grams(b)
     j = len(ga & gb) / len(ga | gb)
     return j if j >= 0.45 else 0.0
+
+
+_AGENT_ENDINGS = ("or", "er", "r")
+
+
+def _agent_noun(verb: str, noun: str) -> bool:
+    """``noun`` is the English agent noun of the stemmed ``verb`` (act / actor, play / player,
+    produc / producer): the verb's stem plus *-or* / *-er* / *-r*."""
+    bases = {verb}
+    for suffix in ("ed", "ing", "s", "d"):  # short forms the stemmer leaves ("acted")
+        if verb.endswith(suffix):
+            bases.add(verb[: -len(suffix)])
+    return any(len(b) >= 3 and noun == b + e for b in bases for e in _AGENT_ENDINGS)
 
 
 def _hinted(word: str) -> tuple[str, ...]:
@@ -540,7 +555,7 @@ def lexical_phrase_score(word: str, name: str) -> float:
     best = 0.0
     for t, w in relation_terms(name).items():
         v = term_sim(st, t)
-        if v < 0.6 and _root_in(st, t):
+        if v < 0.6 and (_root_in(st, t) or _root_in(t, st)):
             v = 0.6
         best = max(best, v * w)
     return best
@@ -548,7 +563,8 @@ def lexical_phrase_score(word: str, name: str) -> float:
 
 def _root_in(a: str, b: str) -> bool:
     """Whether the first letters of ``a`` (at least four, and half of it) occur in the longer
-    ``b`` (a compound: "writ" in "screenwriter")."""
+    ``b`` (a compound: "writ" of "written" in "screenwriter"; checked both ways by
+    :func:`lexical_phrase_score`)."""
     n = max(4, (len(a) + 1) // 2)
     return 4 <= len(a) <= len(b) and a[:n] in b
 

@@ -182,15 +182,27 @@ def _best(sim: Similarity, left: Sequence[str], right: Sequence[str]) -> float:
 
 
 SURE = 0.9  # meaning-level similarity from which a relation noun surely names the type
+AGENT_MISFIT = 0.5  # agents (the tails of ``directed_by``, ``author``) when a non-agent is asked
+
+
+def _names_agents(type_words: Sequence[str], sim: Similarity) -> bool:
+    """Whether the asked-for type word names agents: an agent noun itself ("writers",
+    "directors"), a person word, or close to one by meaning ("actress", "band"). English
+    morphology only."""
+    if any(is_agentive(w) for w in type_words):
+        return True
+    return _best(sim, type_words, [*KIND_WORDS["person"], "organization", "group"]) >= 0.3
 
 
 def type_match(exp: Expectation, end: EndType, sim: Similarity,
-               lex: Similarity | None = None) -> float:
+               lex: Similarity | None = None, *, semantic: bool = False) -> float:
     """How well ``end`` fits what is asked, in [-1, 1] (0: the graph cannot tell).
 
     ``sim`` is the word similarity (lexical and meaning); ``lex`` the lexical one, used to
     match the type word against relation names: a meaning-level likeness between a type word
-    and a relation ("writers" / ``wrote``) says nothing about which end of it is meant."""
+    and a relation ("writers" / ``wrote``) says nothing about which end of it is meant.
+    ``semantic``: ``sim`` includes a similarity model (only then can a type word be told to
+    name no agent: "which *movies*" is not answered with directors)."""
     lit = end.literal
     names = [*end.labels, *end.nouns]
     if exp.kind == "count":
@@ -219,6 +231,8 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
             return s
         if end.labels or end.typed_noun:
             return -0.8 if end.labels else -0.4  # the graph names the class, another one
+        if semantic and end.agentive and not _names_agents(exp.type_words, sim):
+            return -AGENT_MISFIT  # "which movies …" answered with the people who made them
         return 0.0  # a relation name that does not name the type says little
     if lit is not None:
         return -0.8 if exp.kind in ("person", "place") else -0.2
