@@ -32,6 +32,7 @@ Aggregate = Literal["count", "sum", "avg", "min", "max", "compare", "rank"]
 MAX_SPAN_WORDS = 6
 
 __all__ = [
+    "CATEGORY_NOUNS",
     "Aggregate",
     "AnswerKind",
     "Phrase",
@@ -236,6 +237,10 @@ _PERSON_WORDS = frozenset({"person", "people", "persons", "someone", "somebody"}
 SHARING_WORDS = frozenset({"same", "share", "shares", "shared", "sharing", "co", "together",
                            "fellow", "other", "others", "alongside", "common"})
 _PLACE_WORDS = frozenset({"place", "places", "location", "locations"})
+# English nouns that ask for a category of things rather than the things ("what *kind* of
+# films", "what *types* are the films …"): the answer classifies what follows them
+CATEGORY_NOUNS = frozenset({"kind", "kinds", "type", "types", "sort", "sorts", "category",
+                            "categories", "variety", "varieties"})
 
 
 def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
@@ -246,6 +251,11 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
     type_words: list[str] = []
     plural = False
     for i, w in enumerate(toks):
+        if w in ("which", "what") and toks[i + 1 : i + 2] and toks[i + 1] in CATEGORY_NOUNS:
+            # "what kind of films …", "what types are the films …": a category is asked for
+            type_words.append(toks[i + 1])
+            plural = toks[i + 1].endswith("s")
+            break
         if w in ("which", "what") or (w == "many" and i and toks[i - 1] == "how"):
             run = []  # "which instrument family": a compound right after the question word
             for nxt in toks[i + 1 : i + 5]:

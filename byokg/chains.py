@@ -493,8 +493,11 @@ def question_verb(analysis: QuestionAnalysis, expect: Expectation,
             if rest and rest[0] not in STOPWORDS and rest[0] not in mention_words:
                 return rest[0], "subject"  # which moons orbit …
             if rest and rest[0] in _DO_WORDS:  # what does Mars orbit
-                after = [w for w in rest[1:] if w not in mention_words and w not in STOPWORDS]
-                return (after[0], "object") if after else (None, None)
+                # the verb closes the clause, after its subject ("which films did the
+                # *director* of X *direct*")
+                after = [w for w in rest[1:] if w not in mention_words and w not in STOPWORDS
+                         and not w.isdigit()]
+                return (after[-1], "object") if after else (None, None)
             return None, None
     return None, None
 
