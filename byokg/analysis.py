@@ -232,10 +232,10 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")
 _DATE_WORDS = frozenset({"year", "date", "day", "decade", "century", "month"})
 _PERSON_WORDS = frozenset({"person", "people", "persons", "someone", "somebody"})
 # English words that ask for things sharing something with the question's entity ("the same
-# director as", "co-starred with", "other films by"): the answer chain goes out along a
-# relation and back along the same one
+# director as", "co-starred with", "other films by", "the director of X also directed"): the
+# answer chain goes out along a relation and back along the same one
 SHARING_WORDS = frozenset({"same", "share", "shares", "shared", "sharing", "co", "together",
-                           "fellow", "other", "others", "alongside", "common"})
+                           "fellow", "other", "others", "alongside", "common", "also"})
 _PLACE_WORDS = frozenset({"place", "places", "location", "locations"})
 # English nouns that ask for a category of things rather than the things ("what *kind* of
 # films", "what *types* are the films …"): the answer classifies what follows them
@@ -565,10 +565,13 @@ def lexical_phrase_score(word: str, name: str) -> float:
     best = 0.0
     for t, w in relation_terms(name).items():
         v = term_sim(st, t)
-        if v < 0.6 and (_root_in(st, t) or _root_in(t, st)):
+        if v < 0.6 and (_root_in(st, t) or (len(st) >= len(t) + COMPOUND and _root_in(t, st))):
             v = 0.6
         best = max(best, v * w)
     return best
+
+
+COMPOUND = 3  # letters a question word must have more than a name word to be its compound
 
 
 def _root_in(a: str, b: str) -> bool:

@@ -88,6 +88,8 @@ UNNAMED_END = 0.3  # the chain ends at unnamed nodes (CVTs)
 CANDIDATE_PHRASES = 3  # phrases tried per hop in the alignment
 VOICE = 0.1  # the last hop reaches the subject / object role the question asks for
 REPEAT_GAP = 2  # words apart from which two phrases saying one relation mean two hops
+REPEAT_SAYS = 0.6  # ... when the second one names it by its letters this well (not a type
+# segment: "country" and "capital" both say ``location.country.capital`` in one hop)
 SHARED_WITHIN = 3  # words after a sharing word ("share *actors*") naming what is shared
 _DO_WORDS = frozenset({"do", "does", "did"})
 _CLAUSE_WORDS = frozenset({"where", "that", "which", "who", "whom", "whose", "when"})
@@ -274,7 +276,14 @@ class ChainScorer:
             else:
                 inside = [i for i, t in enumerate(toks) if t.start < span[1] and t.end > span[0]]
                 first = inside[0] if inside else 0
-                clause = first > 0 and toks[first - 1].text in _CLAUSE_WORDS
+                last = inside[-1] if inside else first
+                before = toks[first - 1].text if first > 0 else ""
+                # "where X was born", or a relative clause without its pronoun: a noun, the
+                # mention, then the clause's last words ("the movies X directed")
+                clause = before in _CLAUSE_WORDS or (
+                    bool(before) and before not in STOPWORDS and not before.isdigit()
+                    and 0 < len(toks) - 1 - last <= 2
+                    and all(t.text not in STOPWORDS for t in toks[last + 1:last + 2]))
                 n = len(toks)
                 got = []
                 for p in self.phrases:
@@ -352,7 +361,7 @@ class ChainScorer:
                 r = owner.get(j)
                 if r is None:
                     r = max(range(len(rels)), key=lambda r, j=j: sim[j][r])
-                    if sim[j][r] >= SAID and reps.get(r) and all(
+                    if lexical[(words_[j], rels[r])] >= REPEAT_SAYS and reps.get(r) and all(
                             abs(self.phrases[j].position - p) > REPEAT_GAP for p in reps[r]):
                         # a second, separate mention of a relation the chain walks once
                         # ("the films *directed* by the *director* of X"): another hop
@@ -388,7 +397,13 @@ class ChainScorer:
         al = self.align(rels, chain.mention, steps)
         cover, prec, order, idle = al.coverage, al.precision, al.order, al.idle
         typ = chain.type_score
-        if typ >= TYPE_LEADS and self.expect.specific and al.steps:
+        if (self.expect.category and typ >= TYPE_LEADS and al.steps
+                and al.steps[-1] < IDLE_SIM):
+            # "what kind of movie is X": the category word says the last step (``genre``)
+            said = [*al.steps[:-1], typ]
+            idle -= 1
+            prec = sum(said) / len(said)
+        elif typ >= TYPE_LEADS and self.expect.specific and al.steps:
             # steps no word says at the end of a chain whose end is what is asked ("in which
             # country was X born": born_in, then located_in until a country) are led by the type
             said = list(al.steps)

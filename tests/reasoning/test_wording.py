@@ -26,7 +26,8 @@ FILMS = {
                      ["Musical"], ["small town"]),
     "Velvet Road": (["Vera Lind"], ["Kit Ames"], ["Ada Brun"], "1987", "German", ["Horror"],
                     []),
-    "Amber Coast": (["Sam Reyes"], ["Kit Ames"], ["Rex Dahl", "Lena Ruiz"], "1999", "English",
+    "Amber Coast": (["Sam Reyes"], ["Kit Ames", "Vera Lind"], ["Rex Dahl", "Lena Ruiz"], "1999",
+                    "English",
                     ["Drama", "Romance"], ["small town"]),
 }
 
@@ -157,3 +158,35 @@ def test_share_actors_mirrors_the_actors_not_the_directors(eng, request):
     got = e.ask("who directed the movies that share actors with Harbor Lights")
     assert _first(got) in {"Omar Cast", "Vera Lind", "Nell Ford"}
     assert "Sam Reyes" not in got.answers
+
+
+@pytest.mark.parametrize("eng", ["engine", "lexical"])
+def test_what_kind_of_movie_is_one_hop_to_its_genre(eng, request):
+    """The category word says the last step: the film's own genre, not the genres of the
+    director's other films."""
+    e = request.getfixturevalue(eng)
+    for film, genre in [("Glass Orchard", "Comedy"), ("Paper Comet", "Thriller"),
+                        ("Iron Meadow", "Western")]:
+        assert _first(e.ask(f"what kind of movie is {film}")) == genre
+        assert _first(e.ask(f"what type of film is {film}")) == genre
+
+
+@pytest.mark.parametrize("eng", ["engine", "lexical"])
+def test_also_asks_for_the_other_films(eng, request):
+    """"the actors in X *also* appeared in which movies": their other films, not the actors."""
+    e = request.getfixturevalue(eng)
+    got = e.ask("the actors in Glass Orchard also appeared in which movies")
+    assert _first(got) in {"Iron Meadow", "Harbor Lights", "Silent River"}
+    got = e.ask("the writer of Iron Meadow also wrote which films")
+    assert _first(got) == "Glass Orchard"
+
+
+@pytest.mark.parametrize("eng", ["engine", "lexical"])
+def test_a_relative_clause_without_its_pronoun(eng, request):
+    """"the movies X directed": *directed* is the first step (a clause the mention opens),
+    *writers* the second."""
+    e = request.getfixturevalue(eng)
+    got = e.ask("who are the writers of the movies Vera Lind directed")
+    assert _first(got) in {"Omar Cast", "Lena Ruiz", "Kit Ames"}
+    got = e.ask("the films Tom Hale acted in were released in which years")
+    assert _first(got) in {"1991", "2010"}
