@@ -192,7 +192,13 @@ def _best(sim: Similarity, left: Sequence[str], right: Sequence[str]) -> float:
 
 
 SURE = 0.9  # meaning-level similarity from which a relation noun surely names the type
-AGENT_MISFIT = 0.5  # agents (the tails of ``directed_by``, ``author``) when a non-agent is asked
+AGENT_MISFIT = 0.5  # agents (the tails of ``directed_by``) when a non-agent is asked
+
+
+def _passive(names: Sequence[str]) -> bool:
+    """A relation named in the passive (``directed_by``, ``writtenBy``): its tails are surely
+    agents, unlike a name that only ends like an agent noun (``alma_mater``)."""
+    return any(len(ws := words(humanize_relation(n))) > 1 and ws[-1] == "by" for n in names)
 
 
 def _names_agents(type_words: Sequence[str], sim: Similarity) -> bool:
@@ -250,7 +256,8 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
             return s
         if end.labels or end.typed_noun:
             return -0.8 if end.labels else -0.4  # the graph names the class, another one
-        if semantic and end.agentive and not _names_agents(exp.type_words, sim):
+        if (semantic and end.agentive and _passive(end.nouns)
+                and not _names_agents(exp.type_words, sim)):
             return -AGENT_MISFIT  # "which movies …" answered with the people who made them
         return 0.0  # a relation name that does not name the type says little
     if lit is not None:

@@ -190,3 +190,20 @@ def test_a_relative_clause_without_its_pronoun(eng, request):
     assert _first(got) in {"Omar Cast", "Lena Ruiz", "Kit Ames"}
     got = e.ask("the films Tom Hale acted in were released in which years")
     assert _first(got) in {"1991", "2010"}
+
+
+def test_only_passive_names_make_agents_a_misfit():
+    """``directed_by`` surely ends at agents; ``HAS_ALMA_MATER`` only ends like an agent noun,
+    so "which school is the alma mater of X" keeps its one-hop answer."""
+    from byokg import graph_from_triplets
+
+    eng = Engine(graph_from_triplets([
+        ("Quillon Vale", "HAS_ALMA_MATER", "Ostrava Polytechnic"),
+        ("Mirela Dask", "HAS_ALMA_MATER", "Ostrava Polytechnic"),
+        ("The Copper Orchard", "directed_by", "Quillon Vale"),
+        ("Brass Lantern", "directed_by", "Quillon Vale"),
+        ("The Copper Orchard", "directed_by", "Mirela Dask")], uri="memory:alma"))
+    assert eng.ask("Which school is the alma mater of Quillon Vale?").answers == [
+        "Ostrava Polytechnic"]
+    got = eng.ask("the director of Brass Lantern also directed which movies")
+    assert _first(got) == "The Copper Orchard"
