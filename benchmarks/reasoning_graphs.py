@@ -157,7 +157,8 @@ def _zipf(rng: random.Random, items: Sequence[str], s: float = 1.1) -> str:
 
 
 def _ask(rng: random.Random, idx: _Index, templates: Sequence[tuple[str, tuple[Hop, ...]]],
-         topics: Sequence[str], n: int, max_answers: int = 60) -> list[Question]:
+         topics: Sequence[str], n: int, max_answers: int = 60,
+         beyond_first: bool = True) -> list[Question]:
     out: list[Question] = []
     tries = 0
     while len(out) < n and tries < n * 40:
@@ -167,7 +168,7 @@ def _ask(rng: random.Random, idx: _Index, templates: Sequence[tuple[str, tuple[H
         gold = [g for g in idx.walk(topic, hops) if g != topic]
         if not gold or len(gold) > max_answers:
             continue
-        if len(hops) > 1 and idx.neighbours(topic) & set(gold):
+        if beyond_first and len(hops) > 1 and idx.neighbours(topic) & set(gold):
             continue  # multi-hop answers are never the entity's own neighbours
         out.append(Question(text=text.format(x=topic), topic=topic, hops=hops, answers=gold))
     return out
@@ -337,3 +338,340 @@ def library(n_books: int = 300, seed: int = 0, *, questions: int = 60) -> Genera
 def first_hop(triples: Sequence[tuple[str, str, str]], node: str) -> set[str]:
     """Every neighbour of ``node`` (either direction)."""
     return {t for h, _, t in triples if h == node} | {h for h, _, t in triples if t == node}
+
+
+# --------------------------------------------------------------------------- moviekb
+#
+# A movie graph written the way a public movie-QA knowledge base is: ``head|relation|tail``
+# lines, no header, no labels, every relation from the film, values as plain strings (years
+# as numbers, tags as lower-case words, vote and rating buckets as words). Titles and names are
+# the node ids, so two films with one title are one node (as in such a KB). The questions are
+# lower case without a question mark, the entity written as the KB writes it, with many
+# phrasings per chain, including awkward ones people write.
+
+_MORE_NOUNS = ("Angel Heart Stranger Fire Night Summer Rain Storm Dream Bridge Ghost Dance "
+               "Blood Moon Train Sky Sea City House Star Road Song Girl Boy War Love Hour "
+               "Thunder Paradise Street Hunter Queen King Island Stone Wolf Widow Pilot "
+               "Outlaw Sister Brother Father Mother Doctor Soldier Angels Secrets Dreams "
+               "Nights Days Years").split()
+_MORE_FIRST = ("Agnes Bruno Cecil Delphine Edgar Fiona Gustav Hattie Ivor Jasper Klara Lionel "
+               "Mabel Nils Odile Percy Renata Sergei Tilda Ursula Vincent Walter Xavier "
+               "Yvonne Zachary Alma Benedikt Clementine Dorian Estelle Felix Gwen Horace Ida "
+               "Jules Kiki Lars Minna Ned Olive Paloma Rufus Sabine Teodor Una Viggo Winona "
+               "Arlo Beatrix").split()
+_MORE_LAST = ("Ashcroft Blackwood Carrow Delacroix Ellery Fontaine Garrick Hargreaves Iverson "
+              "Jessup Kincaid Larkin Mortimer Nesbitt Ormsby Prescott Quigley Redgrave Sheridan "
+              "Templeton Urquhart Vance Winslow Yorke Zabriskie Albrecht Bouchard Carmichael "
+              "Dunaway Eastwick Fairweather Galloway Hawthorne Ingram Jarvis Keller Lockhart "
+              "Merriweather Northcott Osgood Pemberton Radcliffe Stroud Tolliver Upton "
+              "Vandermeer Whitlock Yardley Zimmer Abbott").split()
+_TAGS = ("based on novel|murder|world war ii|new york city|remake|love triangle|bd-r|revenge|"
+         "nudity|high school|family|prison|kidnapping|fbi|serial killer|small town|alcoholism|"
+         "racism|friendship|politics|world war i|vampire|zombies|robots|time travel|heist|"
+         "boxing|baseball|dancing|musicians|journalism|courtroom drama|surreal|satire|"
+         "dystopia|aliens|ghosts|christmas|paris|london|tokyo|cold war|wilderness|survival|"
+         "betrayal|adultery|gangsters|poverty|coming of age|mental illness|disability|"
+         "immigration|slavery").split("|")
+_MKB_LANGS = _LANGS + ["Czech", "Hungarian", "Cantonese", "Arabic", "Hebrew", "Finnish"]
+_MKB_GENRES = ("Drama Comedy Thriller Western Musical Documentary Horror Romance Mystery "
+               "Animation Adventure Fantasy Crime War Action Family Sport Film-Noir Short "
+               "Music").split()
+_VOTES = ("famous", "popular", "unknown")
+_RATINGS = ("good", "average", "bad")
+
+MOVIEKB_RELATIONS = ("directed_by", "written_by", "starred_actors", "release_year",
+                     "in_language", "has_genre", "has_tags", "has_imdb_votes", "has_imdb_rating")
+MOVIEKB_TRIPLES_PER_FILM = 9.3  # distinct triples per film, measured on the generator
+
+
+def _mkb_title(rng: random.Random, i: int) -> str:
+    nouns = _NOUN + _MORE_NOUNS
+    shape = rng.random()
+    if shape < 0.25:
+        t = f"The {rng.choice(_ADJ)} {rng.choice(nouns)}"
+    elif shape < 0.4:
+        t = f"{rng.choice(_ADJ)} {rng.choice(nouns)}"
+    elif shape < 0.55:
+        t = f"{rng.choice(nouns)} of the {rng.choice(_ADJ)} {rng.choice(nouns)}"
+    elif shape < 0.65:
+        t = f"{rng.choice(_FIRST + _MORE_FIRST)}'s {rng.choice(nouns)}"
+    elif shape < 0.75:
+        t = f"A {rng.choice(nouns)} in {rng.choice(_CITY)}"
+    elif shape < 0.85:
+        t = rng.choice(nouns)  # one-word titles: "Shadow", "Angels" (also common words)
+    elif shape < 0.93:
+        t = f"The {rng.choice(nouns)} and the {rng.choice(nouns)}"
+    else:
+        t = f"{rng.choice(nouns)} {rng.choice(['2', 'II', 'Returns', 'Forever'])}"
+    return t
+
+
+def _mkb_person(rng: random.Random, i: int) -> str:
+    first = rng.choice(_FIRST + _MORE_FIRST)
+    last = rng.choice(_LAST + _MORE_LAST)
+    r = rng.random()
+    if r < 0.75:
+        return f"{first} {last}"
+    if r < 0.9:
+        return f"{first} {rng.choice(_FIRST + _MORE_FIRST)[0]}. {last}"
+    return f"{first} {last}-{rng.choice(_LAST + _MORE_LAST)}"
+
+
+def moviekb_triples(n_films: int, seed: int = 0) -> Iterator[tuple[str, str, str]]:
+    """Film-centric triples with hubs (prolific actors and directors, common tags, years with
+    hundreds of films), near-duplicate titles and titles shared by two films (one node)."""
+    rng = random.Random(seed)
+    films: list[str] = []
+    seen: set[str] = set()
+    while len(films) < n_films:
+        t = _mkb_title(rng, len(films))
+        if t in seen:
+            if rng.random() < 0.04:
+                films.append(t)  # a remake with the same title: the same node
+            elif rng.random() < 0.5 and not t[-1].isdigit() and not t.endswith("I"):
+                films.append(f"{t} {rng.choice(['2', 'II', 'III'])}")  # a sequel of it
+            continue
+        seen.add(t)
+        films.append(t)
+    people = _names(rng, max(60, int(n_films * 1.4)), _mkb_person)
+    directors = people[: max(20, len(people) // 4)]
+    writers = people[len(people) // 8: len(people) // 8 + max(20, len(people) // 3)]
+    tags = _TAGS + [p.lower() for p in rng.sample(people, min(60, len(people)))]
+    years = [str(y) for y in range(1920, 2019)]
+    for f in films:
+        yield (f, "directed_by", _zipf(rng, directors, 0.9))
+        if rng.random() < 0.08:
+            yield (f, "directed_by", _zipf(rng, directors, 0.9))
+        if rng.random() < 0.85:
+            for w in {_zipf(rng, writers, 0.7) for _ in range(rng.choice([1, 1, 1, 2, 2, 3]))}:
+                yield (f, "written_by", w)
+        if rng.random() < 0.12:
+            yield (f, "written_by", _zipf(rng, directors, 0.9))  # writer-directors
+        if rng.random() < 0.9:
+            for a in {_zipf(rng, people, 1.3) for _ in range(rng.randint(1, 4))}:
+                yield (f, "starred_actors", a)
+        # recent years have far more films
+        yield (f, "release_year", years[min(len(years) - 1, int(len(years) * rng.random() ** 0.45))])
+        if rng.random() < 0.75:
+            yield (f, "in_language", _zipf(rng, _MKB_LANGS, 2.5))
+        for g in {_zipf(rng, _MKB_GENRES, 0.8) for _ in range(rng.choice([0, 1, 1, 1, 2]))}:
+            yield (f, "has_genre", g)
+        for tg in {_zipf(rng, tags, 1.0) for _ in range(rng.choice([0, 0, 1, 1, 2, 4]))}:
+            yield (f, "has_tags", tg)
+        if rng.random() < 0.25:
+            yield (f, "has_imdb_votes", rng.choice(_VOTES))
+        if rng.random() < 0.25:
+            yield (f, "has_imdb_rating", rng.choice(_RATINGS))
+
+
+D, W, A, Y, L, G, T = ("directed_by", "written_by", "starred_actors", "release_year",
+                       "in_language", "has_genre", "has_tags")
+_F, _B = False, True  # forwards from the film, backwards to the film
+
+MOVIEKB_1_FILM = [
+    *[(t, ((D, _F),)) for t in (
+        "who directed {x}", "who is the director of {x}", "{x} was directed by who",
+        "who was {x} directed by", "which person directed {x}", "{x} is directed by whom",
+        "who is the director of the movie {x}", "the director of {x} is who",
+        "who was the director of the film {x}")],
+    *[(t, ((W, _F),)) for t in (
+        "who wrote {x}", "who is the writer of {x}", "{x} was written by who",
+        "who wrote the screenplay for {x}", "who was the screenwriter for {x}",
+        "who are the writers of {x}", "{x} is written by which person",
+        "who wrote the story of {x}", "which person wrote {x}")],
+    *[(t, ((A, _F),)) for t in (
+        "who acted in {x}", "who starred in {x}", "who are the actors in {x}",
+        "who appeared in {x}", "which actors were in {x}", "who are the stars of {x}",
+        "{x} starred who", "who was in the cast of {x}", "the movie {x} starred who",
+        "who is in the movie {x}")],
+    *[(t, ((Y, _F),)) for t in (
+        "when was {x} released", "what year was {x} released", "which year was {x} released in",
+        "{x} was released in which year", "when did {x} come out",
+        "what is the release year of {x}", "in which year was {x} released",
+        "the movie {x} was released when", "when was the film {x} released")],
+    *[(t, ((L, _F),)) for t in (
+        "what language is {x} in", "what is the language of {x}",
+        "what language is spoken in {x}", "{x} is in which language",
+        "which language was {x} filmed in", "what is the primary language of {x}",
+        "what language was {x} made in", "in which language is the movie {x}")],
+    *[(t, ((G, _F),)) for t in (
+        "what genre is {x}", "what kind of movie is {x}", "what type of film is {x}",
+        "{x} is what genre", "what sort of movie is {x}", "what genre does {x} fall under",
+        "what is the genre of {x}", "which genre is the film {x}")],
+    *[(t, ((T, _F),)) for t in (
+        "what is {x} about", "what topics is {x} about", "what words describe {x}",
+        "describe {x} in a few words", "what is the movie {x} about")],
+    *[(t, (("has_imdb_votes", _F),)) for t in (
+        "how popular is {x}", "how famous was {x}", "what do people think of {x}")],
+    *[(t, (("has_imdb_rating", _F),)) for t in (
+        "how was {x} rated", "what was the rating of {x}", "how good is {x}")],
+]
+MOVIEKB_1_PERSON = [
+    *[(t, ((D, _B),)) for t in (
+        "what movies did {x} direct", "what films did {x} direct", "what did {x} direct",
+        "which movies were directed by {x}", "{x} directed which movies",
+        "what films were directed by {x}", "what movies has {x} directed",
+        "{x} was the director of which films")],
+    *[(t, ((W, _B),)) for t in (
+        "what movies did {x} write", "what films did {x} write the story for",
+        "{x} wrote which movies", "which films were written by {x}",
+        "what movies was {x} the writer of", "what did {x} write",
+        "which movies did {x} write the screenplay for")],
+    *[(t, ((A, _B),)) for t in (
+        "what movies did {x} star in", "{x} appears in which movies", "what does {x} star in",
+        "what films did {x} act in", "{x} starred in which films", "which movies feature {x}",
+        "what movies was {x} in", "{x} was in which movies", "which films did {x} appear in",
+        "what movies has {x} acted in")],
+]
+MOVIEKB_1_TAG = [
+    *[(t, ((T, _B),)) for t in (
+        "what movies are about {x}", "which films are about {x}",
+        "what movies can be described by {x}", "which movies have {x} as a subject",
+        "what films are about {x}")],
+]
+MOVIEKB_2_PERSON = [  # actor / director / writer -> films -> something
+    *[(t, ((A, _B), (D, _F))) for t in (
+        "which person directed the movies starred by {x}", "who directed the films {x} acted in",
+        "who directed the movies {x} starred in", "the films starred by {x} were directed by who",
+        "who are the directors of the movies {x} appeared in",
+        "who were the directors of the films starring {x}")],
+    *[(t, ((A, _B), (W, _F))) for t in (
+        "who wrote the movies starred by {x}", "the films acted by {x} were written by who",
+        "who are the writers of the films {x} starred in",
+        "who wrote the films that {x} appeared in")],
+    *[(t, ((A, _B), (Y, _F))) for t in (
+        "when were the movies starred by {x} released",
+        "which years were the films {x} acted in released",
+        "the films acted by {x} were released in which years",
+        "when did the movies starring {x} come out")],
+    *[(t, ((A, _B), (L, _F))) for t in (
+        "what languages are the movies {x} starred in",
+        "what are the primary languages in the movies starred by {x}",
+        "the movies acted by {x} were in which languages")],
+    *[(t, ((A, _B), (G, _F))) for t in (
+        "what genres are the movies starred by {x}", "what types are the films starred by {x}",
+        "the movies {x} acted in were in which genres",
+        "what kind of films does {x} act in")],
+    *[(t, ((A, _B), (A, _F))) for t in (
+        "who acted together with {x}", "who co-starred with {x}",
+        "who starred alongside {x}", "who appeared in the same movies as {x}",
+        "which actors acted in the same films as {x}", "who are the co-stars of {x}")],
+    *[(t, ((D, _B), (A, _F))) for t in (
+        "who acted in the films directed by {x}", "who starred in the movies directed by {x}",
+        "the films directed by {x} starred who", "who appeared in movies directed by {x}",
+        "which actors were in films {x} directed")],
+    *[(t, ((D, _B), (G, _F))) for t in (
+        "the movies directed by {x} were in which genres",
+        "what genres are the films directed by {x}", "what types of films did {x} direct",
+        "what genres of movies has {x} directed")],
+    *[(t, ((D, _B), (Y, _F))) for t in (
+        "which years were the movies directed by {x} released",
+        "when were the films directed by {x} released",
+        "when did the movies {x} directed come out")],
+    *[(t, ((D, _B), (L, _F))) for t in (
+        "what languages are the movies directed by {x} in",
+        "the films directed by {x} are in which languages")],
+    *[(t, ((D, _B), (W, _F))) for t in (
+        "who wrote the films directed by {x}", "who are the writers of the movies {x} directed",
+        "the movies directed by {x} were written by who")],
+    *[(t, ((W, _B), (G, _F))) for t in (
+        "what genres do the movies written by {x} fall under",
+        "the films written by {x} are in which genres",
+        "what types are the movies written by {x}")],
+    *[(t, ((W, _B), (Y, _F))) for t in (
+        "which years were the movies written by {x} released",
+        "when were the films written by {x} released")],
+    *[(t, ((W, _B), (D, _F))) for t in (
+        "who directed the films written by {x}", "the movies written by {x} were directed by who",
+        "who are the directors of the films {x} wrote")],
+    *[(t, ((W, _B), (A, _F))) for t in (
+        "who starred in the movies written by {x}", "who acted in the films {x} wrote",
+        "the movies written by {x} starred which actors")],
+    *[(t, ((W, _B), (L, _F))) for t in (
+        "what languages are the movies written by {x} in",
+        "the films written by {x} were in which languages")],
+]
+MOVIEKB_2_FILM = [  # film -> person -> other films
+    *[(t, ((D, _F), (D, _B))) for t in (
+        "which movies have the same director as {x}", "the director of {x} also directed which movies",
+        "what other movies did the director of {x} direct", "which films share the director of {x}",
+        "what movies were directed by the director of {x}")],
+    *[(t, ((A, _F), (A, _B))) for t in (
+        "which movies have the same actor of {x}", "what films share actors with {x}",
+        "the actors in {x} also appeared in which movies",
+        "what other movies did the actors of {x} star in", "which movies share an actor with {x}")],
+    *[(t, ((W, _F), (W, _B))) for t in (
+        "which movies have the same writer as {x}", "the writer of {x} also wrote which films",
+        "what other films were written by the writer of {x}")],
+]
+MOVIEKB_3 = [
+    *[(t, ((A, _F), (A, _B), (Y, _F))) for t in (
+        "the films that share actors with the film {x} were released in which years",
+        "when were the movies that share actors with {x} released",
+        "which years were the films sharing actors with {x} released")],
+    *[(t, ((D, _F), (D, _B), (W, _F))) for t in (
+        "who are the writers of the films directed by the director of {x}",
+        "who wrote the movies directed by the director of {x}",
+        "the films directed by the director of {x} were written by who")],
+    *[(t, ((A, _F), (A, _B), (G, _F))) for t in (
+        "what types are the films starred by actors in {x}",
+        "what genres are the movies starring the actors of {x}",
+        "the actors of {x} also starred in movies of which genres")],
+    *[(t, ((D, _F), (D, _B), (L, _F))) for t in (
+        "what are the primary languages in the movies directed by the director of {x}",
+        "the director of {x} also directed films in which languages")],
+    *[(t, ((W, _F), (W, _B), (D, _F))) for t in (
+        "who directed the films written by the writer of {x}",
+        "the movies written by the writer of {x} were directed by who")],
+    *[(t, ((D, _F), (D, _B), (A, _F))) for t in (
+        "who acted in the films directed by the director of {x}",
+        "who starred in the other movies by the director of {x}")],
+    *[(t, ((W, _F), (D, _B), (A, _F))) for t in (
+        "who acted in the films directed by the screenwriter of {x}",)],
+    *[(t, ((A, _F), (A, _B), (D, _F))) for t in (
+        "who directed the movies that share actors with {x}",
+        "which person directed films that share actors with {x}")],
+    *[(t, ((D, _F), (D, _B), (Y, _F))) for t in (
+        "which years were the movies directed by the director of {x} released",
+        "when were the other films by the director of {x} released")],
+    *[(t, ((W, _F), (W, _B), (G, _F))) for t in (
+        "what genres are the films written by the writer of {x}",)],
+]
+
+
+def moviekb(n_films: int = 1500, seed: int = 0, *, questions: int = 60) -> Generated:
+    """The MetaQA-style movie graph (see above) with ``questions`` questions per hop count
+    (1-hop split between film, person and tag topics). ``n_films=14_500`` is about 135k
+    triples. Gold: every end of the template's chain, never the topic; multi-hop answers may
+    include the topic's own neighbours (as in such benchmarks)."""
+    triples = list(dict.fromkeys(moviekb_triples(n_films, seed)))
+    idx = _Index(triples)
+    films = sorted({h for h, _, _ in triples})
+    by_rel: dict[str, set[str]] = defaultdict(set)
+    for _, r, t in triples:
+        by_rel[r].add(t)
+    people = sorted(by_rel[D] | by_rel[W] | by_rel[A])
+    tags = sorted(by_rel[T])
+    rng = random.Random(seed + 1)
+    g = Generated("moviekb", triples)
+    n1 = questions
+    g.questions += _ask(rng, idx, MOVIEKB_1_FILM, films, n1 // 2, max_answers=200,
+                        beyond_first=False)
+    g.questions += _ask(rng, idx, MOVIEKB_1_PERSON, people, n1 * 3 // 10, max_answers=200,
+                        beyond_first=False)
+    g.questions += _ask(rng, idx, MOVIEKB_1_TAG, tags, n1 - n1 // 2 - n1 * 3 // 10,
+                        max_answers=200, beyond_first=False)
+    g.questions += _ask(rng, idx, MOVIEKB_2_PERSON, people, questions * 2 // 3, max_answers=200,
+                        beyond_first=False)
+    g.questions += _ask(rng, idx, MOVIEKB_2_FILM, films, questions - questions * 2 // 3,
+                        max_answers=200, beyond_first=False)
+    g.questions += _ask(rng, idx, MOVIEKB_3, films, questions, max_answers=300,
+                        beyond_first=False)
+    return g
+
+
+def write_kb(triples: Sequence[tuple[str, str, str]], path: str | os.PathLike[str]) -> None:
+    """Triples as ``head|relation|tail`` lines, no header (the public movie-QA KB layout)."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for h, r, t in triples:
+            fh.write(f"{h}|{r}|{t}\n")

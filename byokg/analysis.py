@@ -32,6 +32,7 @@ Aggregate = Literal["count", "sum", "avg", "min", "max", "compare", "rank"]
 MAX_SPAN_WORDS = 6
 
 __all__ = [
+    "CATEGORY_NOUNS",
     "Aggregate",
     "AnswerKind",
     "Phrase",
@@ -75,9 +76,24 @@ def term_sim(a: str, b: str) -> float:
         return 0.8
     if len(a) >= 5 and len(b) >= 5 and (a.endswith(b) or b.endswith(a)):
         return 0.7
+    if _agent_noun(a, b) or _agent_noun(b, a):
+        return 0.8
     ga, gb = _grams(a), _grams(b)
     j = len(ga & gb) / len(ga | gb)
     return j if j >= 0.45 else 0.0
+
+
+_AGENT_ENDINGS = ("or", "er", "r")
+
+
+def _agent_noun(verb: str, noun: str) -> bool:
+    """``noun`` is the English agent noun of the stemmed ``verb`` (act / actor, play / player,
+    produc / producer): the verb's stem plus *-or* / *-er* / *-r*."""
+    bases = {verb}
+    for suffix in ("ed", "ing", "s", "d"):  # short forms the stemmer leaves ("acted")
+        if verb.endswith(suffix):
+            bases.add(verb[: -len(suffix)])
+    return any(len(b) >= 3 and noun == b + e for b in bases for e in _AGENT_ENDINGS)
 
 
 def _hinted(word: str) -> tuple[str, ...]:
@@ -216,11 +232,15 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")
 _DATE_WORDS = frozenset({"year", "date", "day", "decade", "century", "month"})
 _PERSON_WORDS = frozenset({"person", "people", "persons", "someone", "somebody"})
 # English words that ask for things sharing something with the question's entity ("the same
-# director as", "co-starred with", "other films by"): the answer chain goes out along a
-# relation and back along the same one
+# director as", "co-starred with", "other films by", "the director of X also directed"): the
+# answer chain goes out along a relation and back along the same one
 SHARING_WORDS = frozenset({"same", "share", "shares", "shared", "sharing", "co", "together",
-                           "fellow", "other", "others", "alongside", "common"})
+                           "fellow", "other", "others", "alongside", "common", "also"})
 _PLACE_WORDS = frozenset({"place", "places", "location", "locations"})
+# English nouns that ask for a category of things rather than the things ("what *kind* of
+# films", "what *types* are the films …"): the answer classifies what follows them
+CATEGORY_NOUNS = frozenset({"kind", "kinds", "type", "types", "sort", "sorts", "category",
+                            "categories", "variety", "varieties"})
 
 
 def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
@@ -231,6 +251,11 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
     type_words: list[str] = []
     plural = False
     for i, w in enumerate(toks):
+        if w in ("which", "what") and toks[i + 1 : i + 2] and toks[i + 1] in CATEGORY_NOUNS:
+            # "what kind of films …", "what types are the films …": a category is asked for
+            type_words.append(toks[i + 1])
+            plural = toks[i + 1].endswith("s")
+            break
         if w in ("which", "what") or (w == "many" and i and toks[i - 1] == "how"):
             run = []  # "which instrument family": a compound right after the question word
             for nxt in toks[i + 1 : i + 5]:
@@ -540,15 +565,19 @@ def lexical_phrase_score(word: str, name: str) -> float:
     best = 0.0
     for t, w in relation_terms(name).items():
         v = term_sim(st, t)
-        if v < 0.6 and _root_in(st, t):
+        if v < 0.6 and (_root_in(st, t) or (len(st) >= len(t) + COMPOUND and _root_in(t, st))):
             v = 0.6
         best = max(best, v * w)
     return best
 
 
+COMPOUND = 3  # letters a question word must have more than a name word to be its compound
+
+
 def _root_in(a: str, b: str) -> bool:
     """Whether the first letters of ``a`` (at least four, and half of it) occur in the longer
-    ``b`` (a compound: "writ" in "screenwriter")."""
+    ``b`` (a compound: "writ" of "written" in "screenwriter"; checked both ways by
+    :func:`lexical_phrase_score`)."""
     n = max(4, (len(a) + 1) // 2)
     return 4 <= len(a) <= len(b) and a[:n] in b
 

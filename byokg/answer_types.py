@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .analysis import QuestionAnalysis, humanize_relation, term_sim
+from .analysis import CATEGORY_NOUNS, QuestionAnalysis, humanize_relation, term_sim
 from .text import STOPWORDS, stem, words
 
 LiteralKind = Literal["year", "date", "number"]
@@ -48,6 +48,9 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "date": ("date", "year", "time"),
     "place": ("place", "location"),
     "person": ("person", "people"),
+    # what "what kind / type / sort of …" asks for: English words for a category of things
+    "category": ("kind", "type", "sort", "category", "class", "genre", "form", "style",
+                 "variety"),
 }
 
 
@@ -61,6 +64,7 @@ class Expectation(BaseModel):
     # the graph's labels that are what the type word names (closest ones; empty: none or
     # the graph has no informative labels)
     fitting_labels: tuple[str, ...] = ()
+    category: bool = False  # "what kind / type / sort of …": a category of things is asked for
 
     @property
     def specific(self) -> bool:
@@ -88,6 +92,9 @@ def type_head(words_: Sequence[str], types: Sequence[str]) -> str | None:
     a screenwriter", "what *country* borders", "which instrument *family*")."""
     if not words_:
         return None
+    cats = [w for w in words_ if w in CATEGORY_NOUNS]
+    if cats:
+        return cats[0]  # "what kind of films": a category is asked for, not films
     stems = {stem(t) for t in types}
     named = [w for w in words_ if any(term_sim(stem(w), t) >= 0.8 for t in stems)]
     return named[-1] if named else words_[0]
@@ -104,6 +111,8 @@ def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[
     head = type_head(run, [*types, *(words(lab)[-1] for lab in labels if words(lab))])
     types = (head,) if head else ()
     fitting: tuple[str, ...] = ()
+    if head in CATEGORY_NOUNS:
+        types = KIND_WORDS["category"]  # any label or relation naming a category fits
     if types and len(labels) > 1:
         # a label's head word (the last: FilmDirector is a director) says what it is
         heads = {lab: stem(words(lab)[-1]) if words(lab) else "" for lab in labels}
@@ -116,7 +125,8 @@ def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[
             if top >= MATCH:
                 fitting = tuple(lab for lab, v in best.items()
                                 if v >= max(MATCH, top - LABEL_MARGIN))
-    return Expectation(kind=analysis.kind, type_words=types, fitting_labels=fitting)
+    return Expectation(kind=analysis.kind, type_words=(head,) if head else (),
+                       fitting_labels=fitting, category=head in CATEGORY_NOUNS)
 
 
 def literal_kind(value: Any) -> LiteralKind | None:
@@ -182,15 +192,33 @@ def _best(sim: Similarity, left: Sequence[str], right: Sequence[str]) -> float:
 
 
 SURE = 0.9  # meaning-level similarity from which a relation noun surely names the type
+AGENT_MISFIT = 0.5  # agents (the tails of ``directed_by``) when a non-agent is asked
+
+
+def _passive(names: Sequence[str]) -> bool:
+    """A relation named in the passive (``directed_by``, ``writtenBy``): its tails are surely
+    agents, unlike a name that only ends like an agent noun (``alma_mater``)."""
+    return any(len(ws := words(humanize_relation(n))) > 1 and ws[-1] == "by" for n in names)
+
+
+def _names_agents(type_words: Sequence[str], sim: Similarity) -> bool:
+    """Whether the asked-for type word names agents: an agent noun itself ("writers",
+    "directors"), a person word, or close to one by meaning ("actress", "band"). English
+    morphology only."""
+    if any(is_agentive(w) for w in type_words):
+        return True
+    return _best(sim, type_words, [*KIND_WORDS["person"], "organization", "group"]) >= 0.3
 
 
 def type_match(exp: Expectation, end: EndType, sim: Similarity,
-               lex: Similarity | None = None) -> float:
+               lex: Similarity | None = None, *, semantic: bool = False) -> float:
     """How well ``end`` fits what is asked, in [-1, 1] (0: the graph cannot tell).
 
     ``sim`` is the word similarity (lexical and meaning); ``lex`` the lexical one, used to
     match the type word against relation names: a meaning-level likeness between a type word
-    and a relation ("writers" / ``wrote``) says nothing about which end of it is meant."""
+    and a relation ("writers" / ``wrote``) says nothing about which end of it is meant.
+    ``semantic``: ``sim`` includes a similarity model (only then can a type word be told to
+    name no agent: "which *movies*" is not answered with directors)."""
     lit = end.literal
     names = [*end.labels, *end.nouns]
     if exp.kind == "count":
@@ -206,6 +234,15 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
         if lit in ("number", "year"):
             return 1.0
         return -0.5 if end.labels or lit else 0.0
+    if exp.category:
+        if exp.fitting_labels and end.labels:
+            return 1.0 if set(end.labels) & set(exp.fitting_labels) else -0.8
+        s = _best(lex or sim, KIND_WORDS["category"], [*end.labels, *end.nouns])
+        if s >= MATCH:
+            return s  # ``genre``, ``form_of_government``: the relation names a category
+        if lit is not None or end.agentive:
+            return -0.6  # a year, a number or the people who did it is no kind of thing
+        return -0.2 if end.labels else 0.0
     if exp.type_words:
         if exp.fitting_labels and end.labels:
             # the graph says what the ends are: is it what is asked?
@@ -219,6 +256,9 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
             return s
         if end.labels or end.typed_noun:
             return -0.8 if end.labels else -0.4  # the graph names the class, another one
+        if (semantic and end.agentive and _passive(end.nouns)
+                and not _names_agents(exp.type_words, sim)):
+            return -AGENT_MISFIT  # "which movies …" answered with the people who made them
         return 0.0  # a relation name that does not name the type says little
     if lit is not None:
         return -0.8 if exp.kind in ("person", "place") else -0.2

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .analysis import (
+    SHARING_WORDS,
     Phrase,
     QuestionAnalysis,
     encode_words,
@@ -86,6 +87,10 @@ MIRROR = 0.12  # out along a relation and back along it: bonus when the question
 UNNAMED_END = 0.3  # the chain ends at unnamed nodes (CVTs)
 CANDIDATE_PHRASES = 3  # phrases tried per hop in the alignment
 VOICE = 0.1  # the last hop reaches the subject / object role the question asks for
+REPEAT_GAP = 2  # words apart from which two phrases saying one relation mean two hops
+REPEAT_SAYS = 0.6  # ... when the second one names it by its letters this well (not a type
+# segment: "country" and "capital" both say ``location.country.capital`` in one hop)
+SHARED_WITHIN = 3  # words after a sharing word ("share *actors*") naming what is shared
 _DO_WORDS = frozenset({"do", "does", "did"})
 _CLAUSE_WORDS = frozenset({"where", "that", "which", "who", "whom", "whose", "when"})
 
@@ -176,6 +181,7 @@ class ChainScorer:
         self._aligned: dict[tuple[Any, ...], Alignment] = {}
         self._typed: dict[EndType, float] = {}
         self.who_verb, self.voice = question_verb(analysis, self.expect, mention_words)
+        self.semantic = semantic_embedder(services) is not None
         self._warm()
 
     def _warm(self) -> None:
@@ -236,7 +242,8 @@ class ChainScorer:
     def type_score(self, end: EndType) -> float:
         got = self._typed.get(end)
         if got is None:
-            got = self._typed[end] = type_match(self.expect, end, self.sim, self.lex)
+            got = self._typed[end] = type_match(self.expect, end, self.sim, self.lex,
+                                                semantic=self.semantic)
         return got
 
     def voice_fit(self, hop: Hop) -> float:
@@ -269,7 +276,14 @@ class ChainScorer:
             else:
                 inside = [i for i, t in enumerate(toks) if t.start < span[1] and t.end > span[0]]
                 first = inside[0] if inside else 0
-                clause = first > 0 and toks[first - 1].text in _CLAUSE_WORDS
+                last = inside[-1] if inside else first
+                before = toks[first - 1].text if first > 0 else ""
+                # "where X was born", or a relative clause without its pronoun: a noun, the
+                # mention, then the clause's last words ("the movies X directed")
+                clause = before in _CLAUSE_WORDS or (
+                    bool(before) and before not in STOPWORDS and not before.isdigit()
+                    and 0 < len(toks) - 1 - last <= 2
+                    and all(t.text not in STOPWORDS for t in toks[last + 1:last + 2]))
                 n = len(toks)
                 got = []
                 for p in self.phrases:
@@ -341,10 +355,19 @@ class ChainScorer:
                 continue
             cover = 0.0
             unsaid = 0
+            reps = {r: [self.phrases[k].position for k, rr in owner.items() if rr == r]
+                    for r in set(owner.values())}
             for j in range(len(words_)):
                 r = owner.get(j)
                 if r is None:
                     r = max(range(len(rels)), key=lambda r, j=j: sim[j][r])
+                    if lexical[(words_[j], rels[r])] >= REPEAT_SAYS and reps.get(r) and all(
+                            abs(self.phrases[j].position - p) > REPEAT_GAP for p in reps[r]):
+                        # a second, separate mention of a relation the chain walks once
+                        # ("the films *directed* by the *director* of X"): another hop
+                        if weights[j] >= 1.0:
+                            unsaid += 1
+                        continue
                 if weights[j] >= 1.0:
                     cover += weights[j] * sim[j][r]
                     unsaid += sim[j][r] < SAID
@@ -374,7 +397,13 @@ class ChainScorer:
         al = self.align(rels, chain.mention, steps)
         cover, prec, order, idle = al.coverage, al.precision, al.order, al.idle
         typ = chain.type_score
-        if typ >= TYPE_LEADS and self.expect.specific and al.steps:
+        if (self.expect.category and typ >= TYPE_LEADS and al.steps
+                and al.steps[-1] < IDLE_SIM):
+            # "what kind of movie is X": the category word says the last step (``genre``)
+            said = [*al.steps[:-1], typ]
+            idle -= 1
+            prec = sum(said) / len(said)
+        elif typ >= TYPE_LEADS and self.expect.specific and al.steps:
             # steps no word says at the end of a chain whose end is what is asked ("in which
             # country was X born": born_in, then located_in until a country) are led by the type
             said = list(al.steps)
@@ -390,8 +419,9 @@ class ChainScorer:
         value += VOICE * self.voice_fit(chain.last)
         if is_mirrored(chain.hops):
             # out and back along one relation said once: only when the question asks for
-            # things sharing something with its entity ("co-starred", "the same director")
-            if self.analysis.sharing:
+            # things sharing something with its entity ("co-starred", "the same director"),
+            # and that relation is what is shared when the question says so ("share *actors*")
+            if self.analysis.sharing and self.shares(chain.hops):
                 value += MIRROR
             elif al.shared or idle:
                 value -= MIRROR
@@ -406,6 +436,36 @@ class ChainScorer:
                             "steps": float(len(steps))})
         chain.score = value
         return value
+
+    def shares(self, hops: Sequence[Hop]) -> bool:
+        """Whether a mirrored chain turns on the relation the question says is shared: the
+        phrase right after a sharing word ("share *actors*", "the same *director*") says it,
+        or that phrase says no relation of the chain (then any mirrored relation may be)."""
+        j = self._shared_phrase()
+        if j is None:
+            return True
+        rels = {r for r, _ in hops}
+        self.prepare(list(rels))
+        mirrored = {a[0] for a, b in itertools.pairwise(hops) if a[0] == b[0] and a[1] != b[1]}
+        said = {r: self._rows[r][0][j] for r in rels}
+        if any(said[r] >= SAID for r in mirrored):
+            return True
+        return not any(v >= SAID for v in said.values())
+
+    def _shared_phrase(self) -> int | None:
+        """Index of the phrase a sharing word qualifies (first phrase at most
+        :data:`SHARED_WITHIN` words after it), if any."""
+        if not hasattr(self, "_shared"):
+            self._shared: int | None = None
+            toks = self.analysis.tokens
+            at = [i for i, t in enumerate(toks) if t.text in SHARING_WORDS]
+            for i in at:
+                near = [j for j, p in enumerate(self.phrases)
+                        if 0 < p.position - i <= SHARED_WITHIN]
+                if near:
+                    self._shared = near[0]
+                    break
+        return self._shared
 
     def potential(self, chain: Chain) -> float:
         """How promising a chain is as a prefix of a longer one: its hops are said by the
@@ -448,8 +508,11 @@ def question_verb(analysis: QuestionAnalysis, expect: Expectation,
             if rest and rest[0] not in STOPWORDS and rest[0] not in mention_words:
                 return rest[0], "subject"  # which moons orbit …
             if rest and rest[0] in _DO_WORDS:  # what does Mars orbit
-                after = [w for w in rest[1:] if w not in mention_words and w not in STOPWORDS]
-                return (after[0], "object") if after else (None, None)
+                # the verb closes the clause, after its subject ("which films did the
+                # *director* of X *direct*")
+                after = [w for w in rest[1:] if w not in mention_words and w not in STOPWORDS
+                         and not w.isdigit()]
+                return (after[-1], "object") if after else (None, None)
             return None, None
     return None, None
 

@@ -1,0 +1,209 @@
+"""The offline reasoner on a movie graph written the way public movie-QA knowledge bases are
+(``head|relation|tail`` lines, every relation from the film, no labels, values as plain
+strings) and asked in that benchmark's style: lower case, no question mark, the entity
+written as the graph writes it, phrasings such as "what kind of films does X act in" or
+"the director of X also directed which movies"."""
+
+from __future__ import annotations
+
+import pytest
+
+from byokg.analysis import analyze, lexical_phrase_score
+from byokg.config import RunConfig
+from byokg.engine import Engine
+
+FILMS = {
+    # title: (directors, writers, actors, year, language, genres, tags)
+    "Harbor Lights": (["Vera Lind"], ["Omar Cast"], ["Juno Acht", "Pia Moss"], "1987",
+                      "English", ["Drama"], ["small town"]),
+    "Glass Orchard": (["Vera Lind"], ["Lena Ruiz"], ["Tom Hale", "Pia Moss"], "1991", "French",
+                      ["Comedy"], ["heist"]),
+    "Paper Comet": (["Omar Cast"], ["Ivo Kern"], ["Juno Acht", "Rex Dahl"], "2004", "English",
+                    ["Thriller"], []),
+    "Iron Meadow": (["Juno Acht", "Sam Reyes"], ["Lena Ruiz"], ["Tom Hale"], "2010", "Spanish",
+                    ["Western"], ["heist"]),
+    "Silent River": (["Nell Ford"], ["Ivo Kern"], ["Pia Moss", "Ada Brun"], "1999", "English",
+                     ["Musical"], ["small town"]),
+    "Velvet Road": (["Vera Lind"], ["Kit Ames"], ["Ada Brun"], "1987", "German", ["Horror"],
+                    []),
+    "Amber Coast": (["Sam Reyes"], ["Kit Ames", "Vera Lind"], ["Rex Dahl", "Lena Ruiz"], "1999",
+                    "English",
+                    ["Drama", "Romance"], ["small town"]),
+}
+
+
+def _triples():
+    for film, (ds, ws, actors, year, lang, genres, tags) in FILMS.items():
+        yield from ((film, "directed_by", d) for d in ds)
+        yield from ((film, "written_by", w) for w in ws)
+        yield from ((film, "starred_actors", a) for a in actors)
+        yield (film, "release_year", year)
+        yield (film, "in_language", lang)
+        yield from ((film, "has_genre", g) for g in genres)
+        yield from ((film, "has_tags", t) for t in tags)
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory):
+    """The graph as a pipe-separated triple file (a header line names the columns)."""
+    from byokg.graph import open_graph
+
+    path = tmp_path_factory.mktemp("moviekb") / "kb.txt"
+    path.write_text("head|relation|tail\n" + "".join(f"{h}|{r}|{t}\n" for h, r, t in _triples()),
+                    encoding="utf-8")
+    return open_graph(f"memory:{path}")
+
+
+@pytest.fixture(scope="module")
+def engine(kb):
+    return Engine(kb)
+
+
+@pytest.fixture(scope="module")
+def lexical(kb):
+    return Engine(kb, RunConfig(embedder="lexical"))
+
+
+def _first(answer):
+    assert answer.answers, answer
+    return (answer.answer_ids.get(answer.answers[0]) or [answer.answers[0]])[0]
+
+
+# --------------------------------------------------------------------------- words
+
+
+def test_agent_nouns_and_compounds_say_their_verbs():
+    """"acted" says ``starred_actors`` (act / actor), "screenwriter" says ``written_by`` (the
+    root of *written* inside the compound), both ways round."""
+    assert lexical_phrase_score("acted", "starred_actors") >= 0.6
+    assert lexical_phrase_score("screenwriter", "written_by") >= 0.6
+    assert lexical_phrase_score("written", "screenwriter") >= 0.6
+    assert lexical_phrase_score("red", "reader") == 0.0  # too short to be a verb stem
+
+
+def test_kind_of_asks_for_a_category():
+    for q, word in [("what kind of films does Tom Hale act in", "kind"),
+                    ("what types are the films starred by Tom Hale", "types"),
+                    ("what sort of movie is Velvet Road", "sort")]:
+        assert analyze(q).type_words == (word,), q
+
+
+# --------------------------------------------------------------------------- 1 hop
+
+
+@pytest.mark.parametrize("eng", ["engine", "lexical"])
+def test_screenwriter_is_the_writer_not_an_actor(eng, request):
+    e = request.getfixturevalue(eng)
+    assert _first(e.ask("who was the screenwriter for Paper Comet")) == "Ivo Kern"
+
+
+@pytest.mark.parametrize("eng", ["engine", "lexical"])
+def test_what_sort_of_movie_is_answered_with_its_genre(eng, request):
+    e = request.getfixturevalue(eng)
+    assert _first(e.ask("what sort of movie is Velvet Road")) == "Horror"
+
+
+# --------------------------------------------------------------------------- 2 hops
+
+
+@pytest.mark.parametrize("eng", ["engine", "lexical"])
+def test_what_kind_of_films_an_actor_acts_in_is_a_genre(eng, request):
+    e = request.getfixturevalue(eng)
+    assert _first(e.ask("what kind of films does Tom Hale act in")) in {"Comedy", "Western"}
+    assert _first(e.ask("what types of films did Vera Lind direct")) in {
+        "Drama", "Comedy", "Horror"}
+
+
+def test_the_director_also_directed_which_movies_answers_films(engine):
+    """Asked for movies, the director's other films, not the director."""
+    got = engine.ask("the director of Harbor Lights also directed which movies")
+    assert _first(got) in {"Glass Orchard", "Velvet Road"}
+    assert "Harbor Lights" not in got.answers
+
+
+@pytest.mark.parametrize("eng", ["engine", "lexical"])
+def test_other_movies_the_actors_starred_in(eng, request):
+    """"what other movies did the actors of X star in": the verb is *star*, the last word of
+    the clause, so the answer is films (not the actors' co-stars)."""
+    e = request.getfixturevalue(eng)
+    got = e.ask("what other movies did the actors of Glass Orchard star in")
+    assert _first(got) in {"Iron Meadow", "Harbor Lights", "Silent River"}
+
+
+# --------------------------------------------------------------------------- 3 hops
+
+
+@pytest.mark.parametrize("eng", ["engine", "lexical"])
+def test_writers_of_the_films_by_the_director_of(eng, request):
+    """"directed" and "director" far apart are two hops, not one relation said twice."""
+    e = request.getfixturevalue(eng)
+    got = e.ask("who are the writers of the films directed by the director of Glass Orchard")
+    assert _first(got) in {"Omar Cast", "Kit Ames"}
+    got = e.ask("who acted in the films directed by the director of Glass Orchard")
+    assert _first(got) in {"Juno Acht", "Pia Moss", "Ada Brun"}
+
+
+@pytest.mark.parametrize("eng", ["engine", "lexical"])
+def test_types_of_the_films_starred_by_actors_in(eng, request):
+    e = request.getfixturevalue(eng)
+    got = e.ask("what types are the films starred by actors in Harbor Lights")
+    assert _first(got) in {"Thriller", "Comedy", "Musical"}
+
+
+@pytest.mark.parametrize("eng", ["engine", "lexical"])
+def test_share_actors_mirrors_the_actors_not_the_directors(eng, request):
+    """"share *actors*": the chain goes out and back along the actors; Juno Acht also
+    directed Iron Meadow, whose co-director Sam Reyes shares no actor with Harbor Lights."""
+    e = request.getfixturevalue(eng)
+    got = e.ask("who directed the movies that share actors with Harbor Lights")
+    assert _first(got) in {"Omar Cast", "Vera Lind", "Nell Ford"}
+    assert "Sam Reyes" not in got.answers
+
+
+@pytest.mark.parametrize("eng", ["engine", "lexical"])
+def test_what_kind_of_movie_is_one_hop_to_its_genre(eng, request):
+    """The category word says the last step: the film's own genre, not the genres of the
+    director's other films."""
+    e = request.getfixturevalue(eng)
+    for film, genre in [("Glass Orchard", "Comedy"), ("Paper Comet", "Thriller"),
+                        ("Iron Meadow", "Western")]:
+        assert _first(e.ask(f"what kind of movie is {film}")) == genre
+        assert _first(e.ask(f"what type of film is {film}")) == genre
+
+
+@pytest.mark.parametrize("eng", ["engine", "lexical"])
+def test_also_asks_for_the_other_films(eng, request):
+    """"the actors in X *also* appeared in which movies": their other films, not the actors."""
+    e = request.getfixturevalue(eng)
+    got = e.ask("the actors in Glass Orchard also appeared in which movies")
+    assert _first(got) in {"Iron Meadow", "Harbor Lights", "Silent River"}
+    got = e.ask("the writer of Iron Meadow also wrote which films")
+    assert _first(got) == "Glass Orchard"
+
+
+@pytest.mark.parametrize("eng", ["engine", "lexical"])
+def test_a_relative_clause_without_its_pronoun(eng, request):
+    """"the movies X directed": *directed* is the first step (a clause the mention opens),
+    *writers* the second."""
+    e = request.getfixturevalue(eng)
+    got = e.ask("who are the writers of the movies Vera Lind directed")
+    assert _first(got) in {"Omar Cast", "Lena Ruiz", "Kit Ames"}
+    got = e.ask("the films Tom Hale acted in were released in which years")
+    assert _first(got) in {"1991", "2010"}
+
+
+def test_only_passive_names_make_agents_a_misfit():
+    """``directed_by`` surely ends at agents; ``HAS_ALMA_MATER`` only ends like an agent noun,
+    so "which school is the alma mater of X" keeps its one-hop answer."""
+    from byokg import graph_from_triplets
+
+    eng = Engine(graph_from_triplets([
+        ("Quillon Vale", "HAS_ALMA_MATER", "Ostrava Polytechnic"),
+        ("Mirela Dask", "HAS_ALMA_MATER", "Ostrava Polytechnic"),
+        ("The Copper Orchard", "directed_by", "Quillon Vale"),
+        ("Brass Lantern", "directed_by", "Quillon Vale"),
+        ("The Copper Orchard", "directed_by", "Mirela Dask")], uri="memory:alma"))
+    assert eng.ask("Which school is the alma mater of Quillon Vale?").answers == [
+        "Ostrava Polytechnic"]
+    got = eng.ask("the director of Brass Lantern also directed which movies")
+    assert _first(got) == "The Copper Orchard"
