@@ -247,6 +247,8 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
         if exp.fitting_labels and end.labels:
             # the graph says what the ends are: is it what is asked?
             return 1.0 if set(end.labels) & set(exp.fitting_labels) else -0.8
+        if exp.fitting_labels and lit is not None:
+            return -0.8  # the type word names a label of the graph: a value is none of them
         s = _best(lex or sim, exp.type_words, end.nouns)
         sure = _best(sim, exp.type_words, end.nouns)
         s = max(s, sure if sure >= SURE else 0.0)

@@ -173,8 +173,8 @@ class ChainScorer:
         self.labels = tuple(labels) if len(labels) > 1 else ()
         self.expect: Expectation = expectation(analysis, mention_words, labels=self.labels,
                                                sim=self.sim, types=type_segments(relations))
-        self.phrases: tuple[Phrase, ...] = analysis.phrases(
-            list(self.mentions.values()), type_word=next(iter(self.expect.type_words), None))
+        self.phrases: tuple[Phrase, ...] = self._own_phrases(analysis.phrases(
+            list(self.mentions.values()), type_word=next(iter(self.expect.type_words), None)))
         self._dist: dict[str, list[int]] = {}
         # relation -> (similarity per phrase, lexical similarity per phrase)
         self._rows: dict[str, tuple[list[float], list[float]]] = {}
@@ -183,6 +183,27 @@ class ChainScorer:
         self.who_verb, self.voice = question_verb(analysis, self.expect, mention_words)
         self.semantic = semantic_embedder(services) is not None
         self._warm()
+
+    def _own_phrases(self, phrases: tuple[Phrase, ...]) -> tuple[Phrase, ...]:
+        """The phrases a relation should say, without a word that only names the type of the
+        mention it stands by ("the Seafood *category*", "the *city* of Paris"): one of the
+        graph's labels, next to a mention (or with "of" between)."""
+        if not self.labels or not self.mentions:
+            return phrases
+        toks = self.analysis.tokens
+        lex = self.lex([p.word for p in phrases], list(self.labels))
+
+        def names_mention(p: Phrase) -> bool:
+            if max(lex[(p.word, lab)] for lab in self.labels) < TYPE_WORD_SAYS:
+                return False
+            for span in self.mentions.values():
+                d = self.analysis.token_distance(p, span)
+                if d == 0 or (d == 1 and p.position + 1 < len(toks)
+                              and toks[p.position + 1].text == "of"):
+                    return True
+            return False
+
+        return tuple(p for p in phrases if p.weight < 1.0 or not names_mention(p))
 
     def _warm(self) -> None:
         """Embed every word this question will compare, in one batch (the model is slowest

@@ -125,3 +125,25 @@ def test_a_long_name_is_spotted_whole(tmp_path):
     linked = {m.mention for ms in a.trace.links for m in ms}
     assert name in linked, linked
     assert a.answers[:1] == ["River Kell"], a.answers
+
+
+def test_a_word_naming_the_mentions_own_label_is_not_a_relation_to_say(tmp_path):
+    """"the Reef *category*": the word names Reef's label, not a relation to follow; and the
+    items' ``groupCode`` (the category's number, shared by them all) is a value, not one of
+    the *items* asked for (the type word names a label of the graph)."""
+    rows = [{"id": "g1", "name": "Reef", "labels": ["Group"], "properties": {"groupCode": 8}},
+            {"id": "g2", "name": "Dunes", "labels": ["Group"], "properties": {"groupCode": 3}},
+            {"id": "s1", "name": "Coral Trading", "labels": ["Vendor"]}]
+    for i, (name, g) in enumerate([("Kelp Crisps", "g1"), ("Pearl Broth", "g1"),
+                                   ("Sand Bread", "g2")]):
+        rows.append({"id": f"i{i}", "name": name, "labels": ["Item"],
+                     "properties": {"groupCode": 8 if g == "g1" else 3, "price": 4 + i}})
+        rows.append({"head": f"i{i}", "relation": "PART_OF", "tail": g})
+        rows.append({"head": "s1", "relation": "SELLS", "tail": f"i{i}"})
+    path = tmp_path / "shop.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    eng = Engine(open_graph(f"memory:{path}"))
+    a = eng.ask("Which items are in the Reef group?")
+    assert sorted(a.answers) == ["Kelp Crisps", "Pearl Broth"], a.answers
+    a = eng.ask("Which vendors sell Pearl Broth?")
+    assert a.answers == ["Coral Trading"], a.answers
