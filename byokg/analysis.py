@@ -259,8 +259,8 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
         if w in ("which", "what") or (w == "many" and i and toks[i - 1] == "how"):
             run = []  # "which instrument family": a compound right after the question word
             for nxt in toks[i + 1 : i + 5]:
-                if nxt in STOPWORDS:
-                    break
+                if nxt in STOPWORDS or (run and len(nxt) > 4 and nxt.endswith("ed")):
+                    break  # "which customers *ordered* X": a past verb ends the compound
                 run.append(nxt)
             if run:
                 type_words.extend(run)

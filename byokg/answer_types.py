@@ -81,6 +81,7 @@ class EndType(BaseModel):
     literal: LiteralKind | None = None
     agentive: bool = False  # the ends are the agents of the relation walked into them
     typed_noun: bool = False  # a noun is the class of the ends (a dotted name's type segment)
+    value: bool = False  # property values, not nodes (a node property read as the answer)
 
 
 LABEL_MARGIN = 0.1  # labels this close to the best-fitting one fit too
@@ -234,6 +235,9 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
         if lit in ("number", "year"):
             return 1.0
         return -0.5 if end.labels or lit else 0.0
+    if exp.fitting_labels and (lit is not None or end.value) and (exp.category
+                                                                  or exp.type_words):
+        return -0.8  # the type word names a label of the graph: a value is none of them
     if exp.category:
         if exp.fitting_labels and end.labels:
             return 1.0 if set(end.labels) & set(exp.fitting_labels) else -0.8
@@ -247,8 +251,6 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
         if exp.fitting_labels and end.labels:
             # the graph says what the ends are: is it what is asked?
             return 1.0 if set(end.labels) & set(exp.fitting_labels) else -0.8
-        if exp.fitting_labels and lit is not None:
-            return -0.8  # the type word names a label of the graph: a value is none of them
         s = _best(lex or sim, exp.type_words, end.nouns)
         sure = _best(sim, exp.type_words, end.nouns)
         s = max(s, sure if sure >= SURE else 0.0)

@@ -451,7 +451,8 @@ class _Answering:
                 cands[node].score += NUMBER_MATCH  # the question names this value
             full = (*hops, (prop, False))
             ch = Chain(mention=mention, hops=full)
-            ch.end_type = end_type(prop, False, literal=literal_kind(value))
+            ch.end_type = end_type(prop, False, literal=literal_kind(value)).model_copy(
+                update={"value": True})
             ch.type_score = self.scorer.type_score(ch.end_type)
             self.scorer.prepare([prop])
             score = self.scorer.score(ch)
