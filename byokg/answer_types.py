@@ -254,8 +254,8 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
         s = _best(lex or sim, exp.type_words, end.nouns)
         sure = _best(sim, exp.type_words, end.nouns)
         s = max(s, sure if sure >= SURE else 0.0)
-        if lit is not None:
-            return 0.8 if s >= MATCH else -0.8
+        if lit is not None or end.value:  # a value: its property's name is all that says
+            return 0.8 if s >= MATCH else -0.8  # what it is
         if s >= MATCH:
             return s
         if end.labels or end.typed_noun:

@@ -163,11 +163,13 @@ class ChainScorer:
 
     def __init__(self, analysis: QuestionAnalysis, services: Any = None, *,
                  mentions: dict[str, tuple[int, int]] | None = None,
-                 labels: Sequence[str] = (), relations: Sequence[str] = ()) -> None:
+                 labels: Sequence[str] = (), relations: Sequence[str] = (),
+                 mention_labels: dict[str, Sequence[str]] | None = None) -> None:
         self.analysis = analysis
         self.services = services
         self.vocabulary = tuple(relations)  # the graph's relation names (calibrates similarity)
         self.mentions = dict(mentions or {})
+        self.mention_labels = {m: tuple(v) for m, v in (mention_labels or {}).items()}
         mention_words = {w for m in self.mentions for w in words(m)}
         # labels say something only when the graph has more than one
         self.labels = tuple(labels) if len(labels) > 1 else ()
@@ -186,18 +188,21 @@ class ChainScorer:
 
     def _own_phrases(self, phrases: tuple[Phrase, ...]) -> tuple[Phrase, ...]:
         """The phrases a relation should say, without a word that only names the type of the
-        mention it stands by ("the Seafood *category*", "the *city* of Paris"): one of the
-        graph's labels, next to a mention (or with "of" between)."""
-        if not self.labels or not self.mentions:
+        mention it stands by ("the Seafood *category*", "the *city* of Paris"): the mention's
+        own label, next to it (or with "of" between). "The *supplier* of Chai" keeps its word:
+        Chai is no supplier."""
+        own = {m: labs for m, labs in self.mention_labels.items()
+               if m in self.mentions and labs}
+        if not self.labels or not own:
             return phrases
         toks = self.analysis.tokens
-        lex = self.lex([p.word for p in phrases], list(self.labels))
+        lex = self.lex([p.word for p in phrases], sorted({x for v in own.values() for x in v}))
 
         def names_mention(p: Phrase) -> bool:
-            if max(lex[(p.word, lab)] for lab in self.labels) < TYPE_WORD_SAYS:
-                return False
-            for span in self.mentions.values():
-                d = self.analysis.token_distance(p, span)
+            for m, labs in own.items():
+                if max(lex[(p.word, lab)] for lab in labs) < TYPE_WORD_SAYS:
+                    continue
+                d = self.analysis.token_distance(p, self.mentions[m])
                 if d == 0 or (d == 1 and p.position + 1 < len(toks)
                               and toks[p.position + 1].text == "of"):
                     return True

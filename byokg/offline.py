@@ -178,6 +178,21 @@ def drop_type_words(spots: Sequence[Spot], analysis: QuestionAnalysis) -> list[S
     return keep if keep else list(spots)
 
 
+def mention_labels(mentions: dict[str, Sequence[str]], store: GraphStore,
+                   labels: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """The labels of each mention's nodes (one batched ``get_nodes``; none on a graph with a
+    single label, where labels say nothing)."""
+    if len(labels) < 2:
+        return {}
+    ids = list(dict.fromkeys(i for v in mentions.values() for i in v))
+    nodes = store.get_nodes(ids) if ids else {}
+    out: dict[str, tuple[str, ...]] = {}
+    for m, v in mentions.items():
+        out[m] = tuple(dict.fromkeys(lab for i in v if (n := nodes.get(i)) is not None
+                                     for lab in n.labels))
+    return out
+
+
 def spot_links(spots: Sequence[Spot], store: GraphStore) -> list[MentionLinks]:
     """Spotted mentions as linked mentions (method ``spot``), named as the graph names them."""
     names = display_names(store, [i for s in spots for i in s.ids])
@@ -299,8 +314,12 @@ class _Answering:
                 if k not in self.hints or ps.score > self.hints[k].score:
                     self.hints[k] = ps
         spans = mention_spans(analysis.question, list(dict.fromkeys(self.mention_of.values())))
+        by_mention: dict[str, list[str]] = {}
+        for i, m in self.mention_of.items():
+            by_mention.setdefault(m, []).append(i)
         self.scorer = ChainScorer(analysis, services, mentions=spans, labels=labels,
-                                  relations=relations)
+                                  relations=relations,
+                                  mention_labels=mention_labels(by_mention, store, labels))
         self.names: dict[str, str] = {}
 
     # -- chains

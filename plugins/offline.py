@@ -27,7 +27,7 @@ class OfflineProposer(Proposer):
 
     def propose(self, request: ProposalRequest) -> Proposal:
         from byokg.chains import W_TYPE, ChainScorer, enumerate_chains, select_chains
-        from byokg.offline import drop_type_words, spot_entities, spot_links
+        from byokg.offline import drop_type_words, mention_labels, spot_entities, spot_links
 
         if request.round > 0:  # one proposal; later rounds stop once there is context
             return Proposal(artifacts=Artifacts(finish=len(request.context) > 0))
@@ -41,9 +41,10 @@ class OfflineProposer(Proposer):
             mentions.setdefault(s.mention, []).extend(i for i in s.ids
                                                       if i not in mentions.get(s.mention, []))
             spans.setdefault(s.mention, (s.start, s.end))
-        scorer = ChainScorer(request.analysis, request.services, mentions=spans,
-                             labels=[lab.name for lab in request.profile.labels],
-                             relations=request.profile.relation_names)
+        labels = [lab.name for lab in request.profile.labels]
+        scorer = ChainScorer(request.analysis, request.services, mentions=spans, labels=labels,
+                             relations=request.profile.relation_names,
+                             mention_labels=mention_labels(mentions, request.store, labels))
         walked = enumerate_chains(request.store, mentions, scorer, max_hops=p.max_hops)
         chosen = select_chains(walked.chains, p.max_paths)
         out.counts.update({"spots": len(spots), "chains": len(walked.chains),

@@ -129,32 +129,38 @@ def test_a_long_name_is_spotted_whole(tmp_path):
 
 def test_a_word_naming_the_mentions_own_label_is_not_a_relation_to_say(tmp_path):
     """"the Reef *group*": the word names Reef's label, not a relation to follow; and the
-    items' ``groupCode`` (the group's number, shared by them all) or ``vendorCode`` (text) is
-    a value, not one of the *items* or *vendors* asked for (the type word names a label)."""
+    items' ``groupCode`` (the group's number, shared by them all) or ``supplierCode`` (text)
+    is a value, not one of the *items* or *suppliers* asked for (the type word names a
+    label)."""
     rows = [{"id": "g1", "name": "Reef", "labels": ["Group"], "properties": {"groupCode": 8}},
             {"id": "g2", "name": "Dunes", "labels": ["Group"], "properties": {"groupCode": 3}},
-            {"id": "s1", "name": "Coral Trading", "labels": ["Vendor"]}]
+            {"id": "s1", "name": "Coral Trading", "labels": ["Supplier"],
+             "properties": {"region": "North Coast"}}]
     for i, (name, g) in enumerate([("Kelp Crisps", "g1"), ("Pearl Broth", "g1"),
                                    ("Sand Bread", "g2")]):
         rows.append({"id": f"i{i}", "name": name, "labels": ["Item"],
                      "properties": {"groupCode": 8 if g == "g1" else 3, "price": 4 + i,
-                                    "vendorCode": "CORAL"}})
+                                    "supplierCode": "CORAL"}})
         rows.append({"head": f"i{i}", "relation": "PART_OF", "tail": g})
-        rows.append({"head": "s1", "relation": "SELLS", "tail": f"i{i}"})
+        rows.append({"head": "s1", "relation": "SUPPLIES", "tail": f"i{i}"})
     for j, (cust, code) in enumerate([("Berg Foods", "BERGS"), ("Lakeside Deli", "LAKED")]):
         rows.append({"id": f"c{j}", "name": cust, "labels": ["Customer"],
                      "properties": {"customerCode": code}})
         rows.append({"id": f"o{j}", "labels": ["Purchase"],
-                     "properties": {"customerCode": code, "orderNo": 100 + j}})
+                     "properties": {"customerCode": code, "orderNo": 100 + j,
+                                    "shipRegion": "Harbor Bay"}})
         rows.append({"head": f"c{j}", "relation": "PLACED", "tail": f"o{j}"})
-        rows.append({"head": f"o{j}", "relation": "CONTAINS", "tail": "i1"})
+        rows.append({"head": f"o{j}", "relation": "ORDERS", "tail": "i1"})
     path = tmp_path / "shop.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     eng = Engine(open_graph(f"memory:{path}"))
     a = eng.ask("Which items are in the Reef group?")
     assert sorted(a.answers) == ["Kelp Crisps", "Pearl Broth"], a.answers
-    a = eng.ask("Which vendors sell Pearl Broth?")  # not the item's vendorCode text
+    a = eng.ask("Which suppliers supply Pearl Broth?")  # not the item's supplierCode text
     assert a.answers == ["Coral Trading"], a.answers
     # the customers, not the purchases' customerCode text, nor the purchases themselves
-    a = eng.ask("Which customers purchased Pearl Broth?")
+    a = eng.ask("Which customers ordered Pearl Broth?")
     assert sorted(a.answers) == ["Berg Foods", "Lakeside Deli"], a.answers
+    # "the *supplier* of Pearl Broth": Pearl Broth is no supplier, so the word says a relation
+    a = eng.ask("Which region is the supplier of Pearl Broth in?")
+    assert a.answers[:1] == ["North Coast"], a.answers
