@@ -540,23 +540,21 @@ def _accepted_headers() -> str:
 def header_columns(header: Sequence[str], src: str, *, given: bool = False,
                    first_line: str | None = None) -> tuple[int, int, int]:
     """Positions of the head, relation and tail columns named by a header row (or, ``given``,
-    by the ``columns`` option of a file without one); anything else is an InputError naming
-    what was found and the accepted names."""
+    by the ``columns`` option of a file without one, a ConfigError when wrong); anything else
+    is an InputError naming what was found and the accepted names."""
     names = [h.strip().lstrip("\ufeff").lower() for h in header]
     roles = [_ROLE_OF.get(n) for n in names]
-    shown = (first_line.rstrip("\r\n") if first_line is not None
-             else ",".join(h.strip() for h in header))[:120]
-    if given:
-        if len(names) != 3 or None in roles or len(set(roles)) != 3:
+    if len(names) != 3 or None in roles or len(set(roles)) != 3:
+        if given:
             raise ConfigError(f"columns={','.join(header)!r} for {src}: name the three columns "
                               f"in the file's order, each once ({_accepted_headers()}), e.g. "
                               "head,relation,tail")
-        pos = {r: i for i, r in enumerate(roles)}
-        return pos["head"], pos["relation"], pos["tail"]
-    fix = (f"; the first line must name the three columns in any order ({_accepted_headers()}),"
-           " e.g. head,relation,tail; or, for a file without a header, give their order: "
-           "memory:PATH?columns=head,relation,tail, byokg load --columns head,relation,tail")
-    if len(names) != 3 or None in roles or len(set(roles)) != 3:
+        shown = (first_line.rstrip("\r\n") if first_line is not None
+                 else ",".join(h.strip() for h in header))[:120]
+        fix = (f"; the first line must name the three columns in any order "
+               f"({_accepted_headers()}), e.g. head,relation,tail; or, for a file without a "
+               "header, give their order: memory:PATH?columns=head,relation,tail, byokg load "
+               "--columns head,relation,tail")
         unknown = [h.strip() for h, r in zip(header, roles, strict=True) if r is None]
         if not any(roles):
             what = f"no header: the first line {shown!r} does not name the columns"
