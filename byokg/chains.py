@@ -467,7 +467,7 @@ class ChainScorer:
         """Whether a mirrored chain turns on the relation the question says is shared: the
         phrase right after a sharing word ("share *actors*", "the same *director*") says it,
         or that phrase says no relation of the chain (then any mirrored relation may be)."""
-        j = self._shared_phrase()
+        j = self._shared
         if j is None:
             return True
         rels = {r for r, _ in hops}
@@ -478,20 +478,17 @@ class ChainScorer:
             return True
         return not any(v >= SAID for v in said.values())
 
-    def _shared_phrase(self) -> int | None:
+    @functools.cached_property
+    def _shared(self) -> int | None:
         """Index of the phrase a sharing word qualifies (first phrase at most
         :data:`SHARED_WITHIN` words after it), if any."""
-        if not hasattr(self, "_shared"):
-            self._shared: int | None = None
-            toks = self.analysis.tokens
-            at = [i for i, t in enumerate(toks) if t.text in SHARING_WORDS]
-            for i in at:
+        for i, t in enumerate(self.analysis.tokens):
+            if t.text in SHARING_WORDS:
                 near = [j for j, p in enumerate(self.phrases)
                         if 0 < p.position - i <= SHARED_WITHIN]
                 if near:
-                    self._shared = near[0]
-                    break
-        return self._shared
+                    return near[0]
+        return None
 
     def potential(self, chain: Chain) -> float:
         """How promising a chain is as a prefix of a longer one: its hops are said by the
