@@ -22,7 +22,7 @@ Two layouts are understood:
   with 1,000 rel tables a 100-id one-hop took ~530 ms vs ~40 ms with one table, and loading
   ~32 s vs ~0.6 s (100k triplets).
 
-Display names: chosen per table by the graph's profile (:mod:`byokg.profile`) from the
+Display names: chosen per table by the graph's profile (:mod:`byokg.graph.profile`) from the
 catalogue and a bounded sample (a table comment ``byokg:name=COL`` written by the loader from a
 mapping's ``name`` is a hint it follows; ``name_properties=`` and ``?display=Label.prop`` in the
 URI override it). URI options: ``kuzu:PATH?display=…&id_property=…&timeout=…&buffer_pool_mb=…
@@ -60,8 +60,7 @@ from byokg.cypher.dialects import kuzu_bare_name, kuzu_string
 from byokg.cypher.lexer import UnsafeIdentifier, quote_identifier
 from byokg.cypher.storecommon import GuardedQueries
 from byokg.errors import BackendError, ConfigError, InputError, QueryError
-from byokg.hookspecs import hookimpl
-from byokg.store import (
+from byokg.graph.store import (
     BaseGraphStore,
     Capability,
     GraphSample,
@@ -69,6 +68,7 @@ from byokg.store import (
     RelationSample,
     SampledNode,
 )
+from byokg.hookspecs import hookimpl
 
 TRIPLE_NODE_TABLE = "Entity"
 TRIPLE_REL_TABLE = "REL"
@@ -94,7 +94,7 @@ def _s(value: str) -> str:
 
 
 def _path_of(uri: str) -> str:
-    from byokg.graph import split_query
+    from byokg.graph.open import split_query
 
     target = split_query(uri)[0]
     target = target.split(":", 1)[1] if ":" in target else target
@@ -108,7 +108,7 @@ def _path_of(uri: str) -> str:
 def _uri_options(uri: str) -> dict[str, Any]:
     """Options from the URI's query string (``?timeout=5&threads=2``), typed; an unknown or
     malformed one is a ConfigError listing what is accepted."""
-    from byokg.graph import split_query
+    from byokg.graph.open import split_query
 
     out: dict[str, Any] = {}
     for key, value in split_query(uri)[1].items():
@@ -1029,8 +1029,8 @@ def load_kuzu(
 def _load_triples(sources: Sequence[str], into: str, skip_bad_rows: bool, fulltext: bool,
                   limits: Any = None, columns: Sequence[str] | None = None):
     """Triple files into one ``Entity`` node table and one ``REL`` rel table (module doc)."""
-    from byokg.loading import LoadSummary
-    from byokg.readers import read_sources
+    from byokg.io.loading import LoadSummary
+    from byokg.io.readers import read_sources
 
     b, report = read_sources(sources, skip_bad_rows=skip_bad_rows, limits=limits,
                              columns=columns)
@@ -1101,7 +1101,7 @@ def _load_property_graph(
 ):
     """Property-graph CSVs described by a mapping (byokg/pgmapping.py): one node table per
     label, one rel table per relationship type (``FROM a TO b`` for each label pair)."""
-    from byokg.pgmapping import PGLoadReport, PGMapping
+    from byokg.io.pgmapping import PGLoadReport, PGMapping
 
     m = PGMapping.load(mapping)
     if len(sources) != 1 or not FsPath(sources[0]).is_dir():

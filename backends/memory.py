@@ -5,7 +5,7 @@ interned to ints and edges live in numpy CSR arrays for both directions, so ever
 and tails) is indexed and 1.5M triplets take about 190 MB (see docs/backends.md). The store
 declares the ``csr`` capability: the core's path search and Eq. 10 scoring read its arrays.
 
-Files are read by the core's triple readers (:mod:`byokg.readers`: CSV/TSV, JSONL triple rows
+Files are read by the core's triple readers (:mod:`byokg.io.readers`: CSV/TSV, JSONL triple rows
 and node records, folders of them); networkx (Multi)DiGraphs through
 :meth:`MemoryGraph.from_networkx`. ``byokg load … --into memory:FILE.jsonl`` writes a
 validated, deduplicated JSONL file (:func:`load_memory`).
@@ -35,20 +35,10 @@ from byokg.contracts import (
     RelationType,
     Triplet,
 )
-from byokg.csr import CsrView, gather_csr
 from byokg.errors import ConfigError, InputError
-from byokg.graph import builtin_graph
-from byokg.hookspecs import hookimpl
-from byokg.readers import (
-    DEFAULT_LABEL,
-    Limits,
-    LoadReport,
-    TripleBuilder,
-    TripleTable,
-    read_sources,
-    trim_heap,
-)
-from byokg.store import (
+from byokg.graph.csr import CsrView, gather_csr
+from byokg.graph.open import builtin_graph
+from byokg.graph.store import (
     BaseGraphStore,
     Capability,
     DisplayRule,
@@ -57,22 +47,32 @@ from byokg.store import (
     RelationSample,
     SampledNode,
 )
+from byokg.hookspecs import hookimpl
+from byokg.io.readers import (
+    DEFAULT_LABEL,
+    Limits,
+    LoadReport,
+    TripleBuilder,
+    TripleTable,
+    read_sources,
+    trim_heap,
+)
 
 _ASCII_SEP = re.compile(r"[\W_]+")
 
 
 def _normalize(text: str) -> str:
-    """:func:`byokg.text.normalize`, with a shortcut for ASCII text (most names) that gives the
+    """:func:`byokg.language.text.normalize`, with a shortcut for ASCII text (most names) that gives the
     same result several times faster: lower-case, runs of non-alphanumerics become one space."""
     if text.isascii():
         return _ASCII_SEP.sub(" ", text.lower()).strip()
-    from byokg.text import normalize
+    from byokg.language.text import normalize
 
     return normalize(text)
 
 
 class GraphBuilder(TripleBuilder):
-    """The core's :class:`~byokg.readers.TripleBuilder`, frozen into a :class:`MemoryGraph`."""
+    """The core's :class:`~byokg.io.readers.TripleBuilder`, frozen into a :class:`MemoryGraph`."""
 
     def build(self, uri: str = "memory:", report: LoadReport | None = None) -> MemoryGraph:
         return MemoryGraph.from_table(self.freeze(report), uri)
@@ -200,7 +200,7 @@ class MemoryGraph(BaseGraphStore):
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_table(cls, table: TripleTable, uri: str = "memory:") -> MemoryGraph:
-        """The graph of a table read by :mod:`byokg.readers` (CSR indexes built here)."""
+        """The graph of a table read by :mod:`byokg.io.readers` (CSR indexes built here)."""
         return cls(
             uri=uri,
             node_ids=table.node_ids,
@@ -400,7 +400,7 @@ class MemoryGraph(BaseGraphStore):
 
     def node_ids_by_name(self, names: Iterable[str]) -> dict[str, list[str]]:
         """Exact lookup: node ids whose name, alias or id equals each name after
-        :func:`byokg.text.normalize` (case, accents, punctuation ignored). Built lazily."""
+        :func:`byokg.language.text.normalize` (case, accents, punctuation ignored). Built lazily."""
         if self._by_name is None:
             index: dict[str, list[int]] = {}
             names_, aliases = self._names, self._aliases
@@ -735,7 +735,7 @@ def open_memory(uri: str, *, skip_bad_rows: bool | None = None, **_: Any) -> Mem
     ``skip_bad_rows`` defaults to the URI option, else the ``BYOKG_SKIP_BAD_ROWS`` environment
     variable (``1``), so any command taking ``--graph memory:PATH`` can skip malformed rows;
     skipped rows, duplicates and the readers' notes are then logged as a warning (never silent).
-    Read limits come from the ``BYOKG_MAX_*`` environment variables (byokg.readers.Limits).
+    Read limits come from the ``BYOKG_MAX_*`` environment variables (byokg.io.readers.Limits).
     """
     target, opts = _target(uri, with_options=True)
     if skip_bad_rows is None and "skip_bad_rows" in opts:
@@ -755,7 +755,7 @@ def open_memory(uri: str, *, skip_bad_rows: bool | None = None, **_: Any) -> Mem
 
 
 def _target(uri: str, *, with_options: bool = False) -> Any:
-    from byokg.graph import split_query
+    from byokg.graph.open import split_query
 
     base, opts = split_query(uri)
     target = base.split(":", 1)[1]
@@ -776,7 +776,7 @@ def load_memory(
 ):
     """``byokg load … --into memory:FILE.jsonl``: the sources validated and deduplicated into
     one JSONL file (node records first, then triplets) that ``memory:FILE.jsonl`` opens."""
-    from byokg.loading import LoadSummary
+    from byokg.io.loading import LoadSummary
 
     if mapping:
         raise ConfigError("--mapping is for property-graph stores (kuzu, neo4j), not memory:")

@@ -4,7 +4,7 @@
 ``bolt://user:pass@host:7687/database?id_property=id&display=Person.fullName&timeout=30``;
 an unknown option is an error. Auth also from ``NEO4J_USERNAME``/``NEO4J_PASSWORD`` or
 ``NEO4J_AUTH=user/pass``, database from ``NEO4J_DATABASE``. Display names come from the graph's
-profile (byokg.profile); ``name_property``/``name_properties`` are hints it follows. Every byokg query runs in a READ session inside an explicit transaction that
+profile (byokg.graph.profile); ``name_property``/``name_properties`` are hints it follows. Every byokg query runs in a READ session inside an explicit transaction that
 is rolled back, after byokg's read-only guard (:mod:`byokg.cypher.guard`), so nothing byokg runs
 can change the graph (ArcadeDB's Bolt server ignores the READ access mode; the rollback still
 holds there). The transaction carries the query timeout (the server enforces it; ArcadeDB does
@@ -28,9 +28,9 @@ from byokg.cypher.storecommon import (
     esc,
 )
 from byokg.errors import BackendError, ConfigError, InputError, QueryError
+from byokg.graph.store import Capability
 from byokg.hookspecs import hookimpl
-from byokg.loading import LoadSummary
-from byokg.store import Capability
+from byokg.io.loading import LoadSummary
 
 SCHEMES = ("neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc")
 URI_OPTIONS = ("database", "id_property", "id_label", "name_property", "timeout")
@@ -531,7 +531,7 @@ def load_neo4j(
     limits: Any = None,
     columns: Sequence[str] | None = None,
 ) -> LoadSummary:
-    """``byokg load``: triple CSV/JSONL files (validated and deduplicated by byokg.readers)
+    """``byokg load``: triple CSV/JSONL files (validated and deduplicated by byokg.io.readers)
     become ``(:Entity {id, name})`` nodes (or the JSONL node's first label) and typed
     relationships; with ``mapping`` the sources are property-graph CSV folders described by a
     byokg/pgmapping.py mapping file. Writes only here, in WRITE sessions."""
@@ -548,7 +548,7 @@ def _load_triples(
     w: _Writer, sources: list[str], into: str, skip_bad_rows: bool, batch_size: int,
     limits: Any = None, columns: Sequence[str] | None = None,
 ) -> LoadSummary:
-    from byokg.readers import read_sources
+    from byokg.io.readers import read_sources
 
     b, report = read_sources(sources, skip_bad_rows=skip_bad_rows, limits=limits,
                              columns=columns)
@@ -592,13 +592,13 @@ def _load_pg(
     skip_bad_rows: bool = False,
     limits: Any = None,
 ) -> LoadSummary:
-    """Property-graph CSVs via byokg.pgmapping (``sources[0]`` = the CSV folder): nodes keep
+    """Property-graph CSVs via byokg.io.pgmapping (``sources[0]`` = the CSV folder): nodes keep
     their typed properties plus ``id = "Label:key"`` (byokg's node id, as in the Kùzu backend;
     a row that already has an ``id`` column keeps it); edges are matched on the label keys.
     Open the store with ``name_properties=mapping_name_properties(mapping)`` for display names."""
     from pathlib import Path as FsPath
 
-    from byokg.pgmapping import PGLoadReport, PGMapping
+    from byokg.io.pgmapping import PGLoadReport, PGMapping
 
     spec = PGMapping.load(mapping)
     if not sources:
@@ -655,7 +655,7 @@ def _load_pg(
 def mapping_name_properties(mapping: str) -> tuple[str, ...]:
     """Display-name properties of a property-graph mapping (its nodes' ``name`` columns): pass
     as ``name_properties=`` when opening the loaded graph (hints the profile follows)."""
-    from byokg.pgmapping import PGMapping
+    from byokg.io.pgmapping import PGMapping
 
     return tuple(dict.fromkeys(n.name for n in PGMapping.load(mapping).nodes if n.name))
 

@@ -32,8 +32,8 @@ from byokg.cypher.storecommon import (
     _plain,
 )
 from byokg.errors import BackendError, CapabilityError, ConfigError, QueryError
+from byokg.graph.store import Capability
 from byokg.hookspecs import hookimpl
-from byokg.store import Capability
 
 RETRYABLE_CODES = frozenset(
     {

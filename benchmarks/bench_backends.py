@@ -6,7 +6,7 @@
 triplets to CSV, loads them with ``byokg load --into kuzu:…`` (``load_kuzu``: Parquet + COPY
 FROM, one ``REL`` table, FTS index on names) and measures p50 latencies with the same method as
 ``benchmarks.bench_bolt``: one-hop batch of 100 ids (cap 100), 2-hop follow-path
-(``byokg.paths.follow_paths``: one batched ``neighbors()`` per hop), native shortest path
+(``byokg.graph.paths.follow_paths``: one batched ``neighbors()`` per hop), native shortest path
 (``* SHORTEST 1..3``) for connected (hit) and unconnected (miss) pairs.
 
 The Bolt numbers come from ``benchmarks.bench_bolt.run_bolt``. perf.py already runs
@@ -31,7 +31,7 @@ from benchmarks.timing import p50_ms
 def _run_kuzu(scale: int, results: dict, *, quick: bool = False) -> None:
     from byokg.backends.kuzu import load_kuzu, open_kuzu
 
-    from byokg.paths import follow_paths
+    from byokg.graph.paths import follow_paths
 
     reps = 5 if quick else 20
     with tempfile.TemporaryDirectory(prefix="byokg-bench-kuzu-") as tmp:

@@ -6,7 +6,7 @@
 ``run_bolt(scale, results, quick=False)`` (also ``run``, the perf.py section hook) starts ArcadeDB
 (tests/servers.py) in a child process, loads ``benchmarks.synthetic`` triplets through
 ``byokg load`` (``load_neo4j``), and measures p50 latencies: one-hop batch of 100 ids (cap 100),
-2-hop follow-path (byokg.paths.follow_paths, one batched neighbors() call per hop), native
+2-hop follow-path (byokg.graph.paths.follow_paths, one batched neighbors() call per hop), native
 shortest path (``shortestPath``, max 3 hops) for connected (hit) and unconnected (miss) pairs.
 """
 
@@ -44,7 +44,7 @@ def run_bolt(scale: int, results: dict, *, quick: bool = False, heap: str = "4g"
     from byokg.backends.neo4j import load_neo4j, open_neo4j
 
     from benchmarks.synthetic import write_csv
-    from byokg.paths import follow_paths
+    from byokg.graph.paths import follow_paths
 
     reps = 5 if quick else 20
     with _servers().ArcadeDBServer(heap=heap) as srv, tempfile.TemporaryDirectory() as tmp:
@@ -113,7 +113,7 @@ def run_bolt(scale: int, results: dict, *, quick: bool = False, heap: str = "4g"
             # cross-check hop counts with the memory backend's exhaustive BFS on the same CSV
             from byokg.backends.memory import load_path
 
-            from byokg.paths import shortest_paths as bfs
+            from byokg.graph.paths import shortest_paths as bfs
 
             mem, _ = load_path(csv_path)
             pairs = hit_pairs + misses
@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.northwind:
         from byokg.backends.neo4j import mapping_name_properties, open_neo4j
 
-        from byokg.pgmapping import load_northwind, northwind_mapping_path
+        from byokg.io.pgmapping import load_northwind, northwind_mapping_path
 
         shared = REPO.parent / "shared" / "data" / "northwind"
         with _servers().ArcadeDBServer() as srv:

@@ -75,8 +75,8 @@ def run(scale: int, results: dict, *, quick: bool = False) -> None:
         inject_limit(q, 51)
     results["inject_limit_us_per_query"] = (time.perf_counter() - t0) / len(queries) * 1e6
 
-    from byokg.graph import open_graph
-    from byokg.pgmapping import load_northwind
+    from byokg.graph.open import open_graph
+    from byokg.io.pgmapping import load_northwind
 
     with open(NW / "kuzu_gold_results.jsonl", encoding="utf-8") as fh:
         gold = [json.loads(line) for line in fh if line.strip()]

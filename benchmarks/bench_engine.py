@@ -34,7 +34,7 @@ def _store(scale: int):
 
 
 def _questions(store, n: int, seed: int = 0) -> list[tuple[str, str]]:
-    from byokg.profile import is_unnamed as unnamed
+    from byokg.graph.profile import is_unnamed as unnamed
 
     rng = random.Random(seed)
     out: list[tuple[str, str]] = []
@@ -52,11 +52,12 @@ def _questions(store, n: int, seed: int = 0) -> list[tuple[str, str]]:
 
 
 def run(scale: int, results: dict, *, quick: bool = False) -> None:
-    from byokg.analysis import analyze
-    from byokg.context import Context
+    from byokg.plugins.kglinker.prompt import linker_prompt, parse_reply, render_schema_for
+
     from byokg.contracts import ContextItem
-    from byokg.engine import Engine
-    from byokg.kglinker import linker_prompt, parse_reply, render_schema_for
+    from byokg.language.analysis import analyze
+    from byokg.pipeline.context import Context
+    from byokg.pipeline.engine import Engine
 
     store = _store(scale)
     eng = Engine(store)

@@ -171,7 +171,7 @@ def bench_size(
 
 def bench_dense(n: int, results: dict) -> None:
     from byokg.linking.dense import DenseIndex
-    from byokg.linking.embedders import create_embedder
+    from byokg.models.embedders import create_embedder
 
     names = _names(n)
     emb = create_embedder("lexical")

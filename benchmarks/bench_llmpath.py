@@ -66,8 +66,8 @@ def eval_strategy(graph: str, dataset: str, data: str, strategy: str, server: An
 
 
 def northwind_store(folder: Path) -> Any:
-    from byokg.graph import open_graph
-    from byokg.pgmapping import load_northwind
+    from byokg.graph.open import open_graph
+    from byokg.io.pgmapping import load_northwind
 
     path = folder / "northwind.kz"
     load_northwind(f"kuzu:{path}", SHARED / "northwind" / "graph" / "import")

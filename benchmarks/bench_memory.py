@@ -53,7 +53,7 @@ t0 = time.perf_counter()
 if engine == "auto":
     g, rep = mem.load_path(path)
 else:
-    from byokg.readers import load_csv, trim_heap
+    from byokg.io.readers import load_csv, trim_heap
     b, rep = load_csv(path, builder=mem.GraphBuilder(), engine=engine)
     g = b.build("memory:" + path, rep)
     del b

@@ -96,7 +96,7 @@ def _sources(
 
 
 class _ProtocolOnly:
-    """Forwards the GraphStore protocol only (no CSR arrays): byokg.paths' generic route."""
+    """Forwards the GraphStore protocol only (no CSR arrays): byokg.graph.paths' generic route."""
 
     capabilities: frozenset[str] = frozenset()
 
@@ -131,7 +131,7 @@ def _p(values: list[float], q: float) -> float:
 
 
 def run(scale: int, results: dict, *, quick: bool = False) -> None:
-    from byokg.paths import expand, follow_paths, shortest_paths
+    from byokg.graph.paths import expand, follow_paths, shortest_paths
 
     t0 = time.perf_counter()
     g = _graph(scale)

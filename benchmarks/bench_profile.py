@@ -42,7 +42,7 @@ def _module(name: str, path: Path):
 
 
 def _unhinted_mapping(folder: Path) -> str:
-    from byokg.pgmapping import northwind_mapping_path
+    from byokg.io.pgmapping import northwind_mapping_path
 
     data = json.loads(northwind_mapping_path().read_text(encoding="utf-8"))
     for node in data["nodes"]:
@@ -53,7 +53,7 @@ def _unhinted_mapping(folder: Path) -> str:
 
 
 def _timed_profile(store, results: dict, key: str, *, cache_dir: str | None = None) -> None:
-    from byokg.profile import profile_graph
+    from byokg.graph.profile import profile_graph
 
     t0 = time.perf_counter()
     prof = profile_graph(store, refresh=cache_dir is None, cache_dir=cache_dir)
@@ -65,7 +65,7 @@ def _memory(scale: int, results: dict, tmp: Path) -> None:
     from byokg.backends.memory import load_path
 
     from benchmarks.synthetic import write_csv
-    from byokg.profile import profile_graph
+    from byokg.graph.profile import profile_graph
 
     csv_path = write_csv(tmp / "kg.csv", scale, seed=0)
     t0 = time.perf_counter()
@@ -79,8 +79,8 @@ def _memory(scale: int, results: dict, tmp: Path) -> None:
 
 
 def _northwind_kuzu(results: dict, tmp: Path, mapping: str) -> None:
-    from byokg.graph import open_graph
-    from byokg.loading import load_into
+    from byokg.graph.open import open_graph
+    from byokg.io.loading import load_into
 
     uri = f"kuzu:{tmp / 'nw.kz'}"
     load_into([str(NORTHWIND)], uri, mapping=mapping)
@@ -92,7 +92,7 @@ def _northwind_kuzu(results: dict, tmp: Path, mapping: str) -> None:
     store = open_graph(uri)
     try:  # written by the profile above (BYOKG_CACHE_DIR points into tmp)
         t0 = time.perf_counter()
-        from byokg.profile import profile_graph
+        from byokg.graph.profile import profile_graph
 
         prof = profile_graph(store)
         results["profile_cache_kuzu_s"] = round(time.perf_counter() - t0, 3)
@@ -102,8 +102,8 @@ def _northwind_kuzu(results: dict, tmp: Path, mapping: str) -> None:
 
 
 def _northwind_bolt(results: dict, mapping: str) -> None:
-    from byokg.graph import open_graph
-    from byokg.loading import load_into
+    from byokg.graph.open import open_graph
+    from byokg.io.loading import load_into
 
     servers = _module("byokg_test_servers", REPO / "tests" / "servers.py")
     with servers.ArcadeDBServer() as srv:
@@ -117,12 +117,13 @@ def _northwind_bolt(results: dict, mapping: str) -> None:
 
 
 def _typed(results: dict, tmp: Path) -> None:
-    from byokg.analysis import analyze
+    from byokg.plugins.kglinker.prompt import linker_prompt, render_schema_for
+
     from byokg.config import RunConfig
-    from byokg.engine import Engine
-    from byokg.graph import open_graph
-    from byokg.kglinker import linker_prompt, render_schema_for
-    from byokg.profile import profile_graph
+    from byokg.graph.open import open_graph
+    from byokg.graph.profile import profile_graph
+    from byokg.language.analysis import analyze
+    from byokg.pipeline.engine import Engine
 
     typed = _module("typed_graph", REPO / "tests" / "typed" / "typed_graph.py")
     store = open_graph(typed.build_kuzu(tmp / "typed.kz"))

@@ -44,7 +44,7 @@ REFERENCE = {
 
 def _evaluate(store, questions, *, embedder: str | None = None) -> dict[str, float]:
     from byokg.config import RunConfig
-    from byokg.engine import Engine
+    from byokg.pipeline.engine import Engine
 
     eng = Engine(store, RunConfig(embedder=embedder) if embedder else RunConfig())
     eng.ask(questions[0].text)  # warm-up: profile, name index, model
@@ -81,8 +81,8 @@ def _synthetic(scale: int, results: dict, n: int) -> None:
 
     from benchmarks.synthetic import generate
     from byokg.config import RunConfig
-    from byokg.engine import Engine
-    from byokg.profile import is_unnamed
+    from byokg.graph.profile import is_unnamed
+    from byokg.pipeline.engine import Engine
 
     store = MemoryGraph.from_triplets(generate(scale, seed=0), uri=f"memory:synthetic-{scale}")
     rng = random.Random(0)

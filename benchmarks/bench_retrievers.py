@@ -42,7 +42,7 @@ def _graph(scale: int) -> Any:
 
 
 def _query_embedder(quick: bool) -> Any:
-    from byokg.linking.embedders import make_lexical, make_minilm, minilm_available
+    from byokg.models.embedders import make_lexical, make_minilm, minilm_available
 
     if not quick and minilm_available():
         return make_minilm()
@@ -50,7 +50,7 @@ def _query_embedder(quick: bool) -> Any:
 
 
 def _questions(g: Any, n: int, seed: int = 0) -> list[str]:
-    from byokg.scoring import humanize_relation
+    from byokg.plugins.scoring.scorers import humanize_relation
 
     rng = np.random.default_rng(seed)
     edges = rng.choice(len(g.heads), size=n, replace=False)
@@ -63,9 +63,10 @@ def _questions(g: Any, n: int, seed: int = 0) -> list[str]:
 
 
 def run(scale: int, results: dict, *, quick: bool = False) -> None:
+    from byokg.plugins.scoring.scorers import TripletIndex, question_vector
+
     from byokg.linking.dense import DenseIndex
-    from byokg.linking.embedders import make_lexical
-    from byokg.scoring import TripletIndex, question_vector
+    from byokg.models.embedders import make_lexical
 
     t0 = time.perf_counter()
     g = _graph(scale)

@@ -47,9 +47,9 @@ def run(scale: int, results: dict, *, quick: bool = False, limit: int | None = N
         strategies: tuple[str, ...] = STRATEGIES, noisy: bool | str = True) -> None:
     from benchmarks.bench_llmpath import northwind_store
     from benchmarks.scripted_llm import ScriptedServer, northwind_plans
-    from byokg.analysis import analyze
     from byokg.config import RunConfig
     from byokg.eval.runner import EvalSettings, run_eval
+    from byokg.language.analysis import analyze
 
     limit = limit or (60 if quick else None)
     with tempfile.TemporaryDirectory() as tmp:

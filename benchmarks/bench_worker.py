@@ -53,8 +53,8 @@ def _p50(fn, reps: int) -> float:
 def run(scale: int, results: dict, *, quick: bool = False) -> None:
     from byokg.cypher.execute import Status, execute
     from byokg.cypher.worker import pool_for
-    from byokg.graph import open_graph
-    from byokg.pgmapping import load_northwind
+    from byokg.graph.open import open_graph
+    from byokg.io.pgmapping import load_northwind
 
     reps = 20 if quick else 100
     with tempfile.TemporaryDirectory() as tmp:

@@ -34,8 +34,9 @@ QUESTIONS = SHARED / "freebase" / "cwq_tinykg_subset.jsonl"
 
 
 def first_prompt_chars(store, question: str) -> int:
-    from byokg.analysis import analyze
-    from byokg.kglinker import linker_prompt, render_schema_for
+    from byokg.plugins.kglinker.prompt import linker_prompt, render_schema_for
+
+    from byokg.language.analysis import analyze
 
     schema_text = render_schema_for(store.schema(samples=1), analyze(question))
     return linker_prompt(question, schema_text).chars
@@ -75,10 +76,10 @@ def ceiling(rows: list[dict]) -> dict[str, float]:
 
 
 def evaluate(limit: int | None = None, data: Path = QUESTIONS) -> dict[str, float]:
-    from byokg.engine import Engine
-    from byokg.graph import open_graph
-    from byokg.profile import display_names
-    from byokg.text import normalize
+    from byokg.graph.open import open_graph
+    from byokg.graph.profile import display_names
+    from byokg.language.text import normalize
+    from byokg.pipeline.engine import Engine
 
     t0 = time.perf_counter()
     store = open_graph(f"memory:{KG}")

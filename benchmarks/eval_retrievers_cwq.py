@@ -38,7 +38,7 @@ KS = (10, 50)
 
 
 def _hits(store, triplets, gold: set[str], cache: dict[str, str]) -> list[bool]:
-    from byokg.text import normalize
+    from byokg.language.text import normalize
 
     ids = [x for t in triplets for x in (t.head, t.tail) if x not in cache]
     if ids:
@@ -57,12 +57,13 @@ def _summary(name: str, recall: dict[int, int], lat: list[float], n: int) -> dic
 
 def evaluate(limit: int | None = None, *, index_dir: str | None = None,
              reranker_path: str | None = None) -> dict[str, float]:
+    from byokg.plugins.scoring.scorers import get_triplet_index, rank_subgraph
+
     from byokg.config import RunConfig
-    from byokg.graph import open_graph
-    from byokg.paths import expand
-    from byokg.scoring import get_triplet_index, rank_subgraph
-    from byokg.text import normalize
-    from byokg.tools import Services
+    from byokg.graph.open import open_graph
+    from byokg.graph.paths import expand
+    from byokg.language.text import normalize
+    from byokg.pipeline.tools import Services
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     store = open_graph(f"memory:{KG}")
@@ -73,7 +74,7 @@ def evaluate(limit: int | None = None, *, index_dir: str | None = None,
     services = Services(cfg)
     reranker = None
     if reranker_path:
-        from byokg import registry
+        from byokg.pipeline import registry
 
         reranker = registry.rerankers().create("flag", path=reranker_path)
     t0 = time.perf_counter()

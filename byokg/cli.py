@@ -3,7 +3,7 @@
 Core commands live here; bigger ones (ask, link, index, eval, demo) are loaded lazily from their
 own modules so ``byokg --help`` stays fast. Errors print one line and exit 1 (traceback with
 ``--debug``). ``-v``/``--log-level`` turn on logging to stderr; stdout carries only results.
-Graph text is untrusted: human-readable output goes through :func:`byokg.termsafe.terminal_safe`.
+Graph text is untrusted: human-readable output goes through :func:`byokg.presentation.termsafe.terminal_safe`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from typing import Any
 
 import click
 
+from byokg.presentation.termsafe import TerminalSafeFormatter, json_safe, terminal_safe
+
 from .errors import ByokgError
-from .termsafe import TerminalSafeFormatter, json_safe, terminal_safe
 
 log = logging.getLogger("byokg.cli")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -144,7 +145,7 @@ def echo_json(data: Any) -> None:
 
 def echo_safe(text: object = "", *, err: bool = False) -> None:
     """Print text this program assembled from untrusted parts: line breaks kept, every other
-    control character shown escaped (see byokg.termsafe)."""
+    control character shown escaped (see byokg.presentation.termsafe)."""
     click.echo(terminal_safe(text, newlines=True), err=err)
 
 
@@ -153,8 +154,8 @@ def echo_safe(text: object = "", *, err: bool = False) -> None:
 def plugins(as_json: bool) -> None:
     """List installed plugin distributions (with what each registered, or why it failed) and the
     registered tools, backends, LLMs, embedders, rerankers and datasets."""
-    from . import registry
-    from .plugininfo import installed_plugins
+    from byokg.pipeline import registry
+    from byokg.pipeline.plugininfo import installed_plugins
 
     dists = installed_plugins()
     data = registry.describe()
@@ -206,8 +207,8 @@ def load(source: tuple[str, ...], into: str, mapping: str | None, skip_bad_rows:
     """Load triple files (CSV/TSV/JSONL) or, with --mapping, property-graph CSVs into a graph
     store. Triple CSVs need a header naming their columns (head,relation,tail or
     source,target,relation, … in any order), or --columns for files without one."""
-    from .loading import load_into
-    from .readers import Limits
+    from byokg.io.loading import load_into
+    from byokg.io.readers import Limits
 
     limits = Limits.from_env(line_bytes=max_line_bytes, number_digits=max_number_digits,
                              depth=max_depth)
@@ -225,8 +226,8 @@ def load(source: tuple[str, ...], into: str, mapping: str | None, skip_bad_rows:
 def schema(graph_uri: str, as_json: bool, samples: int, display: str | None) -> None:
     """Show the graph's node labels with typed properties (which one names the nodes, which is
     the key), and its relationship types with their properties."""
-    from .profile import profile_graph
-    from .schema_render import render_schema
+    from byokg.graph.profile import profile_graph
+    from byokg.graph.schema_render import render_schema
 
     with _opened(graph_uri, display=display) as store:
         if as_json:
@@ -262,7 +263,7 @@ class _opened:
     def __enter__(self):
         import time
 
-        from .graph import open_graph
+        from byokg.graph.open import open_graph
 
         t0 = time.perf_counter()
         self.store = open_graph(self.uri, **self.options)

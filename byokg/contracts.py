@@ -454,14 +454,14 @@ class Answer(BaseModel):
     names: dict[str, str] = Field(default_factory=dict)
 
     def _repr_html_(self) -> str:
-        """The evidence picture in a notebook (see ``byokg.picture``); untrusted text escaped."""
-        from .picture import render_fragment
+        """The evidence picture in a notebook (see ``byokg.presentation.picture``); untrusted text escaped."""
+        from byokg.presentation.picture import render_fragment
 
         return render_fragment(self)
 
 
 class Retrieval(BaseModel):
-    """Ranked evidence for a question without an answer (:meth:`byokg.engine.Engine.retrieve`):
+    """Ranked evidence for a question without an answer (:meth:`byokg.pipeline.engine.Engine.retrieve`):
     the context items best first, each with its provenance (tool, round, score, triplets, path
     or query), the question's entities as linked, display names of every node id and the trace."""
 
@@ -473,7 +473,7 @@ class Retrieval(BaseModel):
 
 
 class StageEvent(BaseModel):
-    """One step of a question as it happens (:meth:`byokg.engine.Engine.stream`).
+    """One step of a question as it happens (:meth:`byokg.pipeline.engine.Engine.stream`).
 
     ``kind``: ``proposal`` (the round's artifacts), ``links`` (linked mentions), ``tool`` (one
     tool's items), ``merge`` (items new to the context), ``token`` (a piece of the answer text,

@@ -31,8 +31,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from byokg.graph.store import GraphStore
+
 from .contracts import Direction
-from .store import GraphStore
 
 __all__ = [
     "CHECKS",
@@ -183,8 +184,8 @@ def loaded_store(triples: Sequence[tuple[str, str, str]], uri: str, folder: Path
                  **options: Any) -> GraphStore:
     """``triples`` written as a CSV in ``folder``, loaded into ``uri`` through ``byokg load``
     (the ``loader`` the backend registered), then opened with ``open_graph(uri, **options)``."""
-    from .graph import open_graph
-    from .loading import load_into
+    from byokg.graph.open import open_graph
+    from byokg.io.loading import load_into
 
     src = write_triples_csv(Path(folder) / "triples.csv", triples)
     load_into([str(src)], uri)
@@ -269,7 +270,7 @@ def check_iter_node_names(store: GraphStore) -> None:
 
 
 def check_follow_paths(store: GraphStore) -> None:
-    from .paths import follow_paths
+    from byokg.graph.paths import follow_paths
 
     res = follow_paths(store, ["alice", "bob"], "works_at -> located.in -> located.in")
     assert res.complete and res.reached == ["france"], res
@@ -288,7 +289,7 @@ def check_follow_paths(store: GraphStore) -> None:
 
 
 def check_follow_paths_fanout_cap(store: GraphStore) -> None:
-    from .paths import follow_paths
+    from byokg.graph.paths import follow_paths
 
     res = follow_paths(store, ["hub"], ["links"], fanout_per_hop=2, mode="forward")
     assert len(res.paths) == 2 and res.truncated, res
@@ -298,7 +299,7 @@ def check_shortest_paths(store: GraphStore, max_hops: int) -> None:
     """Same node/relation sequences everywhere. Where an edge exists both ways with the same
     relation (france-borders-germany), which direction a hop is reported in may differ (the
     in-memory BFS keeps one), so direction flags are checked against the stored edges."""
-    from .paths import shortest_paths
+    from byokg.graph.paths import shortest_paths
 
     stored = set(TRIPLES)
     res = shortest_paths(store, SHORTEST_PAIRS, max_hops=max_hops, k=50, hub_degree=10**6)
@@ -314,7 +315,7 @@ def check_shortest_paths(store: GraphStore, max_hops: int) -> None:
 
 
 def check_shortest_paths_k_limits(store: GraphStore) -> None:
-    from .paths import shortest_paths
+    from byokg.graph.paths import shortest_paths
 
     exp = expected_shortest("alice", "germany", 3)
     assert len(exp) > 1
@@ -336,8 +337,8 @@ def check_profile(store: GraphStore) -> None:
     """A store with the ``profile`` capability samples its catalogue (every relation type with
     its count and label pair), fingerprints itself stably, and its profile names the nodes of
     a triple graph by their ids."""
-    from .profile import profile_graph
-    from .store import Capability
+    from byokg.graph.profile import profile_graph
+    from byokg.graph.store import Capability
 
     if Capability.PROFILE not in getattr(store, "capabilities", ()):
         return
@@ -433,7 +434,7 @@ def _as_test(check: Callable[..., None], params: dict[str, list[Any]], pytest: A
 
 
 class ScriptedLLM:
-    """An :class:`byokg.models.LLM` replying ``script(prompt, call_index)``; keeps every prompt
+    """An :class:`byokg.models.base.LLM` replying ``script(prompt, call_index)``; keeps every prompt
     (thread-safe, so tools running side by side can share it)."""
 
     def __init__(self, script: Callable[[str, int], str], name: str = "script") -> None:
@@ -446,7 +447,7 @@ class ScriptedLLM:
 
     def complete(self, prompt: str, *, system: str | None = None, max_tokens: int | None = None,
                  temperature: float | None = None) -> Any:
-        from .models import LLMResponse
+        from byokg.models.base import LLMResponse
 
         with self._lock:
             self.prompts.append(prompt)

@@ -18,7 +18,7 @@ from byokg.contracts import ContextItem, QueryResult, TraceEvent
 from byokg.cypher.execute import Status, ran_key, to_context_item
 from byokg.cypher.repair import RepairResult, run_with_repair
 from byokg.hookspecs import hookimpl
-from byokg.tools import Tool, ToolParams, ToolRequest, ToolResult
+from byokg.pipeline.tools import Tool, ToolParams, ToolRequest, ToolResult
 
 
 class CypherParams(ToolParams):
@@ -95,8 +95,8 @@ class CypherTool(Tool):
     def _critique(self, request: ToolRequest, queries: list[str], result: ToolResult
                   ) -> list[str]:
         """The query critic (``RunConfig.query_critic``): one call checks the queries first."""
-        from byokg.kglinker import render_schema_for
-        from byokg.routing import critique
+        from byokg.plugins.kglinker.prompt import render_schema_for
+        from byokg.plugins.routing.shapes import critique
 
         store, services = request.store, request.services
         text = render_schema_for(request.graph_profile(), request.analysis, services=services)

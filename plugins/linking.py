@@ -19,31 +19,31 @@ def _entity_linker() -> Any:
 
 
 def _minilm(**options: Any) -> Any:
-    from byokg.linking.embedders import make_minilm
+    from byokg.models.embedders import make_minilm
 
     return make_minilm(**options)
 
 
 def _flag_embedder(path: str | None = None, **options: Any) -> Any:
-    from byokg.linking.embedders import make_flag
+    from byokg.models.embedders import make_flag
 
     return make_flag(path or os.environ.get("BYOKG_EMBEDDER_PATH"), **options)
 
 
 def _lexical(**options: Any) -> Any:
-    from byokg.linking.embedders import make_lexical
+    from byokg.models.embedders import make_lexical
 
     return make_lexical(**options)
 
 
 def _flag_reranker(path: str | None = None, **options: Any) -> Any:
-    from byokg.linking.rerankers import make_flag_reranker
+    from byokg.models.rerankers import make_flag_reranker
 
     return make_flag_reranker(path or os.environ.get("BYOKG_RERANKER_PATH"), **options)
 
 
 def _cosine_reranker(embedder: Any = None, **options: Any) -> Any:
-    from byokg.linking.rerankers import make_cosine_reranker
+    from byokg.models.rerankers import make_cosine_reranker
 
     return make_cosine_reranker(embedder, **options)
 

@@ -1,8 +1,8 @@
 """Built-in path tools: follow-paths, shortest-paths, one-hop and expand (see docs/paths.md).
 
 Each tool reads its parameters from the run configuration (``params.<tool name>``), walks the
-graph through :mod:`byokg.paths` (batched, capped) and returns ContextItems (built by
-:mod:`byokg.context`) with the path / triplets they stand for, plus trace events for unknown
+graph through :mod:`byokg.graph.paths` (batched, capped) and returns ContextItems (built by
+:mod:`byokg.pipeline.context`) with the path / triplets they stand for, plus trace events for unknown
 relations, inverted hops, caps hit and hubs skipped. Relations are ranked against the question
 with the question's own analysis (``request.analysis.relation_scores``).
 
@@ -10,7 +10,7 @@ Every tool sorts what it found before the token budget picks (score, then ids), 
 depends on the store's result order, and names the request fields its result depends on
 (``reads``) so the engine runs it once per question for each distinct request. Shortest paths
 connect only strongly linked entities and answers, and push down paths through hub and
-low-information relations (:func:`byokg.profile.relation_stats`, from the graph itself).
+low-information relations (:func:`byokg.graph.profile.relation_stats`, from the graph itself).
 """
 
 from __future__ import annotations
@@ -21,17 +21,17 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from byokg.context import path_items, tail_ranker, triplet_items
 from byokg.contracts import Direction, MentionLinks, Path, RelationPath, Triplet
+from byokg.graph.paths import FollowResult, expand, follow_paths, shortest_paths
+from byokg.graph.profile import display_names
+from byokg.graph.store import GraphStore
 from byokg.hookspecs import hookimpl
-from byokg.paths import FollowResult, expand, follow_paths, shortest_paths
-from byokg.profile import display_names
-from byokg.store import GraphStore
-from byokg.tools import Services, Tool, ToolParams, ToolRequest, ToolResult
+from byokg.pipeline.context import path_items, tail_ranker, triplet_items
+from byokg.pipeline.tools import Services, Tool, ToolParams, ToolRequest, ToolResult
 
 
 def _relation_names(store: GraphStore, services: Services) -> set[str]:
-    key = f"byokg.paths.relation_types:{getattr(store, 'uri', id(store))}:{id(store)}"
+    key = f"byokg.graph.paths.relation_types:{getattr(store, 'uri', id(store))}:{id(store)}"
     return services.shared(key, lambda: set(store.relation_types()))
 
 
@@ -209,9 +209,9 @@ class ShortestPathsTool(Tool):
                   result: ToolResult) -> tuple[list[Path], list[float | None], list[dict[str, Any]]]:
         """Per pair, its ``k`` best paths: ``1 / (1 + hops)`` times the geometric mean of the
         relations' weights (hub and low-information relations the question does not ask about
-        weigh less: :func:`byokg.profile.relation_weights`); paths through a relation under
+        weigh less: :func:`byokg.graph.profile.relation_weights`); paths through a relation under
         ``min_relation_weight`` are dropped and counted."""
-        from byokg.profile import relation_stats, relation_weights
+        from byokg.graph.profile import relation_stats, relation_weights
 
         rels = sorted({r for x in pairs for path in x.paths for r in path.relations})
         if not rels:

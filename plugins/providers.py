@@ -8,19 +8,19 @@ from byokg.hookspecs import hookimpl
 
 
 def _bedrock(rest: str, **options: Any):
-    from byokg.llm.bedrock import BedrockLLM
+    from byokg.models.bedrock import BedrockLLM
 
     return BedrockLLM(rest, **options)
 
 
 def _openai(rest: str, **options: Any):
-    from byokg.llm.openai import OpenAICompatLLM
+    from byokg.models.openai import OpenAICompatLLM
 
     return OpenAICompatLLM(rest, **options)
 
 
 def _replay(rest: str, **options: Any):
-    from byokg.llm.replay import create_replay
+    from byokg.models.replay import create_replay
 
     return create_replay(rest, **options)
 

@@ -66,14 +66,14 @@ def write_bert_tokenizer():
 
 @pytest.fixture(scope="session")
 def demo_store():
-    from byokg.graph import open_graph
+    from byokg.graph.open import open_graph
 
     return open_graph("memory:demo")
 
 
 @pytest.fixture(scope="session")
 def freebase_store(shared_data):
-    from byokg.graph import open_graph
+    from byokg.graph.open import open_graph
 
     return open_graph(f"memory:{FREEBASE_TINY}")
 
@@ -134,7 +134,7 @@ def register_plugin():
     test only (unregistered at teardown)."""
     from types import SimpleNamespace
 
-    from byokg import registry
+    from byokg.pipeline import registry
 
     names: list[str] = []
 
@@ -183,7 +183,7 @@ def write_file():
 @pytest.fixture(scope="session")
 def northwind_kuzu_path(tmp_path_factory, shared_data) -> Path:
     """The shared Northwind graph loaded once into a Kùzu database; its path."""
-    from byokg.pgmapping import load_northwind
+    from byokg.io.pgmapping import load_northwind
 
     path = tmp_path_factory.mktemp("northwind") / "northwind.kz"
     load_northwind(f"kuzu:{path}", shared_data / "northwind" / "graph" / "import")
@@ -193,7 +193,7 @@ def northwind_kuzu_path(tmp_path_factory, shared_data) -> Path:
 @pytest.fixture(scope="module")
 def northwind_kuzu(northwind_kuzu_path):
     """The shared Northwind Kùzu graph opened for one test module (closed at its end)."""
-    from byokg.graph import open_graph
+    from byokg.graph.open import open_graph
 
     store = open_graph(f"kuzu:{northwind_kuzu_path}")
     yield store

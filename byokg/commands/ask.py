@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from byokg.cli import echo_safe
-from byokg.termsafe import json_safe, terminal_safe
+from byokg.presentation.termsafe import json_safe, terminal_safe
 
 from .options import display_option, llm_option
 
@@ -77,9 +77,9 @@ def ask(
 ) -> None:
     """Answer QUESTION from the graph, with the facts that support the answer; or every
     question of --file into --out."""
-    from byokg.engine import Engine
-    from byokg.engine import explain as explain_text
-    from byokg.graph import open_graph
+    from byokg.graph.open import open_graph
+    from byokg.pipeline.engine import Engine
+    from byokg.pipeline.engine import explain as explain_text
 
     if (question is None) == (questions_file is None):
         raise click.UsageError("give a QUESTION or --file FILE (not both)")
@@ -93,7 +93,7 @@ def ask(
     tool_list = [t.strip() for t in tools.split(",") if t.strip()] if tools else None
     cfg = _config(config_file, llm=llm, iterations=iterations, tools=tool_list)
     if display:  # also in the run's settings, so a batch re-run with another --display is named
-        from byokg.profile import parse_display
+        from byokg.graph.profile import parse_display
 
         merged = {**parse_display(cfg.display), **parse_display(display)}
         cfg = cfg.model_copy(update={"display": {k: list(v) for k, v in merged.items()}})
@@ -118,7 +118,7 @@ def ask(
             close()
     log_trace(answer)
     if html_file:
-        from byokg.picture import write_page
+        from byokg.presentation.picture import write_page
 
         written = write_page(answer, html_file)
         click.echo(f"evidence picture: {terminal_safe(written)}", err=True)
@@ -164,9 +164,9 @@ def demo_questions(limit: int = DEMO_QUESTIONS) -> list[dict[str, Any]]:
 def demo(llm: str, count: int) -> None:
     """Ask the built-in demo graph (memory:demo) a few questions, offline, with evidence."""
     from byokg.config import RunConfig
-    from byokg.engine import Engine
-    from byokg.engine import explain as explain_text
-    from byokg.graph import open_graph
+    from byokg.graph.open import open_graph
+    from byokg.pipeline.engine import Engine
+    from byokg.pipeline.engine import explain as explain_text
 
     store = open_graph("memory:demo")
     engine = Engine(store, RunConfig(llm=llm))

@@ -6,8 +6,9 @@ import json
 
 import click
 
+from byokg.presentation.termsafe import json_safe
+
 from ..cli import echo_safe
-from ..termsafe import json_safe
 from .options import RegistryOption, display_option, llm_option
 
 
@@ -49,7 +50,7 @@ def eval_group(ctx, dataset, data_path, graph_uri, llm, strategy, limit, workers
     if iterations:
         cfg = cfg.model_copy(update={"iterations": iterations})
     if display:  # wins over the config file's display per label; archived in config.json
-        from ..profile import parse_display
+        from byokg.graph.profile import parse_display
 
         merged = {**parse_display(cfg.display), **parse_display(display)}
         cfg = cfg.model_copy(update={"display": {k: list(v) for k, v in merged.items()}})

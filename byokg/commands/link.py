@@ -7,14 +7,16 @@ import time
 
 import click
 
+from byokg.presentation.termsafe import terminal_safe
+
 from ..cli import _opened, echo_json, echo_safe
-from ..termsafe import terminal_safe
 from .options import RegistryOption, display_option
 
 
 def _services(index_dir: str | None, embedder: str | None):
+    from byokg.pipeline.tools import Services
+
     from ..config import RunConfig
-    from ..tools import Services
 
     return Services(RunConfig(index_dir=index_dir, embedder=embedder))
 
@@ -43,7 +45,7 @@ def link(mentions: tuple[str, ...], graph_uri: str, method: str, top_k: int, min
     from ..linking.linker import EntityLinker, EntityLinkerParams
 
     if method in ("dense", "both") and embedder is None:
-        from ..linking.embedders import default_embedder_name
+        from byokg.models.embedders import default_embedder_name
 
         embedder = default_embedder_name()
     services = _services(index_dir, embedder)
@@ -87,7 +89,7 @@ def build(graph_uri: str, dense: bool, embedder: str | None, index_dir: str | No
 
     root = index_dir or str(default_index_dir())
     if dense and embedder is None:
-        from ..linking.embedders import default_embedder_name
+        from byokg.models.embedders import default_embedder_name
 
         embedder = default_embedder_name()
     services = _services(root, embedder)

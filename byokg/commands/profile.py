@@ -21,7 +21,7 @@ def profile(graph_uri: str, display: str | None, refresh: bool, cache_dir: str |
     """Profile the graph: per label the property that names its nodes (and why), the key,
     each property's type and examples; per relationship type its domain, range, cardinality
     and properties; which properties are numbers and dates."""
-    from ..profile import profile_graph
+    from byokg.graph.profile import profile_graph
 
     with _opened(graph_uri, display=display) as store:
         prof = profile_graph(store, refresh=refresh, cache_dir=cache_dir)

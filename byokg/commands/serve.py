@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from byokg.termsafe import terminal_safe
+from byokg.presentation.termsafe import terminal_safe
 
 from .options import llm_option
 

@@ -28,7 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from byokg.contracts import GraphSchema, LLMCall
-from byokg.models import prompt_checksum
+from byokg.models.base import prompt_checksum
 
 from .dialects import dialect_hints
 from .execute import Execution, Status, execute

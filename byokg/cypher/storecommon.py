@@ -32,7 +32,7 @@ from byokg.contracts import (
     Triplet,
 )
 from byokg.errors import ConfigError, ReadOnlyViolation
-from byokg.store import (
+from byokg.graph.store import (
     BaseGraphStore,
     Capability,
     GraphSample,

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..text import normalize
+from byokg.language.text import normalize
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 

@@ -26,9 +26,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from byokg.language.text import count_tokens
+
 from ..config import RunConfig, settings_diff
 from ..errors import ConfigError
-from ..text import count_tokens
 from . import metrics as M
 from .datasets import Dataset, Example
 
@@ -307,8 +308,8 @@ def run_eval(
     recorded on that question (``error``) and the run goes on; ``--resume`` skips every
     question already in ``predictions.jsonl``, errored ones included.
     """
-    from .. import registry
-    from ..graph import open_graph
+    from byokg.graph.open import open_graph
+    from byokg.pipeline import registry
 
     out = FsPath(out_dir)
     archive = Archive(out)
@@ -350,7 +351,7 @@ def run_eval(
 
 
 def _default_engine(store: Any, cfg: RunConfig) -> Any:
-    from ..engine import Engine
+    from byokg.pipeline.engine import Engine
 
     return Engine(store, cfg)
 
@@ -378,7 +379,8 @@ def _run_parallel(fn: Callable[[Example], Any], todo: list[Example], workers: in
 def _make_judge(spec: str | None) -> Callable[[Example, list[str]], float] | None:
     if not spec:
         return None
-    from ..llm import create_llm
+    from byokg.models.llm import create_llm
+
     from .judge import judge_answer
 
     llm = create_llm(spec)

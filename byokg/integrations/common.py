@@ -11,7 +11,7 @@ from ..contracts import ContextItem, Retrieval
 
 def engine_for(engine: Any = None, *, graph: Any = None, llm: str = "none",
                **config: Any) -> Any:
-    """``engine`` as given, or an :class:`~byokg.engine.Engine` over ``graph`` (a URI or a
+    """``engine`` as given, or an :class:`~byokg.pipeline.engine.Engine` over ``graph`` (a URI or a
     store) with ``RunConfig(llm=llm, **config)``."""
     if engine is not None:
         return engine
@@ -19,12 +19,13 @@ def engine_for(engine: Any = None, *, graph: Any = None, llm: str = "none",
         from ..errors import ConfigError
 
         raise ConfigError("give an engine or a graph (a URI such as memory:demo, or a store)")
+    from byokg.pipeline.engine import Engine
+
     from ..config import RunConfig
-    from ..engine import Engine
 
     store = graph
     if isinstance(graph, str):
-        from ..graph import open_graph
+        from byokg.graph.open import open_graph
 
         store = open_graph(graph)
     return Engine(store, RunConfig(llm=llm, **config))

@@ -5,7 +5,7 @@
     docs = retriever.invoke("Where was Louis Armstrong born?")
 
 Each :class:`~langchain_core.documents.Document` is one context item of
-:meth:`byokg.engine.Engine.retrieve`, best first; its metadata holds the provenance (tool,
+:meth:`byokg.pipeline.engine.Engine.retrieve`, best first; its metadata holds the provenance (tool,
 round, rank, score, node ids and names, relation path or query, triplets).
 """
 

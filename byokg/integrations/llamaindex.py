@@ -5,7 +5,7 @@
     nodes = retriever.retrieve("Where was Louis Armstrong born?")
 
 Each :class:`~llama_index.core.schema.NodeWithScore` holds one context item of
-:meth:`byokg.engine.Engine.retrieve` as a ``TextNode`` (best first), its score the item's score
+:meth:`byokg.pipeline.engine.Engine.retrieve` as a ``TextNode`` (best first), its score the item's score
 and its metadata the provenance (tool, round, rank, node ids and names, relation path or
 query, triplets).
 """

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..text import normalize
+from byokg.language.text import normalize
 
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 _SPACES = re.compile(r"\s+")
@@ -24,7 +24,7 @@ _SPACE = 32
 
 
 def fast_normalize(text: str) -> str:
-    """:func:`byokg.text.normalize`, with a shortcut for plain ASCII (same result, 3x faster)."""
+    """:func:`byokg.language.text.normalize`, with a shortcut for plain ASCII (same result, 3x faster)."""
     if text.isascii():
         return _SPACES.sub(" ", _NON_WORD.sub(" ", text.lower()).replace("_", " ")).strip()
     return normalize(text)

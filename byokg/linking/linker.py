@@ -30,10 +30,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from byokg.graph.store import Capability, GraphStore, has_capability
+from byokg.pipeline.tools import Linker, Services, ToolParams
+
 from ..contracts import Candidate, MentionLinks
 from ..errors import BackendError, InputError
-from ..store import Capability, GraphStore, has_capability
-from ..tools import Linker, Services, ToolParams
 from .grams import fast_normalize
 from .manifest import collect_names, mismatch, read_manifest, slug
 

@@ -163,9 +163,10 @@ class Service:
     def open(cls, graph: str, *, llm: str | None = None, config_file: str | None = None,
              limits: ServeLimits | None = None) -> Service:
         """Open the graph and build the engine once (the LLM and graph are fixed from here)."""
+        from byokg.graph.open import open_graph
+        from byokg.pipeline.engine import Engine
+
         from ..config import RunConfig
-        from ..engine import Engine
-        from ..graph import open_graph
 
         cfg = RunConfig.load(config_file) if config_file else RunConfig()
         if llm is not None:

@@ -35,7 +35,7 @@ def write_triples():
 
 @pytest.fixture(scope="session")
 def memory_store_from_triples() -> TripleFactory:
-    from byokg.graph import graph_from_triplets
+    from byokg.graph.open import graph_from_triplets
 
     def make(triples):
         return graph_from_triplets(list(triples))
@@ -70,7 +70,7 @@ def northwind_data() -> Path:
 @pytest.fixture(scope="session")
 def northwind_kuzu_uri(tmp_path_factory, northwind_data) -> str:
     """Northwind loaded once per session into a Kùzu file (via the packaged mapping)."""
-    from byokg.pgmapping import load_northwind
+    from byokg.io.pgmapping import load_northwind
 
     uri = f"kuzu:{tmp_path_factory.mktemp('northwind') / 'northwind.kz'}"
     load_northwind(uri, northwind_data)
@@ -80,7 +80,7 @@ def northwind_kuzu_uri(tmp_path_factory, northwind_data) -> str:
 @pytest.fixture(scope="session")
 def northwind_kuzu(northwind_kuzu_uri):
     """The Northwind graph as an open (read-only) KuzuGraph."""
-    from byokg.graph import open_graph
+    from byokg.graph.open import open_graph
 
     store = open_graph(northwind_kuzu_uri)
     yield store
@@ -97,7 +97,7 @@ def northwind_bolt(bolt_server, northwind_data):
     with the mapping's display-name columns. ``.database`` names the server database."""
     from byokg.backends.neo4j import mapping_name_properties, open_neo4j
 
-    from byokg.pgmapping import load_northwind, northwind_mapping_path
+    from byokg.io.pgmapping import load_northwind, northwind_mapping_path
 
     db = bolt_server.create_database("northwind")
     summary = load_northwind(bolt_server.uri_for(db), northwind_data)

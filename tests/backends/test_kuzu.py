@@ -8,9 +8,9 @@ import pytest
 
 from byokg.contracts import Direction
 from byokg.errors import BackendError, ConfigError, InputError, QueryError
-from byokg.graph import open_graph
-from byokg.loading import load_into
-from byokg.store import Capability, has_capability
+from byokg.graph.open import open_graph
+from byokg.graph.store import Capability, has_capability
+from byokg.io.loading import load_into
 
 TRIPLES = [
     ("m.01", "people.person.place_of_birth", "Paris"),

@@ -1,4 +1,4 @@
-"""Property-graph mapping files (byokg.pgmapping) and loading them into Kùzu."""
+"""Property-graph mapping files (byokg.io.pgmapping) and loading them into Kùzu."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import json
 import pytest
 
 from byokg.errors import ConfigError, InputError
-from byokg.graph import open_graph
-from byokg.loading import load_into
-from byokg.pgmapping import PGLoadReport, PGMapping
+from byokg.graph.open import open_graph
+from byokg.io.loading import load_into
+from byokg.io.pgmapping import PGLoadReport, PGMapping
 
 MAPPING = {
     "nodes": [
@@ -195,7 +195,7 @@ def test_a_name_column_kuzu_fts_cannot_take_still_loads_and_links(tmp_path, colu
     assert any(f"no full-text index on {column!r}" in n for n in summary.notes)
     from byokg.config import RunConfig
     from byokg.linking.linker import EntityLinker, EntityLinkerParams
-    from byokg.tools import Services
+    from byokg.pipeline.tools import Services
 
     store = open_graph(uri)
     try:

@@ -1,5 +1,5 @@
 """Every backend's ``byokg load`` reads triple files through the same core readers
-(byokg.readers): the same sources give the same counts, the same skipped rows with the same
+(byokg.io.readers): the same sources give the same counts, the same skipped rows with the same
 reasons, and the same graph, whichever store they go into."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pytest
 
 from byokg.contracts import Direction
 from byokg.errors import InputError
-from byokg.graph import open_graph
-from byokg.loading import load_into
+from byokg.graph.open import open_graph
+from byokg.io.loading import load_into
 
 
 @pytest.fixture

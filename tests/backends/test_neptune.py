@@ -15,7 +15,7 @@ from botocore.stub import ANY, Stubber  # noqa: E402
 
 from byokg.contracts import Direction, Triplet  # noqa: E402
 from byokg.errors import CapabilityError, QueryError, ReadOnlyViolation  # noqa: E402
-from byokg.store import Capability  # noqa: E402
+from byokg.graph.store import Capability  # noqa: E402
 
 GRAPH = "g-abc123def4"
 
@@ -277,7 +277,7 @@ def test_database_explain(database):
 
 
 def test_client_from_standard_aws_configuration(monkeypatch):
-    from byokg.graph import open_graph
+    from byokg.graph.open import open_graph
 
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "secret")
@@ -306,7 +306,7 @@ def test_uri_options_are_checked():
     from byokg.backends.neptune import NeptuneAnalyticsGraph, NeptuneDatabaseGraph
 
     from byokg.errors import ConfigError
-    from byokg.graph import open_graph
+    from byokg.graph.open import open_graph
 
     with pytest.raises(ConfigError) as ei:
         NeptuneAnalyticsGraph(f"neptune-graph://{GRAPH}?regoin=us-east-1")

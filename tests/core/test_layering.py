@@ -150,7 +150,7 @@ def test_checker_flags_each_rule(tmp_path):
         ("byokg", "core.py", "def f():\n    from .backends.memory import MemoryGraph\n"),
         ("byokg", "__init__.py", "_LAZY = {'M': ('byokg.backends.memory', 'MemoryGraph')}\n"),
         ("backends", "one.py", "from byokg.backends.two import x\nfrom byokg.demo import D\n"),
-        ("backends", "ok.py", "from byokg.store import Capability\nfrom . import ok\n"
+        ("backends", "ok.py", "from byokg.graph.store import Capability\nfrom . import ok\n"
                               "from byokg.cypher.storecommon import esc\n"),
         ("plugins", "p.py", "import byokg.backends\n"),
     ):

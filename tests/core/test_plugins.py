@@ -12,10 +12,10 @@ import textwrap
 import pytest
 from core_helpers import make_venv, run, venv_env
 
-from byokg import registry
 from byokg.errors import ConfigError, PluginError
 from byokg.hookspecs import HOOK_KINDS, hookimpl
-from byokg.tools import Tool, ToolResult
+from byokg.pipeline import registry
+from byokg.pipeline.tools import Tool, ToolResult
 
 
 class EchoTool(Tool):
@@ -268,8 +268,8 @@ def test_third_party_distribution_via_entry_point(tmp_path, byokg_wheel, example
     # the plugin's objects work: its backend serves a graph and its tool reads it
     script = textwrap.dedent("""
         from byokg import registry
-        from byokg.graph import open_graph
-        from byokg.tools import Services, ToolRequest
+        from byokg.graph.open import open_graph
+        from byokg.pipeline.tools import Services, ToolRequest
         from byokg.contracts import Candidate, MentionLinks
         store = open_graph("inline:Björk|born_in|Reykjavík;Reykjavík|located_in|Iceland")
         assert store.stats().triplets == 2

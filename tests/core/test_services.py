@@ -6,11 +6,11 @@ import threading
 
 import pytest
 
-from byokg import registry
 from byokg.config import RunConfig
 from byokg.errors import ConfigError
 from byokg.hookspecs import hookimpl
-from byokg.tools import Services
+from byokg.pipeline import registry
+from byokg.pipeline.tools import Services
 
 BUILT: list[tuple[str, dict]] = []
 
@@ -69,7 +69,7 @@ def test_shared_builds_once():
 
 
 def test_tool_params_errors_name_the_field():
-    from byokg.tools import ToolParams
+    from byokg.pipeline.tools import ToolParams
 
     class P(ToolParams):
         k: int = 3

@@ -55,7 +55,7 @@ def nw_bolt(bolt_server):
     with the packaged Neo4j-demo mapping and opened through the neo4j backend."""
     from byokg.backends.neo4j import mapping_name_properties, open_neo4j
 
-    from byokg.pgmapping import load_northwind, northwind_mapping_path
+    from byokg.io.pgmapping import load_northwind, northwind_mapping_path
 
     db = bolt_server.create_database("cypher_northwind")
     load_northwind(bolt_server.uri_for(db), IMPORT)

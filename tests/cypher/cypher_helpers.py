@@ -18,7 +18,7 @@ from typing import Any
 
 from byokg.contracts import GraphSchema, NodeLabel, PropertyInfo, QueryResult, RelationType
 from byokg.errors import QueryError
-from byokg.models import LLMResponse
+from byokg.models.base import LLMResponse
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("BYOKG_SHARED_DATA", REPO.parent / "shared" / "data"))

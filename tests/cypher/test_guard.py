@@ -17,7 +17,7 @@ from byokg.contracts import Artifacts, QueryResult
 from byokg.cypher.execute import Status, execute
 from byokg.cypher.guard import GuardVerdict, allowed_procedures, check_query, confirm_with_explain
 from byokg.cypher.lexer import LexError, normalize, tokenize
-from byokg.tools import Services, ToolRequest
+from byokg.pipeline.tools import Services, ToolRequest
 
 # ----------------------------------------------------------------------------- unit cases
 

@@ -11,7 +11,7 @@ import pytest
 from byokg.cypher.execute import Status, execute
 from byokg.cypher.lexer import UnsafeIdentifier, quote_identifier
 from byokg.errors import InputError
-from byokg.graph import open_graph
+from byokg.graph.open import open_graph
 
 COMMENTY = "/* **/ ' */ CREATE (x) //'"
 QUOTEY = ["it's", 'say "hi"', "back\\slash", "a;b", "x -- y", "a // b", "a`b", "a``b"]

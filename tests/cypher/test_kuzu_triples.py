@@ -20,9 +20,9 @@ from byokg.contracts import Direction
 from byokg.cypher.dialects import dialect_hints, rewrite, triple_layout
 from byokg.cypher.execute import Status, execute
 from byokg.cypher.verify import verify
-from byokg.graph import open_graph
-from byokg.loading import load_into
-from byokg.paths import follow_paths
+from byokg.graph.open import open_graph
+from byokg.graph.paths import follow_paths
+from byokg.io.loading import load_into
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "byokg" / "demo" / "demo_kg.jsonl"
@@ -249,7 +249,7 @@ def test_hints(demo_kz, nw_store) -> None:
 
 @pytest.fixture(scope="module")
 def nw_store(tmp_path_factory: pytest.TempPathFactory):
-    from byokg.pgmapping import load_northwind
+    from byokg.io.pgmapping import load_northwind
 
     if not IMPORT.is_dir():
         pytest.fail(f"Northwind CSVs not found at {IMPORT}")
@@ -298,7 +298,7 @@ class _TripleLLM:
         self.prompts: list[str] = []
 
     def complete(self, prompt, *, system=None, max_tokens=None, temperature=None):
-        from byokg.models import LLMResponse
+        from byokg.models.base import LLMResponse
 
         self.prompts.append(prompt)
         return LLMResponse(text=_script(prompt), model=self.name)
@@ -317,10 +317,10 @@ def _script(prompt: str) -> str:
 def test_engine_on_the_kuzu_demo_graph(demo_kz) -> None:
     from types import SimpleNamespace
 
-    from byokg import registry
     from byokg.config import RunConfig
-    from byokg.engine import Engine
     from byokg.hookspecs import hookimpl
+    from byokg.pipeline import registry
+    from byokg.pipeline.engine import Engine
 
     made: list[_TripleLLM] = []
 

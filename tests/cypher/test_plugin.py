@@ -5,11 +5,11 @@ from __future__ import annotations
 from byokg.plugins.cypher import CypherParams, CypherTool
 from cypher_helpers import ScriptedLLM, SuggestionLLM
 
-from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Artifacts
-from byokg.models import LLMResponse
-from byokg.tools import Services, ToolRequest
+from byokg.models.base import LLMResponse
+from byokg.pipeline import registry
+from byokg.pipeline.tools import Services, ToolRequest
 
 
 def test_registered_and_offered_only_with_cypher_and_llm(nw_kuzu, demo_store) -> None:
@@ -76,7 +76,7 @@ def test_tool_without_queries_leaves_a_mark(nw_kuzu) -> None:
 
 
 def test_repeated_query_in_a_later_iteration_is_not_rerun(nw_kuzu) -> None:
-    from byokg.budget import CallBudget
+    from byokg.pipeline.budget import CallBudget
 
     llm = SuggestionLLM()
     services = Services(llm=llm).for_question(CallBudget())  # what one question's tools get
@@ -116,7 +116,7 @@ class _EngineLLM(SuggestionLLM):
 
 
 def test_engine_runs_the_cypher_tool_end_to_end(nw_kuzu) -> None:
-    from byokg.engine import Engine
+    from byokg.pipeline.engine import Engine
 
     llm = _EngineLLM()
     cfg = RunConfig(tools=["cypher"], iterations=1)

@@ -30,7 +30,7 @@ def register_llms(register):
 @pytest.fixture
 def script_llm():
     """Register the ``script:NAME`` provider; yields a namespace to add scripts and see calls."""
-    from byokg import registry
+    from byokg.pipeline import registry
 
     module = SimpleNamespace(register_llms=register_llms)
     registry.register_plugin(module, name="test-script-llm")
@@ -45,7 +45,7 @@ def script_llm():
 @pytest.fixture
 def tool_runs(monkeypatch):
     """Every tool run of the engine as ``(question, tool name, request key)``, in order."""
-    from byokg.engine import Engine
+    from byokg.pipeline.engine import Engine
 
     ran: list[tuple[str, str, str | None]] = []
     real = Engine._run_tool

@@ -8,12 +8,12 @@ import random
 
 from byokg.backends.memory import MemoryGraph
 
-from byokg.analysis import analyze
 from byokg.config import RunConfig
-from byokg.context import Context, Relevance, supported_answers, tail_ranker
 from byokg.contracts import ContextItem, Path, QueryResult, Triplet
-from byokg.tools import Services
-from byokg.verbalize import verbalize_triplets
+from byokg.graph.verbalize import verbalize_triplets
+from byokg.language.analysis import analyze
+from byokg.pipeline.context import Context, Relevance, supported_answers, tail_ranker
+from byokg.pipeline.tools import Services
 
 
 def _fact(h, r, t, tool="one-hop", score=None):
@@ -84,7 +84,7 @@ def test_a_query_result_is_never_dropped_its_rows_are_cut_with_a_mark():
 
 
 def test_engine_records_cuts_in_the_trace(demo_store):
-    from byokg.engine import Engine
+    from byokg.pipeline.engine import Engine
 
     a = Engine(demo_store, RunConfig(context_tokens=100, iterations=1)).ask(
         "Who was born in New Orleans?")
@@ -144,7 +144,7 @@ def _table_item(query: str, rows: list[tuple]) -> ContextItem:
 
 
 def test_rows_a_store_may_return_in_any_order_get_a_fixed_order():
-    from byokg.context import stable_rows
+    from byokg.pipeline.context import stable_rows
 
     rows = [("Seafood", 12), ("Confections", 13), ("Beverages", 12)]
     unordered = [stable_rows(_table_item("MATCH (c) RETURN c.name AS name, c.n AS n", r))

@@ -9,16 +9,16 @@ import time
 
 import pytest
 
-from byokg import registry
 from byokg.config import RunConfig
-from byokg.context import Context
 from byokg.contracts import ContextItem, Triplet
 from byokg.demo import DEMO_QUESTIONS
-from byokg.engine import Engine, ask, explain
 from byokg.errors import ConfigError, InputError, LLMError
 from byokg.hookspecs import hookimpl
-from byokg.text import normalize
-from byokg.tools import Tool, ToolResult
+from byokg.language.text import normalize
+from byokg.pipeline import registry
+from byokg.pipeline.context import Context
+from byokg.pipeline.engine import Engine, ask, explain
+from byokg.pipeline.tools import Tool, ToolResult
 
 # hops <= 2 demo questions the offline linker must get right at rank 1 (all of them but one)
 OFFLINE_EXCLUDED = {"demo-043"}  # "subject of the film Ray": 'about' shares no word with the question
@@ -97,7 +97,7 @@ def _run_recorded(script_llm, tmp_path, name, script, question, **cfg):
     """Record a run through replay:…?record=script:NAME, then replay it offline; both must agree."""
     script_llm.scripts[name] = script
     cassette = tmp_path / f"{name}.jsonl"
-    from byokg.graph import open_graph
+    from byokg.graph.open import open_graph
 
     store = open_graph("memory:demo")
     rec = Engine(store, RunConfig(llm=f"replay:{cassette}?record=script:{name}", **cfg)).ask(question)
@@ -350,8 +350,8 @@ def test_clear_errors(demo_store, tmp_path):
 
 @pytest.fixture(scope="module")
 def demo_kuzu(tmp_path_factory):
-    from byokg.graph import open_graph
-    from byokg.loading import load_into
+    from byokg.graph.open import open_graph
+    from byokg.io.loading import load_into
 
     uri = f"kuzu:{tmp_path_factory.mktemp('demo-kuzu') / 'graph.kz'}"
     load_into([str(DEMO_QUESTIONS.parent / 'demo_kg.jsonl')], uri)

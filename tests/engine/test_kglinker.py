@@ -3,13 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from byokg.analysis import analyze, lexical_relation_scores
-from byokg.contracts import Artifacts, GraphSchema, RelationPattern, RelationType
-from byokg.errors import ConfigError
-from byokg.kglinker import (
+from byokg.plugins.kglinker.prompt import (
     MAX_ITEMS,
     MAX_REPLY_CHARS,
     answer_prompt,
@@ -20,7 +14,13 @@ from byokg.kglinker import (
     parse_reply,
     render_schema_for,
 )
-from byokg.models import prompt_checksum
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from byokg.contracts import Artifacts, GraphSchema, RelationPattern, RelationType
+from byokg.errors import ConfigError
+from byokg.language.analysis import analyze, lexical_relation_scores
+from byokg.models.base import prompt_checksum
 
 
 def test_templates_keep_their_line_structure():
@@ -188,7 +188,7 @@ def test_relation_scores_blend_a_configured_embedder():
     import numpy as np
 
     from byokg.config import RunConfig
-    from byokg.tools import Services
+    from byokg.pipeline.tools import Services
 
     class Emb:
         name, dim = "fake", 2

@@ -7,7 +7,7 @@ import pytest
 
 from byokg import graph_from_triplets
 from byokg.config import RunConfig
-from byokg.engine import Engine
+from byokg.pipeline.engine import Engine
 
 # a capital, two look-alikes of China, and a literal stored as a node (its id is 1918)
 TRIPLETS = [("China", "capital", "Beijing"), ("China Daily", "published_in", "Beijing"),

@@ -10,14 +10,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from byokg.errors import ConfigError, LLMError
-from byokg.llm import backoff_delays, create_llm
-from byokg.models import prompt_checksum
+from byokg.models.base import prompt_checksum
+from byokg.models.llm import backoff_delays, create_llm
 
 
 @pytest.fixture
 def no_sleep(monkeypatch):
     slept: list[float] = []
-    monkeypatch.setattr("byokg.llm.sleep", slept.append)
+    monkeypatch.setattr("byokg.models.llm.sleep", slept.append)
     return slept
 
 
@@ -58,7 +58,7 @@ def _expected(prompt, max_tokens=256, temperature=0.2):
 
 
 def test_bedrock_success_request_validated(bedrock, no_sleep):
-    from byokg.llm.bedrock import BedrockLLM
+    from byokg.models.bedrock import BedrockLLM
 
     client, stub = bedrock
     stub.add_response("converse", CONVERSE_OK, _expected("Where?"))
@@ -70,7 +70,7 @@ def test_bedrock_success_request_validated(bedrock, no_sleep):
 
 
 def test_bedrock_throttle_then_success(bedrock, no_sleep):
-    from byokg.llm.bedrock import BedrockLLM
+    from byokg.models.bedrock import BedrockLLM
 
     client, stub = bedrock
     for _ in range(2):
@@ -84,7 +84,7 @@ def test_bedrock_throttle_then_success(bedrock, no_sleep):
 
 
 def test_bedrock_failure_raises_with_code(bedrock, no_sleep):
-    from byokg.llm.bedrock import BedrockLLM
+    from byokg.models.bedrock import BedrockLLM
 
     client, stub = bedrock
     stub.add_client_error("converse", service_error_code="AccessDeniedException",
@@ -96,7 +96,7 @@ def test_bedrock_failure_raises_with_code(bedrock, no_sleep):
 
 
 def test_bedrock_throttled_forever_gives_up(bedrock, no_sleep):
-    from byokg.llm.bedrock import BedrockLLM
+    from byokg.models.bedrock import BedrockLLM
 
     client, stub = bedrock
     for _ in range(3):
@@ -327,7 +327,7 @@ def test_content_as_a_list_of_parts_is_joined(form_server):
     r = create_llm("openai:m", base_url=form_server, api_key="k").complete("q")
     assert r.text == "<answers>\nNew Orleans\n</answers> tail"
     assert any("non-text content part" in w and "image_url" in w for w in r.warnings)
-    from byokg.kglinker import parse_reply
+    from byokg.plugins.kglinker.prompt import parse_reply
 
     assert parse_reply(r.text).draft_answers == ("New Orleans",)
     _FormHandler.reply = _message(None)  # no content at all: an empty reply, not a crash
@@ -352,7 +352,7 @@ def test_usage_is_optional_metadata(form_server, usage, tokens, warned):
 
 
 def test_wrongly_nested_tags_never_reach_an_answer(form_server):
-    from byokg.kglinker import parse_reply
+    from byokg.plugins.kglinker.prompt import parse_reply
 
     replies = {
         "<answers>\nParis</entities>\n</answers>": ("Paris",),
@@ -394,8 +394,8 @@ def test_a_silent_endpoint_is_bounded_by_the_budget(form_server):
 
 
 def test_defaults_do_not_wait_ten_minutes():
-    from byokg.llm.openai import OpenAICompatLLM
-    from byokg.models import DEFAULT_BUDGET_S
+    from byokg.models.base import DEFAULT_BUDGET_S
+    from byokg.models.openai import OpenAICompatLLM
 
     llm = OpenAICompatLLM("m", base_url="http://127.0.0.1:9/v1")
     assert llm.timeout_s == 60 and llm.budget_s == DEFAULT_BUDGET_S <= 180
@@ -416,7 +416,7 @@ def test_replay_recording_passes_the_deadline_through(form_server, tmp_path, no_
 
 
 def test_bedrock_deadline_and_usage(bedrock, no_sleep):
-    from byokg.llm.bedrock import BedrockLLM
+    from byokg.models.bedrock import BedrockLLM
 
     class Slow:  # a Converse endpoint that takes 20 s to answer
         def converse(self, **req):

@@ -13,7 +13,7 @@ import pytest
 from benchmarks.scripted_llm import Plan, ScriptedServer, demo_plans
 from byokg.config import RunConfig
 from byokg.demo import DEMO_QUESTIONS
-from byokg.engine import Engine
+from byokg.pipeline.engine import Engine
 
 QUESTIONS = [json.loads(x) for x in DEMO_QUESTIONS.read_text(encoding="utf-8").splitlines() if x]
 

@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks.scripted_llm import ScriptedServer, northwind_plans
 from byokg.config import RunConfig
-from byokg.engine import Engine
+from byokg.pipeline.engine import Engine
 
 
 @pytest.fixture(scope="module")

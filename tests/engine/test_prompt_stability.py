@@ -70,7 +70,7 @@ def test_prompts_byte_stable_across_processes_seeds_and_workers_demo(tmp_path):
 
 @pytest.fixture(scope="module")
 def northwind_kuzu_file(tmp_path_factory, shared_data) -> str:
-    from byokg.pgmapping import load_northwind
+    from byokg.io.pgmapping import load_northwind
 
     uri = f"kuzu:{tmp_path_factory.mktemp('nw-stable') / 'northwind.kz'}"
     load_northwind(uri, shared_data / "northwind" / "graph" / "import")
@@ -83,7 +83,7 @@ def test_prompts_byte_stable_across_processes_seeds_and_workers_northwind(
     plans = northwind_plans(shared_data / "northwind" / "kuzu_gold_results.jsonl")
     # a LIMIT over rows that tie returns any of several row sets (the store's choice, run to
     # run: see the Northwind README), so the scripted queries here have none; rows that tie
-    # or come unordered are put in a fixed order by the context (byokg.context.stable_rows)
+    # or come unordered are put in a fixed order by the context (byokg.pipeline.context.stable_rows)
     chosen = [(q, p) for q, p in plans.items() if "LIMIT" not in (p.cypher or "").upper()][:10]
     data = tmp_path / "northwind.jsonl"
     data.write_text("".join(json.dumps({"id": f"nw{i}", "question": q, "answers": p.answers}) + "\n"

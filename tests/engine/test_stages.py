@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Artifacts
-from byokg.engine import Engine
 from byokg.errors import ConfigError
 from byokg.hookspecs import hookimpl
-from byokg.stages import Answerer, AnswerResult, Proposal, Proposer
-from byokg.tools import Services
+from byokg.pipeline import registry
+from byokg.pipeline.engine import Engine
+from byokg.pipeline.stages import Answerer, AnswerResult, Proposal, Proposer
+from byokg.pipeline.tools import Services
 
-ENGINE = Path(__file__).resolve().parents[2] / "byokg" / "engine.py"
+ENGINE = Path(__file__).resolve().parents[2] / "byokg" / "pipeline" / "engine.py"
 
 
 def _builtin_stage_and_tool_names() -> set[str]:
@@ -109,8 +109,8 @@ def test_a_stage_of_the_wrong_kind_or_without_its_llm_is_a_clear_error(demo_stor
 
 
 def test_question_analysed_once_and_graph_profiled_once(demo_store, monkeypatch):
-    import byokg.engine as engine_mod
-    import byokg.profile as profile_mod
+    import byokg.graph.profile as profile_mod
+    import byokg.pipeline.engine as engine_mod
 
     calls = {"analyze": 0, "profile": 0}
     real_analyze, real_profile = engine_mod.analyze, profile_mod.profile_graph
@@ -139,7 +139,7 @@ class _OneAnswerLLM:
         self.prompts: list[str] = []
 
     def complete(self, prompt, *, system=None, max_tokens=None, temperature=None):
-        from byokg.models import LLMResponse
+        from byokg.models.base import LLMResponse
 
         self.prompts.append(prompt)
         return LLMResponse(text="<answers>\nLouis Armstrong\n</answers>", model=self.name)

@@ -8,7 +8,7 @@ import pytest
 
 from byokg.eval.datasets import load_northwind
 from byokg.eval.runner import EvalSettings, run_eval
-from byokg.graph import open_graph
+from byokg.graph.open import open_graph
 
 
 @pytest.mark.slow

@@ -128,7 +128,7 @@ def test_strategies_map_to_tool_sets():
 def test_a_failing_question_is_recorded_not_fatal(tmp_path):
     class Flaky:
         def __init__(self, store, cfg):
-            from byokg.engine import Engine
+            from byokg.pipeline.engine import Engine
 
             self.inner = Engine(store, cfg)
 

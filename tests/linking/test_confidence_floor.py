@@ -9,7 +9,7 @@ from byokg.backends.memory import GraphBuilder
 from byokg.config import RunConfig
 from byokg.contracts import Candidate, MentionLinks
 from byokg.linking.linker import EntityLinker, EntityLinkerParams
-from byokg.tools import Services
+from byokg.pipeline.tools import Services
 
 
 @pytest.fixture(scope="module")

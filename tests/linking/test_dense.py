@@ -13,9 +13,9 @@ from byokg.backends.memory import MemoryGraph
 from byokg.config import RunConfig
 from byokg.errors import InputError
 from byokg.linking.dense import DenseIndex
-from byokg.linking.embedders import LexicalEmbedder, create_embedder
 from byokg.linking.linker import get_dense_index
-from byokg.tools import Services
+from byokg.models.embedders import LexicalEmbedder, create_embedder
+from byokg.pipeline.tools import Services
 
 PAIRS = [("a", "Acme Corporation"), ("a", "ACME"), ("b", "Banana Bread Bakery"),
          ("c", "Wynton Marsalis"), ("d", "New Orleans"), ("e", "Acme Corporation")]
@@ -29,7 +29,7 @@ def test_lexical_embedder_is_normalised_and_deterministic():
     sims = v @ v[0]
     assert sims[1] > sims[2] + 0.3  # spelling neighbours are closer
     # same vectors in a fresh interpreter (no PYTHONHASHSEED dependence)
-    code = ("from byokg.linking.embedders import LexicalEmbedder;"
+    code = ("from byokg.models.embedders import LexicalEmbedder;"
             "print(LexicalEmbedder(dim=256).encode(['Acme Corp'])[0].round(5).tolist())")
     other = json.loads(subprocess.check_output([sys.executable, "-c", code], text=True))
     assert np.allclose(other, v[0], atol=1e-5)
@@ -113,8 +113,8 @@ def test_lexical_embedder_spreads_grams_and_ranks_by_spelling():
     grams into 17 of 512 buckets, making unrelated texts look similar)."""
     import numpy as np
 
-    from byokg.linking.embedders import _mix64
     from byokg.linking.grams import _codes
+    from byokg.models.embedders import _mix64
 
     _, codes = _codes(["the quick brown fox jumps over the lazy dog"])
     distinct = np.unique(codes)

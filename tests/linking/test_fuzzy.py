@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from byokg.language.text import normalize
 from byokg.linking.fuzzy import NameIndex
 from byokg.linking.grams import fast_normalize, gram_codes, gram_table
-from byokg.text import normalize
 
 
 def top(index, mention, **kw):
@@ -206,7 +206,7 @@ def test_initials_of_capitalised_names():
 
 
 def test_repair_mojibake_undoes_utf8_read_as_cp1252_and_keeps_the_rest():
-    from byokg.text import repair_mojibake
+    from byokg.language.text import repair_mojibake
 
     assert repair_mojibake("HagÃ¥tÃ±a") == "Hagåtña"
     assert repair_mojibake("UTC\xe2\x88\x9205:00") == "UTC−05:00"  # C1 bytes kept as Latin-1

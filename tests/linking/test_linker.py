@@ -8,12 +8,12 @@ from typing import ClassVar
 import pytest
 from byokg.backends.memory import MemoryGraph
 
-from byokg import registry
 from byokg.config import RunConfig
 from byokg.errors import ConfigError
+from byokg.graph.store import Capability
 from byokg.linking.linker import EntityLinker, EntityLinkerParams, get_name_index, union
-from byokg.store import Capability
-from byokg.tools import Linker, Services
+from byokg.pipeline import registry
+from byokg.pipeline.tools import Linker, Services
 
 TRIPLES = [
     ("Wynton Marsalis", "born_in", "New Orleans"),
@@ -201,8 +201,8 @@ def test_real_kuzu_fulltext(tmp_path):
     falls back to the local index for what BM25 over names misses (the alias "USA")."""
     pytest.importorskip("kuzu")
     from byokg.demo import DEMO_GRAPH
-    from byokg.graph import open_graph
-    from byokg.loading import load_into
+    from byokg.graph.open import open_graph
+    from byokg.io.loading import load_into
 
     uri = f"kuzu:{tmp_path / 'demo.kz'}"
     load_into([str(DEMO_GRAPH)], uri)

@@ -1,4 +1,4 @@
-"""Loaders: the core's triple readers (byokg.readers: CSV/TSV/JSONL/folders) into the memory
+"""Loaders: the core's triple readers (byokg.io.readers: CSV/TSV/JSONL/folders) into the memory
 backend, networkx, and every bad-input path (file, line, reason)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from byokg.backends.memory import GraphBuilder, MemoryGraph, load_path
 
-from byokg import readers
 from byokg.errors import ConfigError, InputError
-from byokg.graph import open_graph
-from byokg.readers import load_csv, load_jsonl
+from byokg.graph.open import open_graph
+from byokg.io import readers
+from byokg.io.readers import load_csv, load_jsonl
 
 ROWS = [("Ada", "knows", "Bob"), ("Bob", "lives_in", "Paris"), ("Paris", "capital_of", "France")]
 
@@ -323,7 +323,7 @@ def test_header_only_file(write, tmp_path):
     p = write("h.csv", "head,relation,tail\n")
     e = _err(load_path, p)
     assert str(e) == f"{p}: no triplets loaded; a graph needs head/relation/tail rows"
-    from byokg.loading import load_into  # every target refuses it, memory included
+    from byokg.io.loading import load_into  # every target refuses it, memory included
 
     e = _err(load_into, [str(p)], f"memory:{tmp_path / 'out.jsonl'}")
     assert str(e) == f"{p}: no triplets loaded; a graph needs head/relation/tail rows"

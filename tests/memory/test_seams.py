@@ -9,15 +9,15 @@ import json
 import numpy as np
 import pytest
 
-from byokg import registry
 from byokg.contracts import Direction, Triplet
-from byokg.csr import CsrView, csr_view
 from byokg.errors import ConfigError, InputError
-from byokg.graph import builtin_graph, graph_from_triplets, open_graph
+from byokg.graph.csr import CsrView, csr_view
+from byokg.graph.open import builtin_graph, graph_from_triplets, open_graph
+from byokg.graph.store import BaseGraphStore, Capability
 from byokg.hookspecs import hookimpl
-from byokg.loading import load_into
-from byokg.readers import LoadReport, RowReport, read_sources
-from byokg.store import BaseGraphStore, Capability
+from byokg.io.loading import load_into
+from byokg.io.readers import LoadReport, RowReport, read_sources
+from byokg.pipeline import registry
 
 ROWS = [("a", "r", "b"), ("b", "s", "c"), ("c", "r", "a"), ("a", "r", "b")]
 

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from byokg.contracts import Direction, Neighborhood, Node, Triplet
-from byokg.store import GraphStore
-from byokg.text import normalize
+from byokg.graph.store import GraphStore
+from byokg.language.text import normalize
 
 TRIPLES = [
     ("Ada Lovelace", "people.person.spouse", "William King"),

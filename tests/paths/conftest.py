@@ -12,7 +12,7 @@ from byokg.backends.memory import MemoryGraph
 class CountingStore:
     """Wraps a store, counts ``neighbors``/``degrees`` calls and records the ids asked.
 
-    Not a MemoryGraph, so byokg.paths takes its generic (protocol-only) route.
+    Not a MemoryGraph, so byokg.graph.paths takes its generic (protocol-only) route.
     """
 
     def __init__(self, inner, capabilities=frozenset()):

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from byokg.paths import follow_paths, shortest_paths
-from byokg.verbalize import verbalize_paths
+from byokg.graph.paths import follow_paths, shortest_paths
+from byokg.graph.verbalize import verbalize_paths
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from byokg.contracts import Direction
-from byokg.paths import expand
+from byokg.graph.paths import expand
 
 
 def test_expand_two_hops_matches_oracle(make_graph):

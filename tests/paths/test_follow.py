@@ -8,8 +8,8 @@ import random
 import pytest
 
 from byokg.contracts import Path, RelationPath
-from byokg.paths import follow_paths, resolve_relations
-from byokg.store import Capability
+from byokg.graph.paths import follow_paths, resolve_relations
+from byokg.graph.store import Capability
 
 
 def _two_hop_chains(rows, n, seed=0):

@@ -9,8 +9,8 @@ import networkx as nx
 import pytest
 
 from byokg.contracts import Path
-from byokg.paths import shortest_paths
-from byokg.store import Capability
+from byokg.graph.paths import shortest_paths
+from byokg.graph.store import Capability
 
 NO_CAPS = {"hub_degree": 10**9, "max_expansions": 10**9}
 

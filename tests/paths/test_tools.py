@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Artifacts, Candidate, MentionLinks, RelationPath
 from byokg.errors import ConfigError
-from byokg.tools import Services, ToolRequest
+from byokg.pipeline import registry
+from byokg.pipeline.tools import Services, ToolRequest
 
 TOOLS = {"follow-paths": True, "shortest-paths": True, "one-hop": True, "expand": False}
 
@@ -107,7 +107,7 @@ def test_follow_paths_caps_event(freebase_store):
 
 def test_follow_paths_budget(freebase_store):
     res = _usa_divisions(freebase_store, max_tokens=40)
-    from byokg.text import count_tokens
+    from byokg.language.text import count_tokens
 
     assert res.items and count_tokens("\n".join(i.text for i in res.items)) <= 40
     assert res.counts["paths_omitted"] > 0

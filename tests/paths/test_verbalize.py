@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from byokg.contracts import Path, Triplet
-from byokg.paths import follow_paths, shortest_paths
-from byokg.text import count_tokens
-from byokg.verbalize import is_cvt_id, verbalize_paths, verbalize_triplets
+from byokg.graph.paths import follow_paths, shortest_paths
+from byokg.graph.verbalize import is_cvt_id, verbalize_paths, verbalize_triplets
+from byokg.language.text import count_tokens
 
 
 def _named_graph():

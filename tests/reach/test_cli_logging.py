@@ -74,7 +74,7 @@ def test_cli_leaves_logging_as_it_found_it():
 
 def test_library_never_configures_logging():
     code = (
-        "import logging, byokg, byokg.cli, byokg.picture\n"
+        "import logging, byokg, byokg.cli, byokg.presentation.picture\n"
         "from byokg import ask\n"
         "a = ask('Where was Wynton Marsalis born?', 'memory:demo', llm='none')\n"
         "root, pkg = logging.getLogger(), logging.getLogger('byokg')\n"

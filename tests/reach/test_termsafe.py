@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from byokg.termsafe import TerminalSafeFormatter, json_safe, terminal_safe
+from byokg.presentation.termsafe import TerminalSafeFormatter, json_safe, terminal_safe
 
 HOSTILE = {
     "\x1b[2J": "\\x1b[2J",  # CSI: clear screen

@@ -12,7 +12,7 @@ from benchmarks import reasoning_graphs as rg
 
 
 def _open(path):
-    from byokg.graph import open_graph
+    from byokg.graph.open import open_graph
 
     return open_graph(f"memory:{path}")
 
@@ -80,7 +80,7 @@ def kuzu_movies(tmp_path_factory):
     names its nodes with a ``name`` column (titles, full names, labels)."""
     import kuzu
 
-    from byokg.graph import open_graph
+    from byokg.graph.open import open_graph
 
     path = tmp_path_factory.mktemp("kuzu-movies") / "movies.kz"
     db = kuzu.Database(str(path))

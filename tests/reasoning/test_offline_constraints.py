@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 from byokg.contracts import Path
-from byokg.engine import Engine
-from byokg.graph import open_graph
+from byokg.graph.open import open_graph
+from byokg.pipeline.engine import Engine
 
 
 def _graph(path, triples):

@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks import reasoning_graphs as rg
 from byokg.config import RunConfig
-from byokg.engine import Engine
+from byokg.pipeline.engine import Engine
 
 
 def _first_id(answer):

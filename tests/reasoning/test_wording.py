@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from byokg.analysis import analyze, lexical_phrase_score
 from byokg.config import RunConfig
-from byokg.engine import Engine
+from byokg.language.analysis import analyze, lexical_phrase_score
+from byokg.pipeline.engine import Engine
 
 FILMS = {
     # title: (directors, writers, actors, year, language, genres, tags)
@@ -46,7 +46,7 @@ def _triples():
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory):
     """The graph as a pipe-separated triple file (a header line names the columns)."""
-    from byokg.graph import open_graph
+    from byokg.graph.open import open_graph
 
     path = tmp_path_factory.mktemp("moviekb") / "kb.txt"
     path.write_text("head|relation|tail\n" + "".join(f"{h}|{r}|{t}\n" for h, r, t in _triples()),

@@ -6,12 +6,12 @@ import re
 
 import pytest
 
-from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Candidate, MentionLinks, Triplet
-from byokg.linking.embedders import LexicalEmbedder
-from byokg.models import prompt_checksum
-from byokg.tools import Services, ToolRequest
+from byokg.models.base import prompt_checksum
+from byokg.models.embedders import LexicalEmbedder
+from byokg.pipeline import registry
+from byokg.pipeline.tools import Services, ToolRequest
 
 REL = "<selected-relations>"
 ENT = "<next-entities>"
@@ -189,7 +189,7 @@ def test_bad_params_are_a_clear_error():
 
 
 def test_in_the_engine_llm_calls_counted(demo_store, make_llm):
-    from byokg.engine import Engine
+    from byokg.pipeline.engine import Engine
 
     def script(prompt, n):
         if prompt.startswith("Answer the question"):

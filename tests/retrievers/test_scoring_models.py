@@ -18,11 +18,11 @@ from importlib import resources
 import pytest
 from byokg.backends.memory import MemoryGraph
 
-from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Candidate, MentionLinks, Triplet
-from byokg.text import normalize
-from byokg.tools import Services, ToolRequest
+from byokg.language.text import normalize
+from byokg.pipeline import registry
+from byokg.pipeline.tools import Services, ToolRequest
 
 pytestmark = pytest.mark.model
 
@@ -123,7 +123,7 @@ def test_triplet_retrieval_top10_has_the_answer_triplet(demo_store, services, us
 
 
 def test_triplet_index_is_built_once_and_scores_eq10(demo_store, services):
-    from byokg.scoring import get_triplet_index, humanize_relation
+    from byokg.plugins.scoring.scorers import get_triplet_index, humanize_relation
 
     index = get_triplet_index(demo_store, services)
     assert get_triplet_index(demo_store, Services(RunConfig(embedder="minilm"))) is index
@@ -139,7 +139,7 @@ def test_triplet_index_is_built_once_and_scores_eq10(demo_store, services):
 
 
 def test_cross_encoder_orders_the_final_stage(demo_store, services, tiny_cross_encoder):
-    from byokg.scoring import rank_subgraph, triplet_texts
+    from byokg.plugins.scoring.scorers import rank_subgraph, triplet_texts
 
     row = _demo_questions()["demo-027"]
     q, seeds = row["question"], row["topic_entities"]
@@ -188,7 +188,7 @@ class _Script:
         self.calls = 0
 
     def complete(self, prompt, **_):
-        from byokg.models import LLMResponse
+        from byokg.models.base import LLMResponse
 
         self.calls += 1
         if "<selected-relations>" in prompt:
@@ -209,7 +209,7 @@ def test_agentic_prunes_hub_relations_with_the_embedder(services):
 
 
 def test_agentic_prunes_hub_relations_with_the_cross_encoder(services, tiny_cross_encoder):
-    from byokg.scoring import humanize_relation
+    from byokg.plugins.scoring.scorers import humanize_relation
 
     store = _hub_graph()
     q = "Where is the birth place?"

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from byokg.backends.memory import MemoryGraph
 
-from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Candidate, MentionLinks
-from byokg.profile import is_literal_like, relation_stats, relation_weights
-from byokg.tools import Services, ToolRequest
+from byokg.graph.profile import is_literal_like, relation_stats, relation_weights
+from byokg.pipeline import registry
+from byokg.pipeline.tools import Services, ToolRequest
 
 
 def _graph() -> MemoryGraph:

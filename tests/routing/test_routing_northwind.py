@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from byokg.config import RunConfig
-from byokg.engine import Engine
+from byokg.pipeline.engine import Engine
 
 _spec = importlib.util.spec_from_file_location(
     "byokg_llm_stub", Path(__file__).resolve().parents[1] / "llm_stub.py")
@@ -260,7 +260,7 @@ def test_critic_in_the_cypher_tool(northwind, script):
 
 
 def test_routing_is_a_config_choice_the_engine_does_not_name():
-    engine = Path(__file__).resolve().parents[2] / "byokg" / "engine.py"
+    engine = Path(__file__).resolve().parents[2] / "byokg" / "pipeline" / "engine.py"
     tree = ast.parse(engine.read_text(encoding="utf-8"))
     strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
                and isinstance(n.value, str)}
@@ -282,10 +282,11 @@ def test_a_write_from_the_critic_is_refused_by_the_guard(northwind, script):
 
 
 def test_route_prompt_bytes_do_not_depend_on_the_store_order():
-    from byokg.analysis import analyze
+    from byokg.plugins.kglinker.prompt import render_schema_for
+    from byokg.plugins.routing.shapes import route_prompt
+
     from byokg.contracts import GraphSchema, NodeLabel, PropertyInfo
-    from byokg.kglinker import render_schema_for
-    from byokg.routing import route_prompt
+    from byokg.language.analysis import analyze
 
     a = analyze("How many ships does each harbour hold?")
     labels = [NodeLabel(name="Ship", properties=(PropertyInfo(name="tons", type="INT64"),

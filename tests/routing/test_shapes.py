@@ -1,13 +1,13 @@
 """The question's arithmetic (QuestionAnalysis.aggregate) and the shape check and arithmetic
-over rows (byokg.routing), on made-up typed rows that look like no dataset."""
+over rows (byokg.plugins.routing.shapes), on made-up typed rows that look like no dataset."""
 
 from __future__ import annotations
 
 import pytest
+from byokg.plugins.routing.shapes import compute, fit, format_number
 
-from byokg.analysis import analyze
 from byokg.contracts import QueryResult
-from byokg.routing import compute, fit, format_number
+from byokg.language.analysis import analyze
 
 
 @pytest.mark.parametrize(("question", "aggregate", "k", "descending"), [

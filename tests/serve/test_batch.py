@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-import byokg.graph
+import byokg.graph.open
 from byokg.cli import main
 
 QUESTIONS = ["Where was Wynton Marsalis born?", "Where was Satchmo born?",
@@ -31,13 +31,13 @@ def rows(path) -> list[dict]:
 @pytest.fixture
 def opened(monkeypatch):
     calls = []
-    real = byokg.graph.open_graph
+    real = byokg.graph.open.open_graph
 
     def spy(uri, **kw):
         calls.append(uri)
         return real(uri, **kw)
 
-    monkeypatch.setattr(byokg.graph, "open_graph", spy)
+    monkeypatch.setattr(byokg.graph.open, "open_graph", spy)
     return calls
 
 
@@ -75,7 +75,7 @@ def test_resume_skips_answered_and_retries_failed(tmp_path, capsys, monkeypatch)
     assert [r["id"] for r in first] == ["q0", "q1"]
     # a new question; one that fails now (the engine breaks on it), then works
     asked: list[str] = []
-    from byokg.engine import Engine
+    from byokg.pipeline.engine import Engine
 
     real = Engine.ask
 
@@ -155,7 +155,7 @@ def test_bad_input_and_usage(tmp_path, capsys):
 def test_progress_bar_on_request(tmp_path, capsys, demo_store):
     from byokg.commands.batch import run_batch
     from byokg.config import RunConfig
-    from byokg.engine import Engine
+    from byokg.pipeline.engine import Engine
 
     qfile = tmp_path / "q.txt"
     qfile.write_text("\n".join(QUESTIONS) + "\n", encoding="utf-8")

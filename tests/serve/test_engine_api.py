@@ -11,8 +11,8 @@ import pytest
 from byokg import graph_from_triplets
 from byokg.config import RunConfig
 from byokg.contracts import Answer, Retrieval, StageEvent
-from byokg.engine import Engine
 from byokg.errors import InputError
+from byokg.pipeline.engine import Engine
 
 # relation names unlike the demo's, a literal value, a two-hop chain
 TRIPLETS = [

@@ -23,7 +23,7 @@ pytest.importorskip("uvicorn")
 from byokg import graph_from_triplets  # noqa: E402
 from byokg.config import RunConfig  # noqa: E402
 from byokg.contracts import Answer, Retrieval  # noqa: E402
-from byokg.engine import Engine  # noqa: E402
+from byokg.pipeline.engine import Engine  # noqa: E402
 from byokg.serve.core import ServeLimits, Service  # noqa: E402
 from byokg.serve.http import BackgroundServer  # noqa: E402
 
@@ -249,7 +249,7 @@ def test_serve_needs_a_mode():
 
 def test_concurrent_requests_on_a_kuzu_graph(tmp_path):
     pytest.importorskip("kuzu")
-    from byokg.loading import load_into
+    from byokg.io.loading import load_into
 
     rows = [("Perrin Alde", "LEADS", "Team Saltmarsh"), ("Team Saltmarsh", "BASED_IN", "Oxley"),
             ("Wen Corrow", "LEADS", "Team Brindle"), ("Team Brindle", "BASED_IN", "Tarrow"),

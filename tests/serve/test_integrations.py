@@ -12,7 +12,7 @@ import pytest
 
 from byokg import graph_from_triplets
 from byokg.config import RunConfig
-from byokg.engine import Engine
+from byokg.pipeline.engine import Engine
 
 TRIPLETS = [("Harrow Fenn", "COMPOSED", "Opus Lantern"), ("Opus Lantern", "premiered.at",
             "Velde Hall"), ("Velde Hall", "IN_CITY", "Marrowgate"),

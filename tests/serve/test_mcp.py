@@ -85,7 +85,7 @@ def test_mcp_on_the_demo_graph(tmp_path):
 @pytest.fixture
 def kuzu_graph(tmp_path):
     pytest.importorskip("kuzu")
-    from byokg.loading import load_into
+    from byokg.io.loading import load_into
 
     (tmp_path / "staff.csv").write_text(
         "staff_no,display_label,joined,desk\n101,Ilsa Marrow,2019-03-01,K7\n"

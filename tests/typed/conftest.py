@@ -13,7 +13,7 @@ def typed_kuzu_uri(tmp_path_factory) -> str:
 
 @pytest.fixture()
 def typed_kuzu(typed_kuzu_uri):
-    from byokg.graph import open_graph
+    from byokg.graph.open import open_graph
 
     store = open_graph(typed_kuzu_uri)
     yield store

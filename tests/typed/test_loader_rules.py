@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from byokg.cli import cli
 from byokg.errors import InputError
-from byokg.loading import load_into
-from byokg.pgmapping import PGLoadReport, PGMapping
-from byokg.readers import Limits, load_csv, load_jsonl, read_sources
+from byokg.io.loading import load_into
+from byokg.io.pgmapping import PGLoadReport, PGMapping
+from byokg.io.readers import Limits, load_csv, load_jsonl, read_sources
 
 FIX = "; fix the row, or skip bad rows (--skip-bad-rows, BYOKG_SKIP_BAD_ROWS=1 or skip_bad_rows=True)"
 

@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from byokg.graph import open_graph
-from byokg.loading import load_into
-from byokg.pgmapping import northwind_mapping_path
-from byokg.profile import profile_graph
+from byokg.graph.open import open_graph
+from byokg.graph.profile import profile_graph
+from byokg.io.loading import load_into
+from byokg.io.pgmapping import northwind_mapping_path
 
 WANTED = {"Product": ("productName",), "Category": ("categoryName",),
           "Supplier": ("companyName",), "Customer": ("companyName",), "Order": ()}

@@ -11,14 +11,14 @@ import json
 import pytest
 
 from byokg.errors import ConfigError
-from byokg.graph import graph_from_triplets, open_graph
-from byokg.profile import (
+from byokg.graph.open import graph_from_triplets, open_graph
+from byokg.graph.profile import (
     build_profile,
     cypher_literal,
     parse_display,
     profile_graph,
 )
-from byokg.store import GraphSample, LabelSample, SampledNode
+from byokg.graph.store import GraphSample, LabelSample, SampledNode
 
 
 def _label(name: str, rows: list[dict], **kw) -> LabelSample:

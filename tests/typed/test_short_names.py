@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from byokg.config import RunConfig
-from byokg.engine import Engine
-from byokg.graph import graph_from_triplets
+from byokg.graph.open import graph_from_triplets
 from byokg.linking.fuzzy import NameIndex, short_name_ok
+from byokg.pipeline.engine import Engine
 
 SHORT = ["Go", "C", "R", "UK", "Io", "US", "In", "it", "a", "Jupiter", "Rob Pike", "IT"]
 

@@ -20,9 +20,9 @@ from typed_graph import (
 
 from byokg.cli import cli
 from byokg.config import RunConfig
-from byokg.engine import Engine
-from byokg.graph import open_graph
-from byokg.profile import profile_graph
+from byokg.graph.open import open_graph
+from byokg.graph.profile import profile_graph
+from byokg.pipeline.engine import Engine
 
 pytestmark = pytest.mark.server
 pytest.importorskip("neo4j")

@@ -13,10 +13,10 @@ from typed_graph import QUESTIONS, TYPED, build_kuzu
 
 from byokg.cli import cli
 from byokg.config import RunConfig
-from byokg.engine import Engine
 from byokg.errors import ConfigError
-from byokg.graph import open_graph
-from byokg.profile import profile_graph
+from byokg.graph.open import open_graph
+from byokg.graph.profile import profile_graph
+from byokg.pipeline.engine import Engine
 
 pytest.importorskip("kuzu")
 
@@ -113,8 +113,9 @@ def test_schema_has_types_literals_and_no_python_repr(typed_kuzu_uri):
 
 
 def test_kg_linker_prompt_names_the_display_property(typed_kuzu):
-    from byokg.analysis import analyze
-    from byokg.kglinker import linker_prompt, render_schema_for
+    from byokg.plugins.kglinker.prompt import linker_prompt, render_schema_for
+
+    from byokg.language.analysis import analyze
 
     prof = profile_graph(typed_kuzu)
     q = QUESTIONS[0][0]

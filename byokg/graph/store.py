@@ -1,0 +1,330 @@
+"""The GraphStore protocol every backend implements.
+
+All lookup methods are batched: a list of node ids goes in, results per id come out, so a remote
+backend answers a whole BFS frontier in one round trip. Optional features are declared as
+capabilities; tools check them instead of probing.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from byokg.contracts import (
+    Direction,
+    GraphSchema,
+    GraphStats,
+    Neighborhood,
+    Node,
+    Path,
+)
+
+if TYPE_CHECKING:
+    from byokg.graph.csr import CsrView
+    from byokg.graph.profile import GraphProfile
+
+
+class Capability:
+    """Names of optional store features (plain strings so plugins can add their own)."""
+
+    CYPHER = "cypher"  # query(cypher, params, *, timeout_s, row_limit) runs openCypher in the
+    # store's `dialect` ("neo4j", "kuzu", "neptune-analytics", "neptune-db", …)
+    EXPLAIN = "explain"  # explain(cypher) plans a query without running it
+    VECTOR = "vector"  # vector_search(...) over a node-embedding index in the store
+    FULLTEXT = "fulltext"  # fulltext_search(...) over node names in the store
+    SHORTEST_PATH = "shortest_path"  # shortest_paths(...) is native (else byokg's BFS is used)
+    FOLLOW_PATH = "follow_path"  # follow_path(...) pushes a whole relation path down
+    WRITE = "write"  # the store can be loaded into by `byokg load`
+    CSR = "csr"  # csr() returns its adjacency as arrays (byokg.graph.csr.CsrView): array fast paths
+    PROFILE = "profile"  # profile_sample() / profile_fingerprint() feed byokg.graph.profile, and the
+    # store names its nodes by the profile's display rules (ProfiledStore)
+
+
+@runtime_checkable
+class GraphStore(Protocol):
+    """A graph byokg can read. Node ids are strings; triplets come in stored direction."""
+
+    uri: str
+    capabilities: frozenset[str]
+
+    def schema(self, *, samples: int = 3) -> GraphSchema:
+        """Labels with properties and sample values; relation types with their patterns."""
+        ...
+
+    def stats(self) -> GraphStats: ...
+
+    def get_nodes(self, ids: Sequence[str]) -> dict[str, Node | None]:
+        """Nodes by id, one entry per requested id (None when absent)."""
+        ...
+
+    def iter_node_names(self, batch_size: int = 10_000) -> Iterator[list[tuple[str, str]]]:
+        """Batches of ``(node_id, name_or_alias)`` pairs over every node, for index building.
+
+        A node with aliases yields one pair per alias besides its name; a node without a
+        name yields its id as name.
+        """
+        ...
+
+    def neighbors(self, ids: Sequence[str], *, direction: Direction = Direction.BOTH,
+                  relations: Sequence[str] | None = None,
+                  limit_per_node: int | None = None) -> dict[str, Neighborhood]:
+        """One-hop triplets of every id in one call, one entry per id (an unknown id gets an
+        empty Neighborhood); ``relations`` filters by type; ``limit_per_node`` caps each
+        node's triplets (``total`` counts before the cap, ``truncated`` says it cut)."""
+        ...
+
+    def degrees(self, ids: Sequence[str], *, direction: Direction = Direction.BOTH) -> dict[str, int]:
+        """Edge counts per id (for hub detection), one call for the batch."""
+        ...
+
+    def relation_types(self) -> list[str]: ...
+
+    def close(self) -> None: ...
+
+
+class NativePathStore(GraphStore, Protocol):
+    """Stores with the ``shortest_path`` capability."""
+
+    def shortest_paths(
+        self,
+        pairs: Sequence[tuple[str, str]],
+        *,
+        max_hops: int = 3,
+        k: int = 1,
+    ) -> dict[tuple[str, str], list[Path]]: ...
+
+
+class CsrStore(GraphStore, Protocol):
+    """Stores with the ``csr`` capability: their adjacency as arrays, without copies."""
+
+    def csr(self) -> CsrView: ...
+
+
+# --------------------------------------------------------------------------- profiling
+
+
+class SampledNode(BaseModel):
+    """One node of a profiling sample: its id, labels and properties (Python values: dates as
+    ``datetime.date``, so their type survives)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    labels: tuple[str, ...] = ()
+    properties: dict[str, Any] = Field(default_factory=dict)
+
+
+class LabelSample(BaseModel):
+    """What a store's catalogue and a bounded sample say about one node label."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    count: int | None = None
+    key: str | None = None  # the catalogue's key property (None: the node id is the key)
+    types: dict[str, str] = Field(default_factory=dict)  # property -> the store's type name
+    nodes: tuple[SampledNode, ...] = ()  # at most the sample size
+    hint: str | None = None  # display property named by the store's own metadata (a loader)
+
+
+class RelationSample(BaseModel):
+    """What a store's catalogue and a bounded sample say about one relationship type."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    count: int | None = None
+    pairs: tuple[tuple[str, str], ...] = ()  # (domain label, range label), most common first
+    types: dict[str, str] = Field(default_factory=dict)  # relationship property -> type name
+    edges: tuple[dict[str, Any], ...] = ()  # sampled relationship properties
+    examples: tuple[tuple[SampledNode, SampledNode], ...] = ()  # (head, tail) of a few edges
+    many_tails: bool | None = None  # some head has several edges of this type (None: unknown)
+    many_heads: bool | None = None  # some tail has several edges of this type
+
+
+class GraphSample(BaseModel):
+    """The raw material of a :class:`byokg.graph.profile.GraphProfile`, from one store: catalogue
+    facts plus bounded samples, never a full scan. ``queries`` counts the store round trips
+    it took; ``ids_are_names`` says node ids are readable names (triple graphs)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    labels: tuple[LabelSample, ...] = ()
+    relations: tuple[RelationSample, ...] = ()
+    dialect: str | None = None
+    ids_are_names: bool = False
+    queries: int = 0
+    notes: tuple[str, ...] = ()  # what was capped or left out
+
+
+@dataclass(frozen=True)
+class DisplayRule:
+    """How one label's nodes are named: the properties joined into the display name (empty:
+    the node id) and the properties whose values are aliases."""
+
+    parts: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def properties(self) -> tuple[str, ...]:
+        """Every property the rule reads."""
+        return tuple(dict.fromkeys(self.parts + self.aliases))
+
+    def name_of(self, props: Mapping[str, Any]) -> str | None:
+        """The display name from a node's properties (None when a part is missing)."""
+        if not self.parts:
+            return None
+        vals = [display_value(props.get(p)) for p in self.parts]
+        if any(v is None for v in vals):
+            return None
+        return " ".join(vals)  # type: ignore[arg-type]
+
+    def aliases_of(self, props: Mapping[str, Any]) -> list[str]:
+        out: list[str] = []
+        for p in self.aliases:
+            v = props.get(p)
+            for x in v if isinstance(v, list | tuple) else [v]:
+                s = display_value(x)
+                if s is not None and s not in out:
+                    out.append(s)
+        return out
+
+
+def display_value(value: Any) -> str | None:
+    """A property value as text in a display name: strings stripped, dates in ISO form, whole
+    floats without ``.0``; None, empty strings, booleans, lists and maps give None."""
+    if value is None or isinstance(value, bool | list | tuple | dict):
+        return None
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, _dt.date | _dt.datetime | _dt.time):
+        return value.isoformat()
+    text = str(value).strip()
+    return text or None
+
+
+class ProfiledStore(GraphStore, Protocol):
+    """Stores with the ``profile`` capability: they hand byokg.graph.profile its raw material and
+    name their nodes by its display rules."""
+
+    def profile_sample(self, *, nodes_per_label: int = 200, edges_per_type: int = 200,
+                       examples: int = 3) -> GraphSample:
+        """Catalogue facts plus bounded samples (a fixed number of round trips per label and
+        relationship type, capped; never a full scan)."""
+        ...
+
+    def profile_fingerprint(self) -> str:
+        """A cheap value that changes when the graph's content changes (file stamps, catalogue,
+        counts)."""
+        ...
+
+
+class SearchableStore(GraphStore, Protocol):
+    """Stores with ``fulltext`` and/or ``vector`` capabilities (used by the entity linker)."""
+
+    def fulltext_search(self, texts: Sequence[str], *, k: int = 3) -> dict[str, list[tuple[str, float]]]:
+        """Per text, ``(node_id, score)`` best first."""
+        ...
+
+    def vector_search(
+        self, vectors: Sequence[Sequence[float]], *, k: int = 3
+    ) -> list[list[tuple[str, float]]]: ...
+
+
+class BaseGraphStore:
+    """Convenience base with shared defaults; backends need not inherit from it.
+
+    Display names: a store with the ``profile`` capability names its nodes by
+    :meth:`display_rules`, the choice of the graph's profile (:mod:`byokg.graph.profile`, built on
+    first use from the store's own sample and cached), overridden per label by
+    ``display_override`` (``?display=Label.prop`` in the URI, ``--display``, ``RunConfig.display``).
+    """
+
+    uri: str = ""
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+    display_override: dict[str, tuple[str, ...]] | None = None  # label -> properties
+    _profile: GraphProfile | None = None
+    _rules: dict[str, DisplayRule] | None = None
+
+    def has(self, capability: str) -> bool:
+        return capability in self.capabilities
+
+    def display_rules(self) -> dict[str, DisplayRule]:
+        """Label -> how its nodes are named (from the graph's profile, built once)."""
+        rules = self._rules
+        if rules is None:
+            from byokg.graph.profile import is_building, profile_graph
+
+            if is_building(self):  # sampling itself (a store without its own sample)
+                return {}
+            rules = profile_graph(self).display_rules()  # type: ignore[arg-type]
+        return rules
+
+    def use_profile(self, profile: GraphProfile) -> None:
+        """Name nodes by ``profile``'s display rules from now on (byokg.graph.profile calls this)."""
+        self._profile = profile
+        self._rules = profile.display_rules()
+        self._display_changed()
+
+    def _display_changed(self) -> None:  # noqa: B027 - optional hook
+        """Called when the display rules change (drop caches of names)."""
+
+    def rule_for(self, labels: Sequence[str]) -> DisplayRule:
+        """The display rule of a node with these labels (the first label that has one)."""
+        rules = self.display_rules()
+        for lab in labels:
+            rule = rules.get(lab)
+            if rule is not None:
+                return rule
+        return DisplayRule()
+
+    def name_node(self, node_id: str, labels: Sequence[str],
+                  props: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
+        """(display name, aliases) of a node by the display rules (the id when unnamed)."""
+        rule = self.rule_for(labels)
+        return rule.name_of(props) or node_id, tuple(rule.aliases_of(props))
+
+    def relation_types(self) -> list[str]:
+        return self.schema(samples=0).relation_names
+
+    def neighbors(self, ids: Sequence[str], *, direction: Direction = Direction.BOTH,
+                  relations: Sequence[str] | None = None,
+                  limit_per_node: int | None = None) -> dict[str, Neighborhood]:
+        """:meth:`GraphStore.neighbors` with the arguments normalised once for every backend:
+        ids as distinct strings in order, ``direction`` a :class:`Direction`, ``relations`` a
+        list (or None: all), the cap an int >= 0 (or None); the backend's ``_neighbors`` runs
+        the batch."""
+        lim = None if limit_per_node is None else max(int(limit_per_node), 0)
+        rels = None if relations is None else list(relations)
+        uniq = list(dict.fromkeys(str(i) for i in ids))
+        return self._neighbors(uniq, Direction(direction), rels, lim)
+
+    def _neighbors(
+        self, ids: list[str], direction: Direction, relations: list[str] | None, limit: int | None
+    ) -> dict[str, Neighborhood]:
+        raise NotImplementedError(f"{type(self).__name__} implements neither neighbors() "
+                                  "nor _neighbors()")
+
+    def display_names(self, ids: Sequence[str]) -> dict[str, str]:
+        """Display name per id (the name where present, else the id)."""
+        found = self.get_nodes(list(dict.fromkeys(ids)))
+        return {i: (n.display if n is not None else i) for i, n in found.items()}
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def has_capability(store: GraphStore, capability: str) -> bool:
+    return capability in getattr(store, "capabilities", frozenset())

@@ -1,0 +1,1 @@
+"""Input and output of graph data: triple readers, property-graph mappings, loading."""

@@ -1,0 +1,1 @@
+"""Language: question analysis and text helpers (what the question's words are)."""

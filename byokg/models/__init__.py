@@ -1,0 +1,1 @@
+"""Models: LLM, embedder and reranker protocols, providers, similarity and retries."""

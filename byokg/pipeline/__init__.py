@@ -1,0 +1,1 @@
+"""The pipeline: the engine loop, stage contracts, tools and services, context, registry."""

@@ -1,0 +1,501 @@
+"""Merging the ContextItems of all tools and rounds into one deduplicated, ranked, budgeted context.
+
+Two items are the same when their normalised text matches, or when they are supported by the
+same set of triplets. A repeat keeps the first item's place, unions the provenance
+(``metadata["tools"]``, ``metadata["iterations"]``) and keeps the best score.
+
+Selection for a token budget ranks items by their relevance to the question (:class:`Relevance`:
+the reranker when one is configured, else the embedder's cosine when one is configured, else the
+lexical relation score of the question's analysis) plus a little of the tool's own score, ties
+broken by the text, so the order never depends on the store's result order. Every query result
+is kept (its rows shortened with a mark when it alone is too long), then the best item of every
+tool, then the rest by rank. What does not fit is counted per tool: :meth:`Context.note` is a
+line saying what was left out (the prompts show it) and :meth:`Context.drain_cuts` hands the
+counts to the engine's trace.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from byokg.contracts import ContextItem, Path, Triplet
+from byokg.graph.store import GraphStore
+from byokg.language.text import count_tokens, normalize, stem, words
+
+DEFAULT_SCORE = 0.5  # for items a tool did not score
+AGREEMENT_BONUS = 0.1  # per extra tool that produced the same item
+TOOL_SCORE_WEIGHT = 0.2  # share of a tool's own score in the rank (relevance weighs 1)
+NOTE_TOKENS = 40  # kept back for the line that says what was cut
+
+
+def item_tools(item: ContextItem) -> list[str]:
+    return list(item.metadata.get("tools") or [item.tool])
+
+
+def effective_score(item: ContextItem) -> float:
+    base = item.score if item.score is not None else DEFAULT_SCORE
+    return float(base) + AGREEMENT_BONUS * (len(item_tools(item)) - 1)
+
+
+# --------------------------------------------------------------------------- relevance
+
+
+def _item_relations(item: ContextItem) -> list[str]:
+    rels = list(item.path.relations) if item.path is not None else []
+    rels += [t.relation for t in item.triplets]
+    return list(dict.fromkeys(rels))
+
+
+class Relevance:
+    """How relevant each context item is to the question, in [0, 1], memoised by item text.
+
+    ``reranker`` when the run configures one (cross-encoder), else ``embedder`` cosine when it
+    configures an embedder, else ``lexical``: the analysis' relation score of the item's
+    relations and the share of the question's content words the item text holds. A question's
+    numbers found in an item (a date, a quantity) add to it; query results score 1.
+    """
+
+    def __init__(self, analysis: Any, services: Any = None) -> None:
+        self.analysis = analysis
+        self.services = services
+        cfg = getattr(services, "config", None)
+        if cfg is not None and getattr(cfg, "reranker", None):
+            self.how = "reranker"
+        elif cfg is not None and getattr(cfg, "embedder", None):
+            self.how = "embedder"
+        else:
+            self.how = "lexical"
+        self._memo: dict[str, float] = {}
+        self._lock = threading.Lock()
+        self._terms = {t for t, w in analysis.terms.items() if w >= 1.0}
+        self._numbers = {normalize(n) for n in analysis.numbers}
+
+    def __call__(self, items: Sequence[ContextItem]) -> list[float]:
+        with self._lock:
+            todo = list(dict.fromkeys(it.text for it in items if it.text not in self._memo))
+        if todo:
+            by_text = {it.text: it for it in items}
+            got = self._score([by_text[t] for t in todo])
+            with self._lock:
+                self._memo.update(zip(todo, got, strict=True))
+        with self._lock:
+            return [self._memo[it.text] for it in items]
+
+    def _score(self, items: list[ContextItem]) -> list[float]:
+        model = self._model_scores([it.text for it in items]) if self.how != "lexical" else None
+        out = []
+        for i, it in enumerate(items):
+            if it.kind == "query":
+                out.append(1.0)
+                continue
+            s = model[i] if model is not None else self._lexical(it)
+            if self._numbers and self._numbers & set(normalize(it.text).split()):
+                s += 0.2
+            out.append(round(min(1.0, max(0.0, s)), 4))
+        return out
+
+    def _lexical(self, item: ContextItem) -> float:
+        rels = _item_relations(item)
+        rel = max(self.analysis.relation_scores(rels, self.services).values()) if rels else 0.0
+        if not self._terms:
+            return rel
+        stems = {stem(w) for w in words(item.text)}
+        overlap = len(self._terms & stems) / len(self._terms)
+        return 0.6 * rel + 0.4 * overlap
+
+    def _model_scores(self, texts: list[str]) -> list[float]:
+        question = self.analysis.question
+        if self.how == "reranker":
+            raw = list(self.services.reranker.score(question, texts))
+            # cross-encoders give 0..1 (normalised) or logits; cosine rerankers -1..1
+            if any(x < -1.0 or x > 1.0 for x in raw):
+                return [1.0 / (1.0 + math.exp(-x)) for x in raw]
+            return [max(0.0, x) for x in raw]
+        emb = self.services.embedder
+        vecs = emb.encode([question, *texts])
+        return [max(0.0, float(x)) for x in (vecs[1:] @ vecs[0]).tolist()]
+
+
+# --------------------------------------------------------------------------- the context
+
+
+@dataclass
+class Cut:
+    """What one selection left out: items per tool, rows of query results shortened."""
+
+    budget: int
+    items: dict[str, int] = field(default_factory=dict)
+    rows: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.items.values())
+
+    def describe(self) -> str:
+        parts = []
+        if self.items:
+            per = ", ".join(f"{t} {n}" for t, n in sorted(self.items.items()))
+            parts.append(f"{self.total} more item(s) left out for the token budget ({per})")
+        if self.rows:
+            per = ", ".join(f"{t} {n}" for t, n in sorted(self.rows.items()))
+            parts.append(f"{sum(self.rows.values())} query row(s) left out ({per})")
+        return "; ".join(parts)
+
+
+class Context:
+    """The merged context of one question, across tools and rounds."""
+
+    def __init__(self, token_budget: int = 4000,
+                 relevance: Callable[[Sequence[ContextItem]], list[float]] | None = None) -> None:
+        self.token_budget = token_budget
+        self.relevance = relevance
+        self._items: list[ContextItem] = []
+        self._by_text: dict[str, int] = {}
+        self._by_triplets: dict[frozenset[tuple[str, str, str]], int] = {}
+        self.duplicates = 0
+        self._cuts: list[Cut] = []
+        self._last: Cut | None = None
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def items(self) -> list[ContextItem]:
+        """Every distinct item, first-seen order (not budgeted)."""
+        return list(self._items)
+
+    def _merge(self, idx: int, new: ContextItem) -> None:
+        old = self._items[idx]
+        tools = item_tools(old)
+        for t in item_tools(new):
+            if t not in tools:
+                tools.append(t)
+        iters = list(old.metadata.get("iterations") or [old.iteration])
+        if new.iteration not in iters:
+            iters.append(new.iteration)
+        scores = [s for s in (old.score, new.score) if s is not None]
+        meta = {**new.metadata, **old.metadata, "tools": tools, "iterations": iters}
+        update: dict[str, object] = {"metadata": meta, "score": max(scores) if scores else None}
+        if not old.triplets and new.triplets:
+            update["triplets"] = new.triplets
+        if not old.nodes and new.nodes:
+            update["nodes"] = new.nodes
+        self._items[idx] = old.model_copy(update=update)
+
+    def add(self, items: Iterable[ContextItem]) -> int:
+        """Add items; returns how many were new (the rest were merged into earlier ones)."""
+        added = 0
+        for item in map(stable_rows, items):
+            tkey = normalize(item.text)
+            trip = frozenset(t.key for t in item.triplets) if item.triplets else None
+            idx = self._by_text.get(tkey)
+            if idx is None and trip is not None:
+                idx = self._by_triplets.get(trip)
+            if idx is not None:
+                self.duplicates += 1
+                self._merge(idx, item)
+                self._by_text.setdefault(tkey, idx)
+                continue
+            meta = dict(item.metadata)
+            meta.setdefault("tools", [item.tool])
+            meta.setdefault("iterations", [item.iteration])
+            self._items.append(item.model_copy(update={"metadata": meta}))
+            idx = len(self._items) - 1
+            self._by_text[tkey] = idx
+            if trip is not None:
+                self._by_triplets.setdefault(trip, idx)
+            added += 1
+        return added
+
+    def ranked(self) -> list[ContextItem]:
+        """Every item, most relevant first (ties: by text, so store order never matters)."""
+        items = self._items
+        rel = self.relevance(items) if self.relevance is not None and items else [0.0] * len(items)
+        keys = [round(r + TOOL_SCORE_WEIGHT * effective_score(it), 4) for r, it in zip(rel, items, strict=True)]
+        order = sorted(range(len(items)), key=lambda i: (-keys[i], items[i].text))
+        return [items[i] for i in order]
+
+    def select(self, token_budget: int | None = None) -> list[ContextItem]:
+        """The items that fit the token budget, most relevant first: every query result (rows
+        shortened with a mark if need be), the best item of every tool, then the rest by rank.
+        What is left out is recorded (:meth:`note`, :meth:`drain_cuts`)."""
+        budget = self.token_budget if token_budget is None else token_budget
+        ranked = self.ranked()
+        cost = [count_tokens(it.text) + 1 for it in ranked]
+        room = budget - (min(NOTE_TOKENS, budget // 4) if sum(cost) > budget else 0)
+        chosen: dict[int, ContextItem] = {}
+        cut = Cut(budget=budget)
+        used = 0
+        for i, it in enumerate(ranked):  # query results are never dropped
+            if it.kind == "query" and it.rows is not None:
+                short, rows_cut = _fit_query(it, max(room - used, 0))
+                chosen[i] = short
+                used += count_tokens(short.text) + 1
+                if rows_cut:
+                    cut.rows[it.tool] = cut.rows.get(it.tool, 0) + rows_cut
+        best: dict[str, int] = {}
+        for i, it in enumerate(ranked):
+            best.setdefault(it.tool, i)
+        for i in sorted(best.values()) + list(range(len(ranked))):
+            if i in chosen or used + cost[i] > room:
+                continue
+            chosen[i] = ranked[i]
+            used += cost[i]
+        for i, it in enumerate(ranked):
+            if i not in chosen:
+                cut.items[it.tool] = cut.items.get(it.tool, 0) + 1
+        with self._lock:
+            self._last = cut if (cut.items or cut.rows) else None
+            if self._last is not None:
+                self._cuts.append(cut)
+        return [chosen[i] for i in sorted(chosen)]
+
+    def note(self) -> ContextItem | None:
+        """A line saying what the last :meth:`select` left out (None when nothing was)."""
+        cut = self._last
+        if cut is None:
+            return None
+        return ContextItem(text=f"[{cut.describe()}]", tool="context", kind="note",
+                           metadata={"cut_items": dict(cut.items), "cut_rows": dict(cut.rows),
+                                     "budget": cut.budget})
+
+    def drain_cuts(self) -> list[Cut]:
+        """The selections that left something out since the last call (for the trace)."""
+        with self._lock:
+            out, self._cuts = self._cuts, []
+        return out
+
+    def dropped(self, token_budget: int | None = None) -> int:
+        sel = self.select(token_budget)
+        return len(self._items) - len(sel)
+
+    def render(self, token_budget: int | None = None) -> str:
+        """The selected items as text, one per line, most relevant first, with a last line
+        saying what was left out (what the LLM sees)."""
+        lines = [i.text for i in self.select(token_budget)]
+        note = self.note()
+        if note is not None:
+            lines.append(note.text)
+        return "\n".join(lines)
+
+
+_ORDER_BY = re.compile(r"\bORDER\s+BY\s+(.+?)(?=\bSKIP\b|\bLIMIT\b|\bRETURN\b|\bWITH\b|$)",
+                       re.I | re.S)
+_DIRECTION = re.compile(r"\s+(?:ASC|DESC|ASCENDING|DESCENDING)\s*$", re.I)
+
+
+def _order_keys(query: str, columns: Sequence[str]) -> list[int] | None:
+    """Columns the query's last ORDER BY sorts on ([] when it has none; None when a key is not
+    a returned column, so ties cannot be told apart)."""
+    found = list(_ORDER_BY.finditer(query))
+    if not found:
+        return []
+    keys = []
+    for part in found[-1].group(1).split(","):
+        key = _DIRECTION.sub("", part.strip()).strip()
+        if key not in columns:
+            return None
+        keys.append(list(columns).index(key))
+    return keys
+
+
+def stable_rows(item: ContextItem) -> ContextItem:
+    """A query result with its rows in an order the store cannot change: without ORDER BY all
+    rows are sorted, with one the rows that tie on its keys are (a store may return such rows
+    in any order — Kùzu does, from run to run — and the prompt must not change with it). The
+    row lines of the text move with the rows; items of another shape are returned as they are."""
+    if item.kind != "query" or item.rows is None or len(item.rows.rows) < 2 or not item.query:
+        return item
+    keys = _order_keys(item.query, item.rows.columns)
+    lines = item.text.split("\n")
+    sep = next((i for i, ln in enumerate(lines) if ln.startswith("|---")), None)
+    rows = item.rows.rows
+    n = len(rows)
+    if keys is None or sep is None or len(lines) < sep + 1 + n:
+        return item
+    block = lines[sep + 1: sep + 1 + n]
+    if not all(ln.startswith("| ") for ln in block):
+        return item
+    group = [tuple(repr(rows[i][k]) for k in keys) for i in range(n)]
+    first: dict[tuple[str, ...], int] = {}
+    for i, g in enumerate(group):
+        first.setdefault(g, i)
+    # groups keep their place (the ORDER BY's), rows inside a group by their text
+    order = sorted(range(n), key=lambda i: (first[group[i]], block[i], repr(rows[i])))
+    if order == list(range(n)):
+        return item
+    lines[sep + 1: sep + 1 + n] = [block[i] for i in order]
+    result = item.rows.model_copy(update={"rows": tuple(rows[i] for i in order)})
+    return item.model_copy(update={"text": "\n".join(lines), "rows": result})
+
+
+def _fit_query(item: ContextItem, max_tokens: int) -> tuple[ContextItem, int]:
+    """A query item within ``max_tokens``: its last rows cut, with a mark."""
+    if count_tokens(item.text) + 1 <= max_tokens:
+        return item, 0
+    lines = item.text.split("\n")
+    sep = next((i for i, ln in enumerate(lines) if ln.startswith("|---")), len(lines))
+    rows = [i for i, ln in enumerate(lines) if i > sep and ln.startswith("| ")]
+    keep = list(lines)
+    cut = 0
+    while rows and count_tokens("\n".join(keep)) + 12 > max_tokens:
+        keep.pop(rows.pop())
+        cut += 1
+    if cut == 0:
+        return item, 0
+    keep.append(f"[{cut} more row(s) of this result left out for the token budget]")
+    meta = {**item.metadata, "rows_cut": cut}
+    return item.model_copy(update={"text": "\n".join(keep), "metadata": meta}), cut
+
+
+# --------------------------------------------------------------------------- support
+
+
+@dataclass
+class Support:
+    """Which answers the context names: ``answers`` (as the graph writes them) with their node
+    ids, and the ones it does not name."""
+
+    answers: list[str] = field(default_factory=list)
+    answer_ids: dict[str, list[str]] = field(default_factory=dict)
+    unsupported: list[str] = field(default_factory=list)
+
+
+def supported_answers(answers: Sequence[str], items: Sequence[ContextItem],
+                      store: GraphStore) -> Support:
+    """Check each answer against the items: the display name or id of a node an item mentions
+    (path nodes, triplet ends, listed nodes), or a cell of a query result. A match is exact
+    after normalisation (case, accents, punctuation) — never a guess."""
+    from byokg.graph.profile import display_names
+
+    node_ids = list(dict.fromkeys(n for it in items for n in item_nodes(it)))
+    names = display_names(store, node_ids) if node_ids else {}
+    by_key: dict[str, list[tuple[str, str | None]]] = {}
+    for n in node_ids:
+        shown = names.get(n) or n
+        for key in {normalize(shown), normalize(n)}:
+            if key:
+                by_key.setdefault(key, []).append((shown, n))
+    for it in items:
+        if it.rows is not None:
+            for row in it.rows.rows:
+                for v in row:
+                    if v is not None and not isinstance(v, dict | list | tuple):
+                        by_key.setdefault(normalize(str(v)), []).append((str(v), None))
+    out = Support()
+    for a in answers:
+        hits = by_key.get(normalize(a)) if normalize(a) else None
+        if not hits:
+            out.unsupported.append(a)
+            continue
+        shown = hits[0][0]
+        if shown not in out.answer_ids:
+            out.answers.append(shown)
+            out.answer_ids[shown] = []
+        ids = out.answer_ids[shown]
+        ids.extend(n for _s, n in hits if n is not None and n not in ids)
+    out.answer_ids = {k: v for k, v in out.answer_ids.items() if v}
+    return out
+
+
+def item_nodes(item: ContextItem) -> list[str]:
+    """Every node id an item mentions: its nodes, its path's nodes, its triplets' ends."""
+    nodes = list(item.nodes)
+    if item.path is not None:
+        nodes.extend(item.path.nodes)
+    for t in item.triplets:
+        nodes.extend((t.head, t.tail))
+    return list(dict.fromkeys(nodes))
+
+
+# --------------------------------------------------------------------------- tail ranking
+
+
+def tail_ranker(analysis: Any, answer_ids: Iterable[str] = ()) -> Callable[[str, str], float]:
+    """Score for a node shown in a list (the tails of one head and relation): a linked draft
+    answer first, then labels sharing the question's content words or numbers."""
+    answers = set(answer_ids)
+    terms = {t for t, w in analysis.terms.items() if w >= 1.0} if analysis is not None else set()
+    numbers = {normalize(n) for n in analysis.numbers} if analysis is not None else set()
+
+    def rank(node: str, label: str) -> float:
+        s = 2.0 if node in answers else 0.0
+        toks = normalize(label).split()
+        if terms:
+            s += len(terms & {stem(w) for w in toks}) / len(terms)
+        if numbers and numbers & set(toks):
+            s += 0.5
+        return round(s, 4)
+
+    return rank
+
+
+# --------------------------------------------------------------------------- building items
+# The one place graph facts become ContextItems: triplets (tails of one head and relation merged
+# into a line) and paths, verbalised under a token budget, with their provenance.
+
+
+def triplet_items(
+    store: GraphStore,
+    triplets: Sequence[Triplet],
+    *,
+    tool: str,
+    iteration: int,
+    seeds: Iterable[str] = (),
+    max_tokens: int,
+    max_tails: int,
+    score: Callable[[list[int]], float | None] | None = None,
+    metadata: Callable[[list[int]], dict[str, Any]] | None = None,
+    tail_rank: Callable[[str, str], float] | None = None,
+) -> tuple[list[ContextItem], int]:
+    """One item per verbalised line; ``score``/``metadata`` get the line's triplet indexes.
+    ``nodes`` lists the line's nodes other than the ``seeds`` (the answer candidates);
+    ``tail_rank`` orders the tails of a line (see :func:`tail_ranker`).
+    Returns ``(items, omitted)`` where ``omitted`` counts triplets left out by the budget."""
+    from byokg.graph.verbalize import verbalize_triplets
+
+    triplets = list(triplets)
+    verb = verbalize_triplets(store, triplets, max_tokens=max_tokens, max_tails=max_tails,
+                              tail_rank=tail_rank)
+    seed_set = set(seeds)
+    items = []
+    for line, idxs in zip(verb.lines, verb.sources, strict=True):
+        ts = tuple(triplets[i] for i in idxs)
+        ends = tuple(dict.fromkeys(x for t in ts for x in (t.head, t.tail) if x not in seed_set))
+        items.append(ContextItem(
+            text=line, tool=tool, iteration=iteration, kind="triplets", triplets=ts, nodes=ends,
+            score=score(idxs) if score else None, metadata=metadata(idxs) if metadata else {},
+        ))
+    return items, verb.omitted
+
+
+def path_items(
+    store: GraphStore,
+    paths: Sequence[Path],
+    *,
+    tool: str,
+    iteration: int,
+    max_tokens: int,
+    scores: Sequence[float | None],
+    metadata: Sequence[dict[str, Any]],
+) -> tuple[list[ContextItem], int]:
+    """One item per verbalised path line (identical lines merged; the first path's provenance
+    kept). Returns ``(items, omitted)``."""
+    from byokg.graph.verbalize import verbalize_paths
+
+    paths = list(paths)
+    verb = verbalize_paths(store, paths, max_tokens=max_tokens)
+    items = []
+    for line, idxs in zip(verb.lines, verb.sources, strict=True):
+        p = paths[idxs[0]]
+        items.append(ContextItem(
+            text=line, tool=tool, iteration=iteration, score=scores[idxs[0]], kind="path", path=p,
+            triplets=tuple(p.triplets()), nodes=(p.end,), metadata=metadata[idxs[0]],
+        ))
+    return items, verb.omitted

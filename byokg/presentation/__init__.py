@@ -1,0 +1,1 @@
+"""Presentation: the evidence picture and terminal-safe text."""

@@ -1,0 +1,129 @@
+"""The offline stage pair (``--llm none``): the ``offline-linker`` proposer and the
+``offline-answer`` answerer, registered like any other stage (see :mod:`byokg.plugins.offline.reasoner` and
+:mod:`byokg.plugins.offline.chains`)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from byokg import hookimpl
+from byokg.contracts import Artifacts, PathScore
+from byokg.pipeline.stages import (
+    Answerer,
+    AnswerRequest,
+    AnswerResult,
+    Proposal,
+    ProposalRequest,
+    Proposer,
+)
+from byokg.pipeline.tools import ToolParams
+
+TRACE_CHAINS = 5  # best chains described in the proposer's trace event
+
+
+class OfflineProposerParams(ToolParams):
+    max_hops: int = Field(3, ge=1, le=3, description="longest relation chain walked")
+    max_paths: int = Field(10, ge=1, le=50, description="relation chains proposed")
+
+
+class OfflineProposer(Proposer):
+    name = "offline-linker"
+    description = ("Spots the graph's names in the question, enumerates the relation chains "
+                   "around them and proposes the ones that best say what the question asks (no LLM)")
+    Params = OfflineProposerParams
+
+    def propose(self, request: ProposalRequest) -> Proposal:
+        from byokg.plugins.offline.chains import (
+            W_TYPE,
+            ChainScorer,
+            enumerate_chains,
+            select_chains,
+        )
+        from byokg.plugins.offline.reasoner import (
+            drop_type_words,
+            mention_labels,
+            spot_entities,
+            spot_links,
+        )
+
+        if request.round > 0:  # one proposal; later rounds stop once there is context
+            return Proposal(artifacts=Artifacts(finish=len(request.context) > 0))
+        p: OfflineProposerParams = request.params  # type: ignore[assignment]
+        out = Proposal()
+        spots = drop_type_words(spot_entities(request.analysis, request.store,
+                                              request.services), request.analysis)
+        mentions: dict[str, list[str]] = {}
+        spans: dict[str, tuple[int, int]] = {}
+        for s in spots:
+            mentions.setdefault(s.mention, []).extend(i for i in s.ids
+                                                      if i not in mentions.get(s.mention, []))
+            spans.setdefault(s.mention, (s.start, s.end))
+        labels = [lab.name for lab in request.profile.labels]
+        scorer = ChainScorer(request.analysis, request.services, mentions=spans, labels=labels,
+                             relations=request.profile.relation_names,
+                             mention_labels=mention_labels(mentions, request.store, labels))
+        walked = enumerate_chains(request.store, mentions, scorer, max_hops=p.max_hops)
+        chosen = select_chains(walked.chains, p.max_paths)
+        out.counts.update({"spots": len(spots), "chains": len(walked.chains),
+                           "edges_read": walked.edges_read, "nodes_expanded": walked.nodes_expanded})
+        out.artifacts = Artifacts(
+            entities=tuple(mentions),
+            relation_paths=tuple(c.relation_path for c in chosen),
+            path_scores=tuple(PathScore(score=round(c.score, 4),
+                                        type_score=round(W_TYPE * c.type_score, 4),
+                                        mention=c.mention, ends=len(c.ends)) for c in chosen),
+            warnings=() if spots else ("no graph entity name found in the question",),
+        )
+        out.linked = spot_links(spots, request.store)
+        if chosen:
+            out.event(self.name, f"{len(chosen)} relation chains proposed from {len(walked.chains)}"
+                      f" walked", chains=[
+                          {"path": str(c.relation_path), "from": c.mention,
+                           "score": round(c.score, 4), "ends": len(c.ends),
+                           "truncated": c.truncated, **c.parts}
+                          for c in chosen[:TRACE_CHAINS]])
+        if walked.truncated:
+            out.event(self.name, "a question entity has more edges than the walk reads; "
+                      "some chains may be missing", level="info")
+        return out
+
+
+class OfflineAnswererParams(ToolParams):
+    max_answers: int = Field(10, ge=1, le=100, description="answers returned at most")
+    tie: float = Field(0.02, ge=0.0, le=1.0, description="score gap within which answers tie")
+
+
+class OfflineAnswerer(Answerer):
+    name = "offline-answer"
+    description = ("Answers with the end set of the best relation chain in the context, a property "
+                   "value or a count, checked against the asked-for type (no LLM)")
+    Params = OfflineAnswererParams
+
+    def answer(self, request: AnswerRequest) -> AnswerResult:
+        from byokg.plugins.offline.reasoner import answer_offline
+
+        p: OfflineAnswererParams = request.params  # type: ignore[assignment]
+        got = answer_offline(request.analysis, request.context, request.store,
+                             entities=request.entities, history=request.history,
+                             services=request.services, max_answers=p.max_answers, tie=p.tie,
+                             labels=[lab.name for lab in request.profile.labels],
+                             relations=request.profile.relation_names)
+        out = AnswerResult(answers=got.answers, answer_ids=got.answer_ids, evidence=got.evidence)
+        ranked = got.ranked[: max(p.max_answers, len(got.answers))]
+        out.event(self.name, f"{len(got.answers)} answers extracted offline"
+                  + (f" from {got.chain}" if got.chain else ""),
+                  chain=got.chain, answer_ids=[r.node for r in ranked if r.node],
+                  candidates=[{"name": r.name, "score": round(r.score, 4),
+                               "chain": r.group.key if r.group else None} for r in ranked[:10]])
+        for note in got.notes:
+            out.event(self.name, note, level="warning")
+        return out
+
+
+@hookimpl
+def register_tools(register):
+    from byokg.plugins.offline.properties_tool import NodePropertiesTool
+
+    register(OfflineProposer)
+    register(OfflineAnswerer)
+    register(NodePropertiesTool)  # the retrieval tool that makes node properties answerable

@@ -1,0 +1,278 @@
+"""Answer types: what the question asks for, what a chain's end nodes are, and how well they fit.
+
+The question side (:class:`Expectation`) comes from the
+:class:`~byokg.language.analysis.QuestionAnalysis`: the asked-for kind (*who* -> person, *when* / *which
+year* -> date, *how many* -> count, *where* -> place) and the type word after *which* / *what*
+("which *films*"). The graph side (:class:`EndType`) is derived from the graph only:
+
+* the labels of the end nodes (typed graphs: Kùzu tables, Neo4j labels, JSONL ``labels``);
+* the relation walked into them: walked forward, its own name says what its tails are ("has
+  genre", "in language", "director"); walked backward, a dotted ``domain.type.property`` name
+  says what its heads are (``film.film.directed_by`` -> film); a passive ``…_by`` name or an
+  agent noun (director, author) says its tails are agents, the things *who* asks for;
+* literal values: node names or property values that are years, dates or numbers.
+
+:func:`type_match` compares both with the same word similarity the chains use (lexical, plus
+the similarity model when installed) and returns a score in [-1, 1]: 1 fits, 0 cannot tell,
+negative does not fit ("which city" ending at a country, "when" ending at a person).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from byokg.language.analysis import CATEGORY_NOUNS, QuestionAnalysis, humanize_relation, term_sim
+from byokg.language.text import STOPWORDS, stem, words
+
+LiteralKind = Literal["year", "date", "number"]
+Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
+
+__all__ = ["KIND_WORDS", "EndType", "Expectation", "LiteralKind", "end_type", "expectation", "literal_kind",
+           "type_head", "type_match"]
+
+MATCH = 0.6  # word similarity from which a type word "is" a label or relation noun
+_FROZEN = ConfigDict(frozen=True)
+_YEAR = re.compile(r"^\d{3,4}$")
+_DATE = re.compile(
+    r"^(\d{4}-\d{2}(-\d{2})?([T ][\d:.]+Z?)?|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|"
+    r"([A-Za-z]+\.? \d{1,2},? \d{3,4})|(\d{1,2} [A-Za-z]+\.? \d{3,4}))$")
+_NUMBER = re.compile(r"^[-+]?\d[\d,]*(\.\d+)?\s*%?$")
+_AGENT_SUFFIXES = ("or", "er", "ist", "ian")
+# generic words for what "when", "where" and "who" ask for (question-word semantics)
+KIND_WORDS: dict[str, tuple[str, ...]] = {
+    "date": ("date", "year", "time"),
+    "place": ("place", "location"),
+    "person": ("person", "people"),
+    # what "what kind / type / sort of …" asks for: English words for a category of things
+    "category": ("kind", "type", "sort", "category", "class", "genre", "form", "style",
+                 "variety"),
+}
+
+
+class Expectation(BaseModel):
+    """What the question asks for."""
+
+    model_config = _FROZEN
+
+    kind: str = "thing"  # person | place | date | count | number | thing
+    type_words: tuple[str, ...] = ()  # "which films" -> ("films",)
+    # the graph's labels that are what the type word names (closest ones; empty: none or
+    # the graph has no informative labels)
+    fitting_labels: tuple[str, ...] = ()
+    category: bool = False  # "what kind / type / sort of …": a category of things is asked for
+
+    @property
+    def specific(self) -> bool:
+        return self.kind != "thing" or bool(self.type_words)
+
+
+class EndType(BaseModel):
+    """What the end nodes of a chain (or one node) are, as far as the graph says."""
+
+    model_config = _FROZEN
+
+    labels: tuple[str, ...] = ()
+    nouns: tuple[str, ...] = ()  # relation (segment) names that name the ends
+    literal: LiteralKind | None = None
+    agentive: bool = False  # the ends are the agents of the relation walked into them
+    typed_noun: bool = False  # a noun is the class of the ends (a dotted name's type segment)
+    value: bool = False  # property values, not nodes (a node property read as the answer)
+
+
+LABEL_MARGIN = 0.1  # labels this close to the best-fitting one fit too
+
+
+def type_head(words_: Sequence[str], types: Sequence[str]) -> str | None:
+    """The head noun of the words after *which* / *what*: the last one that names one of the
+    graph's ``types`` (label heads, dotted type segments), else the first ("which *films* share
+    a screenwriter", "what *country* borders", "which instrument *family*")."""
+    if not words_:
+        return None
+    cats = [w for w in words_ if w in CATEGORY_NOUNS]
+    if cats:
+        return cats[0]  # "what kind of films": a category is asked for, not films
+    stems = {stem(t) for t in types}
+    named = [w for w in words_ if any(term_sim(stem(w), t) >= 0.8 for t in stems)]
+    return named[-1] if named else words_[0]
+
+
+def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[str] = frozenset(),
+                *, labels: Sequence[str] = (), sim: Similarity | None = None,
+                types: Sequence[str] = ()) -> Expectation:
+    """The asked-for kind and type word, leaving out words of the question's own entities; with
+    the graph's ``labels``, the ones the type word names (relative: "country" names Country,
+    not Continent, even where a similarity model finds the two close). ``types``: the graph's
+    type names (label heads, dotted type segments) that help find the head of a compound."""
+    run = [w for w in analysis.type_words if w not in mention_words]
+    head = type_head(run, [*types, *(words(lab)[-1] for lab in labels if words(lab))])
+    types = (head,) if head else ()
+    fitting: tuple[str, ...] = ()
+    if head in CATEGORY_NOUNS:
+        types = KIND_WORDS["category"]  # any label or relation naming a category fits
+    if types and len(labels) > 1:
+        # a label's head word (the last: FilmDirector is a director) says what it is
+        heads = {lab: stem(words(lab)[-1]) if words(lab) else "" for lab in labels}
+        fitting = tuple(lab for lab in labels
+                        if any(term_sim(stem(w), heads[lab]) >= 0.8 for w in types))
+        if not fitting and sim is not None:
+            table = sim(types, list(labels))
+            best = {lab: max(table[(w, lab)] for w in types) for lab in labels}
+            top = max(best.values(), default=0.0)
+            if top >= MATCH:
+                fitting = tuple(lab for lab, v in best.items()
+                                if v >= max(MATCH, top - LABEL_MARGIN))
+    return Expectation(kind=analysis.kind, type_words=(head,) if head else (),
+                       fitting_labels=fitting, category=head in CATEGORY_NOUNS)
+
+
+def literal_kind(value: Any) -> LiteralKind | None:
+    """``year``, ``date`` or ``number`` when a node name or property value is one."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, _dt.date | _dt.datetime):
+        return "date"
+    if isinstance(value, int):
+        return "year" if 1000 <= value <= 2999 else "number"
+    if isinstance(value, float):
+        return "number"
+    text = str(value).strip()
+    if not text or len(text) > 40:
+        return None
+    if _YEAR.match(text):
+        return "year" if 1000 <= int(text) <= 2999 else "number"
+    if _DATE.match(text):
+        return "date"
+    if _NUMBER.match(text):
+        return "number"
+    return None
+
+
+def is_agentive(name: str) -> bool:
+    """A relation whose tails are agents: passive ``directed_by`` / ``writtenBy``, or an agent
+    noun such as *director*, *author*, *founder* (English morphology only)."""
+    ws = [w for w in words(humanize_relation(name)) if w not in STOPWORDS or w == "by"]
+    if not ws:
+        return False
+    if ws[-1] == "by" and len(ws) > 1:
+        return True
+    last = ws[-1][:-1] if ws[-1].endswith("s") else ws[-1]
+    return len(last) >= 5 and last.endswith(_AGENT_SUFFIXES)
+
+
+def end_type(relation: str | None, inverted: bool, *, labels: Sequence[str] = (),
+             literal: LiteralKind | None = None, active: bool = False) -> EndType:
+    """The type of the nodes reached by walking ``relation`` (backwards when ``inverted``).
+
+    ``active``: the relation is named by the verb the question asks *who* did ("who wrote"
+    and ``wrote``), so its heads are the agents."""
+    nouns: list[str] = []
+    agentive = False
+    if relation:
+        if not inverted:
+            nouns.append(relation)
+            agentive = is_agentive(relation)
+        else:
+            agentive = active and not is_agentive(relation)
+            segs = relation.split(".")
+            if len(segs) >= 3:
+                nouns.append(segs[-2])
+    typed = bool(relation) and inverted and relation.count(".") >= 2
+    return EndType(labels=tuple(dict.fromkeys(labels)), nouns=tuple(nouns), literal=literal,
+                   agentive=agentive, typed_noun=typed)
+
+
+def _best(sim: Similarity, left: Sequence[str], right: Sequence[str]) -> float:
+    if not left or not right:
+        return 0.0
+    return max(sim(left, right).values(), default=0.0)
+
+
+SURE = 0.9  # meaning-level similarity from which a relation noun surely names the type
+AGENT_MISFIT = 0.5  # agents (the tails of ``directed_by``) when a non-agent is asked
+
+
+def _passive(names: Sequence[str]) -> bool:
+    """A relation named in the passive (``directed_by``, ``writtenBy``): its tails are surely
+    agents, unlike a name that only ends like an agent noun (``alma_mater``)."""
+    return any(len(ws := words(humanize_relation(n))) > 1 and ws[-1] == "by" for n in names)
+
+
+def _names_agents(type_words: Sequence[str], sim: Similarity) -> bool:
+    """Whether the asked-for type word names agents: an agent noun itself ("writers",
+    "directors"), a person word, or close to one by meaning ("actress", "band"). English
+    morphology only."""
+    if any(is_agentive(w) for w in type_words):
+        return True
+    return _best(sim, type_words, [*KIND_WORDS["person"], "organization", "group"]) >= 0.3
+
+
+def type_match(exp: Expectation, end: EndType, sim: Similarity,
+               lex: Similarity | None = None, *, semantic: bool = False) -> float:
+    """How well ``end`` fits what is asked, in [-1, 1] (0: the graph cannot tell).
+
+    ``sim`` is the word similarity (lexical and meaning); ``lex`` the lexical one, used to
+    match the type word against relation names: a meaning-level likeness between a type word
+    and a relation ("writers" / ``wrote``) says nothing about which end of it is meant.
+    ``semantic``: ``sim`` includes a similarity model (only then can a type word be told to
+    name no agent: "which *movies*" is not answered with directors)."""
+    lit = end.literal
+    names = [*end.labels, *end.nouns]
+    if exp.kind == "count":
+        return 0.3 if lit == "number" else 0.0
+    if exp.kind == "date":
+        if lit in ("date", "year"):
+            return 1.0
+        if lit == "number":
+            return -0.3
+        s = _best(sim, KIND_WORDS["date"], names)
+        return 0.6 * s if s >= MATCH else -0.6
+    if exp.kind == "number":
+        if lit in ("number", "year"):
+            return 1.0
+        return -0.5 if end.labels or lit else 0.0
+    if exp.fitting_labels and (lit is not None or end.value) and (exp.category
+                                                                  or exp.type_words):
+        return -0.8  # the type word names a label of the graph: a value is none of them
+    if exp.category:
+        if exp.fitting_labels and end.labels:
+            return 1.0 if set(end.labels) & set(exp.fitting_labels) else -0.8
+        s = _best(lex or sim, KIND_WORDS["category"], [*end.labels, *end.nouns])
+        if s >= MATCH:
+            return s  # ``genre``, ``form_of_government``: the relation names a category
+        if lit is not None or end.agentive:
+            return -0.6  # a year, a number or the people who did it is no kind of thing
+        return -0.2 if end.labels else 0.0
+    if exp.type_words:
+        if exp.fitting_labels and end.labels:
+            # the graph says what the ends are: is it what is asked?
+            return 1.0 if set(end.labels) & set(exp.fitting_labels) else -0.8
+        s = _best(lex or sim, exp.type_words, end.nouns)
+        sure = _best(sim, exp.type_words, end.nouns)
+        s = max(s, sure if sure >= SURE else 0.0)
+        if lit is not None or end.value:  # a value: its property's name is all that says
+            return 0.8 if s >= MATCH else -0.8  # what it is
+        if s >= MATCH:
+            return s
+        if end.labels or end.typed_noun:
+            return -0.8 if end.labels else -0.4  # the graph names the class, another one
+        if (semantic and end.agentive and _passive(end.nouns)
+                and not _names_agents(exp.type_words, sim)):
+            return -AGENT_MISFIT  # "which movies …" answered with the people who made them
+        return 0.0  # a relation name that does not name the type says little
+    if lit is not None:
+        return -0.8 if exp.kind in ("person", "place") else -0.2
+    if exp.kind == "person":
+        # "who" also asks for organisations (who signed, who owns): a miss costs little
+        s = _best(sim, KIND_WORDS["person"], names)
+        agent = any(is_agentive(n) for n in end.labels) or end.agentive
+        score = 0.7 * max(s, 0.8 if agent else 0.0)
+        return score if score > 0 else (-0.1 if end.labels else 0.0)
+    if exp.kind == "place":  # weak: many relations lead to places without saying so
+        s = _best(sim, KIND_WORDS["place"], names)
+        return 0.4 * s if s >= 0.4 else (-0.2 if end.labels else 0.0)
+    return 0.0
