@@ -44,6 +44,8 @@ _LAZY = {
     "LLMResponse": ("byokg.models.base", "LLMResponse"),
     "Dataset": ("byokg.eval.datasets", "Dataset"),
     "Example": ("byokg.eval.datasets", "Example"),
+    # the registries of registered tools, backends, models and datasets (a module)
+    "registry": ("byokg.pipeline.registry", ""),
 }
 
 __all__ = ["__version__", *_LAZY]
@@ -56,6 +58,7 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'byokg' has no attribute {name!r}") from None
     import importlib
 
-    value = getattr(importlib.import_module(mod_name), attr)
+    module = importlib.import_module(mod_name)
+    value = getattr(module, attr) if attr else module
     globals()[name] = value
     return value
