@@ -10,6 +10,7 @@
 Region, credentials and endpoint come from the standard AWS configuration (a boto3 Session;
 ``?region=``/``?profile=`` in the URI or the ``region``/``profile`` options override it).
 Throttling and transient errors are retried with capped exponential backoff and full jitter
+(:class:`byokg.models.retry.RetryPolicy`)
 (botocore's own retries are switched off so attempts are counted in one place); other errors
 raise :class:`byokg.errors.QueryError` / :class:`byokg.errors.BackendError` with the AWS code.
 Node ids are Neptune's ``~id``. The shared openCypher builders and the guarded ``query()``
@@ -20,7 +21,6 @@ guard is the gate, and ``queryTimeoutMilliseconds`` (Analytics) bounds a query o
 from __future__ import annotations
 
 import json
-import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -34,6 +34,7 @@ from byokg.cypher.storecommon import (
 from byokg.errors import BackendError, CapabilityError, ConfigError, QueryError
 from byokg.graph.store import Capability
 from byokg.hookspecs import hookimpl
+from byokg.models.retry import RetryPolicy
 
 RETRYABLE_CODES = frozenset(
     {
@@ -52,27 +53,6 @@ RETRYABLE_CODES = frozenset(
         "ConflictException",  # Neptune Analytics: concurrent modification of the graph
     }
 )
-
-
-class RetryPolicy:
-    """Capped exponential backoff with full jitter: ``sleep(uniform(0, min(cap, base*2**n)))``."""
-
-    def __init__(
-        self,
-        max_attempts: int = 5,
-        base_s: float = 0.2,
-        cap_s: float = 8.0,
-        sleep: Callable[[float], None] = time.sleep,
-        rng: random.Random | None = None,
-    ) -> None:
-        if max_attempts < 1:
-            raise ConfigError("max_attempts must be at least 1")
-        self.max_attempts, self.base_s, self.cap_s = max_attempts, base_s, cap_s
-        self.sleep = sleep
-        self.rng = rng or random.Random()
-
-    def delay(self, attempt: int) -> float:
-        return self.rng.uniform(0.0, min(self.cap_s, self.base_s * (2**attempt)))
 
 
 def _aws_code(exc: Exception) -> tuple[str | None, int | None]:
@@ -133,7 +113,9 @@ class _NeptuneBase(CypherGraphBase):
             element_id_fallback=False,
         )
         super().__init__(uri, cyp)
-        self.retry = RetryPolicy(max_attempts, backoff_base_s, backoff_cap_s, sleep)
+        if max_attempts < 1:
+            raise ConfigError("max_attempts must be at least 1")
+        self.retry = RetryPolicy(max_attempts - 1, backoff_base_s, backoff_cap_s, sleep=sleep)
         self.timeout_s = timeout_s
         self.attempts = 0  # total requests sent (for tests and traces)
         self._region, self._profile, self._endpoint = region, profile, endpoint_url
@@ -180,13 +162,13 @@ class _NeptuneBase(CypherGraphBase):
         """One API call with retries; typed errors carrying the AWS code."""
         from botocore.exceptions import BotoCoreError, ClientError
 
-        for attempt in range(self.retry.max_attempts):
+        for attempt in range(self.retry.attempts):
             self.attempts += 1
             try:
                 return getattr(self.client, op)(**kwargs)
             except (ClientError, BotoCoreError) as exc:
                 code, status = _aws_code(exc)
-                if _is_transient(exc) and attempt + 1 < self.retry.max_attempts:
+                if _is_transient(exc) and attempt + 1 < self.retry.attempts:
                     self.retry.sleep(self.retry.delay(attempt))
                     continue
                 what = "query" if "query" in op.lower() else op

@@ -63,7 +63,7 @@ def evaluate(limit: int | None = None, *, index_dir: str | None = None,
     from byokg.graph.open import open_graph
     from byokg.graph.paths import expand
     from byokg.language.text import normalize
-    from byokg.pipeline.tools import Services
+    from byokg.models.services import Services
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     store = open_graph(f"memory:{KG}")
@@ -74,7 +74,7 @@ def evaluate(limit: int | None = None, *, index_dir: str | None = None,
     services = Services(cfg)
     reranker = None
     if reranker_path:
-        from byokg.pipeline import registry
+        from byokg import registry
 
         reranker = registry.rerankers().create("flag", path=reranker_path)
     t0 = time.perf_counter()

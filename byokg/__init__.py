@@ -40,12 +40,12 @@ _LAZY = {
     "ToolParams": ("byokg.pipeline.tools", "ToolParams"),
     "ToolRequest": ("byokg.pipeline.tools", "ToolRequest"),
     "ToolResult": ("byokg.pipeline.tools", "ToolResult"),
-    "Services": ("byokg.pipeline.tools", "Services"),
+    "Services": ("byokg.models.services", "Services"),
     "LLMResponse": ("byokg.models.base", "LLMResponse"),
     "Dataset": ("byokg.eval.datasets", "Dataset"),
     "Example": ("byokg.eval.datasets", "Example"),
     # the registries of registered tools, backends, models and datasets (a module)
-    "registry": ("byokg.pipeline.registry", ""),
+    "registry": ("byokg.registry", ""),
 }
 
 __all__ = ["__version__", *_LAZY]
@@ -58,7 +58,6 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'byokg' has no attribute {name!r}") from None
     import importlib
 
-    module = importlib.import_module(mod_name)
-    value = getattr(module, attr) if attr else module
+    value = getattr(importlib.import_module(mod_name), attr)
     globals()[name] = value
     return value

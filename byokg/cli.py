@@ -154,8 +154,8 @@ def echo_safe(text: object = "", *, err: bool = False) -> None:
 def plugins(as_json: bool) -> None:
     """List installed plugin distributions (with what each registered, or why it failed) and the
     registered tools, backends, LLMs, embedders, rerankers and datasets."""
-    from byokg.pipeline import registry
-    from byokg.pipeline.plugininfo import installed_plugins
+    from byokg import registry
+    from byokg.commands.plugininfo import installed_plugins
 
     dists = installed_plugins()
     data = registry.describe()

@@ -26,8 +26,9 @@ from byokg.graph.paths import FollowResult, expand, follow_paths, shortest_paths
 from byokg.graph.profile import display_names
 from byokg.graph.store import GraphStore
 from byokg.hookspecs import hookimpl
+from byokg.models.services import Services
 from byokg.pipeline.context import path_items, tail_ranker, triplet_items
-from byokg.pipeline.tools import Services, Tool, ToolParams, ToolRequest, ToolResult
+from byokg.pipeline.tools import Tool, ToolParams, ToolRequest, ToolResult
 
 
 def _relation_names(store: GraphStore, services: Services) -> set[str]:

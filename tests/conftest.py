@@ -134,7 +134,7 @@ def register_plugin():
     test only (unregistered at teardown)."""
     from types import SimpleNamespace
 
-    from byokg.pipeline import registry
+    from byokg import registry
 
     names: list[str] = []
 

@@ -14,7 +14,7 @@ from .options import RegistryOption, display_option
 
 
 def _services(index_dir: str | None, embedder: str | None):
-    from byokg.pipeline.tools import Services
+    from byokg.models.services import Services
 
     from ..config import RunConfig
 
@@ -42,18 +42,18 @@ def link(mentions: tuple[str, ...], graph_uri: str, method: str, top_k: int, min
          embedder: str | None, index_dir: str | None, no_store_index: bool, display: str | None,
          as_json: bool) -> None:
     """Link MENTION... to graph nodes: candidates per mention, best first."""
-    from ..linking.linker import EntityLinker, EntityLinkerParams
+    from byokg import registry
 
     if method in ("dense", "both") and embedder is None:
         from byokg.models.embedders import default_embedder_name
 
         embedder = default_embedder_name()
     services = _services(index_dir, embedder)
-    params = EntityLinkerParams(method=method, top_k=top_k, min_score=min_score,
-                                use_store_index=not no_store_index)
+    linker = registry.tools().create(services.config.linker)  # the run's linker, by name
+    params = linker.Params(method=method, top_k=top_k, min_score=min_score,
+                           use_store_index=not no_store_index)
     with _opened(graph_uri, display=display) as store:
-        links = EntityLinker().link(list(mentions), store=store, services=services,
-                                    params=params)
+        links = linker.link(list(mentions), store=store, services=services, params=params)
     if as_json:
         echo_json([ml.model_dump(mode="json") for ml in links])
         return
@@ -84,7 +84,8 @@ def index() -> None:
 def build(graph_uri: str, dense: bool, embedder: str | None, index_dir: str | None,
           display: str | None, as_json: bool) -> None:
     """Build (or verify and reuse) the fuzzy name index and optionally the dense index."""
-    from ..linking.linker import get_dense_index, get_name_index
+    from byokg.linking.indexes import get_dense_index, get_name_index
+
     from ..linking.manifest import default_index_dir, slug
 
     root = index_dir or str(default_index_dir())

@@ -19,7 +19,7 @@ class RegistryOption(click.Option):
         super().__init__(*args, **kwargs)
 
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        from byokg.pipeline import registry
+        from byokg import registry
 
         names = [*self.extra, *(self.fmt.format(n) for n in sorted(registry.registry(
             self.registry_kind).names()))]

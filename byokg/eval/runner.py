@@ -308,8 +308,8 @@ def run_eval(
     recorded on that question (``error``) and the run goes on; ``--resume`` skips every
     question already in ``predictions.jsonl``, errored ones included.
     """
+    from byokg import registry
     from byokg.graph.open import open_graph
-    from byokg.pipeline import registry
 
     out = FsPath(out_dir)
     archive = Archive(out)

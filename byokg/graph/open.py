@@ -60,8 +60,8 @@ def open_graph(uri: str, *, display: Any = None, **options: Any) -> GraphStore:
 
     ``display`` (and ``?display=`` in the URI, which wins) overrides the display property of
     labels: ``"Person.fullName,Prize.category+year"`` or ``{"Person": "fullName"}``."""
+    from byokg import registry
     from byokg.graph.profile import apply_display, parse_display
-    from byokg.pipeline import registry
 
     scheme = uri_scheme(uri)
     reg = registry.backends()
@@ -96,7 +96,7 @@ def graph_from_triplets(
     ``from_triplets`` the ``backend`` registered (``register(…, from_triplets=…)``); ``uri`` is
     what the store reports as its ``uri``. A row that is not three non-empty strings is an
     :class:`~byokg.errors.InputError` naming it."""
-    from byokg.pipeline import registry
+    from byokg import registry
 
     entry = registry.backends().get(backend)
     build = entry.meta.get("from_triplets")

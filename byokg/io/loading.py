@@ -55,7 +55,7 @@ def load_into(
     ``limits`` (line length, number digits, nesting) reach the built-in readers; the default
     comes from the ``BYOKG_MAX_*`` environment variables. ``columns``: the column order of
     triple CSV/TSV files without a header (e.g. ``["head", "relation", "tail"]``)."""
-    from byokg.pipeline import registry
+    from byokg import registry
 
     entry = registry.backends().get(uri_scheme(into))
     loader = entry.meta.get("loader")

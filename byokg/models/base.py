@@ -96,11 +96,11 @@ class BaseLLM:
         max_tokens: int | None = None,
         temperature: float | None = None,
     ) -> LLMResponse:
-        from byokg.models.llm import backoff_delays, sleep
+        from byokg.models.retry import RetryPolicy
 
         start = time.monotonic()
         end = start + self.budget_s
-        delays = backoff_delays(self.retries, base=self.backoff_base, cap=self.backoff_cap)
+        policy = RetryPolicy(self.retries, self.backoff_base, self.backoff_cap)
         last: TransientLLMError | None = None
         attempts = 0
         for attempt in range(self.retries + 1):
@@ -114,7 +114,7 @@ class BaseLLM:
             except TransientLLMError as exc:
                 last = exc
             if attempt < self.retries:
-                sleep(max(0.0, min(delays[attempt], end - time.monotonic())))
+                policy.sleep(min(policy.delay(attempt), end - time.monotonic()))
         spent = time.monotonic() - start
         raise LLMError(
             f"{self.name} failed after {attempts} attempts in {spent:.1f} s (deadline "

@@ -190,7 +190,7 @@ def default_embedder_name() -> str:
 
 def create_embedder(name: str | None = None, **options: Any):
     """The embedder registered as ``name`` (None: ``minilm`` when installed, else ``lexical``)."""
-    from byokg.pipeline import registry
+    from byokg import registry
 
     name = name or default_embedder_name()
     return registry.embedders().create(name, **options)

@@ -7,9 +7,6 @@ registry (``register_llms`` hook) and calls ``factory(rest, **options)``. The op
 
 from __future__ import annotations
 
-import random
-import time
-from collections.abc import Callable
 from typing import Any
 
 from byokg.errors import ConfigError
@@ -29,7 +26,7 @@ def split_spec(spec: str) -> tuple[str, str]:
 
 def create_llm(spec: str, **options: Any) -> LLM:
     """Build the LLM for ``spec`` (``prefix:rest``) through the LLM registry."""
-    from byokg.pipeline import registry
+    from byokg import registry
 
     prefix, rest = split_spec(spec)
     reg = registry.llms()
@@ -43,13 +40,6 @@ def create_llm(spec: str, **options: Any) -> LLM:
 
         llm = CachedLLM(llm, cache_dir)
     return llm
-
-
-def backoff_delays(
-    retries: int, *, base: float = 0.5, cap: float = 20.0, rng: Callable[[], float] = random.random
-) -> list[float]:
-    """Capped exponential backoff with full jitter: delay i is uniform in [0, min(cap, base*2^i)]."""
-    return [min(cap, base * (2**i)) * (0.5 + 0.5 * rng()) for i in range(retries)]
 
 
 def content_text(content: Any) -> tuple[str, list[str]]:
@@ -75,8 +65,4 @@ def content_text(content: Any) -> tuple[str, list[str]]:
     return "".join(texts), warns
 
 
-def sleep(seconds: float) -> None:  # indirection so tests can skip real sleeping
-    time.sleep(seconds)
-
-
-__all__ = ["create_llm", "split_spec", "backoff_delays", "content_text"]
+__all__ = ["create_llm", "split_spec", "content_text"]

@@ -19,7 +19,7 @@ counts), which the engine copies into the :class:`~byokg.contracts.Trace` with p
 (``Trace.stage_summary()``: calls, tokens, runs and repeats per stage).
 
 Every stage reaches the LLM through the question's services, which count each call against the
-question's :class:`~byokg.pipeline.budget.CallBudget` (``RunConfig.max_llm_calls``); one call is kept for
+question's :class:`~byokg.models.budget.CallBudget` (``RunConfig.max_llm_calls``); one call is kept for
 the answer while the rounds run, and a budget that stops anything is a ``budget`` warning event.
 
 Seams: ``ask(question, on_event=f)`` calls ``f`` with a typed :class:`~byokg.contracts.StageEvent`
@@ -59,7 +59,8 @@ from byokg.graph.profile import GraphProfile, apply_display, display_names, get_
 from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis, analyze
 from byokg.language.text import count_tokens, normalize, repair_mojibake
-from byokg.pipeline.budget import BudgetExhausted, CallBudget
+from byokg.models.budget import BudgetExhausted, CallBudget
+from byokg.models.services import Services
 from byokg.pipeline.context import Context, Relevance, item_nodes, item_tools, supported_answers
 from byokg.pipeline.stages import (
     Answerer,
@@ -71,7 +72,6 @@ from byokg.pipeline.stages import (
 )
 from byokg.pipeline.tools import (
     Linker,
-    Services,
     StageOutput,
     Tool,
     ToolParams,
@@ -222,7 +222,7 @@ class Engine:
 
     def _create(self, name: str, kind: str) -> tuple[Any, ToolParams]:
         """A registered stage object of ``kind`` and its validated params."""
-        from byokg.pipeline import registry
+        from byokg import registry
 
         reg = registry.tools()
         obj = reg.create(name)  # an unknown name raises ConfigError listing the known ones
@@ -250,7 +250,7 @@ class Engine:
         """The retrieval tools this run uses, with validated params."""
         if self._tools is not None:
             return self._tools
-        from byokg.pipeline import registry
+        from byokg import registry
 
         reg = registry.tools()
         explicit = self.config.tools is not None

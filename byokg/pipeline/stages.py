@@ -25,7 +25,8 @@ from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.text import count_tokens
 from byokg.models.base import prompt_checksum
-from byokg.pipeline.tools import Component, Services, StageOutput, ToolParams
+from byokg.models.services import Services
+from byokg.pipeline.tools import Component, StageOutput, ToolParams
 
 if TYPE_CHECKING:
     from byokg.graph.profile import GraphProfile

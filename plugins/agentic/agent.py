@@ -40,10 +40,11 @@ from byokg.graph.store import GraphStore
 from byokg.graph.verbalize import node_labels, verbalize_triplets
 from byokg.language.analysis import humanize_relation
 from byokg.language.text import normalize
-from byokg.pipeline.budget import BudgetExhausted
+from byokg.models.budget import BudgetExhausted
+from byokg.models.services import Services
 from byokg.pipeline.context import tail_ranker
 from byokg.pipeline.stages import complete
-from byokg.pipeline.tools import Services, StageOutput, ToolParams
+from byokg.pipeline.tools import StageOutput, ToolParams
 
 RELATIONS_TEMPLATE = "agentic_relations"
 ENTITIES_TEMPLATE = "agentic_entities"
@@ -303,8 +304,8 @@ class AgenticTraversal:
         return list(out)
 
     def _link(self, names: list[str]) -> list[Any]:
+        from byokg import registry
         from byokg.contracts import MentionLinks
-        from byokg.pipeline import registry
 
         cfg = self.services.config
         reg = registry.tools()
@@ -315,7 +316,7 @@ class AgenticTraversal:
                     params = cfg.tool_params(cfg.linker, linker.Params)
                     return list(linker.link(names, store=self.store, services=self.services,
                                             params=params))
-            from byokg.linking.linker import get_name_index
+            from byokg.linking.indexes import get_name_index
 
             return get_name_index(self.store, self.services).search(names, top_k=self.p.link_top_k)
         except LLMError:

@@ -41,7 +41,7 @@ from byokg.graph.profile import display_names, is_unnamed
 from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.text import STOPWORDS, normalize, stem, words
-from byokg.pipeline.tools import Services
+from byokg.models.services import Services
 
 MAX_IDS_PER_SPOT = 5
 SPOT_WORDS = 12  # longest name spotted, in words ("Mike O'Callaghan–Pat Tillman Memorial Bridge": 7)
@@ -145,7 +145,7 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
     """The graph's names in the question: longest non-overlapping spans, a lower-case common word
     ("country", "bird") dropped when capitalised names were found."""
     from byokg.linking.fuzzy import short_name_ok
-    from byokg.linking.linker import get_name_index
+    from byokg.linking.indexes import get_name_index
 
     question = analysis.question
     idx = get_name_index(store, services)

@@ -175,7 +175,7 @@ def _runs_queries(request: ProposalRequest) -> bool:
     names = request.services.config.tools
     if names is None:
         return True  # every applicable tool: the query tool among them
-    from byokg.pipeline import registry
+    from byokg import registry
 
     def reads(name: str) -> frozenset[str]:
         try:
@@ -231,9 +231,9 @@ class RowsAnswerer(Answerer):
 
     def _fallback(self, request: AnswerRequest, p: RowsParams) -> AnswerResult:
         """The configured fallback answerer (chosen by the config, never by this code)."""
+        from byokg import registry
         from byokg.contracts import TraceEvent
         from byokg.errors import ConfigError
-        from byokg.pipeline import registry
         from byokg.pipeline.tools import unavailable
 
         obj = registry.tools().create(p.fallback)

@@ -357,7 +357,7 @@ def critique(llm: Any, question: str, queries: Sequence[str], schema_text: str, 
     done = critic_checked(services, question) if services is not None else set()
     if not queries or all(q.strip() in done for q in queries):
         return queries
-    from byokg.pipeline.budget import BudgetExhausted
+    from byokg.models.budget import BudgetExhausted
 
     try:
         fixed = _critique(llm, question, queries, schema_text, out=out, store=store,

@@ -35,7 +35,7 @@ from byokg.models.similarity import encode_cached
 if TYPE_CHECKING:
     import numpy as np
 
-    from byokg.pipeline.tools import Services
+    from byokg.models.services import Services
 
 __all__ = [
     "Ranked",
@@ -411,7 +411,7 @@ def get_triplet_index(store: GraphStore, services: Services) -> TripletIndex:
     """The :class:`TripletIndex` of ``store`` for ``services.embedder``: built once per store
     object and embedder (kept while the store lives), its node vectors from the linking dense
     index (saved under ``RunConfig.index_dir`` when one is set)."""
-    from byokg.linking.linker import get_dense_index
+    from byokg.linking.indexes import get_dense_index
 
     embedder = services.embedder
     key = (str(embedder.name), id(embedder))

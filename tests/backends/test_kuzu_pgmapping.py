@@ -193,9 +193,10 @@ def test_a_name_column_kuzu_fts_cannot_take_still_loads_and_links(tmp_path, colu
     uri = f"kuzu:{tmp_path / 'floors.kz'}"
     summary = load_into([str(tmp_path)], uri, mapping=str(m))
     assert any(f"no full-text index on {column!r}" in n for n in summary.notes)
+    from byokg.plugins.linking.linker import EntityLinker, EntityLinkerParams
+
     from byokg.config import RunConfig
-    from byokg.linking.linker import EntityLinker, EntityLinkerParams
-    from byokg.pipeline.tools import Services
+    from byokg.models.services import Services
 
     store = open_graph(uri)
     try:

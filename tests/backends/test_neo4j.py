@@ -179,8 +179,8 @@ def test_database_selection_and_env_auth(bolt_server, bolt_store_from_triples, m
 
 
 def test_open_graph_registered_schemes(bolt_server, bolt_store_from_triples):
+    from byokg import registry
     from byokg.graph.open import open_graph
-    from byokg.pipeline import registry
 
     for scheme in ("neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc"):
         assert scheme in registry.backends()

@@ -293,9 +293,9 @@ def test_client_from_standard_aws_configuration(monkeypatch):
 def test_backoff_is_capped_full_jitter():
     import random
 
-    from byokg.backends.neptune import RetryPolicy
+    from byokg.models.retry import RetryPolicy
 
-    pol = RetryPolicy(max_attempts=10, base_s=1.0, cap_s=4.0, rng=random.Random(0))
+    pol = RetryPolicy(retries=9, base_s=1.0, cap_s=4.0, rng=random.Random(0))
     delays = [pol.delay(n) for n in range(10) for _ in range(50)]
     assert max(delays) <= 4.0 and min(delays) >= 0.0
     assert max(pol.delay(0) for _ in range(200)) <= 1.0

@@ -13,11 +13,11 @@ import pytest
 from click.testing import CliRunner
 from core_helpers import venv_env
 
+from byokg import registry
 from byokg.cli import cli, main
 from byokg.errors import ConfigError
 from byokg.graph.open import open_graph
 from byokg.hookspecs import HOOK_KINDS, hookimpl
-from byokg.pipeline import registry
 
 BYOKG = str(Path(sys.executable).parent / "byokg")
 
@@ -253,9 +253,9 @@ def test_help_lists_what_the_registry_holds():
 
     from click.testing import CliRunner
 
+    from byokg import registry
     from byokg.cli import cli
     from byokg.hookspecs import hookimpl
-    from byokg.pipeline import registry
 
     @hookimpl
     def register_llms(register):

@@ -10,7 +10,7 @@ import pytest
 from core_helpers import EXAMPLE_PLUGIN, REPO
 
 from byokg import hookspecs
-from byokg.pipeline import registry as plugin_mod
+from byokg import registry as plugin_mod
 
 HOOKSPECS = REPO / "byokg" / "hookspecs.py"
 DOC = REPO / "docs" / "plugins.md"

@@ -12,9 +12,9 @@ import textwrap
 import pytest
 from core_helpers import make_venv, run, venv_env
 
+from byokg import registry
 from byokg.errors import ConfigError, PluginError
 from byokg.hookspecs import HOOK_KINDS, hookimpl
-from byokg.pipeline import registry
 from byokg.pipeline.tools import Tool, ToolResult
 
 

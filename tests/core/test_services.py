@@ -6,11 +6,11 @@ import threading
 
 import pytest
 
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.errors import ConfigError
 from byokg.hookspecs import hookimpl
-from byokg.pipeline import registry
-from byokg.pipeline.tools import Services
+from byokg.models.services import Services
 
 BUILT: list[tuple[str, dict]] = []
 

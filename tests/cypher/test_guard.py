@@ -17,7 +17,8 @@ from byokg.contracts import Artifacts, QueryResult
 from byokg.cypher.execute import Status, execute
 from byokg.cypher.guard import GuardVerdict, allowed_procedures, check_query, confirm_with_explain
 from byokg.cypher.lexer import LexError, normalize, tokenize
-from byokg.pipeline.tools import Services, ToolRequest
+from byokg.models.services import Services
+from byokg.pipeline.tools import ToolRequest
 
 # ----------------------------------------------------------------------------- unit cases
 

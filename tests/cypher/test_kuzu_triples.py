@@ -317,9 +317,9 @@ def _script(prompt: str) -> str:
 def test_engine_on_the_kuzu_demo_graph(demo_kz) -> None:
     from types import SimpleNamespace
 
+    from byokg import registry
     from byokg.config import RunConfig
     from byokg.hookspecs import hookimpl
-    from byokg.pipeline import registry
     from byokg.pipeline.engine import Engine
 
     made: list[_TripleLLM] = []

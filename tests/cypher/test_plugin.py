@@ -5,11 +5,12 @@ from __future__ import annotations
 from byokg.plugins.cypher import CypherParams, CypherTool
 from cypher_helpers import ScriptedLLM, SuggestionLLM
 
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Artifacts
 from byokg.models.base import LLMResponse
-from byokg.pipeline import registry
-from byokg.pipeline.tools import Services, ToolRequest
+from byokg.models.services import Services
+from byokg.pipeline.tools import ToolRequest
 
 
 def test_registered_and_offered_only_with_cypher_and_llm(nw_kuzu, demo_store) -> None:
@@ -76,7 +77,7 @@ def test_tool_without_queries_leaves_a_mark(nw_kuzu) -> None:
 
 
 def test_repeated_query_in_a_later_iteration_is_not_rerun(nw_kuzu) -> None:
-    from byokg.pipeline.budget import CallBudget
+    from byokg.models.budget import CallBudget
 
     llm = SuggestionLLM()
     services = Services(llm=llm).for_question(CallBudget())  # what one question's tools get

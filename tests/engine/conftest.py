@@ -30,7 +30,7 @@ def register_llms(register):
 @pytest.fixture
 def script_llm():
     """Register the ``script:NAME`` provider; yields a namespace to add scripts and see calls."""
-    from byokg.pipeline import registry
+    from byokg import registry
 
     module = SimpleNamespace(register_llms=register_llms)
     registry.register_plugin(module, name="test-script-llm")

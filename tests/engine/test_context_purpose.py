@@ -12,8 +12,8 @@ from byokg.config import RunConfig
 from byokg.contracts import ContextItem, Path, QueryResult, Triplet
 from byokg.graph.verbalize import verbalize_triplets
 from byokg.language.analysis import analyze
+from byokg.models.services import Services
 from byokg.pipeline.context import Context, Relevance, supported_answers, tail_ranker
-from byokg.pipeline.tools import Services
 
 
 def _fact(h, r, t, tool="one-hop", score=None):

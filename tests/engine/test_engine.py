@@ -9,13 +9,13 @@ import time
 
 import pytest
 
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import ContextItem, Triplet
 from byokg.demo import DEMO_QUESTIONS
 from byokg.errors import ConfigError, InputError, LLMError
 from byokg.hookspecs import hookimpl
 from byokg.language.text import normalize
-from byokg.pipeline import registry
 from byokg.pipeline.context import Context
 from byokg.pipeline.engine import Engine, ask, explain
 from byokg.pipeline.tools import Tool, ToolResult

@@ -188,7 +188,7 @@ def test_relation_scores_blend_a_configured_embedder():
     import numpy as np
 
     from byokg.config import RunConfig
-    from byokg.pipeline.tools import Services
+    from byokg.models.services import Services
 
     class Emb:
         name, dim = "fake", 2

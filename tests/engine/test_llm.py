@@ -11,13 +11,14 @@ import pytest
 
 from byokg.errors import ConfigError, LLMError
 from byokg.models.base import prompt_checksum
-from byokg.models.llm import backoff_delays, create_llm
+from byokg.models.llm import create_llm
+from byokg.models.retry import RetryPolicy
 
 
 @pytest.fixture
 def no_sleep(monkeypatch):
     slept: list[float] = []
-    monkeypatch.setattr("byokg.models.llm.sleep", slept.append)
+    monkeypatch.setattr("byokg.models.retry.sleep", slept.append)
     return slept
 
 
@@ -107,11 +108,16 @@ def test_bedrock_throttled_forever_gives_up(bedrock, no_sleep):
     assert ei.value.code == "ThrottlingException" and len(no_sleep) == 2
 
 
-def test_backoff_is_capped_with_jitter():
-    d = backoff_delays(8, base=1.0, cap=5.0, rng=lambda: 1.0)
-    assert d[:3] == [1.0, 2.0, 4.0] and max(d) == 5.0
-    lo = backoff_delays(3, base=1.0, cap=5.0, rng=lambda: 0.0)
-    assert lo == [0.5, 1.0, 2.0]
+def test_backoff_is_capped_with_full_jitter():
+    import random
+
+    pol = RetryPolicy(8, base_s=1.0, cap_s=5.0, rng=random.Random(1))
+    per_attempt = [[pol.delay(n) for _ in range(400)] for n in range(8)]
+    bounds = [1.0, 2.0, 4.0, 5.0, 5.0, 5.0, 5.0, 5.0]  # min(cap, base * 2**n)
+    for waits, bound in zip(per_attempt, bounds, strict=True):
+        assert 0.0 <= min(waits) and max(waits) <= bound
+        assert min(waits) < 0.1 * bound and max(waits) > 0.9 * bound  # the whole [0, bound]
+    assert len(pol.delays()) == 8
 
 
 # --------------------------------------------------------------------------- openai-compatible

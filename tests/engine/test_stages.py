@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Artifacts
 from byokg.errors import ConfigError
 from byokg.hookspecs import hookimpl
-from byokg.pipeline import registry
+from byokg.models.services import Services
 from byokg.pipeline.engine import Engine
 from byokg.pipeline.stages import Answerer, AnswerResult, Proposal, Proposer
-from byokg.pipeline.tools import Services
 
 ENGINE = Path(__file__).resolve().parents[2] / "byokg" / "pipeline" / "engine.py"
 

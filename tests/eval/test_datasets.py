@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from byokg import registry
 from byokg.errors import InputError
 from byokg.eval import datasets as D
-from byokg.pipeline import registry
 
 
 def test_registered_through_the_dataset_hook():

@@ -6,12 +6,12 @@ from types import SimpleNamespace
 
 import pytest
 
+from byokg import registry
 from byokg.demo import DEMO_QUESTIONS
 from byokg.eval import judge as J
 from byokg.eval.runner import EvalSettings, run_eval
 from byokg.hookspecs import hookimpl
 from byokg.models.base import LLMResponse
-from byokg.pipeline import registry
 
 
 def test_rubric_is_versioned_and_rendered():

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 from byokg.backends.memory import GraphBuilder
+from byokg.plugins.linking.linker import EntityLinker, EntityLinkerParams
 
 from byokg.config import RunConfig
 from byokg.contracts import Candidate, MentionLinks
-from byokg.linking.linker import EntityLinker, EntityLinkerParams
-from byokg.pipeline.tools import Services
+from byokg.models.services import Services
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,9 @@ from byokg.backends.memory import MemoryGraph
 from byokg.config import RunConfig
 from byokg.errors import InputError
 from byokg.linking.dense import DenseIndex
-from byokg.linking.linker import get_dense_index
+from byokg.linking.indexes import get_dense_index
 from byokg.models.embedders import LexicalEmbedder, create_embedder
-from byokg.pipeline.tools import Services
+from byokg.models.services import Services
 
 PAIRS = [("a", "Acme Corporation"), ("a", "ACME"), ("b", "Banana Bread Bakery"),
          ("c", "Wynton Marsalis"), ("d", "New Orleans"), ("e", "Acme Corporation")]

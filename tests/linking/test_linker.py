@@ -7,13 +7,15 @@ from typing import ClassVar
 
 import pytest
 from byokg.backends.memory import MemoryGraph
+from byokg.plugins.linking.linker import EntityLinker, EntityLinkerParams, union
 
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.errors import ConfigError
 from byokg.graph.store import Capability
-from byokg.linking.linker import EntityLinker, EntityLinkerParams, get_name_index, union
-from byokg.pipeline import registry
-from byokg.pipeline.tools import Linker, Services
+from byokg.linking.indexes import get_name_index
+from byokg.models.services import Services
+from byokg.pipeline.tools import Linker
 
 TRIPLES = [
     ("Wynton Marsalis", "born_in", "New Orleans"),

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.errors import ConfigError, ModelNotFoundError
 from byokg.models.embedders import create_embedder, default_embedder_name, minilm_available
-from byokg.pipeline import registry
-from byokg.pipeline.tools import Services
+from byokg.models.services import Services
 
 
 def test_missing_model_paths_are_clear_errors(tmp_path):

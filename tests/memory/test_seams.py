@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 
+from byokg import registry
 from byokg.contracts import Direction, Triplet
 from byokg.errors import ConfigError, InputError
 from byokg.graph.csr import CsrView, csr_view
@@ -17,7 +18,6 @@ from byokg.graph.store import BaseGraphStore, Capability
 from byokg.hookspecs import hookimpl
 from byokg.io.loading import load_into
 from byokg.io.readers import LoadReport, RowReport, read_sources
-from byokg.pipeline import registry
 
 ROWS = [("a", "r", "b"), ("b", "s", "c"), ("c", "r", "a"), ("a", "r", "b")]
 

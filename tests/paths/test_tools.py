@@ -6,11 +6,12 @@ import json
 
 import pytest
 
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Artifacts, Candidate, MentionLinks, RelationPath
 from byokg.errors import ConfigError
-from byokg.pipeline import registry
-from byokg.pipeline.tools import Services, ToolRequest
+from byokg.models.services import Services
+from byokg.pipeline.tools import ToolRequest
 
 TOOLS = {"follow-paths": True, "shortest-paths": True, "one-hop": True, "expand": False}
 

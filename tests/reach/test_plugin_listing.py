@@ -12,10 +12,10 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
+from byokg import registry
 from byokg.cli import cli
 from byokg.errors import PluginError
 from byokg.hookspecs import HOOK_KINDS
-from byokg.pipeline import registry
 
 PLUGINS = {
     # distribution: (version, module source)

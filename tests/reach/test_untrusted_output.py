@@ -10,10 +10,10 @@ import re
 import pytest
 from click.testing import CliRunner
 
+from byokg import registry
 from byokg.cli import cli, main
 from byokg.errors import ConfigError
 from byokg.hookspecs import hookimpl
-from byokg.pipeline import registry
 
 PERSON = "Zorblax <script>document.title='pwned'</script>"
 CITY = "Quux\x1b]0;owned\x07City\x1b[2J\r"

@@ -6,12 +6,13 @@ import re
 
 import pytest
 
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Candidate, MentionLinks, Triplet
 from byokg.models.base import prompt_checksum
 from byokg.models.embedders import LexicalEmbedder
-from byokg.pipeline import registry
-from byokg.pipeline.tools import Services, ToolRequest
+from byokg.models.services import Services
+from byokg.pipeline.tools import ToolRequest
 
 REL = "<selected-relations>"
 ENT = "<next-entities>"

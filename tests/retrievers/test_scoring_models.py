@@ -18,11 +18,12 @@ from importlib import resources
 import pytest
 from byokg.backends.memory import MemoryGraph
 
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Candidate, MentionLinks, Triplet
 from byokg.language.text import normalize
-from byokg.pipeline import registry
-from byokg.pipeline.tools import Services, ToolRequest
+from byokg.models.services import Services
+from byokg.pipeline.tools import ToolRequest
 
 pytestmark = pytest.mark.model
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 from byokg.backends.memory import MemoryGraph
 
+from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Candidate, MentionLinks
 from byokg.graph.profile import is_literal_like, relation_stats, relation_weights
-from byokg.pipeline import registry
-from byokg.pipeline.tools import Services, ToolRequest
+from byokg.models.services import Services
+from byokg.pipeline.tools import ToolRequest
 
 
 def _graph() -> MemoryGraph:

@@ -13,7 +13,7 @@ from byokg.hookspecs import hookimpl
 
 
 def _entity_linker() -> Any:
-    from byokg.linking.linker import EntityLinker
+    from byokg.plugins.linking.linker import EntityLinker
 
     return EntityLinker()
 

@@ -1,42 +1,31 @@
-"""The entity-linking tool: mentions -> graph node candidates, grouped per mention.
+"""The ``entity-linker``: mentions -> graph node candidates, grouped per mention.
 
 Strategies: ``fuzzy`` (the n-gram/rapidfuzz name index), ``dense`` (FAISS over embedder vectors)
 and ``both`` (their union: up to ``top_k`` per method per mention, as in the paper). ``auto``
 (the default) is ``both`` when an embedder is configured (``RunConfig.embedder``) and ``fuzzy``
-otherwise, so a plain run never pays for loading a model and embedding every node name.
+otherwise. Where the store declares ``fulltext`` / ``vector`` capabilities and
+``use_store_index`` is on, the store's own index replaces the local one (the local indexes are
+:mod:`byokg.linking.indexes`).
 
-Where the store declares ``fulltext`` / ``vector`` capabilities (Kùzu, Neo4j, Neptune
-Analytics) and ``use_store_index`` is on, the store's own index replaces the local one.
-Indexes are built once per store and run (``Services.shared``) and, when
-``RunConfig.index_dir`` is set, saved there with a manifest and reused while the graph's names
-are unchanged.
-
-A confidence floor applies to every candidate that is not an exact or alias match: fuzzy scores
-under ``min_score`` and cosines under ``dense_min_score`` are dropped, and when the mention
-matches a name exactly, other candidates need ``min_score_with_exact`` ("China" exact keeps
-"China Daily" out). Dropped candidates are not passed on; they are listed in
-``MentionLinks.dropped`` (the engine records them in the trace). A number or date mention
-("12", "1918") never links to a node whose id is that value (see
-:meth:`~byokg.contracts.MentionLinks.without_literal_ids`).
+A confidence floor applies to every candidate that is not an exact or alias match (see
+:class:`EntityLinkerParams`); dropped candidates are listed in ``MentionLinks.dropped``.
 """
 
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 from pydantic import Field
 
+from byokg.contracts import Candidate, MentionLinks
+from byokg.errors import BackendError
 from byokg.graph.store import Capability, GraphStore, has_capability
-from byokg.pipeline.tools import Linker, Services, ToolParams
-
-from ..contracts import Candidate, MentionLinks
-from ..errors import BackendError, InputError
-from .grams import fast_normalize
-from .manifest import collect_names, mismatch, read_manifest, slug
+from byokg.linking.grams import fast_normalize
+from byokg.linking.indexes import get_dense_index, get_name_index
+from byokg.models.services import Services
+from byokg.pipeline.tools import Linker, ToolParams
 
 log = logging.getLogger("byokg.linking")
 
@@ -65,91 +54,6 @@ def resolve_method(method: str, services: Services) -> str:
     return method
 
 
-# ---------------------------------------------------------------------------- index cache
-
-
-def _index_root(services: Services, index_dir: str | Path | None) -> Path | None:
-    root = index_dir if index_dir is not None else services.config.index_dir
-    return Path(root).expanduser() if root else None
-
-
-def _on_disk(folder: Path, expect: dict[str, Any], load: Callable[[], Any],
-             make: Callable[[], Any], store_uri: str) -> Any:
-    """An index kept in ``folder``: loaded when its manifest matches ``expect``, else made and
-    saved; its ``status`` says which (``built``, ``loaded``, ``rebuilt: <why>``)."""
-    why = mismatch(read_manifest(folder), expect)
-    if why is None:
-        try:
-            index = load()
-            index.status = "loaded"
-            return index
-        except InputError as exc:
-            why = str(exc)
-    t0 = time.perf_counter()
-    index = make()
-    index.save(folder, store_uri=store_uri)
-    if why == "no manifest":
-        index.status = "built"
-    else:
-        index.status = f"rebuilt: {why}"
-        log.warning("%s index at %s was stale (%s); rebuilt", expect["kind"], folder, why)
-    log.info("%s index for %s saved to %s (%.1fs)", expect["kind"], store_uri, folder,
-             time.perf_counter() - t0)
-    return index
-
-
-def get_name_index(store: GraphStore, services: Services | None = None, *,
-                   index_dir: str | Path | None = None) -> Any:
-    """The fuzzy :class:`NameIndex` of ``store``: built once per run, and kept on disk under
-    ``index_dir`` (default ``services.config.index_dir``) when one is set. A saved index whose
-    manifest does not match the store (names changed, other format) is rebuilt; its
-    ``status`` attribute says what happened (``built``, ``loaded``, ``rebuilt: <why>``)."""
-    services = services or Services()
-    root = _index_root(services, index_dir)
-
-    def build() -> Any:
-        from .fuzzy import FORMAT, NameIndex
-
-        if root is None:
-            index = NameIndex.from_store(store)
-            index.status = "built"
-            return index
-        folder = root / slug(store.uri) / "names"
-        pairs, fp = collect_names(store)
-        return _on_disk(folder, {"kind": "names", "format": FORMAT, "fingerprint": fp},
-                        lambda: NameIndex.load(folder, expect_fingerprint=fp),
-                        lambda: NameIndex.from_pairs(pairs, fingerprint_=fp), store.uri)
-
-    return services.shared(f"name-index:{store.uri}", build)
-
-
-def get_dense_index(store: GraphStore, services: Services | None = None, *,
-                    index_dir: str | Path | None = None, progress: bool | None = None) -> Any:
-    """The :class:`DenseIndex` of ``store`` for ``services.embedder``, cached like
-    :func:`get_name_index` (the manifest also pins the embedder name and dimension)."""
-    services = services or Services()
-    root = _index_root(services, index_dir)
-    embedder = services.embedder
-
-    def build() -> Any:
-        from .dense import FORMAT, DenseIndex
-
-        if root is None:
-            index = DenseIndex.from_store(store, embedder, progress=progress)
-            index.status = "built"
-            return index
-        folder = root / slug(store.uri) / f"dense-{slug(embedder.name)}"
-        pairs, fp = collect_names(store)
-        expect = {"kind": "dense", "format": FORMAT, "fingerprint": fp,
-                  "embedder": embedder.name, "dim": embedder.dim}
-        return _on_disk(folder, expect,
-                        lambda: DenseIndex.load(folder, embedder, expect_fingerprint=fp),
-                        lambda: DenseIndex.from_pairs(pairs, embedder, fingerprint_=fp,
-                                                      progress=progress), store.uri)
-
-    return services.shared(f"dense-index:{store.uri}:{embedder.name}", build)
-
-
 # ---------------------------------------------------------------------------- store indexes
 
 
@@ -158,7 +62,7 @@ def _rescore(store: GraphStore, mentions: Sequence[str], hits: Sequence[list[tup
     """Candidates from a store's own index, named via ``get_nodes``. Full-text hits are
     rescored with the fuzzy scorer (0..1 like the local index; exact/alias -> 1.0);
     vector hits keep the store's similarity."""
-    from .fuzzy import score_names
+    from byokg.linking.fuzzy import score_names
 
     ids = list(dict.fromkeys(i for row in hits for i, _s in row))
     nodes = store.get_nodes(ids) if ids else {}

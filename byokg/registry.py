@@ -1,4 +1,4 @@
-"""byokg.pipeline.registry: the plugin manager and one registry per hook kind.
+"""byokg.registry: the plugin manager and one registry per hook kind.
 
 Built-ins (the modules of ``byokg.plugins`` and ``byokg.backends`` in DEFAULT_PLUGINS) and
 third-party plugins register through the same hooks.

@@ -9,8 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from byokg import __version__
-from byokg.pipeline import registry
+from byokg import __version__, registry
 
 
 class PluginInfo(BaseModel):
