@@ -60,6 +60,7 @@ from byokg.cypher.dialects import kuzu_bare_name, kuzu_string
 from byokg.cypher.lexer import UnsafeIdentifier, quote_identifier
 from byokg.cypher.storecommon import GuardedQueries
 from byokg.errors import BackendError, ConfigError, InputError, QueryError
+from byokg.graph.profile import profile_graph
 from byokg.graph.store import (
     BaseGraphStore,
     Capability,
@@ -178,6 +179,8 @@ def _comment_value(comment: str, prefix: str) -> str | None:
 
 class KuzuGraph(GuardedQueries, BaseGraphStore):
     """A Kùzu database opened read-only as a GraphStore with the cypher capability."""
+
+    profiler = staticmethod(profile_graph)  # the graph's profile, built on first use
 
     dialect = "kuzu"
     capabilities: frozenset[str] = frozenset(  # type: ignore[misc]

@@ -38,6 +38,7 @@ from byokg.contracts import (
 from byokg.errors import ConfigError, InputError
 from byokg.graph.csr import CsrView, gather_csr
 from byokg.graph.open import builtin_graph
+from byokg.graph.profile import profile_graph
 from byokg.graph.store import (
     BaseGraphStore,
     Capability,
@@ -146,6 +147,8 @@ def _csr(src: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 class MemoryGraph(BaseGraphStore):
     """Read-only in-memory graph with CSR adjacency in both directions."""
+
+    profiler = staticmethod(profile_graph)  # the graph's profile, built on first use
 
     capabilities: ClassVar[frozenset[str]] = frozenset({Capability.CSR, Capability.PROFILE})
 

@@ -9,16 +9,14 @@ Graph text is untrusted: human-readable output goes through :func:`byokg.present
 from __future__ import annotations
 
 import importlib
-import json
 import logging
 import sys
-from typing import Any
 
 import click
 
-from byokg.presentation.termsafe import TerminalSafeFormatter, json_safe, terminal_safe
-
-from .errors import ByokgError
+from byokg.commands.common import _opened, echo_json, echo_safe
+from byokg.errors import ByokgError
+from byokg.presentation.termsafe import TerminalSafeFormatter, terminal_safe
 
 log = logging.getLogger("byokg.cli")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -139,16 +137,6 @@ def cli(ctx: click.Context, debug: bool, verbose: int, log_level: str | None) ->
     ctx.call_on_close(restore)
 
 
-def echo_json(data: Any) -> None:
-    click.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False, default=str)))
-
-
-def echo_safe(text: object = "", *, err: bool = False) -> None:
-    """Print text this program assembled from untrusted parts: line breaks kept, every other
-    control character shown escaped (see byokg.presentation.termsafe)."""
-    click.echo(terminal_safe(text, newlines=True), err=err)
-
-
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def plugins(as_json: bool) -> None:
@@ -252,28 +240,6 @@ def stats(graph_uri: str, as_json: bool) -> None:
     click.echo(f"relations: {st.relations:,}")
     if st.duplicates_skipped:
         click.echo(f"duplicates skipped: {st.duplicates_skipped:,}")
-
-
-class _opened:
-    """Open a graph for one command and close it afterwards."""
-
-    def __init__(self, uri: str, **options: Any) -> None:
-        self.uri, self.options = uri, options
-
-    def __enter__(self):
-        import time
-
-        from byokg.graph.open import open_graph
-
-        t0 = time.perf_counter()
-        self.store = open_graph(self.uri, **self.options)
-        log.info("opened %s in %.2fs", self.uri, time.perf_counter() - t0)
-        return self.store
-
-    def __exit__(self, *exc: object) -> None:
-        close = getattr(self.store, "close", None)
-        if close:
-            close()
 
 
 def hoist_global_options(args: list[str]) -> list[str]:

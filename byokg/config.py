@@ -1,8 +1,13 @@
-"""Run configuration: one pydantic model, loadable from JSON or TOML, with per-tool parameters."""
+"""Run configuration: one pydantic model, loadable from JSON or TOML, with per-tool parameters;
+and where byokg keeps what it caches on disk (:func:`cache_root`, one folder per graph URI:
+:func:`slug`)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path as FsPath
@@ -10,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import ConfigError
+from byokg.errors import ConfigError
 
 
 class RunConfig(BaseModel):
@@ -127,3 +132,20 @@ def settings_diff(old: dict[str, Any], new: dict[str, Any],
     now = flat("", {k: v for k, v in new.items() if k not in skip}, {})
     return [(k, before.get(k), now.get(k)) for k in sorted(set(before) | set(now))
             if before.get(k) != now.get(k) and k not in skip]
+
+
+def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> FsPath | None:
+    """Where profiles are cached: ``cache_dir``, else ``$BYOKG_CACHE_DIR``, else
+    ``~/.cache/byokg``; None when ``BYOKG_CACHE_DIR`` is ``off``."""
+    if cache_dir is not None:
+        return FsPath(cache_dir)
+    env = os.environ.get("BYOKG_CACHE_DIR")
+    if env is not None and env.strip().lower() in ("off", "0", "none", ""):
+        return None
+    return FsPath(env) if env else FsPath.home() / ".cache" / "byokg"
+
+
+def slug(uri: str) -> str:
+    """A folder name for a store URI: readable prefix plus a short hash (unique per URI)."""
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "_", uri)[-48:].strip("_") or "graph"
+    return f"{readable}-{hashlib.sha1(uri.encode()).hexdigest()[:10]}"

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from byokg.cli import echo_safe
+from byokg.commands.common import echo_safe
 from byokg.presentation.termsafe import json_safe, terminal_safe
 
 from .options import display_option, llm_option

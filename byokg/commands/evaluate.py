@@ -6,9 +6,9 @@ import json
 
 import click
 
+from byokg.commands.common import echo_safe
 from byokg.presentation.termsafe import json_safe
 
-from ..cli import echo_safe
 from .options import RegistryOption, display_option, llm_option
 
 

@@ -7,9 +7,9 @@ import time
 
 import click
 
+from byokg.commands.common import _opened, echo_json, echo_safe
 from byokg.presentation.termsafe import terminal_safe
 
-from ..cli import _opened, echo_json, echo_safe
 from .options import RegistryOption, display_option
 
 
@@ -84,9 +84,9 @@ def index() -> None:
 def build(graph_uri: str, dense: bool, embedder: str | None, index_dir: str | None,
           display: str | None, as_json: bool) -> None:
     """Build (or verify and reuse) the fuzzy name index and optionally the dense index."""
+    from byokg.config import slug
     from byokg.linking.indexes import get_dense_index, get_name_index
-
-    from ..linking.manifest import default_index_dir, slug
+    from byokg.linking.manifest import default_index_dir
 
     root = index_dir or str(default_index_dir())
     if dense and embedder is None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import click
 
-from ..cli import _opened, echo_json, echo_safe
+from byokg.commands.common import _opened, echo_json, echo_safe
+
 from .options import display_option
 
 

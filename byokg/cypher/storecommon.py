@@ -32,6 +32,7 @@ from byokg.contracts import (
     Triplet,
 )
 from byokg.errors import ConfigError, ReadOnlyViolation
+from byokg.graph.profile import profile_graph
 from byokg.graph.store import (
     BaseGraphStore,
     Capability,
@@ -289,6 +290,8 @@ class GuardedQueries:
 
 class CypherGraphBase(GuardedQueries, BaseGraphStore):
     """GraphStore methods over any openCypher endpoint: subclasses implement :meth:`_run`."""
+
+    profiler = staticmethod(profile_graph)  # the graph's profile, built on first use
 
     dialect: str = "opencypher"
     max_labels: int = 100  # schema size bounds (the schema goes into prompts)

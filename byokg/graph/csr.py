@@ -13,14 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-from byokg.graph.store import Capability, has_capability
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["CsrView", "csr_view", "gather_csr"]
+__all__ = ["CsrView", "gather_csr"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +60,6 @@ class CsrView:
             np.concatenate([np.ones(len(e_out), bool), np.zeros(len(e_in), bool)]),
             np.concatenate([self.tails[e_out], self.heads[e_in]]).astype(np.int64),
         )
-
-
-def csr_view(store: Any) -> CsrView | None:
-    """``store.csr()`` when the store declares the ``csr`` capability, else None."""
-    fn = getattr(store, "csr", None)
-    if has_capability(store, Capability.CSR) and callable(fn):
-        view = fn()
-        if isinstance(view, CsrView):
-            return view
-    return None
 
 
 def gather_csr(ptr: np.ndarray, order: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -59,9 +59,11 @@ def open_graph(uri: str, *, display: Any = None, **options: Any) -> GraphStore:
     """Open the graph at ``uri`` with the backend registered for its scheme.
 
     ``display`` (and ``?display=`` in the URI, which wins) overrides the display property of
-    labels: ``"Person.fullName,Prize.category+year"`` or ``{"Person": "fullName"}``."""
+    labels: ``"Person.fullName,Prize.category+year"`` or ``{"Person": "fullName"}``. The store
+    is handed its profiler: the graph's profile (:mod:`byokg.graph.profile`) is built, or read
+    from its disk cache, the first time the store names a node."""
     from byokg import registry
-    from byokg.graph.profile import apply_display, parse_display
+    from byokg.graph.profile import apply_display, parse_display, profile_graph
 
     scheme = uri_scheme(uri)
     reg = registry.backends()
@@ -71,6 +73,8 @@ def open_graph(uri: str, *, display: Any = None, **options: Any) -> GraphStore:
     uri, in_uri = without_option(uri, "display")
     wanted = {**parse_display(display), **parse_display(in_uri)}  # validated before opening
     store = reg.create(scheme, uri, **options)
+    if getattr(store, "profiler", False) is None:  # a BaseGraphStore with none of its own
+        store.profiler = profile_graph  # type: ignore[attr-defined]
     if wanted:
         apply_display(store, wanted, prefer=True)
     return store

@@ -26,8 +26,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from byokg.contracts import Direction, Neighborhood, Path, RelationPath, Triplet
-from byokg.graph.csr import CsrView, csr_view
-from byokg.graph.store import Capability, GraphStore, has_capability
+from byokg.graph.csr import CsrView
+from byokg.graph.store import Capability, GraphStore, csr_view, has_capability
 from byokg.language.text import normalize
 
 FollowMode = Literal["auto", "forward", "either"]

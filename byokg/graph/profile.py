@@ -29,6 +29,7 @@ that into a down-weighting that the question's own relevance overrides.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
@@ -46,6 +47,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from byokg.config import cache_root, slug
 from byokg.errors import ConfigError
 from byokg.graph.store import (
     Capability,
@@ -697,25 +699,9 @@ def _fingerprint(store: GraphStore) -> str:
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
-_LOCK = threading.RLock()
+# profiles of stores that do not keep their own (no ``use_profile``), weakly keyed by the store
 _PROFILES: weakref.WeakKeyDictionary[Any, GraphProfile] = weakref.WeakKeyDictionary()
-_BUILDING: set[int] = set()  # ids of stores whose profile is being built
-
-
-def is_building(store: Any) -> bool:
-    """Whether ``store``'s profile is being built right now (it names nodes by id meanwhile)."""
-    return id(store) in _BUILDING
-
-
-def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path | None:
-    """Where profiles are cached: ``cache_dir``, else ``$BYOKG_CACHE_DIR``, else
-    ``~/.cache/byokg``; None when ``BYOKG_CACHE_DIR`` is ``off``."""
-    if cache_dir is not None:
-        return Path(cache_dir)
-    env = os.environ.get("BYOKG_CACHE_DIR")
-    if env is not None and env.strip().lower() in ("off", "0", "none", ""):
-        return None
-    return Path(env) if env else Path.home() / ".cache" / "byokg"
+_PROFILES_LOCK = threading.Lock()
 
 
 def _cache_file(store: GraphStore, over: Mapping[str, tuple[str, ...]],
@@ -726,8 +712,6 @@ def _cache_file(store: GraphStore, over: Mapping[str, tuple[str, ...]],
     root = cache_root(cache_dir)
     if root is None:
         return None
-    from byokg.linking.manifest import slug
-
     tag = hashlib.sha1(json.dumps(sorted(over.items())).encode()).hexdigest()[:8]
     return root / slug(uri) / f"profile-{tag}.json"
 
@@ -750,7 +734,7 @@ def _write_cache(path: Path | None, profile: GraphProfile) -> None:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp = path.with_suffix(f".tmp{os.getpid()}-{threading.get_ident()}")
         tmp.write_text(json.dumps({"format": FORMAT, "fingerprint": profile.fingerprint,
                                    "profile": profile.model_dump(mode="json")},
                                   ensure_ascii=False), encoding="utf-8")
@@ -761,51 +745,52 @@ def _write_cache(path: Path | None, profile: GraphProfile) -> None:
 
 def profile_graph(store: GraphStore, *, refresh: bool = False,
                   cache_dir: str | os.PathLike[str] | None = None) -> GraphProfile:
-    """The profile of ``store``: kept on the store for the process, cached on disk under the
-    graph's URI, a content fingerprint and the display overrides (rebuilt when any changes),
-    and applied to the store (it names its nodes by the profile's display rules)."""
-    with _LOCK:
-        over = {k: tuple(v) for k, v in (getattr(store, "display_override", None) or {}).items()}
-        try:
-            prof = getattr(store, "_profile", None) or _PROFILES.get(store)
-        except TypeError:  # not weak-referenceable
-            prof = None
-        if prof is not None and not refresh and prof.overrides == over:
-            return prof
-        t0 = time.perf_counter()
-        _BUILDING.add(id(store))  # the store names nodes by their ids while it is sampled
-        try:
-            fp = _fingerprint(store)
-            path = _cache_file(store, over, cache_dir)
-            prof = None if refresh else _read_cache(path, fp)
-            if prof is None:
-                sample = _sample_of(store)
-        finally:
-            _BUILDING.discard(id(store))
-        if prof is None:
-            prof = build_profile(sample, uri=getattr(store, "uri", ""), overrides=over,
-                                 fingerprint=fp)
-            prof = prof.model_copy(update={"seconds": time.perf_counter() - t0})
-            _write_cache(path, prof)
-            log.info("profiled %s in %.2fs (%d queries)", prof.uri, prof.seconds, prof.queries)
-        use = getattr(store, "use_profile", None)
-        if callable(use):
-            use(prof)
-        else:
-            try:
-                _PROFILES[store] = prof
-            except TypeError:
-                pass
+    """The profile of ``store``: the one it already names its nodes by, else read from the disk
+    cache (keyed by the graph's URI, a content fingerprint and the display overrides) or built
+    from the store's sample; handed to the store (:meth:`~byokg.graph.store.BaseGraphStore.
+    use_profile`), so it names its nodes by the profile's display rules."""
+    over = {k: tuple(v) for k, v in (getattr(store, "display_override", None) or {}).items()}
+    prof = _known_profile(store)
+    if prof is not None and not refresh and prof.overrides == over:
         return prof
+    t0 = time.perf_counter()
+    fp = _fingerprint(store)
+    path = _cache_file(store, over, cache_dir)
+    prof = None if refresh else _read_cache(path, fp)
+    if prof is None:
+        prof = build_profile(_sample_of(store), uri=getattr(store, "uri", ""), overrides=over,
+                             fingerprint=fp)
+        prof = prof.model_copy(update={"seconds": time.perf_counter() - t0})
+        _write_cache(path, prof)
+        log.info("profiled %s in %.2fs (%d queries)", prof.uri, prof.seconds, prof.queries)
+    use = getattr(store, "use_profile", None)
+    if callable(use):
+        use(prof)
+    else:
+        with _PROFILES_LOCK, contextlib.suppress(TypeError):  # not weak-referenceable
+            _PROFILES[store] = prof
+    return prof
+
+
+def _known_profile(store: GraphStore) -> GraphProfile | None:
+    got = getattr(store, "profile", None)
+    if isinstance(got, GraphProfile):
+        return got
+    with _PROFILES_LOCK:
+        try:
+            return _PROFILES.get(store)
+        except TypeError:
+            return None
 
 
 def get_profile(store: GraphStore, services: Any) -> GraphProfile:
-    """The profile of ``store``, once per run (kept in ``services``' shared cache); the run's
-    ``index_dir`` is where it is cached on disk when set."""
-    cfg = getattr(services, "config", None)
-    cache_dir = getattr(cfg, "index_dir", None)
-    key = ("graph-profile", getattr(store, "uri", ""), id(store))
-    return services.shared(key, lambda: profile_graph(store, cache_dir=cache_dir))
+    """The profile of ``store`` (kept on the store once built; see :func:`profile_graph`); the
+    run's ``index_dir`` is where it is cached on disk when set."""
+    known = _known_profile(store)
+    over = {k: tuple(v) for k, v in (getattr(store, "display_override", None) or {}).items()}
+    if known is not None and known.overrides == over:
+        return known
+    return profile_graph(store, cache_dir=services.config.index_dir)
 
 
 # --------------------------------------------------------------------------- overrides
@@ -850,11 +835,12 @@ def apply_display(store: GraphStore, spec: Any, *, prefer: bool = False,
     cur = dict(getattr(store, "display_override", None) or {})
     merged = {**cur, **new} if prefer else {**new, **cur}
     if merged != cur:
-        store.display_override = merged  # type: ignore[attr-defined]
-        with _LOCK:
-            if getattr(store, "_profile", None) is not None:
-                store._profile = None  # type: ignore[attr-defined]
-                store._rules = None  # type: ignore[attr-defined]
+        setter = getattr(store, "set_display", None)
+        if callable(setter):
+            setter(merged)
+        else:
+            store.display_override = merged  # type: ignore[attr-defined]
+        with _PROFILES_LOCK, contextlib.suppress(TypeError):
             _PROFILES.pop(store, None)
     return merged
 
@@ -927,7 +913,7 @@ def relation_stats(store: GraphStore, services: Any = None, *,
     against the sample's, on a log scale: :data:`HUB_DECADES` powers of ten above the usual
     degree score 1)."""
     if services is not None:
-        key = ("relation-stats", getattr(store, "uri", ""), id(store), sample_nodes)
+        key = ("relation-stats", store, sample_nodes)
         return services.shared(key, lambda: relation_stats(store, sample_nodes=sample_nodes))
     from byokg.contracts import Direction
 

@@ -8,9 +8,10 @@ capabilities; tools check them instead of probing.
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Iterator, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -22,10 +23,7 @@ from byokg.contracts import (
     Node,
     Path,
 )
-
-if TYPE_CHECKING:
-    from byokg.graph.csr import CsrView
-    from byokg.graph.profile import GraphProfile
+from byokg.graph.csr import CsrView
 
 
 class Capability:
@@ -237,39 +235,83 @@ class SearchableStore(GraphStore, Protocol):
     ) -> list[list[tuple[str, float]]]: ...
 
 
+class DisplayProfile(Protocol):
+    """What a store needs of a graph profile (:class:`byokg.graph.profile.GraphProfile`): how
+    each label's nodes are named."""
+
+    def display_rules(self) -> dict[str, DisplayRule]: ...
+
+
 class BaseGraphStore:
     """Convenience base with shared defaults; backends need not inherit from it.
 
-    Display names: a store with the ``profile`` capability names its nodes by
-    :meth:`display_rules`, the choice of the graph's profile (:mod:`byokg.graph.profile`, built on
-    first use from the store's own sample and cached), overridden per label by
-    ``display_override`` (``?display=Label.prop`` in the URI, ``--display``, ``RunConfig.display``).
+    Display names: a store names its nodes by :meth:`display_rules`, the choice of the graph's
+    profile. The profile is handed to the store (:meth:`use_profile`) by whoever builds it — the
+    engine, :func:`byokg.graph.open.open_graph`, ``byokg profile`` — or built on first use by
+    the store's ``profiler`` (a function ``store -> profile`` that ``open_graph`` and the
+    built-in backends set; :func:`byokg.graph.profile.profile_graph`). ``display_override``
+    (``?display=Label.prop`` in the URI, ``--display``, ``RunConfig.display``) is changed with
+    :meth:`set_display`.
     """
 
     uri: str = ""
     capabilities: ClassVar[frozenset[str]] = frozenset()
     display_override: dict[str, tuple[str, ...]] | None = None  # label -> properties
-    _profile: GraphProfile | None = None
+    # builds the profile on first use (None: nodes are named by their ids until one is handed)
+    profiler: Callable[[Any], DisplayProfile] | None = None
+    _profile: DisplayProfile | None = None
     _rules: dict[str, DisplayRule] | None = None
+    _profiling: bool = False
+
+    @property
+    def _profile_lock(self) -> threading.RLock:
+        lock = self.__dict__.get("_plock")
+        if lock is None:
+            lock = self.__dict__.setdefault("_plock", threading.RLock())
+        return lock
 
     def has(self, capability: str) -> bool:
         return capability in self.capabilities
 
+    @property
+    def profile(self) -> DisplayProfile | None:
+        """The profile the store names its nodes by (None: none handed or built yet)."""
+        return self._profile
+
     def display_rules(self) -> dict[str, DisplayRule]:
-        """Label -> how its nodes are named (from the graph's profile, built once)."""
+        """Label -> how its nodes are named (from the graph's profile). Built once through
+        ``profiler`` when no profile was handed; while it is built (the store sampling itself)
+        nodes are named by their ids, and other threads wait for it."""
         rules = self._rules
-        if rules is None:
-            from byokg.graph.profile import is_building, profile_graph
-
-            if is_building(self):  # sampling itself (a store without its own sample)
+        if rules is not None:
+            return rules
+        with self._profile_lock:
+            if self._rules is not None:
+                return self._rules
+            if self._profiling or self.profiler is None:
                 return {}
-            rules = profile_graph(self).display_rules()  # type: ignore[arg-type]
-        return rules
+            self._profiling = True
+            try:
+                profile = self.profiler(self)
+            finally:
+                self._profiling = False
+            if self._rules is None:  # a profiler that did not hand it over itself
+                self.use_profile(profile)
+            return self._rules or {}
 
-    def use_profile(self, profile: GraphProfile) -> None:
-        """Name nodes by ``profile``'s display rules from now on (byokg.graph.profile calls this)."""
-        self._profile = profile
-        self._rules = profile.display_rules()
+    def use_profile(self, profile: DisplayProfile) -> None:
+        """Name nodes by ``profile``'s display rules from now on."""
+        with self._profile_lock:
+            self._profile = profile
+            self._rules = profile.display_rules()
+        self._display_changed()
+
+    def set_display(self, overrides: dict[str, tuple[str, ...]]) -> None:
+        """Replace the display overrides; the profile is built again on next use."""
+        with self._profile_lock:
+            self.display_override = dict(overrides)
+            self._profile = None
+            self._rules = None
         self._display_changed()
 
     def _display_changed(self) -> None:  # noqa: B027 - optional hook
@@ -328,3 +370,13 @@ class BaseGraphStore:
 
 def has_capability(store: GraphStore, capability: str) -> bool:
     return capability in getattr(store, "capabilities", frozenset())
+
+
+def csr_view(store: Any) -> CsrView | None:
+    """``store.csr()`` when the store declares the ``csr`` capability, else None."""
+    fn = getattr(store, "csr", None)
+    if has_capability(store, Capability.CSR) and callable(fn):
+        view = fn()
+        if isinstance(view, CsrView):
+            return view
+    return None

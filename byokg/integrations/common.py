@@ -6,7 +6,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..contracts import ContextItem, Retrieval
+from byokg.contracts import ContextItem
+from byokg.pipeline.answer import Retrieval
 
 
 def engine_for(engine: Any = None, *, graph: Any = None, llm: str = "none",

@@ -25,7 +25,8 @@ except ModuleNotFoundError as exc:  # pragma: no cover - the extra is missing
                               name=exc.name) from exc
 from pydantic import ConfigDict
 
-from ..contracts import Retrieval
+from byokg.pipeline.answer import Retrieval
+
 from .common import engine_for, item_id, item_metadata
 
 

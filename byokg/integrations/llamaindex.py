@@ -21,7 +21,8 @@ except ModuleNotFoundError as exc:  # pragma: no cover - the extra is missing
     raise ModuleNotFoundError(f"{exc.name} is not installed: pip install 'byokg[llamaindex]'",
                               name=exc.name) from exc
 
-from ..contracts import Retrieval
+from byokg.pipeline.answer import Retrieval
+
 from .common import engine_for, item_id, item_metadata
 
 

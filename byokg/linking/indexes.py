@@ -15,9 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from byokg.config import slug
 from byokg.errors import InputError
 from byokg.graph.store import GraphStore
-from byokg.linking.manifest import collect_names, mismatch, read_manifest, slug
+from byokg.linking.manifest import collect_names, mismatch, read_manifest
 from byokg.models.services import Services
 
 log = logging.getLogger("byokg.linking")

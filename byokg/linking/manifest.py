@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -129,12 +128,6 @@ def mismatch(found: Manifest | None, expected: dict[str, Any]) -> str | None:
         if data.get(k) != v
     ]
     return "; ".join(diffs) or None
-
-
-def slug(uri: str) -> str:
-    """A folder name for a store URI: readable prefix plus a short hash (unique per URI)."""
-    readable = re.sub(r"[^A-Za-z0-9._-]+", "_", uri)[-48:].strip("_") or "graph"
-    return f"{readable}-{hashlib.sha1(uri.encode()).hexdigest()[:10]}"
 
 
 def default_index_dir() -> Path:

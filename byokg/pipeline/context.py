@@ -33,13 +33,9 @@ TOOL_SCORE_WEIGHT = 0.2  # share of a tool's own score in the rank (relevance we
 NOTE_TOKENS = 40  # kept back for the line that says what was cut
 
 
-def item_tools(item: ContextItem) -> list[str]:
-    return list(item.metadata.get("tools") or [item.tool])
-
-
 def effective_score(item: ContextItem) -> float:
     base = item.score if item.score is not None else DEFAULT_SCORE
-    return float(base) + AGREEMENT_BONUS * (len(item_tools(item)) - 1)
+    return float(base) + AGREEMENT_BONUS * (len(item.tools) - 1)
 
 
 # --------------------------------------------------------------------------- relevance
@@ -172,8 +168,8 @@ class Context:
 
     def _merge(self, idx: int, new: ContextItem) -> None:
         old = self._items[idx]
-        tools = item_tools(old)
-        for t in item_tools(new):
+        tools = old.tools
+        for t in new.tools:
             if t not in tools:
                 tools.append(t)
         iters = list(old.metadata.get("iterations") or [old.iteration])

@@ -22,7 +22,7 @@ Every stage reaches the LLM through the question's services, which count each ca
 question's :class:`~byokg.models.budget.CallBudget` (``RunConfig.max_llm_calls``); one call is kept for
 the answer while the rounds run, and a budget that stops anything is a ``budget`` warning event.
 
-Seams: ``ask(question, on_event=f)`` calls ``f`` with a typed :class:`~byokg.contracts.StageEvent`
+Seams: ``ask(question, on_event=f)`` calls ``f`` with a typed :class:`~byokg.pipeline.answer.StageEvent`
 at each step (proposal, links, each tool's items, merge, answer); :meth:`Engine.stream` turns
 those calls into an iterator, :meth:`Engine.retrieve` runs the rounds without the answer stage.
 
@@ -43,12 +43,9 @@ from typing import Any
 
 from byokg.config import RunConfig
 from byokg.contracts import (
-    Answer,
     Artifacts,
     ContextItem,
     MentionLinks,
-    Retrieval,
-    StageEvent,
     StageTiming,
     Trace,
     TraceEvent,
@@ -61,7 +58,8 @@ from byokg.language.analysis import QuestionAnalysis, analyze
 from byokg.language.text import count_tokens, normalize, repair_mojibake
 from byokg.models.budget import BudgetExhausted, CallBudget
 from byokg.models.services import Services
-from byokg.pipeline.context import Context, Relevance, item_nodes, item_tools, supported_answers
+from byokg.pipeline.answer import Answer, Retrieval, StageEvent
+from byokg.pipeline.context import Context, Relevance, item_nodes, supported_answers
 from byokg.pipeline.stages import (
     Answerer,
     AnswerRequest,
@@ -720,7 +718,7 @@ def explain(answer: Answer, *, max_warnings: int = 20) -> str:
     if answer.evidence:
         lines.append("Evidence:")
         for it in answer.evidence:
-            tools = ", ".join(item_tools(it))
+            tools = ", ".join(it.tools)
             score = f" score={it.score:.2f}" if it.score is not None else ""
             lines.append(f"  - {it.text}   [{tools}; round {it.iteration + 1}{score}]")
     else:

@@ -1,6 +1,6 @@
 """The evidence picture: an answer's evidence subgraph as a self-contained HTML page.
 
-Drawn from the :class:`~byokg.contracts.Answer` alone (``entities``, ``answer_ids``, ``names`` and
+Drawn from an :class:`~byokg.pipeline.answer.Answer` alone (``entities``, ``answer_ids``, ``names`` and
 the ``evidence`` items' paths and triplets): question entities on the left, the facts walked from
 them with relation labels, answer nodes highlighted. Inline SVG and CSS, no script and no network
 at view time (the page's Content-Security-Policy forbids both). The layout is deterministic: the
@@ -19,13 +19,13 @@ import os
 from collections import deque
 from collections.abc import Iterable
 from pathlib import Path as FsPath
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from byokg.contracts import Answer, ContextItem, Triplet
+from byokg.contracts import ContextItem, MentionLinks, Triplet
 from byokg.errors import InputError
 from byokg.language.text import normalize
-from byokg.pipeline.context import item_tools
 from byokg.presentation.termsafe import terminal_safe
 
 MAX_NODES = 40  # drawn; facts that would add more nodes are listed, not drawn (and counted)
@@ -37,6 +37,17 @@ ARC = 64  # how far an edge between two nodes of one column bulges to the right
 LABEL_CHARS, NAME_CHARS = 24, 25
 
 _FROZEN = ConfigDict(frozen=True)
+
+
+class Answer(Protocol):
+    """What the picture reads of an answer (:class:`byokg.pipeline.answer.Answer` has it)."""
+
+    question: str
+    answers: list[str]
+    evidence: list[ContextItem]
+    answer_ids: dict[str, list[str]]
+    entities: list[MentionLinks]
+    names: dict[str, str]
 
 
 class PictureNode(BaseModel):
@@ -399,7 +410,7 @@ def render_fragment(answer: Answer) -> str:
         parts.append("<ol>")
         for it in answer.evidence:
             score = f"; score {it.score:.2f}" if it.score is not None else ""
-            meta = f"{', '.join(item_tools(it))}; round {it.iteration + 1}{score}"
+            meta = f"{', '.join(it.tools)}; round {it.iteration + 1}{score}"
             parts.append(f'<li>{_text(it.text)} <span class="byokg-meta">[{_text(meta)}]'
                          "</span></li>")
         parts.append("</ol>")

@@ -17,7 +17,9 @@ from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..contracts import Answer, ContextItem, GraphSchema, MentionLinks, Retrieval, TraceEvent
+from byokg.contracts import ContextItem, GraphSchema, MentionLinks, TraceEvent
+from byokg.pipeline.answer import Answer, Retrieval
+
 from ..errors import ByokgError, InputError
 
 log = logging.getLogger("byokg.serve")

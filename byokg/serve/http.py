@@ -19,7 +19,9 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from ..contracts import Answer, GraphSchema, Retrieval
+from byokg.contracts import GraphSchema
+from byokg.pipeline.answer import Answer, Retrieval
+
 from ..errors import ByokgError, ConfigError, InputError, LLMError
 from .core import Busy, Health, LinkIn, LinkOut, QuestionIn, Service, Timeout, is_loopback
 

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from byokg.contracts import Direction, Triplet
-from byokg.graph.csr import CsrView, csr_view
+from byokg.graph.csr import CsrView
 from byokg.graph.paths import expand
-from byokg.graph.store import GraphStore
+from byokg.graph.store import GraphStore, csr_view
 from byokg.graph.verbalize import node_labels
 from byokg.language.analysis import humanize_relation
 from byokg.models.similarity import encode_cached

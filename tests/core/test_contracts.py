@@ -8,7 +8,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from byokg.contracts import (
-    Answer,
     Artifacts,
     Candidate,
     ContextItem,
@@ -25,6 +24,7 @@ from byokg.contracts import (
     Trace,
     Triplet,
 )
+from byokg.pipeline.answer import Answer
 
 
 def test_path_validation():

@@ -12,9 +12,9 @@ import pytest
 from byokg import registry
 from byokg.contracts import Direction, Triplet
 from byokg.errors import ConfigError, InputError
-from byokg.graph.csr import CsrView, csr_view
+from byokg.graph.csr import CsrView
 from byokg.graph.open import builtin_graph, graph_from_triplets, open_graph
-from byokg.graph.store import BaseGraphStore, Capability
+from byokg.graph.store import BaseGraphStore, Capability, csr_view
 from byokg.hookspecs import hookimpl
 from byokg.io.loading import load_into
 from byokg.io.readers import LoadReport, RowReport, read_sources

@@ -18,8 +18,9 @@ from click.testing import CliRunner
 
 from byokg.cli import cli
 from byokg.config import RunConfig
-from byokg.contracts import Answer, Candidate, ContextItem, MentionLinks, Path, Triplet
+from byokg.contracts import Candidate, ContextItem, MentionLinks, Path, Triplet
 from byokg.errors import InputError
+from byokg.pipeline.answer import Answer
 from byokg.pipeline.engine import Engine
 from byokg.presentation.picture import (
     MAX_NODES,
@@ -160,7 +161,7 @@ def test_same_answer_same_bytes(tmp_path):
     assert render_page(answer) == render_page(answer.model_copy(deep=True))
     src = tmp_path / "answer.json"
     src.write_text(answer.model_dump_json(), encoding="utf-8")
-    code = ("import sys; from byokg.contracts import Answer; from byokg.presentation.picture import render_page\n"
+    code = ("import sys; from byokg.pipeline.answer import Answer; from byokg.presentation.picture import render_page\n"
             "a = Answer.model_validate_json(open(sys.argv[1], encoding='utf-8').read())\n"
             "sys.stdout.write(render_page(a))")
     pages = set()

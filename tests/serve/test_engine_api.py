@@ -10,8 +10,8 @@ import pytest
 
 from byokg import graph_from_triplets
 from byokg.config import RunConfig
-from byokg.contracts import Answer, Retrieval, StageEvent
 from byokg.errors import InputError
+from byokg.pipeline.answer import Answer, Retrieval, StageEvent
 from byokg.pipeline.engine import Engine
 
 # relation names unlike the demo's, a literal value, a two-hop chain

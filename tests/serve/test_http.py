@@ -22,7 +22,7 @@ pytest.importorskip("uvicorn")
 
 from byokg import graph_from_triplets  # noqa: E402
 from byokg.config import RunConfig  # noqa: E402
-from byokg.contracts import Answer, Retrieval  # noqa: E402
+from byokg.pipeline.answer import Answer, Retrieval  # noqa: E402
 from byokg.pipeline.engine import Engine  # noqa: E402
 from byokg.serve.core import ServeLimits, Service  # noqa: E402
 from byokg.serve.http import BackgroundServer  # noqa: E402
@@ -161,7 +161,7 @@ class _SteppingEngine(Engine):
     steps = 0
 
     def ask(self, question, *, on_event=None):
-        from byokg.contracts import StageEvent
+        from byokg.pipeline.answer import StageEvent
 
         for _ in range(40):
             if on_event is not None:
