@@ -108,9 +108,12 @@ def test_a_stage_of_the_wrong_kind_or_without_its_llm_is_a_clear_error(demo_stor
         Engine(demo_store, RunConfig(answerer="nope")).ask("Who directed Alien?")
 
 
-def test_question_analysed_once_and_graph_profiled_once(demo_store, monkeypatch):
+def test_question_analysed_once_and_graph_profiled_once(monkeypatch):
     import byokg.graph.profile as profile_mod
     import byokg.pipeline.engine as engine_mod
+    from byokg.graph.open import open_graph
+
+    store = open_graph("memory:demo")  # a store of its own: not profiled yet
 
     calls = {"analyze": 0, "profile": 0}
     real_analyze, real_profile = engine_mod.analyze, profile_mod.profile_graph
@@ -125,7 +128,7 @@ def test_question_analysed_once_and_graph_profiled_once(demo_store, monkeypatch)
 
     monkeypatch.setattr(engine_mod, "analyze", analyze)
     monkeypatch.setattr(profile_mod, "profile_graph", profile_graph)
-    eng = Engine(demo_store, RunConfig(iterations=2), Services(RunConfig(iterations=2)))
+    eng = Engine(store, RunConfig(iterations=2), Services(RunConfig(iterations=2)))
     eng.ask("Where was Louis Armstrong born?")
     assert calls == {"analyze": 1, "profile": 1}
     eng.ask("Who directed Alien?")
