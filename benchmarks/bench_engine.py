@@ -56,6 +56,7 @@ def run(scale: int, results: dict, *, quick: bool = False) -> None:
 
     from byokg.contracts import ContextItem
     from byokg.language.analysis import analyze
+    from byokg.models.similarity import Similarity
     from byokg.pipeline.context import Context
     from byokg.pipeline.engine import Engine
 
@@ -66,7 +67,7 @@ def run(scale: int, results: dict, *, quick: bool = False) -> None:
     results["engine_offline_p50_ms"] = round(statistics.median(lat), 2)
     results["engine_offline_p95_ms"] = round(lat[min(len(lat) - 1, int(0.95 * len(lat)))], 2)
     results["engine_offline_hit1"] = round(hits / len(qs), 3)
-    schema = render_schema_for(store.schema(samples=1), analyze(qs[0][0]), services=eng.services)
+    schema = render_schema_for(store.schema(samples=1), Similarity(analyze(qs[0][0]), eng.services))
     results["engine_first_prompt_chars"] = linker_prompt(qs[0][0], schema).chars
 
     reply = (

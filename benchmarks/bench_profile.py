@@ -123,6 +123,7 @@ def _typed(results: dict, tmp: Path) -> None:
     from byokg.graph.open import open_graph
     from byokg.graph.profile import profile_graph
     from byokg.language.analysis import analyze
+    from byokg.models.similarity import Similarity
     from byokg.pipeline.engine import Engine
 
     typed = _module("typed_graph", REPO / "tests" / "typed" / "typed_graph.py")
@@ -134,7 +135,7 @@ def _typed(results: dict, tmp: Path) -> None:
         results["typed_hit_at_1"] = round(hits / len(typed.QUESTIONS), 3)
         prof = profile_graph(store)
         q = typed.QUESTIONS[0][0]
-        prompt = linker_prompt(q, render_schema_for(prof, analyze(q)), cypher=True,
+        prompt = linker_prompt(q, render_schema_for(prof, Similarity(analyze(q))), cypher=True,
                                dialect="kuzu", store=store, profile=prof)
         results["first_prompt_chars"] = prompt.chars
     finally:

@@ -37,8 +37,9 @@ def first_prompt_chars(store, question: str) -> int:
     from byokg.plugins.kglinker.prompt import linker_prompt, render_schema_for
 
     from byokg.language.analysis import analyze
+    from byokg.models.similarity import Similarity
 
-    schema_text = render_schema_for(store.schema(samples=1), analyze(question))
+    schema_text = render_schema_for(store.schema(samples=1), Similarity(analyze(question)))
     return linker_prompt(question, schema_text).chars
 
 

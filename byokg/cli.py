@@ -94,6 +94,14 @@ class _StderrHandler(logging.StreamHandler):
         pass
 
 
+class _FastTokenizerNote(logging.Filter):
+    """Drops transformers' one-time advice about fast tokenizers and ``pad`` (about the embedding
+    library's internals, nothing the user can act on, and it lands in CLI output)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "fast tokenizer" not in record.getMessage()
+
+
 def setup_logging(verbose: int = 0, level: str | None = None) -> logging.Handler:
     """Log byokg's records to stderr: WARNING by default, INFO with ``-v``, DEBUG with ``-vv``
     (``-vvv`` also other libraries' debug records), or exactly ``level``. Called by the CLI only:
@@ -109,6 +117,9 @@ def setup_logging(verbose: int = 0, level: str | None = None) -> logging.Handler
     logging.getLogger("byokg").setLevel(chosen)
     if verbose >= 3:
         root.setLevel(logging.DEBUG)
+    tok = logging.getLogger("transformers.tokenization_utils_base")
+    if not any(isinstance(f, _FastTokenizerNote) for f in tok.filters):
+        tok.addFilter(_FastTokenizerNote())
     return handler
 
 

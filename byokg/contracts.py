@@ -183,7 +183,11 @@ class GraphStats(BaseModel):
 
 
 class QueryResult(BaseModel):
-    """Rows of a graph query; ``truncated`` when the row cap cut the result."""
+    """Rows of a graph query; ``truncated`` when the row cap (``row_cap``) cut the result.
+
+    ``sort_columns``: the columns the query's ORDER BY sorts on, recorded when it ran (``()``:
+    no ORDER BY, so the rows' order means nothing; None: a sort key is not a returned column,
+    or the query was not fully parsed)."""
 
     model_config = _FROZEN
 
@@ -191,6 +195,8 @@ class QueryResult(BaseModel):
     rows: tuple[tuple[Any, ...], ...] = ()
     truncated: bool = False
     elapsed_ms: float | None = None
+    row_cap: int | None = None
+    sort_columns: tuple[int, ...] | None = None
 
 
 # --------------------------------------------------------------------------- linker / linking

@@ -99,7 +99,7 @@ class CypherTool(Tool):
         from byokg.plugins.routing.shapes import critique
 
         store, services = request.store, request.services
-        text = render_schema_for(request.graph_profile(), request.analysis, services=services)
+        text = render_schema_for(request.graph_profile(), request.similarity)
         result.iteration = request.iteration
         return critique(services.llm, request.question, queries, text, out=result, store=store,
                         source="cypher", services=services)

@@ -4,7 +4,7 @@ Each tool reads its parameters from the run configuration (``params.<tool name>`
 graph through :mod:`byokg.graph.paths` (batched, capped) and returns ContextItems (built by
 :mod:`byokg.pipeline.context`) with the path / triplets they stand for, plus trace events for unknown
 relations, inverted hops, caps hit and hubs skipped. Relations are ranked against the question
-with the question's own analysis (``request.analysis.relation_scores``).
+with the question's similarity service (``request.similarity.relation_scores``).
 
 Every tool sorts what it found before the token budget picks (score, then ids), so its text never
 depends on the store's result order, and names the request fields its result depends on
@@ -218,7 +218,7 @@ class ShortestPathsTool(Tool):
         if not rels:
             return [], [], []
         stats = relation_stats(request.store, request.services)
-        weight = relation_weights(stats, request.analysis.relation_scores(rels, request.services))
+        weight = relation_weights(stats, request.similarity.relation_scores(rels))
         paths: list[Path] = []
         scores: list[float | None] = []
         meta: list[dict[str, Any]] = []
@@ -277,7 +277,7 @@ def _ranked(request: ToolRequest, triplets: list[Triplet], tool: str, max_tokens
             max_tails: int) -> tuple[list, int]:
     """Triplets ordered by how well their relation matches the question (ties by ids, never the
     store's order), as items whose lists show the tails most relevant to the question."""
-    score_of = request.analysis.relation_scores([t.relation for t in triplets], request.services)
+    score_of = request.similarity.relation_scores([t.relation for t in triplets])
     ordered = sorted(triplets, key=lambda t: (-round(score_of[t.relation], 6), t.relation,
                                               t.head, t.tail))
     return triplet_items(request.store, ordered, tool=tool, iteration=request.iteration,
@@ -320,7 +320,7 @@ class OneHopTool(Tool):
         if capped:
             # hubs: the first per_node edges may miss the relevant ones; fetch matching relations
             names = sorted(_relation_names(store, request.services))
-            rel = request.analysis.relation_scores(names, request.services)
+            rel = request.similarity.relation_scores(names)
             wanted = [r for r in sorted(names, key=lambda r: -rel[r])[: p.max_relations] if rel[r] > 0]
             if wanted:
                 extra = store.neighbors(capped, direction=Direction.BOTH, relations=wanted,
@@ -332,7 +332,7 @@ class OneHopTool(Tool):
                          nodes=capped[:20], relations_fetched=wanted)
         ordered = list(triplets)
         if len(ordered) > p.max_triplets:
-            rel = request.analysis.relation_scores([t.relation for t in ordered], request.services)
+            rel = request.similarity.relation_scores([t.relation for t in ordered])
             ordered = sorted(ordered, key=lambda t: (-round(rel[t.relation], 6), t.relation,
                                                      t.head, t.tail))
             result.event(self.name, f"max_triplets={p.max_triplets} cut {len(ordered) - p.max_triplets}")

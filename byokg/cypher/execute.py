@@ -12,7 +12,7 @@ import decimal
 import enum
 import math
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -256,7 +256,8 @@ def execute(
             rewrites=applied, limit_injected=injected, guard=verdict,
             seconds=time.perf_counter() - t0,
         )
-    result = cap_rows(raw, row_limit)
+    result = cap_rows(raw, row_limit).model_copy(update={
+        "row_cap": row_limit, "sort_columns": sort_columns(verdict.order_by, raw.columns)})
     return Execution(
         query=query, executed=run_text,
         status=Status.OK if result.rows else Status.EMPTY,
@@ -302,6 +303,22 @@ def plain(v: Any) -> Any:
     return str(v)
 
 
+def sort_columns(order_by: tuple[str, ...] | None, columns: tuple[str, ...] | list[str]
+                 ) -> tuple[int, ...] | None:
+    """The returned columns a query's ORDER BY keys name (``()`` without ORDER BY; None when a
+    key is not a returned column or the keys are unknown)."""
+    if order_by is None:
+        return None
+    cols = [" ".join(c.split()) for c in columns]
+    out = []
+    for key in order_by:
+        k = " ".join(key.split())
+        if k not in cols:
+            return None
+        out.append(cols.index(k))
+    return tuple(out)
+
+
 def cap_rows(result: QueryResult, row_limit: int) -> QueryResult:
     rows = tuple(tuple(plain(v) for v in r) for r in result.rows)
     truncated = result.truncated or len(rows) > row_limit
@@ -333,21 +350,34 @@ def format_value(v: Any, max_chars: int = 120) -> str:
     return s if len(s) <= max_chars else s[: max_chars - 1] + "…"
 
 
-def render_table(result: QueryResult, *, row_limit: int | None = None) -> str:
-    """A column-named text table; a last line says how many rows and whether the cap cut it."""
+def format_row(row: Sequence[Any]) -> str:
+    """One row of :func:`render_table`."""
+    return "| " + " | ".join(format_value(v) for v in row) + " |"
+
+
+def render_table(result: QueryResult, *, row_limit: int | None = None, rows_left_out: int = 0
+                 ) -> str:
+    """A column-named text table; a last line says how many rows and whether the cap cut it
+    (``rows_left_out``: rows of this result not shown, for the token budget)."""
     cols = list(result.columns)
     if not cols and result.rows:
         cols = [f"col{i + 1}" for i in range(len(result.rows[0]))]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)] if cols else []
-    for r in result.rows:
-        lines.append("| " + " | ".join(format_value(v) for v in r) + " |")
+    lines.extend(format_row(r) for r in result.rows)
     n = len(result.rows)
     tail = f"({n} row{'s' if n != 1 else ''}"
     if result.truncated:
-        cap = row_limit if row_limit is not None else n
+        cap = row_limit if row_limit is not None else result.row_cap or n
         tail += f"; TRUNCATED at the row cap of {cap}, more rows exist"
     lines.append(tail + ")")
+    if rows_left_out:
+        lines.append(f"[{rows_left_out} more row(s) of this result left out for the token budget]")
     return "\n".join(lines)
+
+
+def query_text(query: str, result: QueryResult, *, rows_left_out: int = 0) -> str:
+    """What the LLM reads of a query result: the query, then its table."""
+    return f"Query: {query}\n" + render_table(result, rows_left_out=rows_left_out)
 
 
 def to_context_item(
@@ -356,8 +386,9 @@ def to_context_item(
 ) -> ContextItem:
     """A ``kind="query"`` ContextItem: the table as text, the rows and the query that ran."""
     result = execution.result or QueryResult()
-    text = f"Query: {execution.executed or execution.query}\n" + render_table(
-        result, row_limit=row_limit)
+    if row_limit is not None and result.row_cap is None:
+        result = result.model_copy(update={"row_cap": row_limit})
+    text = query_text(execution.executed or execution.query, result)
     return ContextItem(
         text=text, tool=tool, iteration=iteration, kind="query",
         query=execution.executed or execution.query, rows=result,

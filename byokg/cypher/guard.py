@@ -85,6 +85,8 @@ class GuardVerdict(BaseModel):
     procedures: tuple[str, ...] = ()  # allowed procedures the query calls
     functions: tuple[str, ...] = ()  # functions the query calls
     notes: tuple[str, ...] = ()  # normalisation notes, EXPLAIN confirmation
+    # the final RETURN's sort keys as written (() without ORDER BY; None: not fully parsed)
+    order_by: tuple[str, ...] | None = None
 
 
 class _Refusal(Exception):
@@ -260,12 +262,14 @@ def check_query(
         procs = allowed_procedures(dialect, extra_procedures)
         try:
             result = parse(toks)
+            order_by: tuple[str, ...] | None = result.order_by
         except ParseError as exc:
             if exc.keyword:
                 raise _Refusal(str(exc), exc.keyword) from None
             # Not a read query the parser knows: the engine will report the syntax error
             # (useful to the repair loop) as long as nothing in it could write.
             result = _lexically_clean(toks, procs, exc)
+            order_by = None
             notes.append(f"not fully parsed ({exc}); no write or admin keyword, function or "
                          "procedure outside the allow-lists in it")
         _check_calls(result.functions, result.procedures, procs, dialect)
@@ -280,6 +284,7 @@ def check_query(
         procedures=tuple(dict.fromkeys(result.procedures)),
         functions=tuple(dict.fromkeys(result.functions)),
         notes=tuple(notes),
+        order_by=order_by,
     )
 
 

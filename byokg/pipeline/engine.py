@@ -58,6 +58,7 @@ from byokg.language.analysis import QuestionAnalysis, analyze
 from byokg.language.text import count_tokens, normalize, repair_mojibake
 from byokg.models.budget import BudgetExhausted, CallBudget
 from byokg.models.services import Services
+from byokg.models.similarity import Similarity
 from byokg.pipeline.answer import Answer, Retrieval, StageEvent
 from byokg.pipeline.context import Context, Relevance, item_nodes, supported_answers
 from byokg.pipeline.stages import (
@@ -106,6 +107,7 @@ class _Question:
     context: Context
     services: Services  # the run's services, the LLM counted against ``budget``
     budget: CallBudget
+    similarity: Similarity  # the question's words against the graph's, memoised
     entities: dict[str, MentionLinks] = field(default_factory=dict)
     drafts: dict[str, MentionLinks] = field(default_factory=dict)
     history: list[Artifacts] = field(default_factory=list)
@@ -300,9 +302,10 @@ class Engine:
             question = repaired
         analysis = analyze(question)
         budget = CallBudget(self.config.max_llm_calls)
-        return _Question(analysis, trace,
-                         Context(self.config.context_tokens, Relevance(analysis, self.services)),
-                         self.services.for_question(budget), budget, listener=listener)
+        services = self.services.for_question(budget)
+        similarity = Similarity(analysis, services)
+        return _Question(analysis, trace, Context(self.config.context_tokens, Relevance(similarity)),
+                         services, budget, similarity, listener=listener)
 
     def ask(self, question: str, *, on_event: Callable[[StageEvent], None] | None = None
             ) -> Answer:
@@ -442,7 +445,7 @@ class Engine:
             proposal = proposer.propose(ProposalRequest(
                 analysis=q.analysis, store=self.store, services=q.services, profile=self.profile,
                 params=params, round=rnd, rounds=self.config.iterations, context=q.context,
-                history=list(q.history)))
+                history=list(q.history), similarity=q.similarity))
             art = proposal.artifacts
             tm.count = len(art.entities) + len(art.relation_paths)
         _absorb(q.trace, proposal, rnd, prefix=f"{proposer.name}.", stage="kg-linker")
@@ -543,7 +546,8 @@ class Engine:
                 question=q.analysis.question, store=self.store, services=q.services,
                 params=params, iteration=rnd, artifacts=artifacts, entities=entities,
                 answers=drafts, analysis=q.analysis, profile=self.profile,
-                llm_calls_used=used.get(f"tool:{name}", 0), llm_calls_left=q.budget.left())
+                llm_calls_used=used.get(f"tool:{name}", 0), llm_calls_left=q.budget.left(),
+                similarity=q.similarity)
             keyer = getattr(tool, "request_key", None)
             key = keyer(req) if callable(keyer) else None
             seen = q.tool_keys.setdefault(name, {})
@@ -626,7 +630,7 @@ class Engine:
                     analysis=q.analysis, store=self.store, services=q.services,
                     profile=self.profile, params=params, context=context,
                     entities=list(q.entities.values()), drafts=list(q.drafts.values()),
-                    history=list(q.history)))
+                    history=list(q.history), similarity=q.similarity))
             except BudgetExhausted as exc:
                 self._budget_hit(q, f"the answer stage ran out of calls: {exc}", None)
                 res = AnswerResult()

@@ -26,6 +26,7 @@ from byokg.language.analysis import QuestionAnalysis
 from byokg.language.text import count_tokens
 from byokg.models.base import prompt_checksum
 from byokg.models.services import Services
+from byokg.models.similarity import Similarity
 from byokg.pipeline.tools import Component, StageOutput, ToolParams
 
 if TYPE_CHECKING:
@@ -90,6 +91,11 @@ class ProposalRequest:
     rounds: int  # T_R
     context: Context  # merged context so far (read it; never change it)
     history: list[Artifacts] = field(default_factory=list)  # earlier rounds' proposals
+    similarity: Similarity | None = None  # the question's similarity service (None: built here)
+
+    def __post_init__(self) -> None:
+        if self.similarity is None:
+            self.similarity = Similarity(self.analysis, self.services)
 
     @property
     def question(self) -> str:
@@ -131,6 +137,11 @@ class AnswerRequest:
     entities: list[MentionLinks] = field(default_factory=list)  # the question's linked entities
     drafts: list[MentionLinks] = field(default_factory=list)  # linked draft answers
     history: list[Artifacts] = field(default_factory=list)  # every round's proposal
+    similarity: Similarity | None = None  # the question's similarity service (None: built here)
+
+    def __post_init__(self) -> None:
+        if self.similarity is None:
+            self.similarity = Similarity(self.analysis, self.services)
 
     @property
     def question(self) -> str:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from byokg.contracts import Artifacts, ContextItem, LLMCall, MentionLinks, TraceEvent
 from byokg.graph.store import GraphStore
 from byokg.models.services import Services
+from byokg.models.similarity import Similarity
 
 if TYPE_CHECKING:
     from byokg.graph.profile import GraphProfile
@@ -55,12 +56,15 @@ class ToolRequest:
     profile: GraphProfile | None = None  # the graph's profile (None: built on use)
     llm_calls_used: int = 0  # LLM calls this tool already made for this question
     llm_calls_left: int | None = None  # calls the question's budget still allows (None: no cap)
+    similarity: Similarity | None = None  # the question's similarity service (None: built here)
 
     def __post_init__(self) -> None:
         if self.analysis is None:
             from byokg.language.analysis import analyze
 
             self.analysis = analyze(self.question)
+        if self.similarity is None:
+            self.similarity = Similarity(self.analysis, self.services)
 
     @property
     def entity_ids(self) -> list[str]:

@@ -54,7 +54,8 @@ class AgenticTool(Tool):
             return result
         tr = traverse(request.question, request.store, seeds, services=request.services,
                       llm=llm, params=p, iteration=request.iteration, calls=calls,
-                      analysis=request.analysis, answer_ids=request.answer_ids)
+                      analysis=request.analysis, answer_ids=request.answer_ids,
+                      similarity=request.similarity)
         result.events.extend(tr.events)
         result.llm_calls.extend(tr.llm_calls)
         result.counts.update(tr.counts)

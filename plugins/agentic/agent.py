@@ -42,6 +42,7 @@ from byokg.language.analysis import humanize_relation
 from byokg.language.text import normalize
 from byokg.models.budget import BudgetExhausted
 from byokg.models.services import Services
+from byokg.models.similarity import Similarity
 from byokg.pipeline.context import tail_ranker
 from byokg.pipeline.stages import complete
 from byokg.pipeline.tools import StageOutput, ToolParams
@@ -122,7 +123,8 @@ class AgenticTraversal:
 
     def __init__(self, question: str, store: GraphStore, services: Services, llm: Any,
                  params: AgenticParams, *, iteration: int = 0, calls: int | None = None,
-                 analysis: Any = None, answer_ids: Sequence[str] = ()) -> None:
+                 analysis: Any = None, answer_ids: Sequence[str] = (),
+                 similarity: Similarity | None = None) -> None:
         self.question = question
         self.store = store
         self.services = services
@@ -138,6 +140,7 @@ class AgenticTraversal:
 
             analysis = analyze(question)
         self.analysis = analysis
+        self.similarity = similarity or Similarity(analysis, services)
         self.rank_tail = tail_ranker(analysis, answer_ids)
 
     # ------------------------------------------------------------------ LLM
@@ -171,7 +174,7 @@ class AgenticTraversal:
         """The ``max_relations`` relations most relevant to the question (reranker, else
         embedder cosine of humanised names); order kept when nothing needs pruning."""
         if len(relations) <= self.p.max_relations:
-            scores = self.analysis.relation_scores(relations, self.services)
+            scores = self.similarity.relation_scores(relations)
             return sorted(relations, key=lambda r: (-round(scores[r], 6), r))
         texts = [humanize_relation(r) for r in relations]
         if self.services.config.reranker and self.services.reranker is not None:
@@ -454,9 +457,9 @@ def _match_relation(name: str, candidates: Sequence[str]) -> str | None:
 def traverse(question: str, store: GraphStore, seeds: Sequence[str], *, services: Services,
              llm: Any, params: AgenticParams | None = None, iteration: int = 0,
              calls: int | None = None, analysis: Any = None,
-             answer_ids: Sequence[str] = ()) -> Traversal:
+             answer_ids: Sequence[str] = (), similarity: Similarity | None = None) -> Traversal:
     """Run Algorithm 1 from ``seeds`` (graph node ids), with at most ``calls`` LLM calls
     (default ``params.max_calls``)."""
     return AgenticTraversal(question, store, services, llm, params or AgenticParams(),
                             iteration=iteration, calls=calls, analysis=analysis,
-                            answer_ids=answer_ids).run(seeds)
+                            answer_ids=answer_ids, similarity=similarity).run(seeds)

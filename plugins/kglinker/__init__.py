@@ -38,7 +38,7 @@ class KGLinkerProposer(Proposer):
         )
 
         store, services, profile = request.store, request.services, request.profile
-        schema_text = render_schema_for(profile, request.analysis, services=services)
+        schema_text = render_schema_for(profile, request.similarity)
         cypher = "cypher" in getattr(store, "capabilities", frozenset())
         dialect = getattr(store, "dialect", None)
         if request.round == 0:

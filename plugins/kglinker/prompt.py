@@ -18,9 +18,9 @@ from byokg.contracts import Artifacts, GraphSchema, RelationPath
 from byokg.errors import ConfigError
 from byokg.graph.profile import GraphProfile
 from byokg.graph.schema_render import render_schema
-from byokg.language.analysis import QuestionAnalysis
 from byokg.language.text import count_tokens
 from byokg.models.base import prompt_checksum
+from byokg.models.similarity import Similarity
 
 TEMPLATE_VERSION = "v1"
 SCHEMA_TOKENS = 1200  # budget of the schema inside a KG-Linker prompt (~4,800 characters)
@@ -82,9 +82,8 @@ def _prompt(template_name: str, **values: object) -> Prompt:
 
 def render_schema_for(
     schema: GraphSchema | GraphProfile,
-    analysis: QuestionAnalysis,
+    similarity: Similarity,
     *,
-    services: object | None = None,
     max_tokens: int = SCHEMA_TOKENS,
 ) -> str:
     """The schema (or the graph's profile: typed properties, names, relationship properties),
@@ -93,7 +92,7 @@ def render_schema_for(
     order the store listed them in."""
     schema = _canonical(schema)
     names = sorted(schema.relation_names)
-    scores = analysis.relation_scores(names, services) if len(names) > 1 else {}
+    scores = similarity.relation_scores(names) if len(names) > 1 else {}
     order = sorted(names, key=lambda r: (-round(scores.get(r, 0.0), 6), r))
     return render_schema(schema, relation_order=order, max_tokens=max_tokens)
 

@@ -59,7 +59,7 @@ class OfflineProposer(Proposer):
                                                       if i not in mentions.get(s.mention, []))
             spans.setdefault(s.mention, (s.start, s.end))
         labels = [lab.name for lab in request.profile.labels]
-        scorer = ChainScorer(request.analysis, request.services, mentions=spans, labels=labels,
+        scorer = ChainScorer(request.similarity, mentions=spans, labels=labels,
                              relations=request.profile.relation_names,
                              mention_labels=mention_labels(mentions, request.store, labels))
         walked = enumerate_chains(request.store, mentions, scorer, max_hops=p.max_hops)
@@ -103,9 +103,9 @@ class OfflineAnswerer(Answerer):
         from byokg.plugins.offline.reasoner import answer_offline
 
         p: OfflineAnswererParams = request.params  # type: ignore[assignment]
-        got = answer_offline(request.analysis, request.context, request.store,
+        got = answer_offline(request.similarity, request.context, request.store,
                              entities=request.entities, history=request.history,
-                             services=request.services, max_answers=p.max_answers, tie=p.tie,
+                             max_answers=p.max_answers, tie=p.tie,
                              labels=[lab.name for lab in request.profile.labels],
                              relations=request.profile.relation_names)
         out = AnswerResult(answers=got.answers, answer_ids=got.answer_ids, evidence=got.evidence)

@@ -13,7 +13,7 @@ node it passed or to any of the question's entities ("co-stars of Z" never answe
   says at most one relation (a mirrored chain ``r, ~r`` may use one phrase for both hops), and
   hops further from the entity should align with words further from its mention in the
   question (order-aware). Word-to-relation similarity is
-  :meth:`~byokg.language.analysis.QuestionAnalysis.phrase_similarity`: lexical, plus MiniLM when
+  :meth:`~byokg.models.similarity.Similarity.phrase_similarity`: lexical, plus MiniLM when
   installed. Two hops through an unnamed node (a Freebase CVT) count as one step;
 * **coverage** of the question's phrases, and **precision** (every step said by a phrase);
 * **answer type** (:mod:`byokg.plugins.offline.answer_types`): the end set fits what is asked;
@@ -49,11 +49,10 @@ from byokg.language.analysis import (
     SHARING_WORDS,
     Phrase,
     QuestionAnalysis,
-    encode_words,
     humanize_relation,
-    semantic_embedder,
 )
 from byokg.language.text import STOPWORDS, stem, words
+from byokg.models.similarity import Similarity
 
 Hop = tuple[str, bool]  # (relation, walked against its stored direction)
 
@@ -162,12 +161,13 @@ class ChainScorer:
     """Scores hop sequences against one question (see the module doc). Thread-safe through the
     analysis' own memoisation; cheap to build."""
 
-    def __init__(self, analysis: QuestionAnalysis, services: Any = None, *,
+    def __init__(self, similarity: Similarity, *,
                  mentions: dict[str, tuple[int, int]] | None = None,
                  labels: Sequence[str] = (), relations: Sequence[str] = (),
                  mention_labels: dict[str, Sequence[str]] | None = None) -> None:
-        self.analysis = analysis
-        self.services = services
+        self.similarity = similarity
+        self.analysis = analysis = similarity.analysis
+        self.services = similarity.services
         self.vocabulary = tuple(relations)  # the graph's relation names (calibrates similarity)
         self.mentions = dict(mentions or {})
         self.mention_labels = {m: tuple(v) for m, v in (mention_labels or {}).items()}
@@ -184,7 +184,7 @@ class ChainScorer:
         self._aligned: dict[tuple[Any, ...], Alignment] = {}
         self._typed: dict[EndType, float] = {}
         self.who_verb, self.voice = question_verb(analysis, self.expect, mention_words)
-        self.semantic = semantic_embedder(services) is not None
+        self.semantic = similarity.model is not None
         self._warm()
 
     def _own_phrases(self, phrases: tuple[Phrase, ...]) -> tuple[Phrase, ...]:
@@ -214,19 +214,17 @@ class ChainScorer:
     def _warm(self) -> None:
         """Embed every word this question will compare, in one batch (the model is slowest
         when called often with a few texts); relation names are embedded once per process."""
-        emb = semantic_embedder(self.services)
-        if emb is None:
+        if self.similarity.model is None:
             return
         texts = [p.word for p in self.phrases] + list(self.expect.type_words)
         texts += [w for ws in KIND_WORDS.values() for w in ws] + list(self.labels)
-        encode_words(emb, list(dict.fromkeys(texts)))
+        self.similarity.warm(texts)
         if self.phrases:  # the per-word floors embed the graph's relation names once
             self.sim([p.word for p in self.phrases], [])
 
     # -- word similarity
     def sim(self, left: Sequence[str], right: Sequence[str]) -> dict[tuple[str, str], float]:
-        return self.analysis.phrase_similarity(left, right, self.services,
-                                               vocabulary=self.vocabulary)
+        return self.similarity.phrase_similarity(left, right, vocabulary=self.vocabulary)
 
     def prepare(self, relations: Sequence[str]) -> None:
         """Compute phrase similarities (with the model and lexical) for these relation names in
@@ -246,16 +244,10 @@ class ChainScorer:
 
     def said_words(self, relations: Sequence[str] | None = None) -> set[str]:
         """Question words some relation seen so far says (similarity :data:`SAID` or more)."""
-        got = set()
-        with self.analysis._lock:
-            items = list(self.analysis._sim.items())
-        for (w, n, _flag), v in items:
-            if v >= SAID and (relations is None or n in relations):
-                got.add(w)
-        return got
+        return self.similarity.said_words(SAID, relations)
 
     def lex(self, left: Sequence[str], right: Sequence[str]) -> dict[tuple[str, str], float]:
-        return self.analysis.phrase_similarity(left, right, self.services, semantic=False)
+        return self.similarity.phrase_similarity(left, right, semantic=False)
 
     def end_type(self, relation: str, inverted: bool, *, labels: Sequence[str] = (),
                  literal: Any = None) -> EndType:

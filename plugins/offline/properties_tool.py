@@ -38,8 +38,8 @@ class NodePropertiesTool(Tool):
             result.event(self.name, "the graph keeps no node properties besides names")
             return result
         paths = list(request.artifacts.relation_paths)[: p.max_relation_paths]
-        facts, counts = property_facts(request.store, request.analysis, ents, paths,
-                                       services=request.services, max_nodes=p.max_nodes,
+        facts, counts = property_facts(request.store, request.similarity, ents, paths,
+                                       max_nodes=p.max_nodes,
                                        fanout_per_hop=p.fanout_per_hop, max_facts=p.max_facts)
         result.counts.update(counts)
         used = 0

@@ -24,7 +24,7 @@ from byokg.contracts import RelationPath
 from byokg.graph.paths import follow_paths
 from byokg.graph.profile import GraphProfile, display_names
 from byokg.graph.store import GraphStore
-from byokg.language.analysis import QuestionAnalysis
+from byokg.models.similarity import Similarity
 
 __all__ = ["PropertyFact", "has_node_properties", "property_facts", "value_text"]
 
@@ -73,17 +73,17 @@ def has_node_properties(profile: GraphProfile) -> bool:
 
 def property_facts(
     store: GraphStore,
-    analysis: QuestionAnalysis,
+    similarity: Similarity,
     entity_ids: Sequence[str],
     relation_paths: Sequence[RelationPath],
     *,
-    services: Any = None,
     max_nodes: int = 60,
     fanout_per_hop: int = 50,
     max_facts: int = 40,
 ) -> tuple[list[PropertyFact], dict[str, int]]:
     """Ranked property facts of the entities and of the ends of ``relation_paths`` (see the
     module doc), and counts for the trace (nodes read, facts found, paths walked)."""
+    analysis = similarity.analysis
     origin: dict[str, str] = {e: "" for e in dict.fromkeys(entity_ids)}
     walked = 0
     for rp in relation_paths:
@@ -111,7 +111,7 @@ def property_facts(
     if not raw:
         return [], counts
     props = list(dict.fromkeys(p for _, p, _, _ in raw))
-    rel = analysis.relation_scores(props, services)
+    rel = similarity.relation_scores(props)
     wanted = _KIND_LITERALS.get(analysis.kind, ())
     facts = []
     for nid, prop, val, typ in raw:

@@ -42,6 +42,7 @@ from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.text import STOPWORDS, normalize, stem, words
 from byokg.models.services import Services
+from byokg.models.similarity import Similarity
 
 MAX_IDS_PER_SPOT = 5
 SPOT_WORDS = 12  # longest name spotted, in words ("Mike O'Callaghan–Pat Tillman Memorial Bridge": 7)
@@ -306,10 +307,11 @@ def format_value(value: Any, analysis: QuestionAnalysis) -> str:
 class _Answering:
     """One run of the offline answerer (see :func:`answer_offline`)."""
 
-    def __init__(self, analysis: QuestionAnalysis, store: GraphStore, entities: Sequence[MentionLinks],
-                 history: Sequence[Any], services: Services | None,
-                 labels: Sequence[str] = (), relations: Sequence[str] = ()) -> None:
-        self.analysis, self.store, self.services = analysis, store, services
+    def __init__(self, similarity: Similarity, store: GraphStore, entities: Sequence[MentionLinks],
+                 history: Sequence[Any], labels: Sequence[str] = (),
+                 relations: Sequence[str] = ()) -> None:
+        analysis = similarity.analysis
+        self.analysis, self.store, self.services = analysis, store, similarity.services
         self.mention_of: dict[str, str] = {}
         for m in entities:
             for i in m.ids:
@@ -325,7 +327,7 @@ class _Answering:
         by_mention: dict[str, list[str]] = {}
         for i, m in self.mention_of.items():
             by_mention.setdefault(m, []).append(i)
-        self.scorer = ChainScorer(analysis, services, mentions=spans, labels=labels,
+        self.scorer = ChainScorer(similarity, mentions=spans, labels=labels,
                                   relations=relations,
                                   mention_labels=mention_labels(by_mention, store, labels))
         self.names: dict[str, str] = {}
@@ -495,13 +497,12 @@ class _Answering:
 
 
 def answer_offline(
-    analysis: QuestionAnalysis,
+    similarity: Similarity,
     items: Sequence[ContextItem],
     store: GraphStore,
     *,
     entities: Sequence[MentionLinks] = (),
     history: Sequence[Any] = (),
-    services: Services | None = None,
     max_answers: int = 10,
     tie: float = 0.02,
     labels: Sequence[str] = (),
@@ -509,7 +510,8 @@ def answer_offline(
 ) -> OfflineAnswer:
     """The answer from the retrieved context (see the module doc); ``labels`` and
     ``relations``: the graph's node labels and relation names (from its profile)."""
-    a = _Answering(analysis, store, entities, history, services, labels, relations)
+    analysis = similarity.analysis
+    a = _Answering(similarity, store, entities, history, labels, relations)
     groups = a.groups(items)
     cands = a.nodes(groups)
     ranked = list(cands.values()) + a.values(items, groups, cands)

@@ -106,7 +106,7 @@ class RoutedLinker(KGLinkerProposer):
         """The schema as the KG-Linker sees it (from the graph's profile)."""
         from byokg.plugins.kglinker.prompt import render_schema_for
 
-        return render_schema_for(request.profile, request.analysis, services=request.services)
+        return render_schema_for(request.profile, request.similarity)
 
     def _route(self, request: ProposalRequest, p: RoutedParams) -> str | None:
         """Why this question goes Cypher-first (None: it does not)."""

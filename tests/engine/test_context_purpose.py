@@ -13,6 +13,7 @@ from byokg.contracts import ContextItem, Path, QueryResult, Triplet
 from byokg.graph.verbalize import verbalize_triplets
 from byokg.language.analysis import analyze
 from byokg.models.services import Services
+from byokg.models.similarity import Similarity
 from byokg.pipeline.context import Context, Relevance, supported_answers, tail_ranker
 
 
@@ -27,7 +28,7 @@ def _query(n_rows: int, tool: str = "cypher") -> ContextItem:
                        f"({n_rows} rows)"])
     return ContextItem(text=f"Query: MATCH (p:Product) RETURN p.name, p.n\n{table}", tool=tool,
                        kind="query", query="MATCH (p:Product) RETURN p.name, p.n",
-                       rows=QueryResult(columns=("name", "n"), rows=rows))
+                       rows=QueryResult(columns=("name", "n"), rows=rows, sort_columns=()))
 
 
 def test_ranked_by_relevance_to_the_question_whatever_the_order_they_came_in():
@@ -40,7 +41,7 @@ def test_ranked_by_relevance_to_the_question_whatever_the_order_they_came_in():
     for seed in range(4):
         shuffled = list(items)
         random.Random(seed).shuffle(shuffled)
-        c = Context(1000, Relevance(a))
+        c = Context(1000, Relevance(Similarity(a)))
         c.add(shuffled)
         orders.append([i.text for i in c.select()])
         assert c.render() == "\n".join(orders[-1])
@@ -50,7 +51,7 @@ def test_ranked_by_relevance_to_the_question_whatever_the_order_they_came_in():
 
 def test_the_best_of_every_tool_is_kept_and_cuts_are_marked():
     a = analyze("Where was Wynton Marsalis born?")
-    c = Context(40, Relevance(a))
+    c = Context(40, Relevance(Similarity(a)))
     c.add([_fact("Wynton Marsalis", "born_in", f"Place {i}", tool="one-hop") for i in range(12)])
     c.add([_fact("Wynton Marsalis", "instrument", "trumpet", tool="agentic")])
     sel = c.select()
@@ -67,7 +68,7 @@ def test_the_best_of_every_tool_is_kept_and_cuts_are_marked():
 
 def test_a_query_result_is_never_dropped_its_rows_are_cut_with_a_mark():
     a = analyze("Which products are there?")
-    c = Context(120, Relevance(a))
+    c = Context(120, Relevance(Similarity(a)))
     c.add([_fact("X", "rel", f"Y{i}") for i in range(30)])
     c.add([_query(60)])
     sel = c.select()
@@ -78,7 +79,7 @@ def test_a_query_result_is_never_dropped_its_rows_are_cut_with_a_mark():
     assert q[0].text.startswith("Query: MATCH (p:Product)")
     assert "query row(s) left out (cypher" in c.note().text
     # a result that fits is passed whole
-    small = Context(4000, Relevance(a))
+    small = Context(4000, Relevance(Similarity(a)))
     small.add([_query(3)])
     assert small.select()[0].text == _query(3).text and small.note() is None
 
@@ -97,13 +98,13 @@ def test_relevance_uses_the_configured_models():
     a = analyze("Where was Wynton Marsalis born?")
     rerank = RunConfig(embedder="lexical", reranker="cosine",
                        reranker_options={"embedder": "lexical"})
-    assert Relevance(a).how == "lexical"
-    assert Relevance(a, Services(RunConfig(embedder="lexical"))).how == "embedder"
-    assert Relevance(a, Services(rerank)).how == "reranker"
+    assert Relevance(Similarity(a)).how == "lexical"
+    assert Relevance(Similarity(a, Services(RunConfig(embedder="lexical")))).how == "embedder"
+    assert Relevance(Similarity(a, Services(rerank))).how == "reranker"
     items = [_fact("Wynton Marsalis", "born_in", "New Orleans"),
              _fact("Kingston", "capital_of", "Jamaica")]
     for services in (Services(RunConfig(embedder="lexical")), Services(rerank)):
-        s = Relevance(a, services)(items)
+        s = Relevance(Similarity(a, services))(items)
         assert all(0.0 <= x <= 1.0 for x in s) and s[0] > s[1]
 
 
@@ -138,9 +139,16 @@ def test_supported_answers_are_names_ids_or_cells_of_the_context():
 
 
 def _table_item(query: str, rows: list[tuple]) -> ContextItem:
-    lines = ["| name | n |", "|---|---|", *(f"| {a} | {b} |" for a, b in rows), f"({len(rows)} rows)"]
-    return ContextItem(text=f"Query: {query}\n" + "\n".join(lines), tool="cypher", kind="query",
-                       query=query, rows=QueryResult(columns=("name", "n"), rows=tuple(rows)))
+    """A query result as the executor makes it: the sort keys read from the query by the guard's
+    parser, the text rendered from the rows."""
+    from byokg.cypher.execute import query_text, sort_columns
+    from byokg.cypher.guard import check_query
+
+    cols = ("name", "n")
+    result = QueryResult(columns=cols, rows=tuple(rows),
+                         sort_columns=sort_columns(check_query(query).order_by, cols))
+    return ContextItem(text=query_text(query, result), tool="cypher", kind="query",
+                       query=query, rows=result)
 
 
 def test_rows_a_store_may_return_in_any_order_get_a_fixed_order():

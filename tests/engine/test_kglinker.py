@@ -21,6 +21,7 @@ from byokg.contracts import Artifacts, GraphSchema, RelationPattern, RelationTyp
 from byokg.errors import ConfigError
 from byokg.language.analysis import analyze, lexical_relation_scores
 from byokg.models.base import prompt_checksum
+from byokg.models.similarity import Similarity
 
 
 def test_templates_keep_their_line_structure():
@@ -68,7 +69,7 @@ def test_schema_pruned_by_question_relevance():
     rels.insert(250, RelationType(name="people.person.place_of_birth",
                                   patterns=(RelationPattern(src="Person", dst="City"),)))
     schema = GraphSchema(relation_types=tuple(rels))
-    text = render_schema_for(schema, analyze("Where was Wynton Marsalis born?"), max_tokens=300)
+    text = render_schema_for(schema, Similarity(analyze("Where was Wynton Marsalis born?")), max_tokens=300)
     lines = text.splitlines()
     rel_lines = [line for line in lines if "-[:" in line]
     assert "place_of_birth" in rel_lines[0]  # most relevant first
@@ -77,7 +78,7 @@ def test_schema_pruned_by_question_relevance():
 
 def test_first_prompt_for_tiny_freebase_under_8000_chars(freebase_store):
     q = "What genre of film is associated with the place where Wynton Marsalis was born?"
-    schema_text = render_schema_for(freebase_store.schema(samples=1), analyze(q))
+    schema_text = render_schema_for(freebase_store.schema(samples=1), Similarity(analyze(q)))
     p = linker_prompt(q, schema_text)
     assert p.chars < 8000, p.chars
     assert "people.person.place_of_birth" in schema_text
@@ -201,14 +202,14 @@ def test_relation_scores_blend_a_configured_embedder():
                             dtype=np.float32)
 
     q, rels = "Who did Frank Sinatra wed?", ["people.person.spouse_s", "film.film.genre"]
-    lexical = analyze(q).relation_scores(rels)
+    lexical = Similarity(analyze(q)).relation_scores(rels)
     svc = Services(RunConfig(embedder="fake"), embedder=Emb())
-    a = analyze(q)
-    blended = a.relation_scores(rels, svc)
+    sim = Similarity(analyze(q), svc)
+    blended = sim.relation_scores(rels)
     # "wed" shares no word with "spouse": only the embedder lifts it
     assert blended["people.person.spouse_s"] > lexical["people.person.spouse_s"]
     assert blended["people.person.spouse_s"] > blended["film.film.genre"]
     assert Emb.calls == 2  # the relations once, the question once
-    assert a.relation_scores(rels, svc) == blended and Emb.calls == 2  # memoised per analysis
-    analyze(q).relation_scores(rels, svc)
-    assert Emb.calls == 2  # relation and question vectors are cached per run (Services)
+    assert sim.relation_scores(rels) == blended and Emb.calls == 2  # memoised per question
+    Similarity(analyze(q), svc).relation_scores(rels)
+    assert Emb.calls == 2  # relation and question vectors are cached per embedder

@@ -287,13 +287,14 @@ def test_route_prompt_bytes_do_not_depend_on_the_store_order():
 
     from byokg.contracts import GraphSchema, NodeLabel, PropertyInfo
     from byokg.language.analysis import analyze
+    from byokg.models.similarity import Similarity
 
     a = analyze("How many ships does each harbour hold?")
     labels = [NodeLabel(name="Ship", properties=(PropertyInfo(name="tons", type="INT64"),
                                                  PropertyInfo(name="name", type="STRING"))),
               NodeLabel(name="Harbour", properties=(PropertyInfo(name="name", type="STRING"),))]
-    one = route_prompt(a, render_schema_for(GraphSchema(node_labels=tuple(labels)), a), k=3)
-    two = route_prompt(a, render_schema_for(GraphSchema(node_labels=tuple(reversed(labels))), a),
+    one = route_prompt(a, render_schema_for(GraphSchema(node_labels=tuple(labels)), Similarity(a)), k=3)
+    two = route_prompt(a, render_schema_for(GraphSchema(node_labels=tuple(reversed(labels))), Similarity(a)),
                        k=3)
     assert one.text == two.text and one.checksum == two.checksum
     assert "how many" in one.text and "Question: How many ships" in one.text

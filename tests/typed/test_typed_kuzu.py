@@ -116,10 +116,11 @@ def test_kg_linker_prompt_names_the_display_property(typed_kuzu):
     from byokg.plugins.kglinker.prompt import linker_prompt, render_schema_for
 
     from byokg.language.analysis import analyze
+    from byokg.models.similarity import Similarity
 
     prof = profile_graph(typed_kuzu)
     q = QUESTIONS[0][0]
-    text = render_schema_for(prof, analyze(q))
+    text = render_schema_for(prof, Similarity(analyze(q)))
     prompt = linker_prompt(q, text, cypher=True, dialect="kuzu", store=typed_kuzu, profile=prof)
     assert "- Person nodes are named by property knownName" in prompt.text
     assert "- City nodes are named by property label" in prompt.text
