@@ -9,16 +9,16 @@ the reranker when one is configured, else the embedder's cosine when one is conf
 lexical relation score of the question's analysis) plus a little of the tool's own score, ties
 broken by the text, so the order never depends on the store's result order. Every query result
 is kept (its rows shortened with a mark when it alone is too long), then the best item of every
-tool, then the rest by rank. What does not fit is counted per tool: :meth:`Context.note` is a
-line saying what was left out (the prompts show it) and :meth:`Context.drain_cuts` hands the
-counts to the engine's trace.
+tool, then the rest by rank. A :class:`Selection` holds the items that fit and the
+:class:`Cut` of what did not, counted per tool: :attr:`Selection.note` is a line saying what was
+left out (the prompts show it), and whoever selects records the cut (the engine in the trace).
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -145,6 +145,39 @@ class Cut:
         return "; ".join(parts)
 
 
+@dataclass(frozen=True)
+class Selection:
+    """The items of one selection, most relevant first in first-seen order, and what it left
+    out (None: nothing)."""
+
+    items: list[ContextItem]
+    cut: Cut | None = None
+
+    def __iter__(self) -> Iterator[ContextItem]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    @property
+    def note(self) -> ContextItem | None:
+        """A line saying what was left out (None when nothing was)."""
+        cut = self.cut
+        if cut is None:
+            return None
+        return ContextItem(text=f"[{cut.describe()}]", tool="context", kind="note",
+                           metadata={"cut_items": dict(cut.items), "cut_rows": dict(cut.rows),
+                                     "budget": cut.budget})
+
+    def render(self) -> str:
+        """The items as text, one per line, with a last line saying what was left out (what
+        the LLM sees)."""
+        lines = [i.text for i in self.items]
+        if self.note is not None:
+            lines.append(self.note.text)
+        return "\n".join(lines)
+
+
 class Context:
     """The merged context of one question, across tools and rounds."""
 
@@ -156,9 +189,6 @@ class Context:
         self._by_text: dict[str, int] = {}
         self._by_triplets: dict[frozenset[tuple[str, str, str]], int] = {}
         self.duplicates = 0
-        self._cuts: list[Cut] = []
-        self._last: Cut | None = None
-        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._items)
@@ -219,10 +249,10 @@ class Context:
         order = sorted(range(len(items)), key=lambda i: (-keys[i], items[i].text))
         return [items[i] for i in order]
 
-    def select(self, token_budget: int | None = None) -> list[ContextItem]:
+    def select(self, token_budget: int | None = None) -> Selection:
         """The items that fit the token budget, most relevant first: every query result (rows
-        shortened with a mark if need be), the best item of every tool, then the rest by rank.
-        What is left out is recorded (:meth:`note`, :meth:`drain_cuts`)."""
+        shortened with a mark if need be), the best item of every tool, then the rest by rank;
+        with the cut of what was left out (nothing is recorded here: the caller records it)."""
         budget = self.token_budget if token_budget is None else token_budget
         ranked = self.ranked()
         cost = [count_tokens(it.text) + 1 for it in ranked]
@@ -248,39 +278,12 @@ class Context:
         for i, it in enumerate(ranked):
             if i not in chosen:
                 cut.items[it.tool] = cut.items.get(it.tool, 0) + 1
-        with self._lock:
-            self._last = cut if (cut.items or cut.rows) else None
-            if self._last is not None:
-                self._cuts.append(cut)
-        return [chosen[i] for i in sorted(chosen)]
-
-    def note(self) -> ContextItem | None:
-        """A line saying what the last :meth:`select` left out (None when nothing was)."""
-        cut = self._last
-        if cut is None:
-            return None
-        return ContextItem(text=f"[{cut.describe()}]", tool="context", kind="note",
-                           metadata={"cut_items": dict(cut.items), "cut_rows": dict(cut.rows),
-                                     "budget": cut.budget})
-
-    def drain_cuts(self) -> list[Cut]:
-        """The selections that left something out since the last call (for the trace)."""
-        with self._lock:
-            out, self._cuts = self._cuts, []
-        return out
-
-    def dropped(self, token_budget: int | None = None) -> int:
-        sel = self.select(token_budget)
-        return len(self._items) - len(sel)
+        return Selection([chosen[i] for i in sorted(chosen)],
+                         cut if (cut.items or cut.rows) else None)
 
     def render(self, token_budget: int | None = None) -> str:
-        """The selected items as text, one per line, most relevant first, with a last line
-        saying what was left out (what the LLM sees)."""
-        lines = [i.text for i in self.select(token_budget)]
-        note = self.note()
-        if note is not None:
-            lines.append(note.text)
-        return "\n".join(lines)
+        """:meth:`select` as text (:meth:`Selection.render`)."""
+        return self.select(token_budget).render()
 
 
 def stable_rows(item: ContextItem) -> ContextItem:

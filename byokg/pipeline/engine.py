@@ -60,7 +60,7 @@ from byokg.models.budget import BudgetExhausted, CallBudget
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
 from byokg.pipeline.answer import Answer, Retrieval, StageEvent
-from byokg.pipeline.context import Context, Relevance, item_nodes, supported_answers
+from byokg.pipeline.context import Context, Cut, Relevance, item_nodes, supported_answers
 from byokg.pipeline.stages import (
     Answerer,
     AnswerRequest,
@@ -147,9 +147,9 @@ def _absorb(trace: Trace, out: StageOutput, iteration: int | None, prefix: str =
             trace.count(f"{prefix}{k}", v)
 
 
-def _record_cuts(q: _Question, where: str, rnd: int | None) -> None:
-    """Trace events for what the context's selections left out (nothing is cut silently)."""
-    for cut in q.context.drain_cuts():
+def _record_cut(q: _Question, cut: Cut | None, where: str, rnd: int | None) -> None:
+    """A trace event for what a selection of the context left out (nothing is cut silently)."""
+    if cut is not None:
         q.trace.event("context", f"{where}: {cut.describe()} (budget {cut.budget} tokens)",
                       iteration=rnd, items=dict(cut.items), rows=dict(cut.rows))
         for tool, n in cut.items.items():
@@ -330,8 +330,9 @@ class Engine:
         except LLMError as exc:
             self._stopped(q, exc)
             raise
-        selected = q.context.select()
-        _record_cuts(q, "context of the retrieval", None)
+        selection = q.context.select()
+        _record_cut(q, selection.cut, "context of the retrieval", None)
+        selected = selection.items
         q.trace.counts["context_items"] = len(q.context)
         q.trace.counts["context_selected"] = len(selected)
         entities = list(q.entities.values())
@@ -389,7 +390,7 @@ class Engine:
 
     def _stopped(self, q: _Question, exc: LLMError) -> None:
         exc.trace = q.trace
-        exc.partial = Answer(question=q.analysis.question, context=q.context.select(),
+        exc.partial = Answer(question=q.analysis.question, context=q.context.select().items,
                              trace=q.trace)
         q.trace.event("engine", f"stopped: {exc}", level="error")
 
@@ -449,7 +450,7 @@ class Engine:
             art = proposal.artifacts
             tm.count = len(art.entities) + len(art.relation_paths)
         _absorb(q.trace, proposal, rnd, prefix=f"{proposer.name}.", stage="kg-linker")
-        _record_cuts(q, f"context in the round-{rnd + 1} proposal", rnd)
+        _record_cut(q, proposal.context_cut, f"context in the round-{rnd + 1} proposal", rnd)
         q.history.append(art)
         q.trace.artifacts.append(art)
         q.emit("proposal", stage="kg-linker", round=rnd, artifacts=art)
@@ -464,8 +465,7 @@ class Engine:
         art = proposal.artifacts
         if not (self.config.finish_answers and art.finish and art.draft_answers and len(q.context)):
             return False
-        support = supported_answers(art.draft_answers, q.context.select(), self.store)
-        q.context.drain_cuts()  # this selection is a check, not a prompt
+        support = supported_answers(art.draft_answers, q.context.select().items, self.store)
         if support.unsupported or not support.answers:
             q.trace.event("engine", f"FINISH with {len(support.unsupported)} answer(s) the "
                           "context does not name; the answer stage decides", iteration=rnd,
@@ -595,9 +595,9 @@ class Engine:
 
     def _answer(self, q: _Question) -> Answer:
         _, _, answerer, params = self.stages()
-        selected = q.context.select()
-        note = q.context.note()
-        _record_cuts(q, "context of the answer", None)
+        selection = q.context.select()
+        selected, note = selection.items, selection.note
+        _record_cut(q, selection.cut, "context of the answer", None)
         trace = q.trace
         trace.counts["context_items"] = len(q.context)
         trace.counts["context_selected"] = len(selected)

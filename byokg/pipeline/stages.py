@@ -32,7 +32,7 @@ from byokg.pipeline.tools import Component, StageOutput, ToolParams
 if TYPE_CHECKING:
     from byokg.graph.profile import GraphProfile
     from byokg.models.base import LLM
-    from byokg.pipeline.context import Context
+    from byokg.pipeline.context import Context, Cut
 
 
 def complete(
@@ -110,6 +110,7 @@ class Proposal(StageOutput):
 
     artifacts: Artifacts = field(default_factory=Artifacts)
     linked: list[MentionLinks] = field(default_factory=list)
+    context_cut: Cut | None = None  # what the context shown to the proposer left out
 
 
 class Proposer(Component):

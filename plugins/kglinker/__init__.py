@@ -41,16 +41,18 @@ class KGLinkerProposer(Proposer):
         schema_text = render_schema_for(profile, request.similarity)
         cypher = "cypher" in getattr(store, "capabilities", frozenset())
         dialect = getattr(store, "dialect", None)
+        out = Proposal()
         if request.round == 0:
             prompt = linker_prompt(request.question, schema_text, cypher=cypher, dialect=dialect,
                                    store=store, profile=profile)
         else:
             budget = min(services.config.context_tokens, CONTEXT_PROMPT_TOKENS)
-            prompt = iterative_prompt(request.question, schema_text, request.context.render(budget),
+            shown = request.context.select(budget)
+            out.context_cut = shown.cut
+            prompt = iterative_prompt(request.question, schema_text, shown.render(),
                                       round_no=request.round + 1, rounds=request.rounds,
                                       cypher=cypher, dialect=dialect, store=store,
                                       profile=profile)
-        out = Proposal()
         reply = complete(services.llm, prompt.text, purpose="kg-linker", out=out,
                          template=prompt.template)
         out.artifacts = parse_reply(reply)  # the engine records its warnings

@@ -56,14 +56,13 @@ def test_the_best_of_every_tool_is_kept_and_cuts_are_marked():
     c.add([_fact("Wynton Marsalis", "instrument", "trumpet", tool="agentic")])
     sel = c.select()
     assert {i.tool for i in sel} == {"one-hop", "agentic"}  # the weaker tool still has its best
-    note = c.note()
+    note = sel.note
     assert note is not None and note.kind == "note"
     assert "left out for the token budget (one-hop" in note.text
     assert note.metadata["cut_items"]["one-hop"] == 12 + 1 - len(sel)
+    assert sel.cut is not None and sel.cut.items == {"one-hop": 12 + 1 - len(sel)}
     assert c.render().splitlines()[-1] == note.text
-    cuts = c.drain_cuts()
-    assert len(cuts) == 2 and cuts[0].items == cuts[1].items  # select() and render() each
-    assert c.drain_cuts() == []
+    assert c.select().cut == sel.cut  # selecting has no side effect: the same cut again
 
 
 def test_a_query_result_is_never_dropped_its_rows_are_cut_with_a_mark():
@@ -77,11 +76,12 @@ def test_a_query_result_is_never_dropped_its_rows_are_cut_with_a_mark():
     assert q[0].metadata["rows_cut"] > 0
     assert q[0].text.splitlines()[-1].startswith(f"[{q[0].metadata['rows_cut']} more row(s)")
     assert q[0].text.startswith("Query: MATCH (p:Product)")
-    assert "query row(s) left out (cypher" in c.note().text
+    assert "query row(s) left out (cypher" in sel.note.text
     # a result that fits is passed whole
     small = Context(4000, Relevance(Similarity(a)))
     small.add([_query(3)])
-    assert small.select()[0].text == _query(3).text and small.note() is None
+    got = small.select()
+    assert got.items[0].text == _query(3).text and got.note is None and got.cut is None
 
 
 def test_engine_records_cuts_in_the_trace(demo_store):
