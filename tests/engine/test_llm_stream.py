@@ -469,3 +469,21 @@ def test_a_model_that_does_not_stream_gives_one_piece():
     pieces: list[str] = []
     assert complete_streaming(llm, "q", pieces.append).text == "whole reply"
     assert pieces == ["whole reply"]
+
+
+def test_sse_decoder_is_indifferent_to_chunk_boundaries():
+    from byokg.models.sse import SSEDecoder, SSEError
+
+    raw = (b": a comment\r\nevent: delta\r\ndata: {\"a\": 1}\r\n\r\n"
+           b"data: line one\rdata: line two\r\rdata: caf\xc3\xa9\n\n"
+           b"data:no-space\n\ndata: [DONE]\n\n")
+    whole = SSEDecoder().feed(raw)
+    assert whole == [("delta", '{"a": 1}'), ("message", "line one\nline two"),
+                     ("message", "café"), ("message", "no-space"), ("message", "[DONE]")]
+    one_by_one = SSEDecoder()
+    got = [ev for i in range(len(raw)) for ev in one_by_one.feed(raw[i:i + 1])]
+    assert got == whole  # a CRLF or a UTF-8 character split between chunks changes nothing
+    tail = SSEDecoder()
+    assert tail.feed(b"data: last") == [] and tail.close() == [("message", "last")]
+    with pytest.raises(SSEError, match="over 1,024 bytes"):
+        SSEDecoder(max_line=1024).feed(b"data: " + b"x" * 2000)
