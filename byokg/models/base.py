@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
@@ -20,6 +20,9 @@ if TYPE_CHECKING:  # numpy stays out of `import byokg`
 
 DEFAULT_TIMEOUT_S = 60.0  # one call, connect + whole reply (llm_options: timeout_s)
 DEFAULT_BUDGET_S = 150.0  # all attempts of one call, retries and back-off included (budget_s)
+MAX_REPLY_CHARS = 200_000  # characters of one reply read before it is cut (max_reply_chars)
+
+TokenCallback = Callable[[str], None]  # receives each piece of a reply's text as it arrives
 
 
 class LLMResponse(BaseModel):
@@ -63,7 +66,8 @@ class BaseLLM:
     """``complete()`` for providers: retries with capped exponential back-off and jitter, a
     deadline for each call (connect + whole reply: ``timeout_s``) and a total budget across
     all attempts and waits (``budget_s``). A provider implements :meth:`_call`, raising
-    :class:`TransientLLMError` for what another attempt may fix."""
+    :class:`TransientLLMError` for what another attempt may fix, and :meth:`_stream` when it
+    can stream the reply's text."""
 
     name: str = "llm"
     timeout_s: float = DEFAULT_TIMEOUT_S
@@ -71,6 +75,7 @@ class BaseLLM:
     retries: int = 4
     backoff_base: float = 0.5
     backoff_cap: float = 20.0
+    streams: ClassVar[bool] = True  # complete() takes on_token (see complete_streaming)
 
     def _set_limits(self, timeout_s: float | None, budget_s: float | None,
                     legacy_timeout: float | None = None) -> None:
@@ -88,6 +93,16 @@ class BaseLLM:
               temperature: float | None, timeout_s: float) -> LLMResponse:
         raise NotImplementedError
 
+    def _stream(self, prompt: str, system: str | None, max_tokens: int | None,
+                temperature: float | None, timeout_s: float, on_token: TokenCallback
+                ) -> LLMResponse:
+        """One attempt whose text goes to ``on_token`` as it arrives. Providers that stream
+        override this; the default answers whole and sends the text as one piece."""
+        resp = self._call(prompt, system, max_tokens, temperature, timeout_s)
+        if resp.text:
+            on_token(resp.text)
+        return resp
+
     def complete(
         self,
         prompt: str,
@@ -95,7 +110,11 @@ class BaseLLM:
         system: str | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        on_token: TokenCallback | None = None,
     ) -> LLMResponse:
+        """The reply, retried within the budget. With ``on_token`` the reply's text also goes
+        to ``on_token`` piece by piece as the provider sends it; an attempt that fails after a
+        piece was sent is not retried (the pieces cannot be taken back)."""
         from byokg.models.retry import RetryPolicy
 
         start = time.monotonic()
@@ -103,15 +122,28 @@ class BaseLLM:
         policy = RetryPolicy(self.retries, self.backoff_base, self.backoff_cap)
         last: TransientLLMError | None = None
         attempts = 0
+        sent = 0
+
+        def count(piece: str) -> None:
+            nonlocal sent
+            sent += len(piece)
+            on_token(piece)  # type: ignore[misc]
+
         for attempt in range(self.retries + 1):
             left = end - time.monotonic()
             if left <= 0.05:
                 break
             attempts += 1
             try:
-                return self._call(prompt, system, max_tokens, temperature,
-                                  min(self.timeout_s, left))
+                if on_token is None:
+                    return self._call(prompt, system, max_tokens, temperature,
+                                      min(self.timeout_s, left))
+                return self._stream(prompt, system, max_tokens, temperature,
+                                    min(self.timeout_s, left), count)
             except TransientLLMError as exc:
+                if sent:
+                    raise LLMError(f"{self.name}: the reply broke off after {sent:,} characters "
+                                   f"had been streamed: {exc}", code=exc.code) from None
                 last = exc
             if attempt < self.retries:
                 policy.sleep(min(policy.delay(attempt), end - time.monotonic()))
@@ -126,12 +158,29 @@ class BaseLLM:
 @runtime_checkable
 class LLM(Protocol):
     """A text-completion model (:class:`BaseLLM` implements it for the built-in providers).
-    Errors are raised (LLMError), never returned as text."""
+    Errors are raised (LLMError), never returned as text.
+
+    Streaming is optional: a model whose class sets ``streams = True`` takes
+    ``complete(..., on_token=callback)`` and hands the callback each piece of the reply as it
+    arrives; :func:`complete_streaming` calls any model that way, sending the whole text of
+    one that does not stream as one piece."""
 
     name: str
 
     def complete(self, prompt: str, *, system: str | None = None, max_tokens: int | None = None,
                  temperature: float | None = None) -> LLMResponse: ...
+
+
+def complete_streaming(llm: Any, prompt: str, on_token: TokenCallback, **options: Any) -> Any:
+    """``llm.complete(prompt, **options)`` with the reply's text sent to ``on_token``: piece by
+    piece when the model streams (``streams = True``), else whole, once, when the reply is in."""
+    if getattr(llm, "streams", False) is True:
+        return llm.complete(prompt, on_token=on_token, **options)
+    resp = llm.complete(prompt, **options)
+    text = getattr(resp, "text", "") or ""
+    if text:
+        on_token(text)
+    return resp
 
 
 @runtime_checkable

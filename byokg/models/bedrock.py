@@ -4,16 +4,32 @@ Throttling and transient service errors are retried with capped exponential back
 jitter; every other error is raised as :class:`~byokg.errors.LLMError` carrying the AWS code.
 Each call has a deadline for the whole exchange (``timeout_s``) and all attempts share a budget
 (``budget_s``), as for every provider (:class:`byokg.models.base.BaseLLM`).
+
+Streaming (``complete(..., on_token=cb)``) uses ``converse_stream``: each ``contentBlockDelta``
+text goes to ``cb`` as it arrives, ``metadata`` carries the usage; past ``max_reply_chars`` the
+stream is closed and the reply says it was cut. Errors: clients see the status and the AWS
+code (``LLM provider returned 403 (permission: AccessDeniedException)``); AWS's message (which
+can name accounts and resources) goes to the ``byokg.llm`` log.
 """
 
 from __future__ import annotations
 
+import queue
 import threading
+import time
 from typing import Any
 
 from byokg.errors import ConfigError, LLMError
-from byokg.models.base import BaseLLM, LLMResponse, TransientLLMError, token_counts
+from byokg.models.base import (
+    MAX_REPLY_CHARS,
+    BaseLLM,
+    LLMResponse,
+    TokenCallback,
+    TransientLLMError,
+    token_counts,
+)
 from byokg.models.llm import content_text
+from byokg.models.provider_errors import redact, report
 
 RETRYABLE = frozenset(
     {
@@ -23,6 +39,7 @@ RETRYABLE = frozenset(
         "ModelNotReadyException",
         "InternalServerException",
         "RequestTimeout",
+        "ModelStreamErrorException",  # "an error occurred while streaming … retry your request"
     }
 )
 # botocore errors another attempt may not repeat (network, endpoint timeouts)
@@ -47,6 +64,7 @@ class BedrockLLM(BaseLLM):
         backoff_base: float = 1.0,
         backoff_cap: float = 30.0,
         client: Any = None,
+        max_reply_chars: int = MAX_REPLY_CHARS,
     ) -> None:
         if not model_id:
             raise ConfigError("bedrock: spec needs a model id, e.g. bedrock:anthropic.claude-3-haiku-20240307-v1:0")
@@ -56,6 +74,7 @@ class BedrockLLM(BaseLLM):
         self.retries, self.backoff_base, self.backoff_cap = retries, backoff_base, backoff_cap
         self.region = region
         self._client = client
+        self.max_reply_chars = int(max_reply_chars)
         self._set_limits(timeout_s, budget_s)
 
     @property
@@ -94,8 +113,6 @@ class BedrockLLM(BaseLLM):
     def _converse(self, req: dict[str, Any], timeout_s: float) -> dict[str, Any]:
         """``converse`` with a deadline for the whole call: botocore only bounds each socket
         read, so the call runs in a helper thread the caller stops waiting for."""
-        from botocore.exceptions import BotoCoreError, ClientError
-
         box: dict[str, Any] = {}
         client = self.client
 
@@ -111,18 +128,78 @@ class BedrockLLM(BaseLLM):
         if worker.is_alive():
             raise TransientLLMError(f"no reply within {timeout_s:g} s", code="timeout")
         exc = box.get("exc")
-        if isinstance(exc, ClientError):
+        if exc is not None:
+            raise self._mapped(exc)
+        return box["resp"]
+
+    def _mapped(self, exc: BaseException) -> BaseException:
+        """The error to raise for a botocore failure: AWS's code and the status for clients,
+        AWS's message to the log only; throttling and transient faults retryable."""
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        if isinstance(exc, ClientError):  # EventStreamError (inside a stream) is one too
             err = exc.response.get("Error", {})
-            code, msg = err.get("Code", "ClientError"), err.get("Message", str(exc))
-            cls = TransientLLMError if code in RETRYABLE else LLMError
-            raise cls(f"{self.name}: {code}: {msg}", code=code) from None
+            code = str(err.get("Code") or "ClientError")
+            status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
+            msg = report(self.name, status, str(err.get("Message") or exc), code=code)
+            retry = code in RETRYABLE or (code[:1].upper() + code[1:]) in RETRYABLE
+            cls = TransientLLMError if retry else LLMError
+            return cls(f"{self.name}: {msg}" + ("" if retry else " (AWS's message is in the "
+                                                "byokg.llm log)"), code=code)
         if isinstance(exc, BotoCoreError):
             name = type(exc).__name__
             cls = TransientLLMError if name in _TRANSIENT_BOTO else LLMError
-            raise cls(f"{self.name}: {name}: {exc}", code=name) from None
-        if exc is not None:
-            raise exc
-        return box["resp"]
+            return cls(f"{self.name}: {name}: {redact(str(exc))}", code=name)
+        return exc
+
+    def _stream(self, prompt: str, system: str | None, max_tokens: int | None,
+                temperature: float | None, timeout_s: float, on_token: TokenCallback
+                ) -> LLMResponse:
+        """``converse_stream`` read in a helper thread (botocore bounds each socket read, not
+        the call); the events come back through a queue, so ``on_token`` runs in the caller's
+        thread and the deadline holds for the whole stream."""
+        req = self.request(prompt, system=system, max_tokens=max_tokens, temperature=temperature)
+        end = time.monotonic() + timeout_s
+        events: queue.Queue[tuple[str, Any]] = queue.Queue()
+        box: dict[str, Any] = {}
+        client = self.client
+
+        def run() -> None:
+            try:
+                stream = client.converse_stream(**req)["stream"]
+                box["stream"] = stream
+                for ev in stream:
+                    events.put(("event", ev))
+                    if box.get("stop"):
+                        break
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+                events.put(("error", exc))
+            finally:
+                events.put(("end", None))
+
+        threading.Thread(target=run, daemon=True, name="byokg-bedrock-stream").start()
+        acc = _Accumulator(self, on_token)
+        try:
+            while not acc.cut:
+                try:
+                    kind, value = events.get(timeout=max(end - time.monotonic(), 0.001))
+                except queue.Empty:
+                    raise TransientLLMError(f"no complete reply within {timeout_s:g} s",
+                                            code="timeout") from None
+                if kind == "end":
+                    break
+                if kind == "error":
+                    raise self._mapped(value)
+                acc.take(value)
+        finally:
+            box["stop"] = True
+            stream = box.get("stream")
+            if stream is not None:
+                try:
+                    stream.close()
+                except Exception:  # noqa: BLE001 - closing a stream that already ended
+                    pass
+        return acc.response()
 
     def _call(self, prompt: str, system: str | None, max_tokens: int | None,
               temperature: float | None, timeout_s: float) -> LLMResponse:
@@ -133,6 +210,59 @@ class BedrockLLM(BaseLLM):
         except (KeyError, TypeError):
             raise LLMError(f"{self.name}: Converse reply has no output message", code="bad-reply") from None
         text, warns = content_text(blocks)
+        if len(text) > self.max_reply_chars:
+            warns.append(f"reply of {len(text):,} characters cut to {self.max_reply_chars:,} "
+                         "(llm_options max_reply_chars)")
+            text = text[:self.max_reply_chars]
         pt, ct, usage_warns = token_counts(resp.get("usage"), "inputTokens", "outputTokens")
         return LLMResponse(text=text, model=self.name, prompt_tokens=pt, completion_tokens=ct,
                            warnings=[f"{self.name}: {w}" for w in warns + usage_warns])
+
+
+class _Accumulator:
+    """The text, usage and stop reason of a ``converse_stream`` reply as its events arrive."""
+
+    def __init__(self, llm: BedrockLLM, on_token: TokenCallback) -> None:
+        self.llm, self.on_token = llm, on_token
+        self.parts: list[str] = []
+        self.chars = 0
+        self.cut = False
+        self.stopped: str | None = None
+        self.usage: Any = None
+        self.skipped: list[str] = []
+
+    def take(self, ev: dict[str, Any]) -> None:
+        if "contentBlockDelta" in ev:
+            delta = ev["contentBlockDelta"].get("delta") or {}
+            text = delta.get("text")
+            if isinstance(text, str):
+                self._send(text)
+            else:
+                self.skipped.extend(k for k in delta if k not in self.skipped)
+        elif "messageStop" in ev:
+            self.stopped = str(ev["messageStop"].get("stopReason") or "end")
+        elif "metadata" in ev:
+            self.usage = ev["metadata"].get("usage")
+
+    def _send(self, text: str) -> None:
+        room = self.llm.max_reply_chars - self.chars
+        if len(text) > room:
+            text, self.cut = text[:room], True
+        if text:
+            self.parts.append(text)
+            self.chars += len(text)
+            self.on_token(text)
+
+    def response(self) -> LLMResponse:
+        name = self.llm.name
+        if not self.cut and self.stopped is None:
+            raise TransientLLMError(f"{name}: the stream ended before messageStop after "
+                                    f"{self.chars:,} characters", code="stream-ended")
+        warns = [f"skipped non-text content: {', '.join(self.skipped)}"] if self.skipped else []
+        if self.cut:
+            warns.append(f"reply cut at {self.llm.max_reply_chars:,} characters while reading "
+                         "(llm_options max_reply_chars); the rest was not read")
+        pt, ct, usage_warns = token_counts(self.usage, "inputTokens", "outputTokens")
+        return LLMResponse(text="".join(self.parts), model=name, prompt_tokens=pt,
+                           completion_tokens=ct,
+                           warnings=[f"{name}: {w}" for w in warns + usage_warns])

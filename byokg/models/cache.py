@@ -7,14 +7,22 @@ import json
 import os
 from pathlib import Path
 
-from byokg.models.base import LLM, BaseLLM, LLMResponse, prompt_checksum
+from byokg.models.base import (
+    LLM,
+    BaseLLM,
+    LLMResponse,
+    TokenCallback,
+    complete_streaming,
+    prompt_checksum,
+)
 
 
 class CachedLLM(BaseLLM):
     """Wraps an LLM; a hit returns the stored response with ``cached=True``.
 
     Options (max_tokens, temperature) are part of the key so a changed setting is not served
-    a stale answer. Deadlines and retries are the wrapped model's.
+    a stale answer. Deadlines and retries are the wrapped model's. A miss streams through the
+    wrapped model (``on_token``); a hit is sent as one piece.
     """
 
     retries = 0
@@ -33,16 +41,32 @@ class CachedLLM(BaseLLM):
 
     def _call(self, prompt: str, system: str | None, max_tokens: int | None,
               temperature: float | None, timeout_s: float) -> LLMResponse:
+        return self._answer(prompt, system, max_tokens, temperature, None)
+
+    def _stream(self, prompt: str, system: str | None, max_tokens: int | None,
+                temperature: float | None, timeout_s: float, on_token: TokenCallback
+                ) -> LLMResponse:
+        return self._answer(prompt, system, max_tokens, temperature, on_token)
+
+    def _answer(self, prompt: str, system: str | None, max_tokens: int | None,
+                temperature: float | None, on_token: TokenCallback | None) -> LLMResponse:
         path = self.dir / f"{self.key(prompt, system, max_tokens, temperature)}.json"
+        hit: LLMResponse | None = None
         if path.is_file():
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                self.hits += 1
-                return LLMResponse(**{**data, "cached": True})
+                hit = LLMResponse(**{**json.loads(path.read_text(encoding="utf-8")),
+                                     "cached": True})
             except (ValueError, TypeError):
                 pass  # a corrupt entry is recomputed and overwritten
+        if hit is not None:
+            self.hits += 1
+            if on_token is not None and hit.text:
+                on_token(hit.text)
+            return hit
         self.misses += 1
-        resp = self.inner.complete(prompt, system=system, max_tokens=max_tokens, temperature=temperature)
+        options = {"system": system, "max_tokens": max_tokens, "temperature": temperature}
+        resp = (self.inner.complete(prompt, **options) if on_token is None
+                else complete_streaming(self.inner, prompt, on_token, **options))
         tmp = path.with_suffix(f".tmp{os.getpid()}")
         tmp.write_text(json.dumps(resp.model_dump(exclude={"cached"})), encoding="utf-8")
         tmp.replace(path)

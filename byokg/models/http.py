@@ -4,7 +4,8 @@
 few seconds can hold a call for ever. Here a watchdog timer shuts the socket down when the
 deadline passes, which ends any blocked read at once; every socket operation also gets the
 time that is left as its own timeout. Proxies from the environment (``HTTPS_PROXY`` …) are
-used as urllib would.
+used as urllib would. The body is read in chunks and never kept past a byte limit (a reply
+cut there says so); a streamed reply goes chunk by chunk to a sink.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import threading
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
+from typing import NamedTuple
 
 
 class DeadlineExceeded(TimeoutError):
@@ -42,9 +45,31 @@ def _connection(url: urllib.parse.SplitResult, timeout: float) -> http.client.HT
     return http.client.HTTPConnection(host, port or 80, timeout=timeout)
 
 
-def post(url: str, body: bytes, headers: dict[str, str], deadline_s: float) -> tuple[int, bytes]:
-    """POST ``body`` to ``url``; return (status, response body) or raise
-    :class:`DeadlineExceeded` / ``OSError`` (connection problems)."""
+DEFAULT_MAX_REPLY_BYTES = 4 * 1024 * 1024  # a reply body kept in memory (llm_options max_reply_bytes)
+ERROR_BODY_BYTES = 64 * 1024  # an error body kept for the log
+CHUNK = 65536
+
+
+class Reply(NamedTuple):
+    """One exchange's outcome: the status, the body kept, whether reading stopped before the
+    end (over ``max_bytes``, or the sink said stop) and the reply's Content-Type."""
+
+    status: int
+    body: bytes
+    cut: bool = False
+    content_type: str = ""
+
+
+def post(url: str, body: bytes, headers: dict[str, str], deadline_s: float, *,
+         max_bytes: int = DEFAULT_MAX_REPLY_BYTES,
+         sink: Callable[[bytes], bool] | None = None) -> Reply:
+    """POST ``body`` to ``url`` and read the reply in chunks; raise :class:`DeadlineExceeded`
+    or ``OSError`` (connection problems).
+
+    The body is kept up to ``max_bytes`` (an error status: up to 64 KiB); past that, reading
+    stops, the connection is closed and the reply is marked ``cut`` - a huge reply is never
+    read whole. With ``sink``, a 2xx ``text/event-stream`` body is not kept: each chunk goes
+    to ``sink`` as it arrives, and ``sink`` returns False to stop reading (``cut``)."""
     parts = urllib.parse.urlsplit(url)
     end = time.monotonic() + deadline_s
     conn = _connection(parts, timeout=max(deadline_s, 0.001))
@@ -69,20 +94,34 @@ def post(url: str, body: bytes, headers: dict[str, str], deadline_s: float) -> t
         if conn.sock is not None:
             conn.sock.settimeout(max(end - time.monotonic(), 0.001))
         resp = conn.getresponse()
+        ctype = resp.getheader("Content-Type", "") or ""
+        streaming = sink is not None and 200 <= resp.status < 300 and (
+            ctype.split(";")[0].strip().lower() == "text/event-stream")
+        limit = max_bytes if resp.status < 400 else min(max_bytes, ERROR_BODY_BYTES)
         data = bytearray()
+        cut = False
         while True:
             if conn.sock is not None:
                 conn.sock.settimeout(max(end - time.monotonic(), 0.001))
-            chunk = resp.read1(65536) if hasattr(resp, "read1") else resp.read(65536)
+            chunk = resp.read1(CHUNK) if hasattr(resp, "read1") else resp.read(CHUNK)
             if not chunk:
                 break
-            data += chunk
+            if streaming:
+                if not sink(chunk):  # type: ignore[misc]
+                    cut = True
+                    break
+                continue
+            room = limit - len(data)
+            data += chunk[:room]
+            if len(chunk) > room:
+                cut = True
+                break
         if fired.is_set() or time.monotonic() > end:
             raise DeadlineExceeded(f"no complete reply within {deadline_s:g} s")
-        if resp.length:  # Content-Length said more was coming
+        if resp.length and not cut:  # Content-Length said more was coming
             raise ConnectionError(f"connection closed {resp.length} bytes before the end of "
                                   "the reply")
-        return resp.status, bytes(data)
+        return Reply(resp.status, bytes(data), cut, ctype)
     except (OSError, http.client.HTTPException) as exc:
         if fired.is_set() or time.monotonic() >= end:
             raise DeadlineExceeded(f"no complete reply within {deadline_s:g} s") from None

@@ -4,6 +4,10 @@
 real model and appends each exchange to the cassette; ``replay:run.jsonl`` answers from the
 cassette only, keyed by prompt checksum. A prompt not in the cassette is an LLMError naming the
 checksum and the cassette.
+
+Streams are recorded as they came: a call made with ``on_token`` stores the pieces in the
+entry's ``chunks`` (they join to ``response``), and replaying with ``on_token`` sends the same
+pieces; an entry without ``chunks`` is sent as one piece.
 """
 
 from __future__ import annotations
@@ -15,7 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from byokg.errors import ConfigError, InputError, LLMError
-from byokg.models.base import LLM, BaseLLM, LLMResponse, prompt_checksum, token_counts
+from byokg.models.base import (
+    LLM,
+    BaseLLM,
+    LLMResponse,
+    TokenCallback,
+    complete_streaming,
+    prompt_checksum,
+    token_counts,
+)
 
 
 def parse_replay_spec(rest: str) -> tuple[str, dict[str, str]]:
@@ -42,6 +54,12 @@ def load_cassette(path: Path) -> dict[str, dict[str, Any]]:
                     source=str(path),
                     line=n,
                 ) from None
+            chunks = row.get("chunks")
+            if chunks is not None and (not isinstance(chunks, list) or not all(
+                    isinstance(c, str) for c in chunks) or "".join(chunks) != str(row["response"])):
+                raise InputError("'chunks' must be a list of strings that join to 'response' "
+                                 "(the streamed pieces of the reply); fix or drop it",
+                                 source=str(path), line=n, field="chunks")
             entries[key] = row
     return entries
 
@@ -75,10 +93,23 @@ class ReplayLLM(BaseLLM):
 
     def _call(self, prompt: str, system: str | None, max_tokens: int | None,
               temperature: float | None, timeout_s: float) -> LLMResponse:
+        return self._answer(prompt, system, max_tokens, temperature, None)
+
+    def _stream(self, prompt: str, system: str | None, max_tokens: int | None,
+                temperature: float | None, timeout_s: float, on_token: TokenCallback
+                ) -> LLMResponse:
+        return self._answer(prompt, system, max_tokens, temperature, on_token)
+
+    def _answer(self, prompt: str, system: str | None, max_tokens: int | None,
+                temperature: float | None, on_token: TokenCallback | None) -> LLMResponse:
         key = prompt_checksum(prompt, system)
         hit = self.entries.get(key)
         if hit is not None and self.inner is None:
             pt, ct, warns = token_counts(hit, "prompt_tokens", "completion_tokens")
+            if on_token is not None:
+                for piece in hit.get("chunks") or [str(hit["response"])]:
+                    if piece:
+                        on_token(piece)
             return LLMResponse(
                 text=str(hit["response"]),
                 model=str(hit.get("model", self.name)),
@@ -93,7 +124,17 @@ class ReplayLLM(BaseLLM):
                 f"(prompt starts {prompt[:60]!r}); re-record with replay:{self.path}?record=SPEC",
                 code="replay-miss",
             )
-        resp = self.inner.complete(prompt, system=system, max_tokens=max_tokens, temperature=temperature)
+        chunks: list[str] = []
+        if on_token is None:
+            resp = self.inner.complete(prompt, system=system, max_tokens=max_tokens,
+                                       temperature=temperature)
+        else:
+            def keep(piece: str) -> None:
+                chunks.append(piece)
+                on_token(piece)
+
+            resp = complete_streaming(self.inner, prompt, keep, system=system,
+                                      max_tokens=max_tokens, temperature=temperature)
         row = {
             "checksum": key,
             "model": resp.model,
@@ -103,6 +144,8 @@ class ReplayLLM(BaseLLM):
             "prompt_tokens": resp.prompt_tokens,
             "completion_tokens": resp.completion_tokens,
         }
+        if on_token is not None and "".join(chunks) == resp.text:
+            row["chunks"] = chunks
         with self._lock:
             self.entries[key] = row
             with self.path.open("a", encoding="utf-8") as fh:

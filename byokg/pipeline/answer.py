@@ -49,8 +49,9 @@ class StageEvent(BaseModel):
     """One step of a question as it happens (:meth:`byokg.pipeline.engine.Engine.stream`).
 
     ``kind``: ``proposal`` (the round's artifacts), ``links`` (linked mentions), ``tool`` (one
-    tool's items), ``merge`` (items new to the context), ``token`` (a piece of the answer text,
-    for providers that stream; none does today), ``retrieval`` (the final :class:`Retrieval`)
+    tool's items), ``merge`` (items new to the context), ``token`` (a piece of the answer LLM's
+    reply as the provider streams it; the whole reply at once from one that does not),
+    ``retrieval`` (the final :class:`Retrieval`)
     or ``answer`` (the final :class:`Answer`). Only the fields of the kind are set.
     """
 

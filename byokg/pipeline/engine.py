@@ -22,9 +22,11 @@ Every stage reaches the LLM through the question's services, which count each ca
 question's :class:`~byokg.models.budget.CallBudget` (``RunConfig.max_llm_calls``); one call is kept for
 the answer while the rounds run, and a budget that stops anything is a ``budget`` warning event.
 
-Seams: ``ask(question, on_event=f)`` calls ``f`` with a typed :class:`~byokg.pipeline.answer.StageEvent`
-at each step (proposal, links, each tool's items, merge, answer); :meth:`Engine.stream` turns
-those calls into an iterator, :meth:`Engine.retrieve` runs the rounds without the answer stage.
+Seams: ``ask(question, on_event=f)`` calls ``f`` with a typed
+:class:`~byokg.pipeline.answer.StageEvent` at each step (proposal, links, each tool's items,
+merge, the answer LLM's text as ``token`` pieces while it is written, answer);
+:meth:`Engine.stream` turns those calls into an iterator, :meth:`Engine.retrieve` runs the rounds
+without the answer stage.
 
 Errors: an LLM that fails after its retries raises :class:`~byokg.errors.LLMError`; the engine
 attaches the run so far to it as ``exc.trace`` and ``exc.partial`` (an Answer without answers).
@@ -122,6 +124,12 @@ class _Question:
         """Tell the question's listener about a step (nothing happens without one)."""
         if self.listener is not None:
             self.listener(StageEvent(kind=kind, **fields))
+
+    def token_listener(self) -> Callable[[str], None] | None:
+        """What the answer stage hands each piece of the answer text (a ``token`` event)."""
+        if self.listener is None:
+            return None
+        return lambda piece: self.emit("token", stage="answer", token=piece)
 
 
 class _StreamClosed(BaseException):
@@ -630,7 +638,8 @@ class Engine:
                     analysis=q.analysis, store=self.store, services=q.services,
                     profile=self.profile, params=params, context=context,
                     entities=list(q.entities.values()), drafts=list(q.drafts.values()),
-                    history=list(q.history), similarity=q.similarity))
+                    history=list(q.history), similarity=q.similarity,
+                    on_token=q.token_listener()))
             except BudgetExhausted as exc:
                 self._budget_hit(q, f"the answer stage ran out of calls: {exc}", None)
                 res = AnswerResult()

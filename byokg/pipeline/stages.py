@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from abc import abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -24,7 +25,7 @@ from byokg.contracts import Artifacts, ContextItem, LLMCall, MentionLinks
 from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.text import count_tokens
-from byokg.models.base import prompt_checksum
+from byokg.models.base import complete_streaming, prompt_checksum
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
 from byokg.pipeline.tools import Component, StageOutput, ToolParams
@@ -43,18 +44,24 @@ def complete(
     out: StageOutput,
     template: str | None = None,
     system: str | None = None,
+    on_token: Callable[[str], None] | None = None,
     **options: Any,
 ) -> str:
     """One LLM call, recorded in ``out``: an event naming the prompt (template, size, checksum)
     and an :class:`LLMCall` with tokens (the provider's count, else an estimate) and seconds.
-    Errors propagate; the caller decides whether they end the question."""
+    With ``on_token`` the reply's text also goes to it as the provider streams it (whole, once,
+    from a model that does not stream). Errors propagate; the caller decides whether they end
+    the question."""
     checksum = prompt_checksum(prompt, system)
     label = template or purpose
     out.event(purpose, f"prompt {label} ({len(prompt):,} chars, checksum {checksum})",
               template=label, chars=len(prompt), checksum=checksum)
     t0 = time.perf_counter()
     kwargs = {k: v for k, v in options.items() if v is not None}
-    resp = llm.complete(prompt, system=system, **kwargs) if system else llm.complete(prompt, **kwargs)
+    if system:
+        kwargs["system"] = system
+    resp = (llm.complete(prompt, **kwargs) if on_token is None
+            else complete_streaming(llm, prompt, on_token, **kwargs))
     text = getattr(resp, "text", "") or ""
     for w in getattr(resp, "warnings", None) or ():  # e.g. unusable token counts from the provider
         out.event(purpose, str(w), level="warning")
@@ -139,6 +146,9 @@ class AnswerRequest:
     drafts: list[MentionLinks] = field(default_factory=list)  # linked draft answers
     history: list[Artifacts] = field(default_factory=list)  # every round's proposal
     similarity: Similarity | None = None  # the question's similarity service (None: built here)
+    # pieces of the answer text as the LLM writes them (Engine.stream's token events); an
+    # answerer passes it to complete(); None: nobody listens
+    on_token: Callable[[str], None] | None = None
 
     def __post_init__(self) -> None:
         if self.similarity is None:

@@ -3,6 +3,7 @@
     POST /ask       {"question": "..."}   -> the Answer (answers, evidence, context, trace …)
     POST /retrieve  {"question": "..."}   -> the Retrieval (ranked context, no answer)
     POST /link      {"mentions": [...]}   -> candidates per mention
+    POST /ask/stream, /retrieve/stream    -> the same, as server-sent events while it runs
     GET  /schema, /profile, /health; OpenAPI at /docs and /openapi.json
 
 Every response is JSON (graph and LLM text stay data; only /docs serves HTML). Errors are
@@ -12,12 +13,14 @@ failed), 503 (busy), 504 (timeout) or 500.
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 
 from byokg.contracts import GraphSchema
 from byokg.pipeline.answer import Answer, Retrieval
@@ -137,7 +140,79 @@ def create_app(service: Service) -> Any:
     async def health() -> Health:
         return service.health()
 
+    _add_stream_routes(app, service)
     return BodyLimit(app, service.limits.max_body_bytes)
+
+
+SSE_HEADERS = {**HEADERS, "X-Accel-Buffering": "no"}  # proxies: pass each event on at once
+
+
+def sse(event: str, data: Any) -> bytes:
+    """One server-sent event: its name and its data as one line of JSON (newlines in text are
+    escaped by the encoder, so no line of the data can end the event early)."""
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+def sse_payload(ev: Any) -> tuple[str, Any]:
+    """The event name and data of a StageEvent: the Answer or Retrieval as ``/ask`` and
+    ``/retrieve`` return them, ``{"token": …}``, or the stage event's own fields."""
+    if ev.kind == "answer" and ev.answer is not None:
+        return "answer", ev.answer.model_dump(mode="json")
+    if ev.kind == "retrieval" and ev.retrieval is not None:
+        return "retrieval", ev.retrieval.model_dump(mode="json")
+    if ev.kind == "token":
+        return "token", {"token": ev.token or ""}
+    return ev.kind, ev.model_dump(mode="json", exclude_defaults=True,
+                                  exclude={"answer", "retrieval", "token"}) | {"kind": ev.kind}
+
+
+def error_payload(exc: BaseException) -> dict[str, str]:
+    """``{"error", "detail"}`` for an error met while streaming (the kinds of the JSON API)."""
+    for exc_type, _status, kind in STATUS:
+        if isinstance(exc, exc_type):
+            return {"error": kind, "detail": str(exc)}
+    log.error("streamed request failed", exc_info=exc)
+    return {"error": "internal", "detail": f"{type(exc).__name__}: {exc}"}
+
+
+def _add_stream_routes(app: Any, service: Service) -> None:
+    """``POST /ask/stream`` and ``/retrieve/stream``: the question's stage events, the answer
+    LLM's tokens and the result as server-sent events. A bad question (400/413/422) or a full
+    queue (503) is refused as JSON before the stream starts; an error once it runs (timeout,
+    the LLM failing) is an ``error`` event ``{"error", "detail"}`` that ends the stream."""
+    from .stream import QuestionRun
+
+    async def body(run: QuestionRun) -> AsyncIterator[bytes]:
+        try:
+            async for ev in run.events():
+                if ev is None:
+                    yield b": keep-alive\n\n"
+                    continue
+                yield sse(*sse_payload(ev))
+        except Exception as exc:  # noqa: BLE001 - the stream's status line is already sent
+            yield sse("error", error_payload(exc))
+        finally:
+            run.close()
+
+    async def stream(question: str, answer: bool) -> StreamingResponse:
+        run = QuestionRun(service, question, answer=answer)
+        await run.start()
+        return StreamingResponse(body(run), media_type="text/event-stream",
+                                 headers=SSE_HEADERS)
+
+    doc = {200: {"content": {"text/event-stream": {}},
+                 "description": "server-sent events: proposal, links, tool, merge, token, "
+                                "then answer (or retrieval); error ends a failed run"}}
+
+    @app.post("/ask/stream", summary="Answer a question, streamed as server-sent events",
+              response_class=StreamingResponse, response_model=None, responses=doc)
+    async def ask_stream(req: QuestionIn) -> StreamingResponse:
+        return await stream(req.question, True)
+
+    @app.post("/retrieve/stream", response_class=StreamingResponse, response_model=None,
+              responses=doc, summary="Ranked evidence for a question, streamed as server-sent events")
+    async def retrieve_stream(req: QuestionIn) -> StreamingResponse:
+        return await stream(req.question, False)
 
 
 def _version() -> str:

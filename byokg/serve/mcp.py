@@ -4,7 +4,9 @@ Tools: ``ask``, ``retrieve``, ``link``, ``schema``, ``profile``; each has typed 
 schemas and returns its result as structured content (evidence included). Read-only by
 construction: no tool takes a query; the graph and the LLM are fixed when the server starts.
 Transport: stdio (the default; stdout carries only protocol messages, logs go to stderr) or
-streamable HTTP at ``/mcp`` with ``--port``.
+streamable HTTP at ``/mcp`` with ``--port``. A client that sends a progress token with ``ask``
+or ``retrieve`` gets a progress notification per stage (proposal, links, each tool, merge, the
+answer LLM starting to write, the result).
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any
 
-from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp import Context, FastMCP
 from mcp.types import ToolAnnotations
 from pydantic import ConfigDict, Field
 
-from ..contracts import GraphSchema
+from byokg.contracts import GraphSchema
+from byokg.pipeline.answer import Answer, Retrieval
+
 from .core import AskOut, LinkOut, RetrieveOut, Service, is_loopback
 
 log = logging.getLogger("byokg.serve")
@@ -38,17 +42,17 @@ def create_mcp(service: Service, *, host: str = "127.0.0.1", port: int = 8000) -
                   max_request_body_size=service.limits.max_body_bytes)
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
-    async def ask(question: Question) -> AskOut:
+    async def ask(question: Question, ctx: Context) -> AskOut:
         """Answer a question from the graph: the answers as the graph names them, the evidence
         (paths, facts or query rows with tool, round and score), the linked entities and
         display names of every node id."""
-        return AskOut.of(await service.run(service.ask, question))
+        return AskOut.of(await _reporting(service, ctx, question, answer=True))
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
-    async def retrieve(question: Question) -> RetrieveOut:
+    async def retrieve(question: Question, ctx: Context) -> RetrieveOut:
         """The ranked evidence for a question (best first) with its provenance, without an
         answer: for an agent that reasons over the facts itself."""
-        return RetrieveOut.of(await service.run(service.retrieve, question))
+        return RetrieveOut.of(await _reporting(service, ctx, question, answer=False))
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
     async def link(mentions: Annotated[list[str], Field(
@@ -71,6 +75,36 @@ def create_mcp(service: Service, *, host: str = "127.0.0.1", port: int = 8000) -
 
     _forbid_unknown_arguments(mcp)
     return mcp
+
+
+async def _reporting(service: Service, ctx: Context, question: str, *, answer: bool
+                     ) -> Answer | Retrieval:
+    """``ask`` / ``retrieve``, with a progress notification per stage when the client sent a
+    progress token (``ctx.report_progress``: a count that grows, no total - the rounds are not
+    known in advance - and a line saying what the step did); without one, as before."""
+    from .stream import QuestionRun, describe
+
+    meta = ctx.request_context.meta
+    if meta is None or meta.progressToken is None:
+        return await service.run(service.ask if answer else service.retrieve, question)
+    run = QuestionRun(service, question, answer=answer)
+    await run.start()
+    done = 0
+    writing = False
+    result: Answer | Retrieval | None = None
+    try:
+        async for ev in run.events():
+            if ev is None or (ev.kind == "token" and writing):
+                continue  # heartbeats; tokens: only the first one is worth a report
+            writing = writing or ev.kind == "token"
+            result = ev.answer or ev.retrieval or result
+            done += 1
+            await ctx.report_progress(done, None, describe(ev))
+    finally:
+        run.close()
+    if result is None:  # the run ended without its result event (it cannot: say so plainly)
+        raise RuntimeError("the question ended without a result")
+    return result
 
 
 def _forbid_unknown_arguments(mcp: FastMCP) -> None:

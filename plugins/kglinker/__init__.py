@@ -73,7 +73,7 @@ def _llm_answer(request: AnswerRequest, prompt: Any) -> AnswerResult:
 
     out = AnswerResult()
     reply = complete(request.services.llm, prompt.text, purpose="answer", out=out,
-                     template=prompt.template)
+                     template=prompt.template, on_token=request.on_token)
     art = parse_reply(reply)
     for w in art.warnings:
         out.event("answer", f"parse: {w}", level="warning")

@@ -269,7 +269,8 @@ def test_third_party_distribution_via_entry_point(tmp_path, byokg_wheel, example
     script = textwrap.dedent("""
         from byokg import registry
         from byokg.graph.open import open_graph
-        from byokg.pipeline.tools import Services, ToolRequest
+        from byokg.models.services import Services
+        from byokg.pipeline.tools import ToolRequest
         from byokg.contracts import Candidate, MentionLinks
         store = open_graph("inline:Björk|born_in|Reykjavík;Reykjavík|located_in|Iceland")
         assert store.stats().triplets == 2

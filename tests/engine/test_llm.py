@@ -84,16 +84,19 @@ def test_bedrock_throttle_then_success(bedrock, no_sleep):
     stub.assert_no_pending_responses()
 
 
-def test_bedrock_failure_raises_with_code(bedrock, no_sleep):
+def test_bedrock_failure_raises_with_code(bedrock, no_sleep, caplog):
     from byokg.models.bedrock import BedrockLLM
 
     client, stub = bedrock
     stub.add_client_error("converse", service_error_code="AccessDeniedException",
                           service_message="no access to model", http_status_code=403)
     llm = BedrockLLM(MODEL, client=client)
-    with pytest.raises(LLMError) as ei:
+    with caplog.at_level("WARNING", logger="byokg.llm"), pytest.raises(LLMError) as ei:
         llm.complete("Where?")
-    assert ei.value.code == "AccessDeniedException" and "no access" in str(ei.value) and no_sleep == []
+    assert ei.value.code == "AccessDeniedException" and no_sleep == []
+    # the client's message: the status and AWS's code; AWS's own text only in the log
+    assert "returned 403 (permission: AccessDeniedException)" in str(ei.value)
+    assert "no access" not in str(ei.value) and "no access to model" in caplog.text
 
 
 def test_bedrock_throttled_forever_gives_up(bedrock, no_sleep):

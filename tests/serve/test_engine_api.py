@@ -95,7 +95,7 @@ def test_stream_yields_typed_stage_events_in_order(engine):
     assert [e.round for e in proposals] == list(range(len(proposals)))
     links = [e.links for e in events if e.kind == "links"]
     assert links == final.trace.links
-    assert all(e.token is None for e in events)  # no provider streams tokens today
+    assert all(e.token is None for e in events)  # offline: no answer LLM, no token events
 
 
 def test_stream_without_answer_ends_with_the_retrieval(engine):
