@@ -96,6 +96,7 @@ class BaseLLM:
         max_tokens: int | None = None,
         temperature: float | None = None,
     ) -> LLMResponse:
+        from byokg.cancel import check as check_cancelled
         from byokg.models.llm import backoff_delays, sleep
 
         start = time.monotonic()
@@ -104,6 +105,7 @@ class BaseLLM:
         last: TransientLLMError | None = None
         attempts = 0
         for attempt in range(self.retries + 1):
+            check_cancelled()  # a stopped question makes no (further) call
             left = end - time.monotonic()
             if left <= 0.05:
                 break

@@ -9,8 +9,10 @@ Each call has a deadline for the whole exchange (``timeout_s``) and all attempts
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
+from byokg.cancel import check as check_cancelled
 from byokg.errors import ConfigError, LLMError
 from byokg.models.base import BaseLLM, LLMResponse, TransientLLMError, token_counts
 from byokg.models.llm import content_text
@@ -107,7 +109,10 @@ class BedrockLLM(BaseLLM):
 
         worker = threading.Thread(target=run, daemon=True, name="byokg-bedrock")
         worker.start()
-        worker.join(timeout_s)
+        end = time.monotonic() + timeout_s
+        while worker.is_alive() and (left := end - time.monotonic()) > 0:
+            worker.join(min(left, 0.1))
+            check_cancelled()  # a stopped question stops waiting (the thread ends on its own)
         if worker.is_alive():
             raise TransientLLMError(f"no reply within {timeout_s:g} s", code="timeout")
         exc = box.get("exc")

@@ -3,8 +3,9 @@
 ``urllib``'s ``timeout`` bounds each socket operation, so a server that sends one byte every
 few seconds can hold a call for ever. Here a watchdog timer shuts the socket down when the
 deadline passes, which ends any blocked read at once; every socket operation also gets the
-time that is left as its own timeout. Proxies from the environment (``HTTPS_PROXY`` …) are
-used as urllib would.
+time that is left as its own timeout. A stopped question (:mod:`byokg.cancel`) shuts the socket
+down the same way and raises :class:`~byokg.cancel.Cancelled`. Proxies from the environment
+(``HTTPS_PROXY`` …) are used as urllib would.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import threading
 import time
 import urllib.parse
 import urllib.request
+
+from byokg import cancel
 
 
 class DeadlineExceeded(TimeoutError):
@@ -62,6 +65,8 @@ def post(url: str, body: bytes, headers: dict[str, str], deadline_s: float) -> t
     timer = threading.Timer(deadline_s, stop)
     timer.daemon = True
     timer.start()
+    token = cancel.current()
+    unwatch = token.on_cancel(stop) if token is not None else None
     try:
         path = url if (conn.host != parts.hostname and parts.scheme == "http") else (
             parts.path or "/") + (f"?{parts.query}" if parts.query else "")
@@ -78,12 +83,14 @@ def post(url: str, body: bytes, headers: dict[str, str], deadline_s: float) -> t
                 break
             data += chunk
         if fired.is_set() or time.monotonic() > end:
+            _raise_if_cancelled(token)
             raise DeadlineExceeded(f"no complete reply within {deadline_s:g} s")
         if resp.length:  # Content-Length said more was coming
             raise ConnectionError(f"connection closed {resp.length} bytes before the end of "
                                   "the reply")
         return resp.status, bytes(data)
     except (OSError, http.client.HTTPException) as exc:
+        _raise_if_cancelled(token)
         if fired.is_set() or time.monotonic() >= end:
             raise DeadlineExceeded(f"no complete reply within {deadline_s:g} s") from None
         if isinstance(exc, OSError):
@@ -91,4 +98,11 @@ def post(url: str, body: bytes, headers: dict[str, str], deadline_s: float) -> t
         raise ConnectionError(f"{type(exc).__name__}: {exc}") from None
     finally:
         timer.cancel()
+        if unwatch is not None:
+            unwatch()
         conn.close()
+
+
+def _raise_if_cancelled(token: cancel.CancelToken | None) -> None:
+    if token is not None and token.cancelled:
+        raise cancel.Cancelled(token.reason) from None

@@ -76,7 +76,15 @@ def content_text(content: Any) -> tuple[str, list[str]]:
 
 
 def sleep(seconds: float) -> None:  # indirection so tests can skip real sleeping
-    time.sleep(seconds)
+    """Back-off between attempts; a stopped question ends it at once (byokg.cancel)."""
+    from byokg.cancel import current
+
+    if current() is None:
+        time.sleep(seconds)
+        return
+    from byokg.cancel import sleep as cancellable_sleep
+
+    cancellable_sleep(seconds)
 
 
 __all__ = ["create_llm", "split_spec", "backoff_delays", "content_text"]

@@ -33,6 +33,7 @@ attaches the run so far to it as ``exc.trace`` and ``exc.partial`` (an Answer wi
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import queue
 import threading
 import time
@@ -566,7 +567,9 @@ class Engine:
             return []
         refused = q.budget.refused
         with ThreadPoolExecutor(max_workers=min(self.config.workers, len(reqs))) as pool:
-            futures = [(name, pool.submit(self._run_tool, tool, req)) for name, tool, req in reqs]
+            # each tool in a copy of this context: a stop (byokg.cancel) reaches its calls
+            futures = [(name, pool.submit(contextvars.copy_context().run, self._run_tool, tool,
+                                          req)) for name, tool, req in reqs]
             results = [(name, f.result()) for name, f in futures]
         if q.budget.refused > refused:
             self._budget_hit(q, f"{q.budget.refused - refused} tool call(s) refused", rnd)

@@ -1,0 +1,79 @@
+"""One redaction for everything byokg writes about its settings: files (a batch's
+``OUT.run.json``, an eval's ``config.json``), logs, resume messages and server banners.
+
+* :func:`redact_uri`: a URI's password (``bolt://user:***@host``) and secret query options
+  (``?api_key=***``);
+* :func:`redact_text`: every URI with credentials inside free text (an error message, argv);
+* :func:`redact_settings`: a JSON-like value with secret fields (``api_key``, ``password``,
+  ``token``, ``secret`` … at any depth) replaced by ``***`` and every string passed through
+  :func:`redact_text`.
+
+The secret itself is never written, hashed or shortened: a redacted field says only that a value
+was set. Comparing two redacted settings therefore ignores a changed secret, which is what a
+resume wants (a new API key does not change what is measured).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+MASK = "***"
+# a key whose value is a secret: api_key, apiKey, aws_secret_access_key, password, token …
+_SECRET_KEY = re.compile(r"(pass(word|wd)?|secret|token|api[_-]?key|apikey|access[_-]?key|"
+                         r"credential|authorization|auth|private[_-]?key|session[_-]?key)$",
+                         re.IGNORECASE)
+# scheme://user:password@ — the password part (no '@' or whitespace inside)
+_USERINFO = re.compile(r"(?P<pre>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:)(?P<pw>[^\s@/]*)(?=@)")
+_QUERY_SECRET = re.compile(r"(?P<pre>[?&](?:[\w.-]*?)(?:pass(?:word)?|secret|token|api[_-]?key|"
+                           r"apikey|access[_-]?key|signature|sig)=)(?P<val>[^&#\s]*)",
+                           re.IGNORECASE)
+
+
+def is_secret_key(key: str) -> bool:
+    """Whether a settings key names a secret (``api_key``, ``password``, ``token`` …)."""
+    return bool(_SECRET_KEY.search(str(key).replace("-", "_")))
+
+
+def redact_uri(uri: str) -> str:
+    """``uri`` without its password or secret query options (anything else unchanged)."""
+    if not isinstance(uri, str) or "://" not in uri and "?" not in uri:
+        return uri
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        return redact_text(uri)
+    netloc = parts.netloc
+    if parts.password is not None:
+        host = netloc.rpartition("@")[2]
+        netloc = f"{parts.username}:{MASK}@{host}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        if any(is_secret_key(k) for k, _ in pairs):
+            query = urlencode([(k, MASK if is_secret_key(k) else v) for k, v in pairs],
+                              safe="*")
+    return parts._replace(netloc=netloc, query=query).geturl()
+
+
+def redact_text(text: str) -> str:
+    """``text`` with the password of every ``scheme://user:password@`` and every secret query
+    option inside it masked (messages, command lines)."""
+    if not isinstance(text, str):
+        return text
+    out = _USERINFO.sub(lambda m: m.group("pre") + (MASK if m.group("pw") else ""), text)
+    return _QUERY_SECRET.sub(lambda m: m.group("pre") + MASK, out)
+
+
+def redact_settings(value: Any) -> Any:
+    """A copy of a JSON-like value (dicts, lists, strings …) with secret fields masked and every
+    string's URIs redacted. An empty or None secret stays as it is (nothing to hide)."""
+    if isinstance(value, dict):
+        return {k: (MASK if is_secret_key(k) and v not in (None, "") and not isinstance(
+                    v, dict | list) else redact_settings(v)) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_settings(v) for v in value]
+    if isinstance(value, str):
+        return redact_text(value)
+    return value
