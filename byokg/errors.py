@@ -77,3 +77,14 @@ class LLMError(ByokgError):
 
 class ModelNotFoundError(ConfigError):
     """A local model path is missing."""
+
+
+def invalid_text(text: str) -> str | None:
+    """Why ``text`` is not valid text, or None: a lone UTF-16 surrogate (JSON may carry one as
+    an escape such as ``"\\ud800"``; no UTF-8 can hold it, so it fails wherever it is written)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return (f"it holds a lone surrogate (U+{ord(text[exc.start]):04X}) at character "
+                f"{exc.start + 1}, which is not valid text; send UTF-8 text")
+    return None

@@ -3,7 +3,8 @@
 
 * :func:`redact_uri`: a URI's password (``bolt://user:***@host``) and secret query options
   (``?api_key=***``);
-* :func:`redact_text`: every URI with credentials inside free text (an error message, argv);
+* :func:`redact_text`: every URI with credentials inside free text (an error message), and
+  ``--api-key=VALUE`` forms; :func:`redact_argv`: a whole command line;
 * :func:`redact_settings`: a JSON-like value with secret fields (``api_key``, ``password``,
   ``token``, ``secret`` … at any depth) replaced by ``***`` and every string passed through
   :func:`redact_text`.
@@ -29,6 +30,10 @@ _USERINFO = re.compile(r"(?P<pre>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:)(?P<pw>[
 _QUERY_SECRET = re.compile(r"(?P<pre>[?&](?:[\w.-]*?)(?:pass(?:word)?|secret|token|api[_-]?key|"
                            r"apikey|access[_-]?key|signature|sig)=)(?P<val>[^&#\s]*)",
                            re.IGNORECASE)
+
+# --api-key=VALUE, --password=VALUE … on a command line
+_OPTION_SECRET = re.compile(r"(?P<pre>--?[\w-]*(?:pass(?:word)?|secret|token|api[_-]?key|"
+                            r"apikey|access[_-]?key)=)(?P<val>\S*)", re.IGNORECASE)
 
 
 def is_secret_key(key: str) -> bool:
@@ -57,12 +62,26 @@ def redact_uri(uri: str) -> str:
     return parts._replace(netloc=netloc, query=query).geturl()
 
 
+def redact_argv(argv: list[str]) -> list[str]:
+    """A command line with secrets masked: URIs with credentials, ``--api-key=X`` and the
+    argument after an option named like a secret (``--password X``)."""
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        prev = argv[i - 1] if i else ""
+        if prev.startswith("-") and "=" not in prev and is_secret_key(prev.lstrip("-")):
+            out.append(MASK)
+        else:
+            out.append(redact_text(arg))
+    return out
+
+
 def redact_text(text: str) -> str:
     """``text`` with the password of every ``scheme://user:password@`` and every secret query
     option inside it masked (messages, command lines)."""
     if not isinstance(text, str):
         return text
     out = _USERINFO.sub(lambda m: m.group("pre") + (MASK if m.group("pw") else ""), text)
+    out = _OPTION_SECRET.sub(lambda m: m.group("pre") + MASK, out)
     return _QUERY_SECRET.sub(lambda m: m.group("pre") + MASK, out)
 
 

@@ -55,7 +55,7 @@ from byokg.contracts import (
     TraceEvent,
     is_literal_text,
 )
-from byokg.errors import ByokgError, ConfigError, InputError, LLMError, PluginError
+from byokg.errors import ByokgError, ConfigError, InputError, LLMError, PluginError, invalid_text
 from byokg.graph.profile import GraphProfile, apply_display, display_names, get_profile
 from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis, analyze
@@ -283,6 +283,9 @@ class Engine:
         if not isinstance(question, str) or not question.strip():
             raise InputError("the question is empty")
         q = question.strip()
+        bad = invalid_text(q)
+        if bad:
+            raise InputError(f"the question is not valid text: {bad}")
         tokens = count_tokens(q)
         if tokens > self.max_question_tokens or len(q) > MAX_QUESTION_CHARS:
             raise InputError(

@@ -21,7 +21,7 @@ from ..cancel import Cancelled, CancelToken
 from ..cancel import current as current_token
 from ..cancel import scope as cancel_scope
 from ..contracts import Answer, ContextItem, GraphSchema, MentionLinks, Retrieval, TraceEvent
-from ..errors import ByokgError, InputError, LLMError
+from ..errors import ByokgError, InputError, LLMError, invalid_text
 from ..redaction import redact_text, redact_uri
 
 log = logging.getLogger("byokg.serve")
@@ -146,14 +146,8 @@ def _stop_check() -> Callable[[Any], None] | None:
 
 
 def text_problem(text: str) -> str | None:
-    """Why ``text`` is not valid text (a lone UTF-16 surrogate, which no UTF-8 can hold), or
-    None. JSON may carry such a character as an escape (``"\\ud800"``)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        return (f"it holds a lone surrogate (U+{ord(text[exc.start]):04X}) at character "
-                f"{exc.start + 1}, which is not valid text; send UTF-8 text")
-    return None
+    """Why ``text`` is not valid text (:func:`byokg.errors.invalid_text`), or None."""
+    return invalid_text(text)
 
 
 def client_message(exc: BaseException) -> str:
