@@ -19,6 +19,7 @@ import click
 from byokg.presentation.termsafe import TerminalSafeFormatter, json_safe, terminal_safe
 
 from .errors import ByokgError
+from .redaction import redact_text, redact_uri
 
 log = logging.getLogger("byokg.cli")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -246,7 +247,7 @@ def stats(graph_uri: str, as_json: bool) -> None:
     if as_json:
         echo_json(st.model_dump())
         return
-    echo_safe(f"graph:     {terminal_safe(graph_uri)}")
+    echo_safe(f"graph:     {terminal_safe(redact_uri(graph_uri))}")
     click.echo(f"nodes:     {st.nodes:,}")
     click.echo(f"triplets:  {st.triplets:,}")
     click.echo(f"relations: {st.relations:,}")
@@ -267,7 +268,7 @@ class _opened:
 
         t0 = time.perf_counter()
         self.store = open_graph(self.uri, **self.options)
-        log.info("opened %s in %.2fs", self.uri, time.perf_counter() - t0)
+        log.info("opened %s in %.2fs", redact_uri(self.uri), time.perf_counter() - t0)
         return self.store
 
     def __exit__(self, *exc: object) -> None:
@@ -334,7 +335,8 @@ def main(argv: list[str] | None = None) -> None:
         if debug:
             raise
         hint = _missing_extra(exc) if "pip install" not in str(exc) else None
-        click.echo(f"error: {terminal_safe(exc)}" + (f" ({hint})" if hint else ""), err=True)
+        click.echo(f"error: {terminal_safe(redact_text(str(exc)))}" + (f" ({hint})" if hint
+                                                                          else ""), err=True)
         sys.exit(1)
     except ModuleNotFoundError as exc:
         hint = _missing_extra(exc)
