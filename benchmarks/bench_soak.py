@@ -139,7 +139,8 @@ def _framing_attack(port: int) -> int:
 
 
 def soak(n_requests: int = 200, n_slow: int = 50, clients: int = 8) -> dict[str, Any]:
-    """Run the soak; returns its figures (see the module doc)."""
+    """Run the soak; returns its figures (see the module doc). One function of about 100
+    lines: the server, the slow clients, the prober and the requests share one lifetime."""
     import httpx
 
     port = _free_port()

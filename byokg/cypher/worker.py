@@ -356,6 +356,9 @@ class WorkerPool:
         finally:
             if unwatch is not None:
                 unwatch()
+                if healthy and token is not None and token.cancelled:
+                    w.kill()  # the stop may have killed it after its answer: never reused
+                    healthy = False
             self._release(w if healthy else None)
         return self._unpack(answer)
 

@@ -318,7 +318,9 @@ def _schema_text(content: dict[str, Any], spec: dict[str, Any]) -> str:
 
 
 def protocol_class(limits: ServeLimits) -> type:
-    """uvicorn's h11 protocol held to ``limits`` (its class doc says how)."""
+    """uvicorn's h11 protocol held to ``limits`` (its class doc says how). Over 60 lines
+    because it is one class: uvicorn builds a protocol object per connection from the class
+    alone, so the limits ride on a class made here, and uvicorn stays an optional import."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 

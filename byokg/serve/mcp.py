@@ -136,4 +136,11 @@ def serve_mcp(service: Service, *, host: str = "127.0.0.1", port: int | None = N
     if not is_loopback(host):
         log.warning("binding to %s makes the graph and the LLM reachable from the network; "
                     "byokg serve has no authentication (put it behind one)", host)
-    create_mcp(service, host=host, port=port, allow_hosts=allow_hosts).run("streamable-http")
+    import uvicorn
+
+    from .http import uvicorn_options
+
+    # the SDK's streamable-HTTP app under byokg's protocol: the same read timeout and
+    # connection cap as the HTTP API (the SDK's own run has neither)
+    app = create_mcp(service, host=host, port=port, allow_hosts=allow_hosts).streamable_http_app()
+    uvicorn.run(app, host=host, port=port, log_level="warning", **uvicorn_options(service))
