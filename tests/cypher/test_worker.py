@@ -136,12 +136,13 @@ def test_a_stop_ends_the_query_under_way(store) -> None:
     and replaced), not left to run to its own timeout."""
     from byokg.cancel import Cancelled, CancelToken, scope
 
+    assert execute(store, "RETURN 0 AS z").status is Status.OK  # the worker started: timed below
     token = CancelToken()
     threading.Timer(0.5, token.cancel, args=("the request was abandoned",)).start()
     t0 = time.monotonic()
     with pytest.raises(Cancelled), scope(token):
         execute(store, SLOW, timeout_s=60, confirm=False)
-    assert time.monotonic() - t0 < 2.5
+    assert time.monotonic() - t0 < 3.0  # 0.5 s, then the kill (the query alone takes minutes)
     pool = pool_for(store)
     assert pool.cancelled == 1
     assert execute(store, "RETURN 3 AS three").result.rows == ((3,),)  # a fresh worker
