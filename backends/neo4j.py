@@ -31,6 +31,7 @@ from byokg.errors import BackendError, ConfigError, InputError, QueryError
 from byokg.graph.store import Capability
 from byokg.hookspecs import hookimpl
 from byokg.io.loading import LoadSummary
+from byokg.redaction import redact_uri
 
 SCHEMES = ("neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc")
 URI_OPTIONS = ("database", "id_property", "id_label", "name_property", "timeout")
@@ -41,12 +42,8 @@ _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 
 
 def redact(uri: str) -> str:
-    """The URI without its password (for messages and ``store.uri``)."""
-    parts = urlsplit(uri)
-    if parts.password is None:
-        return uri
-    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
-    return parts._replace(netloc=netloc).geturl()
+    """The URI without its password (for messages and ``store.uri``): byokg's one redaction."""
+    return redact_uri(uri)
 
 
 def parse_uri(uri: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import click
 from byokg.commands.common import _opened, echo_json, echo_safe
 from byokg.errors import ByokgError
 from byokg.presentation.termsafe import TerminalSafeFormatter, terminal_safe
+from byokg.redaction import redact_text, redact_uri
 
 log = logging.getLogger("byokg.cli")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -245,7 +246,7 @@ def stats(graph_uri: str, as_json: bool) -> None:
     if as_json:
         echo_json(st.model_dump())
         return
-    echo_safe(f"graph:     {terminal_safe(graph_uri)}")
+    echo_safe(f"graph:     {terminal_safe(redact_uri(graph_uri))}")
     click.echo(f"nodes:     {st.nodes:,}")
     click.echo(f"triplets:  {st.triplets:,}")
     click.echo(f"relations: {st.relations:,}")
@@ -311,7 +312,8 @@ def main(argv: list[str] | None = None) -> None:
         if debug:
             raise
         hint = _missing_extra(exc) if "pip install" not in str(exc) else None
-        click.echo(f"error: {terminal_safe(exc)}" + (f" ({hint})" if hint else ""), err=True)
+        click.echo(f"error: {terminal_safe(redact_text(str(exc)))}" + (f" ({hint})" if hint
+                                                                          else ""), err=True)
         sys.exit(1)
     except ModuleNotFoundError as exc:
         hint = _missing_extra(exc)

@@ -65,11 +65,14 @@ class LLMError(ByokgError):
     """An LLM provider failed after its retries (``code`` from the provider where known).
 
     When raised out of the engine, ``trace`` holds the run so far and ``partial`` an Answer
-    without answers (the context retrieved before the failure).
+    without answers (the context retrieved before the failure). ``summary`` is what a client
+    of a server may be told (the provider's status and kind, no text of its reply).
     """
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(self, message: str, *, code: str | None = None,
+                 summary: str | None = None) -> None:
         self.code = code
+        self.summary = summary
         self.trace: Any = None
         self.partial: Any = None
         super().__init__(message)
@@ -77,3 +80,14 @@ class LLMError(ByokgError):
 
 class ModelNotFoundError(ConfigError):
     """A local model path is missing."""
+
+
+def invalid_text(text: str) -> str | None:
+    """Why ``text`` is not valid text, or None: a lone UTF-16 surrogate (JSON may carry one as
+    an escape such as ``"\\ud800"``; no UTF-8 can hold it, so it fails wherever it is written)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return (f"it holds a lone surrogate (U+{ord(text[exc.start]):04X}) at character "
+                f"{exc.start + 1}, which is not valid text; send UTF-8 text")
+    return None

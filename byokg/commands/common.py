@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from byokg.presentation.termsafe import json_safe, terminal_safe
+from byokg.redaction import redact_uri
 
 log = logging.getLogger("byokg.cli")
 
@@ -37,7 +38,7 @@ class _opened:
 
         t0 = time.perf_counter()
         self.store = open_graph(self.uri, **self.options)
-        log.info("opened %s in %.2fs", self.uri, time.perf_counter() - t0)
+        log.info("opened %s in %.2fs", redact_uri(self.uri), time.perf_counter() - t0)
         return self.store
 
     def __exit__(self, *exc: object) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from byokg.presentation.termsafe import terminal_safe
+from byokg.redaction import redact_uri
 
 from .options import llm_option
 
@@ -32,9 +33,19 @@ from .options import llm_option
               help="Characters in a question.")
 @click.option("--max-items", type=click.IntRange(1), default=50, show_default=True,
               help="Mentions in one link request.")
+@click.option("--read-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+              help="Seconds a client has to send its request headers, and again its body "
+                   "(then 408 and the connection is closed).")
+@click.option("--max-connections", type=click.IntRange(2, 100_000), default=256,
+              show_default=True, help="Open HTTP connections at most (past it the oldest idle "
+                                      "or half-sent one is closed, else 503).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="A Host name the server answers besides 127.0.0.1, localhost, ::1 and the "
+                   "--host address (repeatable; '*' answers any: no DNS-rebinding check).")
 def serve(mode: str | None, graph_uri: str, llm: str | None, config_file: str | None, host: str,
           port: int | None, timeout: float, max_concurrency: int, max_queue: int, max_body: int,
-          max_question_chars: int, max_items: int) -> None:
+          max_question_chars: int, max_items: int, read_timeout: float, max_connections: int,
+          allow_hosts: tuple[str, ...]) -> None:
     """Serve the graph to other programs: --http (JSON API) or --mcp (Model Context Protocol).
 
     The graph and the LLM are chosen here, once; requests carry questions and names, never
@@ -45,7 +56,8 @@ def serve(mode: str | None, graph_uri: str, llm: str | None, config_file: str | 
 
     limits = ServeLimits(max_body_bytes=max_body, max_question_chars=max_question_chars,
                          max_items=max_items, timeout=timeout, max_concurrency=max_concurrency,
-                         max_queue=max_queue)
+                         max_queue=max_queue, read_timeout=read_timeout,
+                         max_connections=max_connections, allow_hosts=allow_hosts)
     if mode == "http":
         from byokg.serve.http import serve_http  # the extra's import error comes before loading
     else:
@@ -54,10 +66,10 @@ def serve(mode: str | None, graph_uri: str, llm: str | None, config_file: str | 
     try:
         if mode == "http":
             port = 8765 if port is None else port
-            click.echo(f"byokg: serving {terminal_safe(graph_uri)} on http://{terminal_safe(host)}:"
-                       f"{port} (docs at /docs)", err=True)
+            click.echo(f"byokg: serving {terminal_safe(redact_uri(graph_uri))} on "
+                       f"http://{terminal_safe(host)}:{port} (docs at /docs)", err=True)
             serve_http(service, host=host, port=port)
         else:
-            serve_mcp(service, host=host, port=port)
+            serve_mcp(service, host=host, port=port, allow_hosts=allow_hosts)
     finally:
         service.close()

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from byokg import cancel
 from byokg.contracts import ContextItem, QueryResult
 from byokg.errors import BackendError, QueryError, ReadOnlyViolation
 
@@ -211,6 +212,7 @@ def execute(
     worker process (:mod:`byokg.cypher.worker`) unless ``isolated`` is False or the store
     cannot be reopened in a child; there the EXPLAIN second opinion (``confirm``) runs too.
     """
+    cancel.check()  # a stopped question runs no query (one under way: byokg.cypher.worker)
     t0 = time.perf_counter()
     dialect = getattr(store, "dialect", None)
     extra = tuple(extra_procedures)

@@ -13,7 +13,8 @@ Such queries run here, in a small pool of child processes that each open the sto
 
 A crash becomes :class:`EngineCrash` (``engine crashed (signal 11, SIGSEGV) on query …``), a
 timeout :class:`WorkerTimeout`; the dead child is replaced on the next query and the caller's
-question goes on. The pool starts once per store and is reused; :func:`isolate` wraps a store so
+question goes on. A stopped question (:mod:`byokg.cancel`) kills the worker of its query under
+way at once and raises :class:`~byokg.cancel.Cancelled`. The pool starts once per store and is reused; :func:`isolate` wraps a store so
 that ``query`` and ``explain`` go through it while everything else stays in-process.
 
 Workers are fresh interpreters (``python -c``) talking over a socket pair: never a fork of the
@@ -35,6 +36,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from byokg import cancel
 from byokg.contracts import QueryResult
 from byokg.errors import BackendError, QueryError, ReadOnlyViolation
 
@@ -284,7 +286,7 @@ class WorkerPool:
         self._busy = 0
         self._cond = threading.Condition()
         self._closed = False
-        self.started = self.crashes = self.timeouts = 0
+        self.started = self.crashes = self.timeouts = self.cancelled = 0
 
     def _acquire(self) -> _Worker:
         with self._cond:
@@ -321,12 +323,21 @@ class WorkerPool:
              confirm: bool = False, procedures: Sequence[str] = ()) -> Any:
         """Run one request in a worker; returns the child's answer or raises (see module)."""
         timeout = float(timeout_s) if timeout_s else self.limits.default_timeout_s
+        token = cancel.current()
+        if token is not None:
+            token.check()
         w = self._acquire()
         healthy = False
+        unwatch = token.on_cancel(w.proc.kill) if token is not None else None
         try:
             w.conn.send((op, text, dict(params or {}), timeout, row_limit, confirm,
                          tuple(procedures)))
-            if not w.conn.poll(timeout + self.limits.grace_s):
+            ready = w.conn.poll(timeout + self.limits.grace_s)
+            if token is not None and token.cancelled:  # killed for a stopped question
+                w.kill()
+                self.cancelled += 1
+                raise cancel.Cancelled(token.reason)
+            if not ready:
                 w.kill()
                 self.timeouts += 1
                 raise WorkerTimeout(
@@ -343,6 +354,11 @@ class WorkerPool:
             healthy = True
             w.queries += 1
         finally:
+            if unwatch is not None:
+                unwatch()
+                if healthy and token is not None and token.cancelled:
+                    w.kill()  # the stop may have killed it after its answer: never reused
+                    healthy = False
             self._release(w if healthy else None)
         return self._unpack(answer)
 

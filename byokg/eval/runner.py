@@ -30,6 +30,8 @@ from byokg.language.text import count_tokens
 
 from ..config import RunConfig, settings_diff
 from ..errors import ConfigError
+from ..io.files import write_fresh
+from ..redaction import redact_argv, redact_settings
 from . import metrics as M
 from .datasets import Dataset, Example
 
@@ -207,6 +209,18 @@ def _gold_query_answer(store: Any, ex: Example) -> tuple[list[str], list[str], l
     return answers, [" | ".join(map(str, r)) for r in rows], rows, info
 
 
+def archived_config(settings: EvalSettings, run_cfg: RunConfig) -> dict[str, Any]:
+    """What ``config.json`` records to rerun the evaluation, secrets redacted (an API key, a
+    password in the graph URI or on the command line): never the values themselves."""
+    return redact_settings({
+        "settings": settings.model_dump(mode="json"),
+        "run_config": run_cfg.model_dump(mode="json"),
+        "prompt_checksums": prompt_checksums(),
+        "versions": package_versions(),
+        "command": redact_argv(list(sys.argv)),
+    })
+
+
 def check_resume(cfg_path: FsPath, record: dict[str, Any]) -> None:
     """``--resume`` must continue the archived run: every setting that changes what is measured
     (dataset, graph, LLM, strategy, judge, the run configuration …) must be the same."""
@@ -215,8 +229,9 @@ def check_resume(cfg_path: FsPath, record: dict[str, Any]) -> None:
     except (OSError, ValueError) as exc:
         raise ConfigError(f"--resume: cannot read {cfg_path}: {exc}") from None
     parts = ("settings", "run_config")
-    diff = settings_diff({k: old.get(k) for k in parts}, {k: record[k] for k in parts},
-                         ignore=RESUMABLE_CHANGES)
+    # an archive from before redaction may hold a secret: compared (and shown) redacted
+    diff = settings_diff(redact_settings({k: old.get(k) for k in parts}),
+                         {k: record[k] for k in parts}, ignore=RESUMABLE_CHANGES)
     if diff:
         shown = "; ".join(f"{k}: archived {was!r}, now {now!r}" for k, was, now in diff[:8])
         raise ConfigError(f"--resume with different settings than {cfg_path}: {shown} "
@@ -312,25 +327,20 @@ def run_eval(
     from byokg.graph.open import open_graph
 
     out = FsPath(out_dir)
-    archive = Archive(out)
     cfg_path = out / "config.json"
     run_cfg = strategy_config(settings.strategy, settings.config, settings.llm)
-    config_record = {
-        "settings": settings.model_dump(mode="json"),
-        "run_config": run_cfg.model_dump(mode="json"),
-        "prompt_checksums": prompt_checksums(),
-        "versions": package_versions(),
-        "command": sys.argv,
-    }
+    config_record = archived_config(settings, run_cfg)
+    pred_path = out / "predictions.jsonl"
     if resume and cfg_path.exists():
         check_resume(cfg_path, config_record)
-    elif not resume and archive.pred_path.exists() and archive.pred_path.stat().st_size:
+    elif not resume and pred_path.exists() and pred_path.stat().st_size:
         raise ConfigError(f"{out} already holds predictions; pass --resume to continue or use a new --out")
-    cfg_path.write_text(json.dumps(config_record, indent=2, default=str))
 
     own_store = store is None
-    store = store or open_graph(settings.graph)
+    store = store or open_graph(settings.graph)  # a graph that cannot be opened: no archive
     try:
+        archive = Archive(out)
+        write_fresh(cfg_path, json.dumps(config_record, indent=2, default=str))
         ds_entry = registry.datasets().get(settings.dataset)
         opts = dict(settings.dataset_options)
         if ds_entry.meta.get("needs_store"):

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from byokg.errors import InputError
-from byokg.io.readers import Limits, RowReport, bounded_lines, stray_quote
+from byokg.io.readers import Limits, RowReport, bounded_lines, check_regular, stray_quote
 
 if TYPE_CHECKING:
     from byokg.io.loading import LoadSummary
@@ -136,8 +136,9 @@ class PGMapping(BaseModel):
                    ) -> Iterator[tuple[NodeSpec, list[dict[str, Any]]]]:
         """Per node spec, batches of typed property dicts (incl. the key); duplicates dropped."""
         report = report if report is not None else PGLoadReport()
-        for spec in self.nodes:
-            rows = _read_rows(Path(base_dir) / spec.file, spec.properties, report, skip_bad_rows,
+        for i, spec in enumerate(self.nodes):
+            path = mapped_file(base_dir, spec.file, f"nodes[{i}].file")
+            rows = _read_rows(path, spec.properties, report, skip_bad_rows,
                               required=(spec.key,), extra_fields=spec.extra_fields,
                               limits=limits)
             yield from _batches(spec, self._new_nodes(spec, rows, report), batch_size)
@@ -185,15 +186,34 @@ class PGMapping(BaseModel):
         if known_keys is None:
             known_keys = self.node_keys(base_dir, limits=limits)
         key_types = {n.label: n.properties[n.key] for n in self.nodes}
-        for spec in self.edges:
+        for i, spec in enumerate(self.edges):
             cols = {"src": (spec.src_column, key_types[spec.src_label]),
                     "dst": (spec.dst_column, key_types[spec.dst_label])}
-            rows = _read_rows(Path(base_dir) / spec.file, dict(spec.properties), report,
+            path = mapped_file(base_dir, spec.file, f"edges[{i}].file")
+            rows = _read_rows(path, dict(spec.properties), report,
                               skip_bad_rows, required=(spec.src_column, spec.dst_column),
                               extra=cols, extra_fields=spec.extra_fields, limits=limits)
             kept = _new_edges(spec, rows, report, known_keys[spec.src_label],
                               known_keys[spec.dst_label])
             yield from _batches(spec, kept, batch_size)
+
+
+def mapped_file(base_dir: str | Path, name: str, field: str) -> Path:
+    """The CSV a mapping's ``file`` names: a relative path inside ``base_dir`` (the folder given
+    on the command line), a regular file. An absolute path or one that climbs out with ``..``
+    is refused: a mapping cannot make byokg read files elsewhere (the folder itself is the
+    user's choice, so a symlink the user put in it is followed)."""
+    base = Path(base_dir)
+    rel = Path(name)
+    if rel.is_absolute() or ".." in rel.parts or not rel.parts:
+        raise InputError(f"{field} = {name[:200]!r} points outside the CSV folder {base}; a "
+                         "mapping names files inside the folder given on the command line "
+                         "(a relative path without '..')", field=field)
+    path = base / rel
+    if not path.exists():
+        raise InputError(f"{field}: no such file in {base}: {name[:200]!r}", field=field)
+    check_regular(path)
+    return path
 
 
 def _new_edges(spec: EdgeSpec, rows: Iterator[tuple[int, dict[str, Any]]], report: PGLoadReport,
@@ -319,8 +339,9 @@ def _read_rows(
             raw.clear()
             needed = list(types) + list(required) + [c for c, _ in (extra or {}).values()]
             missing = [c for c in dict.fromkeys(needed) if c not in header]
-            if missing:
-                raise InputError(f"column(s) {missing} not in the header {header}", source=src,
+            if missing:  # the header itself is not echoed: the file may not be a CSV
+                raise InputError(f"column(s) {missing} not in the header ({len(header)} "
+                                 "column(s)); check the mapping's column names", source=src,
                                  line=1)
             pos = {c: header.index(c) for c in dict.fromkeys(needed)}
             items = list((extra or {}).items()) + [(c, (c, t)) for c, t in types.items()]

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
 
-from byokg.errors import ConfigError, InputError
+from byokg.errors import ConfigError, InputError, invalid_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -453,6 +453,8 @@ def source_files(sources: Sequence[str | os.PathLike[str]],
                 "directly inside a folder: pass each folder you mean as its own source",
                 source=str(p))
         found = [f for f in entries if f.suffix.lower() in TRIPLE_SUFFIXES]
+        for f in found:
+            check_regular(f)
         if not found:
             raise InputError(f"no {', '.join(TRIPLE_SUFFIXES)} files in this folder", source=str(p))
         other = [f.name for f in entries if f.suffix.lower() not in TRIPLE_SUFFIXES]
@@ -601,6 +603,20 @@ def _open_text(path: str | os.PathLike[str], **kwargs: Any) -> Any:
         return open(path, encoding="utf-8-sig", **kwargs)
     except OSError as exc:
         raise InputError(f"cannot open: {exc.strerror}", source=str(path)) from None
+
+
+def check_regular(path: str | os.PathLike[str]) -> None:
+    """Raise InputError unless ``path`` is a regular file (a FIFO, socket or device in a data
+    folder would block or never end: it is named, never read)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", source=str(path)) from None
+    if not stat.S_ISREG(mode):
+        kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "special")
+        raise InputError(f"not a regular file ({kind}); byokg reads only regular files from a "
+                         "folder: move it out or rename it", source=str(path))
 
 
 def _regular(path: str | os.PathLike[str]) -> bool:
@@ -988,6 +1004,8 @@ def _jsonl_row(b: TripleBuilder, line: str, limits: Limits) -> str | None:
         return f"JSON nested too deeply ({limits.hint('depth')})"
     if not isinstance(obj, dict):
         return "expected a JSON object"
+    if ("\\ud" in line or "\\uD" in line) and (bad := _invalid_text_in(obj)):
+        return bad
     props = obj.get("properties") or None
     if props is not None and not isinstance(props, dict):
         return "field 'properties' must be an object"
@@ -1005,6 +1023,24 @@ def _jsonl_row(b: TripleBuilder, line: str, limits: Limits) -> str | None:
     if "id" in obj:
         return _jsonl_node(b, obj, props)
     return "a row needs head/relation/tail (a triplet) or id (a node record)"
+
+
+def _invalid_text_in(value: Any, where: str = "") -> str | None:
+    """Why a parsed JSON value holds text no UTF-8 can store (a lone surrogate written as an
+    escape, ``"\\ud800"``), naming the field; None when it is fine."""
+    if isinstance(value, str):
+        bad = invalid_text(value)
+        return f"field {where or 'value'!r}: {bad}" if bad else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(
+        value, list) else ()
+    for k, v in items:
+        name = f"{where}.{k}" if where else str(k)
+        if isinstance(k, str) and invalid_text(k):
+            return f"a field name in {where or 'the row'!r}: {invalid_text(k)}"
+        bad = _invalid_text_in(v, name)
+        if bad:
+            return bad
+    return None
 
 
 def _jsonl_node(b: TripleBuilder, obj: dict[str, Any], props: dict | None) -> str | None:

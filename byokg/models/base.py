@@ -114,7 +114,9 @@ class BaseLLM:
     ) -> LLMResponse:
         """The reply, retried within the budget. With ``on_token`` the reply's text also goes
         to ``on_token`` piece by piece as the provider sends it; an attempt that fails after a
-        piece was sent is not retried (the pieces cannot be taken back)."""
+        piece was sent is not retried (the pieces cannot be taken back). A stopped question
+        (:mod:`byokg.cancel`) makes no further attempt and ends the back-off at once."""
+        from byokg.cancel import check as check_cancelled
         from byokg.models.retry import RetryPolicy
 
         start = time.monotonic()
@@ -130,6 +132,7 @@ class BaseLLM:
             on_token(piece)  # type: ignore[misc]
 
         for attempt in range(self.retries + 1):
+            check_cancelled()  # a stopped question makes no (further) call
             left = end - time.monotonic()
             if left <= 0.05:
                 break
@@ -152,7 +155,7 @@ class BaseLLM:
             f"{self.name} failed after {attempts} attempts in {spent:.1f} s (deadline "
             f"{self.timeout_s:g} s per call, budget {self.budget_s:g} s in all; set "
             f"llm_options timeout_s / budget_s): {last}",
-            code=last.code if last else "budget")
+            code=last.code if last else "budget", summary=last.summary if last else None)
 
 
 @runtime_checkable

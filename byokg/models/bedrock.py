@@ -19,6 +19,7 @@ import threading
 import time
 from typing import Any
 
+from byokg.cancel import check as check_cancelled
 from byokg.errors import ConfigError, LLMError
 from byokg.models.base import (
     MAX_REPLY_CHARS,
@@ -124,7 +125,10 @@ class BedrockLLM(BaseLLM):
 
         worker = threading.Thread(target=run, daemon=True, name="byokg-bedrock")
         worker.start()
-        worker.join(timeout_s)
+        end = time.monotonic() + timeout_s
+        while worker.is_alive() and (left := end - time.monotonic()) > 0:
+            worker.join(min(left, 0.1))
+            check_cancelled()  # a stopped question stops waiting (the thread ends on its own)
         if worker.is_alive():
             raise TransientLLMError(f"no reply within {timeout_s:g} s", code="timeout")
         exc = box.get("exc")
@@ -145,7 +149,8 @@ class BedrockLLM(BaseLLM):
             retry = code in RETRYABLE or (code[:1].upper() + code[1:]) in RETRYABLE
             cls = TransientLLMError if retry else LLMError
             return cls(f"{self.name}: {msg}" + ("" if retry else " (AWS's message is in the "
-                                                "byokg.llm log)"), code=code)
+                                                "byokg.llm log)"), code=code,
+                       summary=f"{self.name}: {msg}")
         if isinstance(exc, BotoCoreError):
             name = type(exc).__name__
             cls = TransientLLMError if name in _TRANSIENT_BOTO else LLMError

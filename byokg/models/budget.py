@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from byokg.cancel import check as check_cancelled
 from byokg.errors import LLMError
 
 
@@ -63,6 +64,7 @@ class BudgetedLLM:
         self.name = getattr(llm, "name", "llm")
 
     def complete(self, prompt: str, **kwargs: Any) -> Any:
+        check_cancelled()  # a stopped question makes no call, whatever the model
         self.budget.take()
         return self.llm.complete(prompt, **kwargs)
 

@@ -3,9 +3,10 @@
 ``urllib``'s ``timeout`` bounds each socket operation, so a server that sends one byte every
 few seconds can hold a call for ever. Here a watchdog timer shuts the socket down when the
 deadline passes, which ends any blocked read at once; every socket operation also gets the
-time that is left as its own timeout. Proxies from the environment (``HTTPS_PROXY`` …) are
-used as urllib would. The body is read in chunks and never kept past a byte limit (a reply
-cut there says so); a streamed reply goes chunk by chunk to a sink.
+time that is left as its own timeout. A stopped question (:mod:`byokg.cancel`) shuts the socket
+down the same way and raises :class:`~byokg.cancel.Cancelled`. Proxies from the environment
+(``HTTPS_PROXY`` …) are used as urllib would. The body is read in chunks and never kept past a
+byte limit (a reply cut there says so); a streamed reply goes chunk by chunk to a sink.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from typing import NamedTuple
+
+from byokg import cancel
 
 
 class DeadlineExceeded(TimeoutError):
@@ -87,6 +90,8 @@ def post(url: str, body: bytes, headers: dict[str, str], deadline_s: float, *,
     timer = threading.Timer(deadline_s, stop)
     timer.daemon = True
     timer.start()
+    token = cancel.current()
+    unwatch = token.on_cancel(stop) if token is not None else None
     try:
         path = url if (conn.host != parts.hostname and parts.scheme == "http") else (
             parts.path or "/") + (f"?{parts.query}" if parts.query else "")
@@ -117,12 +122,14 @@ def post(url: str, body: bytes, headers: dict[str, str], deadline_s: float, *,
                 cut = True
                 break
         if fired.is_set() or time.monotonic() > end:
+            _raise_if_cancelled(token)
             raise DeadlineExceeded(f"no complete reply within {deadline_s:g} s")
         if resp.length and not cut:  # Content-Length said more was coming
             raise ConnectionError(f"connection closed {resp.length} bytes before the end of "
                                   "the reply")
         return Reply(resp.status, bytes(data), cut, ctype)
     except (OSError, http.client.HTTPException) as exc:
+        _raise_if_cancelled(token)
         if fired.is_set() or time.monotonic() >= end:
             raise DeadlineExceeded(f"no complete reply within {deadline_s:g} s") from None
         if isinstance(exc, OSError):
@@ -130,4 +137,11 @@ def post(url: str, body: bytes, headers: dict[str, str], deadline_s: float, *,
         raise ConnectionError(f"{type(exc).__name__}: {exc}") from None
     finally:
         timer.cancel()
+        if unwatch is not None:
+            unwatch()
         conn.close()
+
+
+def _raise_if_cancelled(token: cancel.CancelToken | None) -> None:
+    if token is not None and token.cancelled:
+        raise cancel.Cancelled(token.reason) from None

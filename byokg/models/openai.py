@@ -96,8 +96,9 @@ class OpenAICompatLLM(BaseLLM):
         msg = f"{self.name}: " + report(self.name, status, body, url=self.url,
                                         secrets=[self.api_key])
         if status == 429 or status >= 500:
-            raise TransientLLMError(msg, code=str(status))
-        raise LLMError(msg + " (the provider's reply is in the byokg.llm log)", code=str(status))
+            raise TransientLLMError(msg, code=str(status), summary=msg)
+        raise LLMError(msg + " (the provider's reply is in the byokg.llm log)", code=str(status),
+                       summary=msg)
 
     def _exchange(self, body: dict[str, Any], timeout_s: float, sink: Any = None) -> Reply:
         from byokg.models.http import DeadlineExceeded, post

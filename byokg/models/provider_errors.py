@@ -17,6 +17,8 @@ import urllib.parse
 from collections.abc import Iterable
 from typing import Any
 
+from byokg.redaction import redact_text
+
 log = logging.getLogger("byokg.llm")
 
 KINDS = {
@@ -26,32 +28,10 @@ KINDS = {
     500: "server error", 502: "bad gateway", 503: "unavailable", 504: "gateway timeout",
 }
 _IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]{0,63}$")
-MASK = "***"
-# secrets that look like secrets wherever they appear
-_PATTERNS = [
-    # Authorization / API-key headers and their values, as text or in JSON
-    (re.compile(r"(?i)\b(authorization|proxy-authorization)(\"?\s*[:=]\s*\"?)(bearer|basic|token)?"
-                r"\s*[^\s\",;]+"), lambda m: f"{m[1]}{m[2]}{(m[3] + ' ') if m[3] else ''}{MASK}"),
-    (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=\-]{8,}"), lambda m: f"{m[1]} {MASK}"),
-    (re.compile(r"(?i)\b(x-api-key|api[-_]?key|access[-_]?token|secret|password|passwd|token)"
-                r"(\"?\s*[:=]\s*\"?)[^\s\",;&]+"), lambda m: f"{m[1]}{m[2]}{MASK}"),
-    # vendor key shapes: OpenAI/Anthropic style sk-…, AWS access key ids
-    (re.compile(r"\bsk-[A-Za-z0-9_\-]{8,}"), lambda m: f"sk-{MASK}"),
-    (re.compile(r"\b(AKIA|ASIA)[A-Z0-9]{16}\b"), lambda m: f"{m[1]}{MASK}"),
-    # credentials in URLs: scheme://user:password@host
-    (re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://)[^/\s:@\"']+(:[^/\s@\"']*)?@"),
-     lambda m: f"{m[1]}{MASK}@"),
-]
-
-
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
-    """``text`` with every given secret (an API key …) and everything shaped like a secret
-    (Authorization values, ``api_key=…``, ``sk-…`` keys, URL credentials) replaced by ``***``."""
-    for s in sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True):
-        text = text.replace(s, MASK)
-    for pattern, repl in _PATTERNS:
-        text = pattern.sub(repl, text)
-    return text
+    """``text`` with every given secret and everything shaped like one replaced by ``***``
+    (the project's one redaction: :func:`byokg.redaction.redact_text`)."""
+    return redact_text(text, secrets)
 
 
 def redact_url(url: str) -> str:

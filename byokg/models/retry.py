@@ -46,4 +46,11 @@ class RetryPolicy:
 
 
 def sleep(seconds: float) -> None:  # indirection so tests can skip real sleeping
-    time.sleep(seconds)
+    """Wait between attempts; a stopped question (:mod:`byokg.cancel`) ends the wait at once."""
+    from byokg.cancel import current
+    from byokg.cancel import sleep as cancellable_sleep
+
+    if current() is None:
+        time.sleep(seconds)
+    else:
+        cancellable_sleep(seconds)

@@ -35,6 +35,7 @@ attaches the run so far to it as ``exc.trace`` and ``exc.partial`` (an Answer wi
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import queue
 import threading
 import time
@@ -53,7 +54,7 @@ from byokg.contracts import (
     TraceEvent,
     is_literal_text,
 )
-from byokg.errors import ByokgError, ConfigError, InputError, LLMError, PluginError
+from byokg.errors import ByokgError, ConfigError, InputError, LLMError, PluginError, invalid_text
 from byokg.graph.profile import GraphProfile, apply_display, display_names, get_profile
 from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis, analyze
@@ -290,6 +291,9 @@ class Engine:
         if not isinstance(question, str) or not question.strip():
             raise InputError("the question is empty")
         q = question.strip()
+        bad = invalid_text(q)
+        if bad:
+            raise InputError(f"the question is not valid text: {bad}")
         tokens = count_tokens(q)
         if tokens > self.max_question_tokens or len(q) > MAX_QUESTION_CHARS:
             raise InputError(
@@ -576,7 +580,9 @@ class Engine:
             return []
         refused = q.budget.refused
         with ThreadPoolExecutor(max_workers=min(self.config.workers, len(reqs))) as pool:
-            futures = [(name, pool.submit(self._run_tool, tool, req)) for name, tool, req in reqs]
+            # each tool in a copy of this context: a stop (byokg.cancel) reaches its calls
+            futures = [(name, pool.submit(contextvars.copy_context().run, self._run_tool, tool,
+                                          req)) for name, tool, req in reqs]
             results = [(name, f.result()) for name, f in futures]
         if q.budget.refused > refused:
             self._budget_hit(q, f"{q.budget.refused - refused} tool call(s) refused", rnd)

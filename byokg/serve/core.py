@@ -17,10 +17,13 @@ from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from byokg.cancel import Cancelled, CancelToken
+from byokg.cancel import current as current_token
+from byokg.cancel import scope as cancel_scope
 from byokg.contracts import ContextItem, GraphSchema, MentionLinks, TraceEvent
+from byokg.errors import ByokgError, InputError, LLMError, invalid_text
 from byokg.pipeline.answer import Answer, Retrieval
-
-from ..errors import ByokgError, InputError
+from byokg.redaction import redact_text, redact_uri
 
 log = logging.getLogger("byokg.serve")
 T = TypeVar("T")
@@ -38,6 +41,12 @@ class ServeLimits(BaseModel):
     timeout: float = Field(60.0, gt=0, description="seconds a request may take")
     max_concurrency: int = Field(4, ge=1, le=64, description="requests answered side by side")
     max_queue: int = Field(32, ge=0, description="requests waiting for a worker")
+    read_timeout: float = Field(10.0, gt=0, description="seconds a client has to send its "
+                                "request headers, and again its body")
+    max_connections: int = Field(256, ge=2, description="open HTTP connections at most")
+    allow_hosts: tuple[str, ...] = Field(
+        (), description="Host names the HTTP API answers besides the loopback names (and the "
+                        "address it is bound to); '*' answers any")
 
 
 # --------------------------------------------------------------------------- request/response
@@ -113,32 +122,53 @@ class Timeout(ByokgError):
     """A request ran past the server's timeout (it is abandoned, the server keeps serving)."""
 
 
-class Abandoned(BaseException):  # noqa: N818 - not an error: the run is told to stop
-    """Raised inside an abandoned question's thread at its next step, so that it stops instead
-    of running on for nobody (a BaseException: no stage's error handling keeps it)."""
+# Raised inside an abandoned question at its next step, or inside the LLM call or query under
+# way, so that it stops instead of running on for nobody (a BaseException: no stage's error
+# handling keeps it). The older name of byokg.cancel.Cancelled.
+Abandoned = Cancelled
 
 
-_run = threading.local()  # the stop flag of the request this worker thread runs
-
-
-def _call(stop: threading.Event, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
-    _run.stop = stop
-    try:
+def _call(token: CancelToken, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """``fn(*args)`` under the request's cancel token (byokg.cancel)."""
+    with cancel_scope(token):
         return fn(*args)
-    finally:
-        _run.stop = None
 
 
 def _stop_check() -> Callable[[Any], None] | None:
-    """An ``on_event`` listener that stops the question once its request was abandoned."""
-    stop: threading.Event | None = getattr(_run, "stop", None)
-    if stop is None:
+    """An ``on_event`` listener that stops the question once its request was abandoned (the
+    LLM call or query under way is stopped by the token itself)."""
+    token = current_token()
+    if token is None:
         return None
 
     def check(_event: Any) -> None:
-        if stop.is_set():
-            raise Abandoned
+        token.check()
     return check
+
+
+def text_problem(text: str) -> str | None:
+    """Why ``text`` is not valid text (:func:`byokg.errors.invalid_text`), or None."""
+    return invalid_text(text)
+
+
+def client_message(exc: BaseException) -> str:
+    """What a client is told about a failed request: the error's message with URIs and secrets
+    redacted; an LLM failure only as its kind and status (the provider's reply may echo keys or
+    internal addresses): the full text goes to the server log, redacted."""
+    if isinstance(exc, LLMError):
+        log.warning("LLM failure: %s", redact_text(str(exc)))
+        return llm_summary(exc)
+    return redact_text(str(exc))
+
+
+def llm_summary(exc: LLMError) -> str:
+    """A provider failure told to clients: its code (HTTP status, AWS error code, timeout …).
+    A provider's own safe summary (``exc.summary``) is used when it sets one."""
+    summary = getattr(exc, "summary", None)
+    if isinstance(summary, str) and summary:
+        return redact_text(summary)
+    code = getattr(exc, "code", None)
+    return "the LLM call failed" + (f" ({code})" if code else "") + "; see the server log"
 
 
 # --------------------------------------------------------------------------- the service
@@ -204,6 +234,9 @@ class Service:
     def question(self, text: str) -> str:
         if not isinstance(text, str) or not text.strip():
             raise InputError("the question is empty", source="question")
+        bad = text_problem(text)
+        if bad:
+            raise InputError(f"the question is not valid text: {bad}", source="question")
         if len(text) > self.limits.max_question_chars:
             raise InputError(f"the question has {len(text):,} characters; this server takes at "
                              f"most {self.limits.max_question_chars:,} (--max-question-chars)",
@@ -220,6 +253,9 @@ class Service:
         for i, m in enumerate(mentions):
             if not isinstance(m, str) or not m.strip():
                 raise InputError(f"mention {i} is empty", source="mentions")
+            bad = text_problem(m)
+            if bad:
+                raise InputError(f"mention {i} is not valid text: {bad}", source="mentions")
             if len(m) > self.limits.max_question_chars:
                 raise InputError(f"mention {i} has {len(m):,} characters; at most "
                                  f"{self.limits.max_question_chars:,}", source="mentions")
@@ -251,7 +287,8 @@ class Service:
         return dump(mode="json") if dump else dict(prof)
 
     def health(self) -> Health:
-        return Health(graph=getattr(self.store, "uri", "") or "graph", nodes=self.stats.nodes,
+        return Health(graph=redact_uri(getattr(self.store, "uri", "") or "graph"),
+                      nodes=self.stats.nodes,
                       triplets=self.stats.triplets, llm=self.llm, busy=self._pending)
 
     # ------------------------------------------------------------------ bounded, timed runs
@@ -265,18 +302,27 @@ class Service:
                 raise Busy(f"the server is busy ({self._pending} requests running or waiting); "
                            "retry later")
             self._pending += 1
-        stop = threading.Event()
-        fut = self._pool.submit(_call, stop, fn, args)
+        token = CancelToken()
+        fut = self._pool.submit(_call, token, fn, args)
         fut.add_done_callback(self._done)
         waited = asyncio.wrap_future(fut)
         try:
             return await asyncio.wait_for(asyncio.shield(waited), self.limits.timeout)
         except TimeoutError:
-            stop.set()
-            fut.cancel()  # only takes when it has not started
-            waited.add_done_callback(_ignore_outcome)
+            self._abandon(token, fut, waited, f"past the {self.limits.timeout:g}s timeout")
             raise Timeout(f"the request took longer than {self.limits.timeout:g}s (--timeout) "
                           "and was abandoned") from None
+        except asyncio.CancelledError:  # the client went away (an MCP cancel, a closed stream)
+            self._abandon(token, fut, waited, "the client went away")
+            raise
+
+    @staticmethod
+    def _abandon(token: CancelToken, fut: Any, waited: asyncio.Future[Any], why: str) -> None:
+        """Stop a run nobody waits for: a queued one never starts, a running one stops its
+        LLM call or query under way (byokg.cancel)."""
+        token.cancel(f"the request was abandoned: {why}")
+        fut.cancel()  # only takes when it has not started
+        waited.add_done_callback(_ignore_outcome)
 
     def _done(self, _fut: Any) -> None:
         with self._lock:
@@ -291,3 +337,28 @@ def _ignore_outcome(fut: asyncio.Future[Any]) -> None:
 
 def is_loopback(host: str) -> bool:
     return host in LOOPBACK or host.startswith("127.")
+
+
+def allowed_hosts(bind: str, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The Host names a server bound to ``bind`` answers (against DNS rebinding): the loopback
+    names, the bound address itself (unless a wildcard) and ``extra`` (``--allow-host``);
+    ``("*",)`` when ``extra`` holds ``*``."""
+    if "*" in extra:
+        return ("*",)
+    names = ["127.0.0.1", "localhost", "::1"]
+    if bind not in ("0.0.0.0", "::", ""):
+        names.append(bind.strip("[]"))
+    names += [h.strip().lower().strip("[]") for h in extra if h.strip()]
+    return tuple(dict.fromkeys(n.lower() for n in names))
+
+
+def host_of(header: str) -> str:
+    """The host name of a Host header or an Origin (port and scheme dropped; IPv6 brackets
+    removed; lower case)."""
+    h = header.strip().lower()
+    if "://" in h:
+        h = h.split("://", 1)[1]
+    h = h.split("/", 1)[0]
+    if h.startswith("["):
+        return h[1:].split("]", 1)[0]
+    return h.rsplit(":", 1)[0] if h.count(":") == 1 else h

@@ -15,13 +15,15 @@ import logging
 from typing import Annotated, Any
 
 from mcp.server.fastmcp import Context, FastMCP
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import ToolAnnotations
 from pydantic import ConfigDict, Field
 
 from byokg.contracts import GraphSchema
+from byokg.errors import ByokgError
 from byokg.pipeline.answer import Answer, Retrieval
 
-from .core import AskOut, LinkOut, RetrieveOut, Service, is_loopback
+from .core import AskOut, LinkOut, RetrieveOut, Service, allowed_hosts, client_message, is_loopback
 
 log = logging.getLogger("byokg.serve")
 
@@ -36,12 +38,19 @@ READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotent
 Question = Annotated[str, Field(description="a question in natural language", min_length=1)]
 
 
-def create_mcp(service: Service, *, host: str = "127.0.0.1", port: int = 8000) -> FastMCP:
-    """The MCP server over one :class:`Service`."""
+def create_mcp(service: Service, *, host: str = "127.0.0.1", port: int = 8000,
+               allow_hosts: tuple[str, ...] = ()) -> FastMCP:
+    """The MCP server over one :class:`Service`. Its streamable HTTP transport checks Host
+    and Origin against the same allow-list as the HTTP API (the loopback names, the bound
+    address, ``allow_hosts``) on every address: the SDK's own check covers only a bind to
+    127.0.0.1, localhost or ::1."""
     mcp = FastMCP("byokg", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING",
-                  max_request_body_size=service.limits.max_body_bytes)
+                  max_request_body_size=service.limits.max_body_bytes,
+                  transport_security=transport_security(host, allow_hosts
+                                                        or service.limits.allow_hosts))
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
+    @_guarded
     async def ask(question: Question, ctx: Context) -> AskOut:
         """Answer a question from the graph: the answers as the graph names them, the evidence
         (paths, facts or query rows with tool, round and score), the linked entities and
@@ -49,12 +58,14 @@ def create_mcp(service: Service, *, host: str = "127.0.0.1", port: int = 8000) -
         return AskOut.of(await _reporting(service, ctx, question, answer=True))
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
+    @_guarded
     async def retrieve(question: Question, ctx: Context) -> RetrieveOut:
         """The ranked evidence for a question (best first) with its provenance, without an
         answer: for an agent that reasons over the facts itself."""
         return RetrieveOut.of(await _reporting(service, ctx, question, answer=False))
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
+    @_guarded
     async def link(mentions: Annotated[list[str], Field(
             description="names of things as a person would write them", min_length=1)]
                    ) -> LinkOut:
@@ -63,11 +74,13 @@ def create_mcp(service: Service, *, host: str = "127.0.0.1", port: int = 8000) -
         return await service.run(service.link, mentions)
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
+    @_guarded
     async def schema() -> GraphSchema:
         """The graph's node labels (with properties) and relation types (with patterns)."""
         return await service.run(service.schema)
 
     @mcp.tool(annotations=READ_ONLY, structured_output=True)
+    @_guarded
     async def profile() -> dict[str, Any]:
         """The graph profile the engine plans with: labels and relations with counts and
         statistics."""
@@ -107,6 +120,35 @@ async def _reporting(service: Service, ctx: Context, question: str, *, answer: b
     return result
 
 
+def transport_security(host: str, allow_hosts: tuple[str, ...] = ()) -> TransportSecuritySettings:
+    """The SDK's DNS-rebinding check over :func:`~byokg.serve.core.allowed_hosts` (``*``: off)."""
+    names = allowed_hosts(host, allow_hosts)
+    if names == ("*",):
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    shown = [f"[{n}]" if ":" in n else n for n in names]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[*shown, *(f"{n}:*" for n in shown)],
+        allowed_origins=[f"{scheme}://{n}{port}" for n in shown for scheme in ("http", "https")
+                         for port in ("", ":*")])
+
+
+def _guarded(fn: Any) -> Any:
+    """A tool whose failures reach the client as :func:`~byokg.serve.core.client_message`
+    (an LLM failure as its kind and status only, URIs redacted), never the raw text."""
+    import functools
+
+    from mcp.server.fastmcp.exceptions import ToolError
+
+    @functools.wraps(fn)
+    async def tool(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await fn(*args, **kwargs)
+        except ByokgError as exc:
+            raise ToolError(client_message(exc)) from None
+    return tool
+
+
 def _forbid_unknown_arguments(mcp: FastMCP) -> None:
     """An argument a tool does not take is an error, not dropped in silence (FastMCP ignores
     extra arguments by default); the input schemas say so too (``additionalProperties``)."""
@@ -119,7 +161,8 @@ def _forbid_unknown_arguments(mcp: FastMCP) -> None:
         tool.parameters["additionalProperties"] = False
 
 
-def serve_mcp(service: Service, *, host: str = "127.0.0.1", port: int | None = None) -> None:
+def serve_mcp(service: Service, *, host: str = "127.0.0.1", port: int | None = None,
+              allow_hosts: tuple[str, ...] = ()) -> None:
     """Serve over stdio, or over streamable HTTP on ``port`` (path ``/mcp``)."""
     if port is None:
         create_mcp(service).run("stdio")
@@ -127,4 +170,11 @@ def serve_mcp(service: Service, *, host: str = "127.0.0.1", port: int | None = N
     if not is_loopback(host):
         log.warning("binding to %s makes the graph and the LLM reachable from the network; "
                     "byokg serve has no authentication (put it behind one)", host)
-    create_mcp(service, host=host, port=port).run("streamable-http")
+    import uvicorn
+
+    from .http import uvicorn_options
+
+    # the SDK's streamable-HTTP app under byokg's protocol: the same read timeout and
+    # connection cap as the HTTP API (the SDK's own run has neither)
+    app = create_mcp(service, host=host, port=port, allow_hosts=allow_hosts).streamable_http_app()
+    uvicorn.run(app, host=host, port=port, log_level="warning", **uvicorn_options(service))

@@ -129,3 +129,22 @@ def test_what_is_not_isolated(monkeypatch) -> None:
             raise AssertionError("not asked when isolation is off")
 
     assert isinstance(isolate(Spec()), Spec)
+
+
+def test_a_stop_ends_the_query_under_way(store) -> None:
+    """Issue 26, finding 5: a cancelled question's query is stopped at once (its worker killed
+    and replaced), not left to run to its own timeout."""
+    from byokg.cancel import Cancelled, CancelToken, scope
+
+    assert execute(store, "RETURN 0 AS z").status is Status.OK  # the worker started: timed below
+    token = CancelToken()
+    threading.Timer(0.5, token.cancel, args=("the request was abandoned",)).start()
+    t0 = time.monotonic()
+    with pytest.raises(Cancelled), scope(token):
+        execute(store, SLOW, timeout_s=60, confirm=False)
+    assert time.monotonic() - t0 < 3.0  # 0.5 s, then the kill (the query alone takes minutes)
+    pool = pool_for(store)
+    assert pool.cancelled == 1
+    assert execute(store, "RETURN 3 AS three").result.rows == ((3,),)  # a fresh worker
+    with pytest.raises(Cancelled), scope(token):  # already stopped: nothing runs
+        execute(store, "RETURN 4 AS four")

@@ -308,7 +308,7 @@ def test_provider_error_body_is_summarised_and_logged_redacted(leaky, caplog, no
     for secret in (KEY, "hunter2", "gateway.internal", "Incorrect API key"):
         assert secret not in msg
     log = caplog.text
-    assert "Incorrect API key provided: ***" in log and "https://***@gateway.internal" in log
+    assert "Incorrect API key provided: ***" in log and "https://svc:***@gateway.internal" in log and "hunter2" not in log
     assert "Bearer ***" in log and KEY not in log and "hunter2" not in log
     assert ei.value.code == "401"
 

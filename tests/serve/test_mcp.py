@@ -176,3 +176,57 @@ def test_mcp_over_streamable_http_with_port(tmp_path):
         err.close()
     assert names == TOOLS
     assert ask.structuredContent["answers"][:1] == ["New Orleans"]
+
+
+def test_mcp_refuses_a_foreign_host_on_every_loopback_address(tmp_path):
+    """Issue 26, finding 3: bound to 127.0.0.2 the streamable HTTP transport answered a
+    foreign Host with 200 (the SDK's DNS-rebinding check covers only 127.0.0.1, localhost
+    and ::1). Now every bind checks Host and Origin against the allow-list."""
+    import socket
+    import subprocess
+    import time
+
+    import httpx
+    from mcp.client.streamable_http import streamable_http_client
+
+    host = "127.0.0.2"
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        port = sock.getsockname()[1]
+    err = open(tmp_path / "stderr.txt", "w")
+    proc = subprocess.Popen([str(EXE), "serve", "--mcp", "--graph", "memory:demo", "--host", host,
+                             "--port", str(port)], stdout=subprocess.DEVNULL, stderr=err)
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}}
+    headers = {"Accept": "application/json, text/event-stream",
+               "Content-Type": "application/json"}
+
+    async def main():
+        async with streamable_http_client(f"http://{host}:{port}/mcp") as (read, write, _):
+            async with ClientSession(read, write) as s:
+                await s.initialize()
+                return await s.call_tool("link", {"mentions": ["Satchmo"]})
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with socket.socket() as probe:
+                if probe.connect_ex((host, port)) == 0:
+                    break
+            assert proc.poll() is None, (tmp_path / "stderr.txt").read_text()
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        url = f"http://{host}:{port}/mcp"
+        foreign = httpx.post(url, json=init, headers={**headers, "Host": f"rebind.example:{port}"},
+                             timeout=30)
+        assert foreign.status_code == 421, foreign.text
+        origin = httpx.post(url, json=init, headers={**headers, "Origin": "http://evil.example"},
+                            timeout=30)
+        assert origin.status_code == 403, origin.text
+        linked = asyncio.run(asyncio.wait_for(main(), 120))  # its own address is allowed
+        assert linked.structuredContent["links"][0]["candidates"][0]["id"] == "Louis Armstrong"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        err.close()
