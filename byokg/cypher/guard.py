@@ -42,7 +42,7 @@ MAX_QUERY_CHARS = 100_000
 WRITE_KEYWORDS: frozenset[str] = WRITE_CLAUSES
 
 # Dialects whose EXPLAIN reports no statement type (Kùzu prints a plan only).
-NO_QUERY_TYPE = frozenset({"kuzu"})
+NO_QUERY_TYPE = frozenset({"kuzu", "ladybug"})
 
 # Kùzu plan operators (``NAME[id]`` boxes of EXPLAIN) that write, read files or change the
 # session or catalogue: the EXPLAIN second opinion refuses a plan holding one.

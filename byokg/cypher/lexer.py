@@ -386,7 +386,7 @@ def quote_identifier(name: str, dialect: str | None = None) -> str:
     bad = next((c for c in name if unicodedata.category(c) in ("Cc", "Cs")), None)
     if bad is not None:
         raise UnsafeIdentifier(f"name {name!r} holds the control character U+{ord(bad):04X}")
-    if (dialect or "").lower() == "kuzu":
+    if (dialect or "").lower() in ("kuzu", "ladybug"):  # the Kùzu family
         if "`" in name:
             raise UnsafeIdentifier(f"name {name!r} holds a backtick, which Kùzu cannot quote")
         return f"`{name}`"

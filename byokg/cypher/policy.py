@@ -112,6 +112,7 @@ PROCEDURES: dict[str, frozenset[str]] = {
     "neo4j": frozenset(_NEO4J_PROCS),
     "arcadedb": frozenset(_NEO4J_PROCS),
     "kuzu": frozenset(_KUZU_PROCS),
+    "ladybug": frozenset(_KUZU_PROCS),
     "neptune-analytics": frozenset(_NEPTUNE_PROCS),
     "neptune-db": frozenset({"neptune.graph.pg_schema"}),
 }
