@@ -18,6 +18,13 @@ _CACHE: list[str] = []
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Kùzu and LadybugDB cannot share a process (byokg.cypher.kuzuengine): Kùzu is loaded here
+    # first, whatever the test order, so LadybugDB always runs in its child process in this
+    # one (tests/backends/test_ladybug.py runs it in-process in a fresh interpreter).
+    import importlib.util
+
+    if importlib.util.find_spec("kuzu") is not None:
+        import kuzu  # noqa: F401
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -45,6 +45,7 @@ class KuzuEngine(BaseModel):
     magic: bytes  # first bytes of a single-file database
     extra: str  # pip extra: byokg[kuzu]
     suffix: str  # file suffix used in examples
+    upper_internal_keys: bool = False  # node/rel dicts say _ID, _LABEL, _SRC, _DST (LadybugDB)
 
     @property
     def install_hint(self) -> str:
@@ -54,7 +55,7 @@ class KuzuEngine(BaseModel):
 KUZU = KuzuEngine(name="kuzu", title="Kùzu", module="kuzu", native="kuzu._kuzu",
                   magic=b"KUZU", extra="kuzu", suffix=".kz")
 LADYBUG = KuzuEngine(name="ladybug", title="LadybugDB", module="ladybug", native="ladybug._lbug",
-                     magic=b"LBUG", extra="ladybug", suffix=".lbug")
+                     magic=b"LBUG", extra="ladybug", suffix=".lbug", upper_internal_keys=True)
 ENGINES: dict[str, KuzuEngine] = {e.name: e for e in (KUZU, LADYBUG)}
 PROCESS_MODES = ("auto", "local", "hosted")
 

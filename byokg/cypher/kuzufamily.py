@@ -283,7 +283,7 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
         out = []
         while res.has_next():
             out.append(res.get_next())
-        return out
+        return _lower_keys(out) if self.engine.upper_internal_keys else out
 
     def _read_catalog(self) -> _Catalog:
         cat = _Catalog()
@@ -852,6 +852,8 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
         rows: list[list[Any]] = []
         while res.has_next() and (max_rows is None or len(rows) < max_rows):
             rows.append([_plain(v) for v in res.get_next()])
+        if self.engine.upper_internal_keys:
+            rows = _lower_keys(rows)
         return res.get_column_names(), rows
 
     def worker_spec(self) -> Any:
@@ -961,6 +963,19 @@ def _plain(v: Any) -> Any:
         return [_plain(x) for x in v]
     if isinstance(v, dict):
         return {k: _plain(x) for k, x in v.items()}
+    return v
+
+
+_INTERNAL_KEYS = {"_ID": "_id", "_LABEL": "_label", "_SRC": "_src", "_DST": "_dst"}
+
+
+def _lower_keys(v: Any) -> Any:
+    """LadybugDB's node and rel dicts name their internal fields ``_ID``, ``_LABEL``, ``_SRC``,
+    ``_DST``; Kùzu's ``_id`` … : one spelling for the whole family."""
+    if isinstance(v, list):
+        return [_lower_keys(x) for x in v]
+    if isinstance(v, dict):
+        return {_INTERNAL_KEYS.get(k, k): _lower_keys(x) for k, x in v.items()}
     return v
 
 
