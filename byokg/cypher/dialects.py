@@ -69,6 +69,12 @@ _HINTS: dict[str, str] = {
 - Variable-length patterns should be bounded (e.g. *1..3); MERGE/CALL subqueries are limited.
 - No datetime() with time zones beyond UTC; use string comparison for dates stored as text.""",
 }
+_HINTS["falkordb"] = """Cypher dialect: FalkorDB (openCypher on Redis, queries run read-only).
+- No elementId(): use id(n) (an integer).
+- shortestPath() only in WITH/RETURN and only directed: MATCH (a {..}), (b {..}) RETURN shortestPath((a)-[*..4]->(b)); for either direction use CALL algo.SPpaths({sourceNode: a, targetNode: b, relDirection: 'both', maxLen: 4}) YIELD path.
+- Full-text search: CALL db.idx.fulltext.queryNodes('Label', 'words') YIELD node, score.
+- Schema: CALL db.labels(), db.relationshipTypes(), db.propertyKeys(), db.meta.stats(); no APOC.
+- String functions: string.join(list, sep), string.matchRegEx(s, re); list helpers list.dedup(l), list.sort(l); substring() is 0-based; toFloat/toInteger/toString work."""
 _HINTS["ladybug"] = _HINTS["kuzu"].replace(
     "Cypher dialect: Kùzu (embedded,", "Cypher dialect: LadybugDB (Kùzu's fork, embedded,")
 _HINTS["arcadedb"] = _HINTS["neo4j"].replace("Neo4j 5 Cypher", "ArcadeDB openCypher (Bolt)")
