@@ -81,9 +81,14 @@ def _client(parsed: Mapping[str, Any], connect_timeout: float) -> Any:
     except ImportError as exc:
         raise BackendError(f"the FalkorDB client is not installed ({exc}): "
                            "pip install 'byokg[falkordb]'") from None
-    return FalkorDB(host=parsed["host"], port=parsed["port"], username=parsed["username"],
-                    password=parsed["password"], socket_timeout=None,
-                    socket_connect_timeout=connect_timeout)
+    try:
+        return FalkorDB(host=parsed["host"], port=parsed["port"], username=parsed["username"],
+                        password=parsed["password"], socket_timeout=None,
+                        socket_connect_timeout=connect_timeout)
+    except Exception as exc:  # noqa: BLE001 - redis raises many types: name the cause
+        where = f"{parsed['host']}:{parsed['port']}"
+        raise BackendError(f"cannot reach FalkorDB at {where}: {type(exc).__name__}: {exc}",
+                           uri=f"falkordb://{where}/{parsed['graph']}") from None
 
 
 def _value(v: Any) -> Any:
