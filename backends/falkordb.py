@@ -184,6 +184,9 @@ class FalkorDBGraph(CypherGraphBase):
                 f"{', '.join(sorted(keys)[:20]) or 'none'}); create one with "
                 f"`byokg load FILES --into {self.uri}`", uri=self.uri)
         self._graph = self._db.select_graph(self.graph_name)
+        if self.cyp.id_label is None and len(self.labels()) == 1:
+            # every node has it: the id lookup uses the label's index instead of a scan
+            self.cyp.id_label = self.labels()[0]
         self.fulltext_labels = self._fulltext_labels()
         caps = {Capability.CYPHER, Capability.EXPLAIN, Capability.SHORTEST_PATH,
                 Capability.PROFILE}
