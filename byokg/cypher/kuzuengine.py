@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import json
 import os
 import signal
@@ -87,9 +88,17 @@ def check_file_format(engine: KuzuEngine, path: str, uri: str) -> None:
 
 
 def _clashing(engine: KuzuEngine) -> KuzuEngine | None:
-    """Another family engine already loaded in this process (its module cannot share it)."""
-    return next((e for e in ENGINES.values()
-                 if e != engine and (e.native in sys.modules or e.module in sys.modules)), None)
+    """Another family engine whose native extension is loaded in this process (the two cannot
+    share it; ``import ladybug`` alone loads none, ``import kuzu`` does)."""
+    return next((e for e in ENGINES.values() if e != engine and e.native in sys.modules), None)
+
+
+def require_engine(engine: KuzuEngine) -> None:
+    """A BackendError with the install hint when the engine's package is missing (checked
+    without importing it: this process may have to host it in a child)."""
+    if importlib.util.find_spec(engine.module) is None:
+        raise BackendError(f"{engine.title} is not installed (the optional package "
+                           f"{engine.module!r}): {engine.install_hint}")
 
 
 def import_engine(engine: KuzuEngine) -> Any:

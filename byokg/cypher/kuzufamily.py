@@ -73,7 +73,7 @@ from byokg.graph.store import (
     SampledNode,
 )
 
-from .kuzuengine import KUZU, KuzuEngine, check_file_format, connect
+from .kuzuengine import KUZU, KuzuEngine, check_file_format, connect, require_engine
 
 TRIPLE_NODE_TABLE = "Entity"
 TRIPLE_REL_TABLE = "REL"
@@ -208,6 +208,7 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
         **_: Any,
     ) -> None:
         eng = self.engine
+        require_engine(eng)
         opts = _uri_options(uri, eng)
         id_property = opts.pop("id_property", id_property)
         timeout_s = opts.pop("timeout_s", timeout_s)
@@ -1002,6 +1003,7 @@ def _check_ident(name: str, what: str, source: str) -> str:
 
 def _new_db(engine: KuzuEngine, into: str) -> Any:
     """A writable connection to a NEW database at ``into`` (an existing one is refused)."""
+    require_engine(engine)
     path = _path_of(into, engine)
     p = FsPath(path)
     if p.exists() and (p.is_file() and p.stat().st_size > 0 or p.is_dir() and any(p.iterdir())):
