@@ -25,6 +25,8 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # optional module -> how to install it (a lean `pip install byokg` has none of them)
 OPTIONAL_MODULES: dict[str, str] = {
     "kuzu": "pip install 'byokg[kuzu]'",
+    "ladybug": "pip install 'byokg[ladybug]'",
+    "falkordb": "pip install 'byokg[falkordb]'",
     "pyarrow": "pip install 'byokg[arrow]'",
     "neo4j": "pip install 'byokg[neo4j]'",
     "boto3": "pip install 'byokg[bedrock]' (Bedrock) or 'byokg[neptune]' (Neptune)",

@@ -25,6 +25,8 @@ from byokg.errors import ConfigError, PluginError
 DEFAULT_PLUGINS: tuple[str, ...] = (
     "byokg.backends.memory",
     "byokg.backends.kuzu",
+    "byokg.backends.ladybug",
+    "byokg.backends.falkordb",
     "byokg.backends.neo4j",
     "byokg.backends.neptune",
     "byokg.plugins.linking",

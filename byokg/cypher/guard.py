@@ -42,7 +42,7 @@ MAX_QUERY_CHARS = 100_000
 WRITE_KEYWORDS: frozenset[str] = WRITE_CLAUSES
 
 # Dialects whose EXPLAIN reports no statement type (Kùzu prints a plan only).
-NO_QUERY_TYPE = frozenset({"kuzu"})
+NO_QUERY_TYPE = frozenset({"kuzu", "ladybug", "falkordb"})
 
 # Kùzu plan operators (``NAME[id]`` boxes of EXPLAIN) that write, read files or change the
 # session or catalogue: the EXPLAIN second opinion refuses a plan holding one.
@@ -56,6 +56,10 @@ _KUZU_WRITE_OPERATORS = re.compile(
 _KUZU_WRITE_FUNCTIONS = re.compile(
     r"READ_CSV\w*|READ_PARQUET|READ_NPY|READ_PANDAS|READ_\w*JSON\w*|JSON_SCAN|FILE_INFO|"
     r"CREATE_\w+|DROP_\w+|PROJECT_GRAPH\w*|CLEAR_WARNINGS|\w*_EXTENSION\w*")
+
+# FalkorDB plan operators (one per line of GRAPH.EXPLAIN) that write or read files.
+_FALKORDB_WRITE_OPERATORS = re.compile(
+    r"^\s*(Create|Update|Delete|Merge|MergeCreate|Foreach|Load CSV)\b", re.M)
 
 # Look-alike letters (Cyrillic, Greek, …) mapped to the Latin letter they imitate. NFKC leaves
 # these alone, so a keyword spelt with them is caught here.
@@ -322,10 +326,17 @@ def confirm_with_explain(
 
 
 def _check_plan_text(verdict: GuardVerdict, plan: Mapping[str, Any]) -> GuardVerdict:
-    """Kùzu: look for write/file/session operators in the printed plan."""
-    if str(plan.get("dialect", "")).lower() not in NO_QUERY_TYPE:
+    """Kùzu family and FalkorDB: look for write/file/session operators in the printed plan."""
+    dialect = str(plan.get("dialect", "")).lower()
+    if dialect not in NO_QUERY_TYPE:
         return verdict
     text = str(plan.get("plan") or "")
+    if dialect == "falkordb":
+        found = _FALKORDB_WRITE_OPERATORS.search(text)
+        if found is None:
+            return verdict.model_copy(update={"notes": verdict.notes + ("EXPLAIN plan read-only",)})
+        return _refuse(verdict, f"EXPLAIN plan holds the operator {found.group(1)}",
+                       found.group(1))
     bad = next((op for op in _KUZU_OPERATOR.findall(text) if _KUZU_WRITE_OPERATORS.fullmatch(op)),
                None) or next((fn.upper() for fn in _KUZU_FUNCTION.findall(text)
                               if _KUZU_WRITE_FUNCTIONS.fullmatch(fn.upper())), None)

@@ -386,9 +386,11 @@ def quote_identifier(name: str, dialect: str | None = None) -> str:
     bad = next((c for c in name if unicodedata.category(c) in ("Cc", "Cs")), None)
     if bad is not None:
         raise UnsafeIdentifier(f"name {name!r} holds the control character U+{ord(bad):04X}")
-    if (dialect or "").lower() == "kuzu":
+    if (dialect or "").lower() in ("kuzu", "ladybug", "falkordb"):  # no escape in `names`
         if "`" in name:
-            raise UnsafeIdentifier(f"name {name!r} holds a backtick, which Kùzu cannot quote")
+            raise UnsafeIdentifier(f"name {name!r} holds a backtick, which "
+                                   f"{'FalkorDB' if dialect == 'falkordb' else 'Kùzu'} cannot "
+                                   "quote")
         return f"`{name}`"
     if "/*" in name or "*/" in name:
         raise UnsafeIdentifier(f"name {name!r} holds a comment marker ('/*' or '*/') that some "

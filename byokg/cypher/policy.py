@@ -60,6 +60,10 @@ _NEPTUNE = """
 join textindexof tolist colltoset collmax collmin collsortmaps collsortmulti collsort
 removekeyfrommap epochmillis
 """
+# FalkorDB 4 functions (``CALL dbms.functions()``) the lists above lack; all compute values.
+_FALKORDB = """
+hasLabels indegree outdegree tojson tomap topath typeof vecf32 stdev stdevp
+"""
 # Dotted functions and namespaces that only compute values.
 _DOTTED = """
 date.truncate date.realtime date.statement date.transaction datetime.truncate
@@ -74,6 +78,8 @@ apoc.node.degree apoc.node.degree.in apoc.node.degree.out apoc.node.labels apoc.
 apoc.node.relationship.exists apoc.node.relationship.types apoc.rel.id apoc.rel.type
 apoc.rel.startnode apoc.rel.endnode apoc.any.properties apoc.any.property
 apoc.label.exists
+list.dedup list.insert list.insertlistelements list.remove list.sort string.join
+string.matchregex string.replaceregex vec.cosinedistance vec.euclideandistance
 """
 _NAMESPACES = (
     "apoc.text.", "apoc.coll.", "apoc.map.", "apoc.convert.", "apoc.date.", "apoc.temporal.",
@@ -81,7 +87,8 @@ _NAMESPACES = (
     "apoc.bitwise.", "apoc.meta.cypher.",
 )
 
-_COMMON = frozenset(_NEO4J.split()) | frozenset(_KUZU.split()) | frozenset(_NEPTUNE.split())
+_COMMON = (frozenset(_NEO4J.split()) | frozenset(_KUZU.split()) | frozenset(_NEPTUNE.split())
+           | frozenset(_FALKORDB.lower().split()))
 FUNCTIONS: frozenset[str] = _COMMON | frozenset(_DOTTED.split())
 
 # Read-only procedures per dialect (lower case). Unknown procedures are rejected.
@@ -101,6 +108,14 @@ _KUZU_PROCS = {
     "query_fts_index", "query_vector_index", "show_projected_graphs", "stats_info",
     "storage_info", "show_macros", "catalog_version",
 }  # fmt: skip
+# FalkorDB: catalogue, index queries and the path-finding procedures that only read (``READ`` in
+# ``CALL dbms.procedures()``); index creation and dropping are WRITE there and absent here.
+_FALKORDB_PROCS = {
+    "db.labels", "db.relationshiptypes", "db.propertykeys", "db.indexes", "db.constraints",
+    "db.meta.stats", "db.idx.fulltext.querynodes", "db.idx.fulltext.queryrelationships",
+    "db.idx.vector.querynodes", "db.idx.vector.queryrelationships", "algo.sppaths",
+    "algo.sspaths", "algo.bfs",
+}  # fmt: skip
 _NEPTUNE_PROCS = {
     "neptune.graph.pg_schema", "neptune.algo.vectors.topkbyembedding",
     "neptune.algo.vectors.topkbynode", "neptune.algo.vectors.get",
@@ -112,6 +127,8 @@ PROCEDURES: dict[str, frozenset[str]] = {
     "neo4j": frozenset(_NEO4J_PROCS),
     "arcadedb": frozenset(_NEO4J_PROCS),
     "kuzu": frozenset(_KUZU_PROCS),
+    "ladybug": frozenset(_KUZU_PROCS),
+    "falkordb": frozenset(_FALKORDB_PROCS),
     "neptune-analytics": frozenset(_NEPTUNE_PROCS),
     "neptune-db": frozenset({"neptune.graph.pg_schema"}),
 }

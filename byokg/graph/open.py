@@ -1,5 +1,6 @@
-"""Opening graphs by URI: ``memory:PATH``, ``kuzu:PATH``, ``neo4j://…``, ``bolt://…``,
-``neptune-graph://GRAPH_ID``, ``neptune-db://HOST[:PORT]``. The scheme picks the backend
+"""Opening graphs by URI: ``memory:PATH``, ``kuzu:PATH``, ``ladybug:PATH``, ``neo4j://…``,
+``bolt://…``, ``falkordb://HOST:PORT/GRAPH``, ``neptune-graph://GRAPH_ID``,
+``neptune-db://HOST[:PORT]``. The scheme picks the backend
 registered through the ``register_backends`` hook.
 
 Every URI may carry options after ``?`` (``&``-separated, percent-encoded, read by
@@ -24,8 +25,9 @@ if TYPE_CHECKING:
 def uri_scheme(uri: str) -> str:
     if ":" not in uri:
         raise ConfigError(
-            f"graph URI {uri!r} has no scheme; use memory:PATH, kuzu:PATH, neo4j://HOST, "
-            "bolt://HOST, neptune-graph://GRAPH_ID or neptune-db://HOST[:PORT] "
+            f"graph URI {uri!r} has no scheme; use memory:PATH, kuzu:PATH, ladybug:PATH, "
+            "neo4j://HOST, bolt://HOST, falkordb://HOST:PORT/GRAPH, neptune-graph://GRAPH_ID "
+            "or neptune-db://HOST[:PORT] "
             "(memory:demo is the built-in demo graph)"
         )
     return uri.split(":", 1)[0].lower()

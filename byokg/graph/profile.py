@@ -298,7 +298,7 @@ def cypher_literal(value: Any, kind: str | None = None, *, dialect: str | None =
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, dt.datetime) or (kind == "datetime" and isinstance(value, str)):
-        fn = "timestamp" if dialect == "kuzu" else "datetime"
+        fn = "timestamp" if dialect in ("kuzu", "ladybug") else "datetime"
         text = value.isoformat() if isinstance(value, dt.datetime) else value
         return f"{fn}('{text}')"
     if isinstance(value, dt.date) or (kind == "date" and isinstance(value, str)):

@@ -60,6 +60,23 @@ def kuzu_store_from_triples(tmp_path_factory) -> TripleFactory:
 
 
 @pytest.fixture(scope="session")
+def ladybug_store_from_triples(tmp_path_factory) -> TripleFactory:
+    """Load triples through ``byokg load`` (CSV -> LadybugDB) and open the store read-only
+    (in a child process when Kùzu is loaded in this one: byokg.cypher.kuzuengine)."""
+    opened = []
+
+    def make(triples):
+        d = tmp_path_factory.mktemp("ladybug-triples")
+        store = loaded_store(triples, f"ladybug:{d / 'graph.lbug'}", d)
+        opened.append(store)
+        return store
+
+    yield make
+    for s in opened:
+        s.close()
+
+
+@pytest.fixture(scope="session")
 def northwind_data() -> Path:
     d = NORTHWIND / "graph" / "import"
     if not d.is_dir():
@@ -73,6 +90,16 @@ def northwind_kuzu_uri(tmp_path_factory, northwind_data) -> str:
     from byokg.io.pgmapping import load_northwind
 
     uri = f"kuzu:{tmp_path_factory.mktemp('northwind') / 'northwind.kz'}"
+    load_northwind(uri, northwind_data)
+    return uri
+
+
+@pytest.fixture(scope="session")
+def northwind_ladybug_uri(tmp_path_factory, northwind_data) -> str:
+    """Northwind loaded once per session into a LadybugDB file (via the packaged mapping)."""
+    from byokg.io.pgmapping import load_northwind
+
+    uri = f"ladybug:{tmp_path_factory.mktemp('northwind-lbug') / 'northwind.lbug'}"
     load_northwind(uri, northwind_data)
     return uri
 

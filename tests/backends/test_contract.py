@@ -1,9 +1,10 @@
 """The GraphStore contract suite (``byokg.testing.contract_suite``) on every built-in backend:
-memory, Kùzu (tests/backends/conftest.py) and Bolt (tests/conftest.py, a real ArcadeDB server).
+memory, Kùzu and LadybugDB (tests/backends/conftest.py), Bolt (tests/conftest.py, a real ArcadeDB
+server) and FalkorDB (tests/conftest.py, a real FalkorDB server).
 
 A backend NAME takes part through its fixture ``NAME_store_from_triples`` (a factory
 ``triples -> GraphStore``); ``BYOKG_CONTRACT_BACKENDS=a,b`` picks the backends (default
-``memory,kuzu,bolt``). A third-party backend calls ``contract_suite`` in its own tests
+``memory,kuzu,ladybug,falkordb,bolt``). A third-party backend calls ``contract_suite`` in its own tests
 (docs/backends.md); the last tests here run it that way, outside this repository's fixtures,
 and check that it fails on a store that breaks the contract.
 """
@@ -22,10 +23,10 @@ from byokg.testing import contract_suite
 
 BACKENDS = [
     b.strip()
-    for b in os.environ.get("BYOKG_CONTRACT_BACKENDS", "memory,kuzu,bolt").split(",")
+    for b in os.environ.get("BYOKG_CONTRACT_BACKENDS", "memory,kuzu,ladybug,falkordb,bolt").split(",")
     if b.strip()
 ]
-BOLT_LIKE = {"bolt", "neo4j"}
+BOLT_LIKE = {"bolt", "neo4j", "falkordb"}  # server backends
 
 for _name in BACKENDS:
     _marks = [pytest.mark.server] if _name in BOLT_LIKE else []

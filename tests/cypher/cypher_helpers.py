@@ -57,12 +57,13 @@ def _typed(row: dict[str, Any], types: Mapping[str, str]) -> dict[str, Any]:
     return out
 
 
-def build_northwind_kuzu(path: Path) -> dict[str, int]:
-    """Create the Neo4j-demo Northwind graph (5 labels, 4 relationship types) at ``path``."""
-    import kuzu
+def build_northwind_kuzu(path: Path, engine: str = "kuzu") -> dict[str, int]:
+    """Create the Neo4j-demo Northwind graph (5 labels, 4 relationship types) at ``path`` with
+    a Kùzu-family ``engine`` (``kuzu`` or ``ladybug``: hosted in a child process when the other
+    one is loaded here, byokg.cypher.kuzuengine)."""
+    from byokg.cypher.kuzuengine import ENGINES, connect
 
-    db = kuzu.Database(str(path))
-    con = kuzu.Connection(db)
+    con = connect(ENGINES[engine], str(path), read_only=False)
     rows: dict[str, list[dict[str, Any]]] = {}
     for label, (fname, pk, types) in NODE_TABLES.items():
         data = [_typed(r, types) for r in _csv(fname)]
@@ -112,7 +113,6 @@ def build_northwind_kuzu(path: Path) -> dict[str, int]:
          "{orderID: x.a, productID: x.b, unitPrice: x.u, quantity: x.q, discount: x.d}")
     counts = table_counts(con)
     con.close()
-    db.close()
     return counts
 
 

@@ -72,6 +72,23 @@ BOLT_PAYLOADS = COMMON_WRITES + [
     "SHOW USERS",
 ]
 
+FALKORDB_PAYLOADS = COMMON_WRITES + [
+    "LOAD CSV FROM 'file://{secret}' AS r RETURN r",
+    "LOAD CSV WITH HEADERS FROM 'file://{secret}' AS r RETURN r",
+    "FOREACH (i IN [1] | CREATE (:Category {categoryID: 'pwn'}))",
+    "CALL db.idx.fulltext.createNodeIndex('Category', 'categoryName')",
+    "CALL db.idx.fulltext.drop('Category')",
+    "CREATE INDEX FOR (c:Category) ON (c.categoryName)",
+    "CREATE FULLTEXT INDEX FOR (c:Category) ON (c.description)",
+    "DROP INDEX ON :Category(categoryName)",
+    "CREATE CONSTRAINT ON (c:Category) ASSERT c.categoryID IS UNIQUE",
+    "MATCH (c:Category) SET c:Pwn",
+    "MATCH (c:Category) REMOVE c:Category",
+    "MATCH (c:Category) SET c += {categoryName: 'pwn'}",
+    "CALL dbms.procedures()",
+    "RETURN sql.eval('x')",
+]
+
 # --------------------------------------------------------------------------- wrappers
 
 # ``{w}`` is the payload. Each wrapper is a smuggling form some engine reads differently from

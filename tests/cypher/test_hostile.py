@@ -26,19 +26,26 @@ from byokg.cypher.guard import check_query, confirm_with_explain
 SECRET = "TOPSECRET-c0ffee-5ea1"
 
 
+ENGINES = ["kuzu", "ladybug"]  # the Kùzu family: LadybugDB runs in a child process here
+
+
 class WritableKuzu(MiniKuzuStore):
-    """A writable Kùzu database: whatever the guard lets through really runs."""
+    """A writable Kùzu-family database: whatever the guard lets through really runs."""
 
     capabilities = frozenset({"cypher", "explain"})
 
-    def __init__(self, path: Path) -> None:
-        import kuzu
+    def __init__(self, path: Path, engine: str = "kuzu") -> None:
+        from byokg.cypher.kuzuengine import ENGINES as FAMILY
+        from byokg.cypher.kuzuengine import connect
 
-        self.uri = f"kuzu:{path}"
+        self.uri = f"{engine}:{path}"
         self.path = path
-        self.db = kuzu.Database(str(path))
-        self.con = kuzu.Connection(self.db)
+        self.dialect = engine
+        self.con = connect(FAMILY[engine], str(path), read_only=False)
         self.ran: list[str] = []
+
+    def close(self) -> None:
+        self.con.close()
 
     def query(self, cypher, params=None, **kw):
         self.ran.append(cypher)
@@ -49,7 +56,7 @@ class WritableKuzu(MiniKuzuStore):
         rows = []
         while res.has_next():
             rows.append(res.get_next())
-        return {"plan": "\n".join(str(c) for r in rows for c in r), "dialect": "kuzu"}
+        return {"plan": "\n".join(str(c) for r in rows for c in r), "dialect": self.dialect}
 
     def rows(self, cypher: str) -> list[list[Any]]:
         res = self.con.execute(cypher)
@@ -77,22 +84,28 @@ def effects(store: WritableKuzu, folder: Path) -> dict[str, Any]:
     }
 
 
-@pytest.fixture(scope="module")
-def arena(tmp_path_factory):
+def _other_database(path: Path, engine: str) -> None:
+    from byokg.cypher.kuzuengine import ENGINES as FAMILY
+    from byokg.cypher.kuzuengine import connect
+
+    con = connect(FAMILY[engine], str(path), read_only=False)
+    con.execute("CREATE NODE TABLE O(id INT64, PRIMARY KEY(id))")
+    con.close()
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def arena(request, tmp_path_factory):
     """A writable Northwind copy in its own folder, a secret file, another database."""
-    folder = tmp_path_factory.mktemp("arena")
-    build_northwind_kuzu(folder / "nw.kz")
+    engine = request.param
+    folder = tmp_path_factory.mktemp(f"arena-{engine}")
+    build_northwind_kuzu(folder / "nw.kz", engine)
     secret = tmp_path_factory.mktemp("secret") / "secret.csv"
     secret.write_text(f"{SECRET}\n{SECRET}-2\n")
     other = tmp_path_factory.mktemp("other") / "other.kz"
-    import kuzu
-
-    odb = kuzu.Database(str(other))
-    kuzu.Connection(odb).execute("CREATE NODE TABLE O(id INT64, PRIMARY KEY(id))")
-    odb.close()
+    _other_database(other, engine)
     fill = {"secret": str(secret), "out": str(folder / "stolen.csv"), "other": str(other),
             "dir": str(folder)}
-    store = WritableKuzu(folder / "nw.kz")
+    store = WritableKuzu(folder / "nw.kz", engine)
     before = effects(store, folder)
     stats = {"tried": 0, "refused": 0, "accepted": [], "leaked": []}
     yield store, folder, fill, before, stats
@@ -101,7 +114,7 @@ def arena(tmp_path_factory):
 
 def _attack(store: WritableKuzu, q: str, stats: dict) -> None:
     stats["tried"] += 1
-    verdicts = [check_query(q, dialect=d) for d in ("kuzu", "neo4j")]
+    verdicts = [check_query(q, dialect=d) for d in (store.dialect, "neo4j")]
     if not any(v.allowed for v in verdicts):
         stats["refused"] += 1
         return
@@ -143,18 +156,18 @@ def test_no_accepted_query_had_any_effect(arena) -> None:
         print("  accepted:", repr(q)[:160])
 
 
-def test_effect_checks_see_every_kind_of_effect(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_effect_checks_see_every_kind_of_effect(tmp_path: Path, engine: str) -> None:
     """Control: with the guard bypassed, each kind of effect shows up in effects()."""
     folder = tmp_path / "ctl"
     folder.mkdir()
-    build_northwind_kuzu(folder / "nw.kz")
+    build_northwind_kuzu(folder / "nw.kz", engine)
     other = tmp_path / "o.kz"
-    import kuzu
-
-    kuzu.Database(str(other)).close()
+    _other_database(other, engine)
     secret = tmp_path / "s.csv"
     secret.write_text(SECRET + "\n")
-    store = WritableKuzu(folder / "nw.kz")
+    store = WritableKuzu(folder / "nw.kz", engine)
+    dbtype = {"kuzu": "kuzu", "ladybug": "lbug"}[engine]
     base = effects(store, folder)
     direct = {
         "rows": "CREATE (:Category {categoryID: 'pwn'})",
@@ -165,9 +178,13 @@ def test_effect_checks_see_every_kind_of_effect(tmp_path: Path) -> None:
     for key, q in direct.items():
         store.con.execute(q)
         assert effects(store, folder)[key] != base[key], key
-    store.con.execute(f"ATTACH '{other}' AS o (dbtype kuzu)")  # (also switches the database)
+    store.con.execute(f"ATTACH '{other}' AS o (dbtype {dbtype})")  # (also switches the database)
     assert store.rows("CALL show_attached_databases() RETURN *") != base["attached"]
-    store.con.execute("DETACH o")
+    try:
+        store.con.execute("DETACH o")
+    except RuntimeError:  # LadybugDB refuses DETACH while the attached (read-only) one is used
+        store.close()
+        store = WritableKuzu(folder / "nw.kz", engine)
     rows = store.rows(f"LOAD FROM '{secret}' (header=false, file_format='csv') RETURN *")
     assert SECRET in repr(rows)  # what "file contents returned" looks for
     # and the EXPLAIN second opinion refuses these plans on its own

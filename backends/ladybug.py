@@ -1,0 +1,42 @@
+"""LadybugDB graph store (``ladybug:PATH``, embedded, PyPI ``ladybug``) and
+``byokg load --into ladybug:PATH``.
+
+LadybugDB is Kùzu's maintained fork, with Kùzu's Python API and Cypher dialect but its own file
+format: this backend is the shared Kùzu-family store (:mod:`byokg.cypher.kuzufamily`) with the
+LadybugDB engine description. A Kùzu file opened here (or a LadybugDB file opened as ``kuzu:``)
+is refused with a message naming the engine that wrote it and the way across (docs/backends.md).
+The two engines' native modules cannot share a process; when Kùzu is loaded in this one,
+LadybugDB runs in a child process (:mod:`byokg.cypher.kuzuengine`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from byokg.cypher.kuzuengine import LADYBUG, KuzuEngine
+from byokg.cypher.kuzufamily import KuzuFamilyGraph, load_into
+from byokg.hookspecs import hookimpl
+
+
+class LadybugGraph(KuzuFamilyGraph):
+    """A LadybugDB database opened read-only as a GraphStore with the cypher capability."""
+
+    engine: ClassVar[KuzuEngine] = LADYBUG
+    worker_factory: ClassVar[str] = "byokg.backends.ladybug:open_ladybug"
+    dialect = "ladybug"
+
+
+def open_ladybug(uri: str, **options: Any) -> LadybugGraph:
+    """Backend factory for ``ladybug:PATH[?option=value&…]``."""
+    return LadybugGraph(uri, **options)
+
+
+def load_ladybug(sources: Sequence[str], into: str, **options: Any):
+    """``byokg load --into ladybug:PATH`` (see :func:`byokg.cypher.kuzufamily.load_into`)."""
+    return load_into(LADYBUG, sources, into, **options)
+
+
+@hookimpl
+def register_backends(register):
+    register("ladybug", open_ladybug, loader=load_ladybug)
