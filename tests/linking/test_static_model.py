@@ -143,3 +143,4 @@ def test_rebuild_from_the_weights_is_byte_identical():
                           text=True, timeout=1800, cwd=REPO)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "identical" in proc.stdout
+
