@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from byokg import registry
 from byokg.errors import ConfigError, ModelNotFoundError
 from byokg.models import static
 from byokg.models.calibration import Calibration, measure
 from byokg.models.embedders import create_embedder, minilm_available
-from byokg import registry
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "scripts" / "build_static_model.py"
