@@ -39,18 +39,10 @@ class CypherTool(Tool):
     needs_llm = True
     Params = CypherParams
     reads = frozenset({"cypher"})  # the same queries in a later round are not run again
+    needs = frozenset({"cypher"})
 
-    def run(self, request: ToolRequest) -> ToolResult:
-        p = request.params
-        if not isinstance(p, CypherParams):
-            data = p.model_dump() if hasattr(p, "model_dump") else dict(p or {})
-            p = CypherParams(**data)
-        result = ToolResult()
+    def retrieve(self, request: ToolRequest, p: CypherParams, result: ToolResult) -> None:
         queries = [q for q in request.artifacts.cypher if q and q.strip()]
-        if not queries:
-            result.events.append(TraceEvent(source="cypher", iteration=request.iteration,
-                                            message="no Cypher query in the linker's artifacts"))
-            return result
         if len(queries) > p.max_queries:
             result.events.append(TraceEvent(
                 source="cypher", level="warning", iteration=request.iteration,
@@ -76,7 +68,7 @@ class CypherTool(Tool):
 
             # a query the linker repeats in a later iteration is not run (or repaired) again;
             # kept for this question only (a server's run would otherwise grow with every one)
-            key = ("byokg.cypher", id(store), p.model_dump_json(), query)
+            key = ("byokg.cypher", store, p.model_dump_json(), query)
             rep = request.services.per_question(key, build)
             if fresh:
                 result.llm_calls.extend(rep.llm_calls)
@@ -89,7 +81,6 @@ class CypherTool(Tool):
             item = self._item(request, qi, rep, p.row_limit)
             if item is not None:
                 result.items.append(item)
-        return result
 
     # ----------------------------------------------------------------- helpers
     def _critique(self, request: ToolRequest, queries: list[str], result: ToolResult

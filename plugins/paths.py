@@ -67,16 +67,11 @@ class FollowPathsTool(Tool):
     )
     Params = FollowPathsParams
     reads = frozenset({"entities", "relation_paths"})
+    needs = frozenset({"entities", "relation_paths"})
 
-    def run(self, request: ToolRequest) -> ToolResult:
-        p: FollowPathsParams = self.params(request)
-        result = ToolResult(iteration=request.iteration)
+    def retrieve(self, request: ToolRequest, p: FollowPathsParams, result: ToolResult) -> None:
         sources = request.entity_ids
         rel_paths = list(request.artifacts.relation_paths)
-        if not sources or not rel_paths:
-            why = "no linked entities" if not sources else "no relation paths"
-            result.event(self.name, f"nothing to follow: {why}")
-            return result
         if len(rel_paths) > p.max_relation_paths:
             result.event(self.name, f"{len(rel_paths)} relation paths proposed, walking the first {p.max_relation_paths}",
                   dropped=[str(r) for r in rel_paths[p.max_relation_paths:]])
@@ -119,7 +114,6 @@ class FollowPathsTool(Tool):
         if omitted:
             result.event(self.name, f"max_tokens={p.max_tokens}: {omitted} path(s) left out",
                   omitted=omitted)
-        return result
 
     def _report(self, result: ToolResult, request: ToolRequest, rp: RelationPath,
                 fr: FollowResult, p: FollowPathsParams) -> None:
@@ -169,17 +163,16 @@ class ShortestPathsTool(Tool):
     )
     Params = ShortestPathsParams
     reads = frozenset({"entities", "answers"})
+    needs = frozenset({"entities", "answers"})
 
-    def run(self, request: ToolRequest) -> ToolResult:
-        p: ShortestPathsParams = self.params(request)
-        result = ToolResult(iteration=request.iteration)
+    def retrieve(self, request: ToolRequest, p: ShortestPathsParams, result: ToolResult) -> None:
         ents = _strong(request.entities, p, result, self.name, "entities")
         answers = _strong(request.answers, p, result, self.name, "draft answers")
         pairs = [(e, a) for e in ents for a in answers if e != a]
         if not pairs:
             why = "no strongly linked entities" if not ents else "no strongly linked draft answers"
             result.event(self.name, f"nothing to connect: {why}")
-            return result
+            return
         if len(pairs) > p.max_pairs:
             result.event(self.name, f"{len(pairs)} pairs, searching the first {p.max_pairs}",
                          dropped=len(pairs) - p.max_pairs)
@@ -204,7 +197,6 @@ class ShortestPathsTool(Tool):
         result.items = items
         result.counts.update({"paths": len(paths), "paths_omitted": omitted,
                               "hubs_capped": len(sr.hubs_capped)})
-        return result
 
     def _weighted(self, request: ToolRequest, pairs: Sequence[Any], p: ShortestPathsParams,
                   result: ToolResult) -> tuple[list[Path], list[float | None], list[dict[str, Any]]]:
@@ -302,14 +294,10 @@ class OneHopTool(Tool):
     )
     Params = OneHopParams
     reads = frozenset({"entities"})
+    needs = frozenset({"entities"})
 
-    def run(self, request: ToolRequest) -> ToolResult:
-        p: OneHopParams = self.params(request)
-        result = ToolResult(iteration=request.iteration)
+    def retrieve(self, request: ToolRequest, p: OneHopParams, result: ToolResult) -> None:
         ents = request.entity_ids
-        if not ents:
-            result.event(self.name, "no linked entities")
-            return result
         store = request.store
         hoods = store.neighbors(ents, direction=Direction.BOTH, limit_per_node=p.per_node)
         capped = [e for e in ents if hoods.get(e) is not None and hoods[e].truncated]
@@ -340,7 +328,6 @@ class OneHopTool(Tool):
         items, omitted = _ranked(request, ordered, self.name, p.max_tokens, p.max_tails)
         result.items = items
         result.counts.update({"triplets": len(ordered), "triplets_omitted": omitted})
-        return result
 
 
 class ExpandParams(ToolParams):
@@ -361,15 +348,10 @@ class ExpandTool(Tool):
     default = False
     Params = ExpandParams
     reads = frozenset({"entities"})
+    needs = frozenset({"entities"})
 
-    def run(self, request: ToolRequest) -> ToolResult:
-        p: ExpandParams = self.params(request)
-        result = ToolResult(iteration=request.iteration)
-        ents = request.entity_ids
-        if not ents:
-            result.event(self.name, "no linked entities")
-            return result
-        ex = expand(request.store, ents, hops=p.hops, per_node=p.per_node,
+    def retrieve(self, request: ToolRequest, p: ExpandParams, result: ToolResult) -> None:
+        ex = expand(request.store, request.entity_ids, hops=p.hops, per_node=p.per_node,
                     max_triplets=p.max_triplets, relations=p.relations, direction=p.direction)
         if ex.truncated:
             result.event(self.name, "; ".join(ex.notes) or "caps hit", per_hop=ex.per_hop,
@@ -377,7 +359,6 @@ class ExpandTool(Tool):
         items, omitted = _ranked(request, list(ex.triplets), self.name, p.max_tokens, p.max_tails)
         result.items = items
         result.counts.update({"triplets": len(ex.triplets), "triplets_omitted": omitted})
-        return result
 
 
 @hookimpl

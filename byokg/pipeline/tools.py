@@ -158,13 +158,36 @@ class Component(ABC):
         return not (self.needs_llm and services.llm is None)
 
 
+# what a tool may say it needs in its request (``Tool.needs``), and how the trace words its absence
+NEEDS: dict[str, str] = {
+    "entities": "no linked entities",
+    "answers": "no linked draft answers",
+    "relation_paths": "no relation paths",
+    "cypher": "no Cypher query in the linker's artifacts",
+    "llm": "no LLM configured",
+}
+
+
 class Tool(Component):
-    """A retrieval tool: one round's request in, ContextItems (with provenance) out."""
+    """A retrieval tool: one round's request in, ContextItems (with provenance) out.
+
+    :meth:`run` is a template: it makes the :class:`ToolResult`, returns it with an event when
+    the request lacks what the tool ``needs`` (linked entities, relation paths …), and otherwise
+    hands the validated parameters and the result to :meth:`retrieve`, the tool's own part.
+    A tool may still override :meth:`run` whole."""
 
     kind: ClassVar[str] = "retrieval"
     default: ClassVar[bool] = True
     # the request fields the result depends on (see request_key); None: all of them
     reads: ClassVar[frozenset[str] | None] = None
+    # what the request must hold for the tool to do anything (keys of NEEDS)
+    needs: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        unknown = set(cls.needs) - set(NEEDS)
+        if unknown:
+            raise TypeError(f"{cls.__name__}.needs names {sorted(unknown)}; known: {sorted(NEEDS)}")
 
     def request_key(self, request: ToolRequest) -> str | None:
         """What this tool's result depends on, as text: the engine runs a tool once per question
@@ -178,8 +201,31 @@ class Tool(Component):
         caller passed: the engine already passes the right model)."""
         return as_params(request.params, self.Params)
 
-    @abstractmethod
-    def run(self, request: ToolRequest) -> ToolResult: ...
+    def missing(self, request: ToolRequest) -> list[str]:
+        """What the request lacks of what this tool ``needs``, as trace words."""
+        have = {
+            "entities": bool(request.entity_ids),
+            "answers": bool(request.answer_ids),
+            "relation_paths": bool(request.artifacts.relation_paths),
+            "cypher": any(q and q.strip() for q in request.artifacts.cypher),
+            "llm": "llm" in self.needs and request.services.llm is not None,
+        }
+        return [NEEDS[n] for n in sorted(self.needs) if not have[n]]
+
+    def run(self, request: ToolRequest) -> ToolResult:
+        """The template: a result, or an event saying what was missing; :meth:`retrieve` fills
+        the result."""
+        result = ToolResult(iteration=request.iteration)
+        lacking = self.missing(request)
+        if lacking:
+            result.event(self.name, "nothing to do: " + "; ".join(lacking))
+            return result
+        self.retrieve(request, self.params(request), result)
+        return result
+
+    def retrieve(self, request: ToolRequest, params: Any, result: ToolResult) -> None:
+        """The tool's own part: add items, events and counts to ``result``."""
+        raise NotImplementedError(f"{type(self).__name__} implements neither retrieve() nor run()")
 
 
 class Linker(Component):

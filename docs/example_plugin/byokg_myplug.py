@@ -37,10 +37,9 @@ class EntityCardTool(Tool):
     description: ClassVar[str] = "Describe each linked entity from its own node record."
     default: ClassVar[bool] = False  # opt-in: run with --tools entity-card
     Params: ClassVar[type[ToolParams]] = EntityCardParams
+    needs: ClassVar[frozenset[str]] = frozenset({"entities"})  # else: an event, no call
 
-    def run(self, request: ToolRequest) -> ToolResult:
-        params: Any = request.params
-        result = ToolResult()
+    def retrieve(self, request: ToolRequest, params: Any, result: ToolResult) -> None:
         nodes = request.store.get_nodes(request.entity_ids)  # one batched call
         for node_id, node in nodes.items():
             if node is None:
@@ -57,7 +56,6 @@ class EntityCardTool(Tool):
                             iteration=request.iteration, kind="note", nodes=(node_id,))
             )
         result.counts["cards"] = len(result.items)
-        return result
 
 
 # ----------------------------------------------------------------------------- a backend

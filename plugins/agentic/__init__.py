@@ -30,20 +30,13 @@ class AgenticTool(Tool):
     default = True
     Params = AgenticToolParams
     reads = frozenset({"entities"})  # a later round from the same entities is a repeat
+    needs = frozenset({"entities", "llm"})
 
-    def run(self, request: ToolRequest) -> ToolResult:
+    def retrieve(self, request: ToolRequest, p: AgenticToolParams, result: ToolResult) -> None:
         from byokg.plugins.agentic.agent import traverse
 
-        p: AgenticToolParams = self.params(request)
-        result = ToolResult()
         seeds = request.entity_ids
-        if not seeds:
-            result.event(self.name, "no linked entities")
-            return result
         llm = request.services.llm
-        if llm is None:
-            result.event(self.name, "no LLM configured", level="warning")
-            return result
         calls = p.max_calls - request.llm_calls_used
         if request.llm_calls_left is not None:  # one call stays for the answer
             calls = min(calls, request.llm_calls_left - 1)
@@ -51,7 +44,7 @@ class AgenticTool(Tool):
             result.event(self.name, f"no LLM call left for the traversal ({request.llm_calls_used} "
                          f"of max_calls={p.max_calls} made for this question)")
             result.counts["budget_stops"] = 1
-            return result
+            return
         tr = traverse(request.question, request.store, seeds, services=request.services,
                       llm=llm, params=p, iteration=request.iteration, calls=calls,
                       analysis=request.analysis, answer_ids=request.answer_ids,
@@ -60,7 +53,7 @@ class AgenticTool(Tool):
         result.llm_calls.extend(tr.llm_calls)
         result.counts.update(tr.counts)
         if not tr.triplets:
-            return result
+            return
         n = max(1, p.iterations)
         step = [tr.step_of.get(t, 0) for t in tr.triplets]
         result.items, omitted = triplet_items(
@@ -70,7 +63,6 @@ class AgenticTool(Tool):
             score=lambda idxs: round(1.0 - min(step[i] for i in idxs) / (n + 1), 4),
             metadata=lambda idxs: {"step": min(step[i] for i in idxs), "finished": tr.finished})
         result.counts["triplets_omitted"] = omitted
-        return result
 
 
 @hookimpl

@@ -24,19 +24,15 @@ class NodePropertiesTool(Tool):
                    "nodes of the proposed relation paths, ranked by how well their names match "
                    "the question (typed graphs keep such facts on nodes, not edges)")
     Params = NodePropertiesParams
+    needs = frozenset({"entities"})
 
-    def run(self, request: ToolRequest) -> ToolResult:
+    def retrieve(self, request: ToolRequest, p: NodePropertiesParams, result: ToolResult) -> None:
         from byokg.plugins.offline.property_facts import has_node_properties, property_facts
 
-        p: NodePropertiesParams = self.params(request)
-        result = ToolResult(iteration=request.iteration)
         ents = request.entity_ids
-        if not ents:
-            result.event(self.name, "no linked entities")
-            return result
         if not has_node_properties(request.graph_profile()):
             result.event(self.name, "the graph keeps no node properties besides names")
-            return result
+            return
         paths = list(request.artifacts.relation_paths)[: p.max_relation_paths]
         facts, counts = property_facts(request.store, request.similarity, ents, paths,
                                        max_nodes=p.max_nodes,
@@ -58,4 +54,3 @@ class NodePropertiesTool(Tool):
         if result.counts.get("facts_omitted"):
             result.event(self.name, f"max_tokens={p.max_tokens}: "
                          f"{result.counts['facts_omitted']} value(s) left out")
-        return result

@@ -17,7 +17,7 @@ from byokg.pipeline.context import triplet_items
 from byokg.pipeline.tools import Tool, ToolParams, ToolRequest, ToolResult
 
 
-def _finish(result: ToolResult, request: ToolRequest, tool: str, ranked: Any, p: Any) -> ToolResult:
+def _finish(result: ToolResult, request: ToolRequest, tool: str, ranked: Any, p: Any) -> None:
     """Ranked triplets as items, best first (tails of one head and relation merged; an item's
     score is the best of its triplets)."""
     for note in ranked.notes:
@@ -25,7 +25,7 @@ def _finish(result: ToolResult, request: ToolRequest, tool: str, ranked: Any, p:
     result.counts.update({k: int(v) for k, v in ranked.counts.items()})
     if not ranked.triplets:
         result.event(tool, "no triplets scored", level="warning")
-        return result
+        return
     triplets, scores = list(ranked.triplets), ranked.scores
     rank = {t: i for i, t in enumerate(triplets)}
     items, omitted = triplet_items(
@@ -37,7 +37,6 @@ def _finish(result: ToolResult, request: ToolRequest, tool: str, ranked: Any, p:
     items.sort(key=lambda it: it.metadata["rank"])
     result.items = items
     result.counts.update({"triplets": len(triplets), "triplets_omitted": omitted})
-    return result
 
 
 # --------------------------------------------------------------------------- graph-reranker
@@ -64,15 +63,11 @@ class GraphRerankerTool(Tool):
                    "triplets to k_t by embedder cosine, top k by a cross-encoder if configured")
     default = False  # loads an embedder (and a cross-encoder when configured)
     Params = GraphRerankerParams
+    needs = frozenset({"entities"})
 
-    def run(self, request: ToolRequest) -> ToolResult:
+    def retrieve(self, request: ToolRequest, p: GraphRerankerParams, result: ToolResult) -> None:
         from byokg.plugins.scoring.scorers import rank_subgraph
 
-        p: GraphRerankerParams = self.params(request)
-        result = ToolResult()
-        if not request.entity_ids:
-            result.event(self.name, "no linked entities")
-            return result
         services = request.services
         reranker = services.reranker if services.config.reranker else None
         ranked = rank_subgraph(
@@ -80,7 +75,7 @@ class GraphRerankerTool(Tool):
             reranker=reranker, hops=p.hops, per_node=p.per_node, max_triplets=p.max_triplets,
             k_r=p.k_r, k_t=p.k_t, k=p.k, max_candidates=p.max_candidates, direction=p.direction,
         )
-        return _finish(result, request, self.name, ranked, p)
+        _finish(result, request, self.name, ranked, p)
 
 
 # --------------------------------------------------------------------------- triplet-retrieval
@@ -104,16 +99,14 @@ class TripletRetrievalTool(Tool):
     default = False  # builds a dense index of every node name on first use
     Params = TripletRetrievalParams
 
-    def run(self, request: ToolRequest) -> ToolResult:
+    def retrieve(self, request: ToolRequest, p: TripletRetrievalParams, result: ToolResult) -> None:
         from byokg.plugins.scoring.scorers import get_triplet_index
 
-        p: TripletRetrievalParams = self.params(request)
-        result = ToolResult()
         index = get_triplet_index(request.store, request.services)
         seeds = request.entity_ids if p.use_linked else []
         ranked = index.search(request.question, seeds=seeds, k=p.k, top_nodes=p.top_nodes,
                               per_node=p.per_node)
-        return _finish(result, request, self.name, ranked, p)
+        _finish(result, request, self.name, ranked, p)
 
 
 @hookimpl
