@@ -112,8 +112,8 @@ def typo(name: str, rng: random.Random) -> str:
 
 
 def _bruteforce_top3(index, mention: str) -> list[int]:
+    from byokg.language.grams import fast_normalize
     from byokg.linking.fuzzy import score_names
-    from byokg.linking.grams import fast_normalize
 
     key = fast_normalize(mention)
     keys = index.keys

@@ -215,6 +215,9 @@ def load(source: tuple[str, ...], into: str, mapping: str | None, skip_bad_rows:
 
     limits = Limits.from_env(line_bytes=max_line_bytes, number_digits=max_number_digits,
                              depth=max_depth)
+    import csv
+
+    csv.field_size_limit(max(csv.field_size_limit(), limits.line_bytes))  # a CLI setting
     report = load_into(list(source), into, mapping=mapping, skip_bad_rows=skip_bad_rows,
                        limits=limits, columns=columns.split(",") if columns else None)
     echo_safe(report.summary())
@@ -296,11 +299,31 @@ def _missing_extra(exc: BaseException) -> str | None:
     return None
 
 
+def process_settings() -> None:
+    """What the command line sets for its whole process (library code sets none of these):
+    Python's recursion limit deep enough for the query guard to read queries nested
+    :data:`~byokg.cypher.parser.MAX_DEPTH` levels; the csv module's field limit to the longest
+    line byokg reads (``--max-line-bytes`` / ``BYOKG_MAX_LINE_BYTES``; ``byokg load`` raises it
+    again for its own limit); no Hugging Face hub access and no tokenizer thread pool (the
+    embedding libraries read these from the environment)."""
+    import csv
+    import os
+
+    from byokg.cypher.parser import FRAMES_PER_LEVEL, MAX_DEPTH
+    from byokg.io.readers import Limits
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), FRAMES_PER_LEVEL * MAX_DEPTH + 2000))
+    csv.field_size_limit(max(csv.field_size_limit(), Limits.from_env().line_bytes))
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: one clear line on error, exit code 1."""
     args = hoist_global_options(list(argv if argv is not None else sys.argv[1:]))
     debug = "--debug" in args[: args.index("--")] if "--" in args else "--debug" in args
     try:
+        process_settings()
         cli.main(args=args, prog_name="byokg", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)

@@ -340,7 +340,7 @@ def check_profile(store: GraphStore) -> None:
     from byokg.graph.profile import profile_graph
     from byokg.graph.store import Capability
 
-    if Capability.PROFILE not in getattr(store, "capabilities", ()):
+    if Capability.PROFILE not in store.capabilities:
         return
     sample = store.profile_sample(nodes_per_label=5, edges_per_type=5, examples=1)  # type: ignore[attr-defined]
     counts = {r.name: r.count for r in sample.relations}

@@ -32,7 +32,7 @@ from byokg.pipeline.tools import Tool, ToolParams, ToolRequest, ToolResult
 
 
 def _relation_names(store: GraphStore, services: Services) -> set[str]:
-    key = f"byokg.graph.paths.relation_types:{getattr(store, 'uri', id(store))}:{id(store)}"
+    key = ("byokg.graph.paths.relation_types", store)
     return services.shared(key, lambda: set(store.relation_types()))
 
 

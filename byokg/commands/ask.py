@@ -105,17 +105,13 @@ def ask(
             summary = run_batch(Engine(store, cfg), graph=graph_uri, cfg=cfg,
                                 file=questions_file, out=out_file, workers=workers)
         finally:
-            close = getattr(store, "close", None)
-            if close:
-                close()
+            store.close()
         click.echo(f"{terminal_safe(out_file)}: {summary.line()}", err=True)
         return
     try:
         answer = Engine(store, cfg).ask(question)
     finally:
-        close = getattr(store, "close", None)
-        if close:
-            close()
+        store.close()
     log_trace(answer)
     if html_file:
         from byokg.presentation.picture import write_page

@@ -42,6 +42,4 @@ class _opened:
         return self.store
 
     def __exit__(self, *exc: object) -> None:
-        close = getattr(self.store, "close", None)
-        if close:
-            close()
+        self.store.close()

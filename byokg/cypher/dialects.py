@@ -422,7 +422,7 @@ class TripleLayout:
 def triple_layout(store: Any) -> TripleLayout | None:
     """The triple layout of a Kùzu store (``triple_rel_table`` set), else None. Cached on the
     store object (its catalog is read once when it is opened)."""
-    if not is_kuzu_family(str(getattr(store, "dialect", "") or "")):
+    if store is None or not is_kuzu_family(store.dialect or ""):
         return None
     table = getattr(store, "triple_rel_table", None)
     if not table:

@@ -191,7 +191,7 @@ def classify_error(exc: BaseException) -> tuple[str, bool]:
 def ran_key(store: Any, query: str, timeout_s: float | None, row_limit: int) -> tuple[Any, ...]:
     """Where a question's services keep one execution of ``query`` under these limits, for a
     later stage to read instead of running it again (``Services.put`` / ``peek``)."""
-    return ("cypher-ran", id(store), query, timeout_s, row_limit)
+    return ("cypher-ran", store, query, timeout_s, row_limit)
 
 
 def execute(
@@ -214,7 +214,7 @@ def execute(
     """
     cancel.check()  # a stopped question runs no query (one under way: byokg.cypher.worker)
     t0 = time.perf_counter()
-    dialect = getattr(store, "dialect", None)
+    dialect = store.dialect
     extra = tuple(extra_procedures)
     first = check_query(query, dialect=dialect, extra_procedures=extra)
     if not first.allowed:

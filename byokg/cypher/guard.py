@@ -302,7 +302,7 @@ def confirm_with_explain(
     flags that with ``server_query_type_reliable=False``): the guard alone decides there. An
     EXPLAIN failure leaves the verdict unchanged: running the query reports the same error.
     """
-    if not verdict.allowed or "explain" not in getattr(store, "capabilities", frozenset()):
+    if not verdict.allowed or "explain" not in store.capabilities:
         return verdict
     if getattr(store, "is_arcadedb", False):
         return verdict  # the plan carries no reliable query type: save the round trip

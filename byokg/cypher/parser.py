@@ -69,6 +69,20 @@ class ParseResult:
     order_by: tuple[str, ...] = ()
 
 
+FRAMES_PER_LEVEL = 14  # Python frames one nesting level of the grammar takes (at most)
+
+
+def depth_budget() -> int:
+    """How deep a query may nest for this parse: :data:`MAX_DEPTH`, or less when the process's
+    recursion limit leaves less room (the parser never changes the limit: a process setting)."""
+    frames, f = 0, sys._getframe()
+    while f is not None:
+        frames += 1
+        f = f.f_back
+    room = sys.getrecursionlimit() - frames - 60
+    return max(4, min(MAX_DEPTH, room // FRAMES_PER_LEVEL))
+
+
 class _Backtrack(Exception):
     """Internal: an alternative did not match; the caller tries the next one."""
 
@@ -80,6 +94,7 @@ class Parser:
         self.toks = tokens
         self.pos = 0
         self.depth = 0
+        self.max_depth = MAX_DEPTH
         self.result = ParseResult()
         self.closing = _closing_brackets(tokens)
 
@@ -168,13 +183,16 @@ class Parser:
 
     def nest(self) -> None:
         self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise ParseError(f"query nested more than {MAX_DEPTH} levels deep", self.peek())
+        if self.depth > self.max_depth:
+            why = "" if self.max_depth >= MAX_DEPTH else (
+                " (the depth this process's recursion limit allows; the byokg CLI raises it, "
+                "a program may call sys.setrecursionlimit)")
+            raise ParseError(f"query nested more than {self.max_depth} levels deep{why}",
+                             self.peek())
 
     # ------------------------------------------------------------------ statements
     def statement(self) -> ParseResult:
-        if sys.getrecursionlimit() < 12 * MAX_DEPTH:
-            sys.setrecursionlimit(12 * MAX_DEPTH)
+        self.max_depth = depth_budget()
         if not self.toks:
             raise ParseError("empty query", None)
         self.query()

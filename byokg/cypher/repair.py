@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from byokg.contracts import GraphSchema, LLMCall
 from byokg.models.base import prompt_checksum
+from byokg.models.replies import extract_query
 
 from .dialects import dialect_hints
 from .execute import Execution, Status, execute
@@ -162,20 +163,6 @@ class RepairResult(BaseModel):
         return [a.outcome for a in self.attempts]
 
 
-_TAG = re.compile(r"<cypher>(.*?)(?:</cypher>|$)", re.S | re.I)
-_FENCE = re.compile(r"```(?:cypher|opencypher|sql)?\s*\n?(.*?)```", re.S | re.I)
-_START = re.compile(r"^\s*(MATCH|OPTIONAL|WITH|UNWIND|CALL|RETURN)\b", re.I)
-
-
-def extract_query(reply: str) -> str | None:
-    """The query in an LLM reply: <cypher>…</cypher>, a ```cypher fence, or bare Cypher."""
-    for rx in (_TAG, _FENCE):
-        m = rx.search(reply)
-        if m and m.group(1).strip():
-            return m.group(1).strip()
-    return reply.strip() if _START.match(reply) else None
-
-
 def schema_summary(schema: GraphSchema, limit: int = MAX_SCHEMA_CHARS) -> str:
     lines = []
     for nl in schema.node_labels:
@@ -282,7 +269,7 @@ class _Loop:
         self.store, self.question, self.llm, self.params = store, question, llm, params
         self.verify_entities, self.timeout_s, self.row_limit = verify_entities, timeout_s, row_limit
         self.extra, self.max_tokens = extra, max_tokens
-        self.dialect = getattr(store, "dialect", "") or ""
+        self.dialect = store.dialect or ""
         self._schema: list[GraphSchema | None] = [schema] if schema is not None else []
         self.out = RepairResult()
         self.ran: Execution | None = None  # the first attempt's execution, made by the caller
@@ -353,14 +340,14 @@ class _Loop:
                                      temperature=0.0)
         except Exception as exc:  # noqa: BLE001 - an LLM failure ends the repair, reported
             return "", f"LLM failed during repair: {exc}"
-        self.out.warnings.extend(getattr(resp, "warnings", None) or [])
+        self.out.warnings.extend(resp.warnings)
         self.out.llm_calls.append(LLMCall(
             purpose="cypher-repair",
-            model=getattr(resp, "model", "") or getattr(self.llm, "name", ""),
+            model=resp.model or self.llm.name,
             prompt_checksum=prompt_checksum(prompt, SYSTEM),
-            prompt_tokens=getattr(resp, "prompt_tokens", 0),
-            completion_tokens=getattr(resp, "completion_tokens", 0),
-            seconds=time.perf_counter() - t0, cached=getattr(resp, "cached", False),
+            prompt_tokens=resp.prompt_tokens,
+            completion_tokens=resp.completion_tokens,
+            seconds=time.perf_counter() - t0, cached=resp.cached,
         ))
-        new = extract_query(getattr(resp, "text", "") or "")
+        new = extract_query(resp.text)
         return (new, "") if new else ("", "LLM reply held no query")

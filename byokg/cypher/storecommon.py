@@ -73,7 +73,7 @@ def guarded_query(
     most ``row_limit + 1`` rows, then the row cap and timing."""
     from .guard import check_query
 
-    verdict = check_query(cypher, dialect=getattr(store, "dialect", None),
+    verdict = check_query(cypher, dialect=store.dialect,
                           extra_procedures=procedures)
     if not verdict.allowed:
         raise ReadOnlyViolation(

@@ -449,7 +449,7 @@ def _check_value(
     store: Any, kind: str, owner: str, prop: str, op: str, val: Any,
     timeout_s: float | None, report: VerificationReport,
 ) -> EntityCheck:
-    dialect = getattr(store, "dialect", None)
+    dialect = store.dialect
     try:  # names come from the schema; written by the engine's rules or not at all
         name, p = quote_identifier(owner, dialect), f"n.{quote_identifier(prop, dialect)}"
     except UnsafeIdentifier as exc:

@@ -394,7 +394,9 @@ class WorkerPool:
 
 # --------------------------------------------------------------------------- store wrapper
 
-_POOLS: dict[int, WorkerPool] = {}
+# each store's pool, weakly keyed by the store: a pool lives as long as its store (finalised
+# with it) and is closed at exit; never keyed by id(), which is reused after collection
+_POOLS: weakref.WeakKeyDictionary[Any, WorkerPool] = weakref.WeakKeyDictionary()
 _POOLS_LOCK = threading.Lock()
 
 
@@ -403,38 +405,37 @@ def pool_for(store: Any) -> WorkerPool | None:
     reopened in a child (no ``worker_spec``) or isolation is switched off."""
     if os.environ.get(DISABLE_ENV, "1") == "0":
         return None
-    spec_fn = getattr(store, "worker_spec", None)
+    spec_fn = getattr(store, "worker_spec", None)  # an optional ability of a store
     if not callable(spec_fn):
         return None
     with _POOLS_LOCK:
-        pool = _POOLS.get(id(store))
+        pool = _POOLS.get(store)
         if pool is None:
             spec = spec_fn()
             if spec is None:
                 return None
             limits = getattr(store, "worker_limits", None) or WorkerLimits()
             pool = WorkerPool(spec, limits)
-            _POOLS[id(store)] = pool
-            weakref.finalize(store, _drop_pool, id(store))
+            _POOLS[store] = pool
+            weakref.finalize(store, pool.close)
         return pool
-
-
-def _drop_pool(key: int) -> None:
-    with _POOLS_LOCK:
-        pool = _POOLS.pop(key, None)
-    if pool is not None:
-        pool.close()
 
 
 def close_pool(store: Any) -> None:
     """Stop the worker processes of ``store`` (stores call this from ``close()``)."""
-    _drop_pool(id(store))
+    with _POOLS_LOCK:
+        pool = _POOLS.pop(store, None)
+    if pool is not None:
+        pool.close()
 
 
 @atexit.register
 def _close_all() -> None:
-    for key in list(_POOLS):
-        _drop_pool(key)
+    with _POOLS_LOCK:
+        pools = list(_POOLS.values())
+        _POOLS.clear()
+    for pool in pools:
+        pool.close()
 
 
 class IsolatedStore:

@@ -219,7 +219,7 @@ def load_northwind(
                 file_gold.setdefault(obj["question"].strip(), []).append((obj["cypher"], obj["kuzu_rows"]))
     elif gold_source != "backend":
         raise InputError(f"gold_source must be 'backend' or 'file', not {gold_source!r}", field="gold_source")
-    elif store is None or "cypher" not in getattr(store, "capabilities", frozenset()):
+    elif store is None or "cypher" not in store.capabilities:
         raise InputError(
             "northwind needs a graph with the cypher capability (kuzu:, bolt://, neptune…) to run "
             "the gold queries; or use gold_source='file'",

@@ -6,6 +6,8 @@ import re
 from importlib import resources
 from typing import Any
 
+from byokg.models.replies import tag_body
+
 RUBRIC_VERSION = "v1"
 
 
@@ -17,11 +19,13 @@ def judge_prompt(question: str, gold: list[str], answers: list[str]) -> str:
     return rubric().format(question=question, gold="; ".join(gold), prediction="; ".join(answers) or "(no answer)")
 
 
-_SCORE = re.compile(r"<score>\s*(1(?:\.0)?|0?\.5|0(?:\.0)?)\s*</score>")
+_SCORE = re.compile(r"^\s*(1(?:\.0)?|0?\.5|0(?:\.0)?)\s*$")
 
 
 def parse_score(text: str) -> float | None:
-    m = _SCORE.search(text)
+    """The judge's ``<score>`` (0, 0.5 or 1); None when the reply holds none."""
+    body = tag_body(text, "score")
+    m = _SCORE.match(body) if body is not None else None
     return float(m.group(1)) if m else None
 
 

@@ -58,6 +58,7 @@ from byokg.graph.store import (
     RelationSample,
     SampledNode,
 )
+from byokg.language.literals import is_integer, is_iso_date, is_literal_like, is_number
 
 __all__ = [
     "GraphProfile",
@@ -89,9 +90,6 @@ MAX_DISPLAY_CHARS = 60  # average length above which a text is a description, no
 _FROZEN = ConfigDict(frozen=True)
 _UNNAMED_ID = re.compile(r"^[a-z]{1,3}\.[A-Za-z0-9_]+$")  # m.0abc, g.11b…, _.b1 style ids
 _MISSING = {"", "null", "none", "n/a", "nan"}
-_NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
-_INTEGER = re.compile(r"^[-+]?\d+$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")
 _URLISH = re.compile(r"://|^www\.|^[^@\s]+@[^@\s]+\.\w+$")
 _IDENT_CHARS = re.compile(r"[_:/\\#@|]|\.\w")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -396,9 +394,9 @@ def _present(values: Sequence[Any]) -> list[Any]:
 def _text_kind(texts: Sequence[str]) -> str | None:
     if not texts:
         return None
-    if sum(bool(_NUMBER.match(t.strip())) for t in texts) >= 0.9 * len(texts):
+    if sum(is_number(t) for t in texts) >= 0.9 * len(texts):
         return "number"
-    if sum(bool(_DATE.match(t.strip())) for t in texts) >= 0.9 * len(texts):
+    if sum(is_iso_date(t) for t in texts) >= 0.9 * len(texts):
         return "date"
     return None
 
@@ -511,7 +509,7 @@ def _composite(label: LabelSample, kinds: dict[str, str], order: list[str],
                 if avg <= 30 and distinct <= 0.35 and values <= 50 and not any(map(_is_ident,
                                                                                    texts)):
                     firsts.append(p)  # a category: few values, each shared by several nodes
-            elif tk == "date" or all(_INTEGER.match(t) for t in texts):
+            elif tk == "date" or all(is_integer(t) for t in texts):
                 seconds.append(p)
         elif kind in ("int", "date", "datetime"):
             seconds.append(p)
@@ -668,7 +666,7 @@ def build_profile(sample: GraphSample, *, uri: str = "",
 def _sample_of(store: GraphStore) -> GraphSample:
     """The store's own sample, or one read from its schema (a store without ``profile``)."""
     fn = getattr(store, "profile_sample", None)
-    if Capability.PROFILE in getattr(store, "capabilities", ()) and callable(fn):
+    if Capability.PROFILE in store.capabilities and callable(fn):
         return fn(nodes_per_label=SAMPLE_NODES, edges_per_type=SAMPLE_EDGES, examples=EXAMPLES)
     sch = store.schema(samples=EXAMPLES)
     labels = []
@@ -686,13 +684,13 @@ def _sample_of(store: GraphStore) -> GraphSample:
                                           for a, b in r.samples))
             for r in sch.relation_types]
     return GraphSample(labels=tuple(labels), relations=tuple(rels),
-                       dialect=getattr(store, "dialect", None), queries=0,
+                       dialect=store.dialect, queries=0,
                        notes=("the store has no profile capability: profiled from its schema",))
 
 
 def _fingerprint(store: GraphStore) -> str:
     fn = getattr(store, "profile_fingerprint", None)
-    if Capability.PROFILE in getattr(store, "capabilities", ()) and callable(fn):
+    if Capability.PROFILE in store.capabilities and callable(fn):
         return str(fn())
     st = store.stats()
     text = f"{st.nodes}|{st.triplets}|{st.relations}|" + "|".join(sorted(store.relation_types()))
@@ -706,7 +704,7 @@ _PROFILES_LOCK = threading.Lock()
 
 def _cache_file(store: GraphStore, over: Mapping[str, tuple[str, ...]],
                 cache_dir: str | os.PathLike[str] | None) -> Path | None:
-    uri = getattr(store, "uri", "") or ""
+    uri = store.uri
     if uri.rstrip(":/") in ("", "memory", "memory:networkx") or uri.startswith("memory:networkx"):
         return None  # a graph built in this process has no identity to cache under
     root = cache_root(cache_dir)
@@ -749,7 +747,7 @@ def profile_graph(store: GraphStore, *, refresh: bool = False,
     cache (keyed by the graph's URI, a content fingerprint and the display overrides) or built
     from the store's sample; handed to the store (:meth:`~byokg.graph.store.BaseGraphStore.
     use_profile`), so it names its nodes by the profile's display rules."""
-    over = {k: tuple(v) for k, v in (getattr(store, "display_override", None) or {}).items()}
+    over = {k: tuple(v) for k, v in (store.display_override or {}).items()}
     prof = _known_profile(store)
     if prof is not None and not refresh and prof.overrides == over:
         return prof
@@ -758,7 +756,7 @@ def profile_graph(store: GraphStore, *, refresh: bool = False,
     path = _cache_file(store, over, cache_dir)
     prof = None if refresh else _read_cache(path, fp)
     if prof is None:
-        prof = build_profile(_sample_of(store), uri=getattr(store, "uri", ""), overrides=over,
+        prof = build_profile(_sample_of(store), uri=store.uri, overrides=over,
                              fingerprint=fp)
         prof = prof.model_copy(update={"seconds": time.perf_counter() - t0})
         _write_cache(path, prof)
@@ -787,7 +785,7 @@ def get_profile(store: GraphStore, services: Any) -> GraphProfile:
     """The profile of ``store`` (kept on the store once built; see :func:`profile_graph`); the
     run's ``index_dir`` is where it is cached on disk when set."""
     known = _known_profile(store)
-    over = {k: tuple(v) for k, v in (getattr(store, "display_override", None) or {}).items()}
+    over = {k: tuple(v) for k, v in (store.display_override or {}).items()}
     if known is not None and known.overrides == over:
         return known
     return profile_graph(store, cache_dir=services.config.index_dir)
@@ -832,7 +830,7 @@ def apply_display(store: GraphStore, spec: Any, *, prefer: bool = False,
     the same labels (a URI or ``--display``), else labels already set keep theirs (a run
     config). The profile is rebuilt on next use when they change. Returns the overrides."""
     new = parse_display(spec)
-    cur = dict(getattr(store, "display_override", None) or {})
+    cur = dict(store.display_override or {})
     merged = {**cur, **new} if prefer else {**new, **cur}
     if merged != cur:
         setter = getattr(store, "set_display", None)
@@ -873,11 +871,6 @@ def is_unnamed(node_id: str, name: str | None = None) -> bool:
 
 # --------------------------------------------------------------------------- relation statistics
 
-_LITERAL_LIKE = re.compile(
-    r"^(?:[a-z][a-z0-9+.-]*://\S+|www\.\S+"  # URLs
-    r"|[^\s/\\]+\.[a-z][a-z0-9]{1,4}"  # file names (united-states.jpg)
-    r"|[+-]?\d[\d.,:/\-\s]*"  # numbers and dates
-    r"|\d{4}-\d{2}-\d{2}t[\d:.]+z?)$", re.I)
 STATS_SAMPLE_NODES = 5000  # nodes whose out-edges are read for the statistics
 SAMPLE_EDGES_PER_NODE = 50
 SAMPLE_DEGREES = 5000  # distinct tails whose name and degree are read (spread over relations)
@@ -897,11 +890,6 @@ class RelationStats(BaseModel):
     literal_tails: float = 0.0  # share of sampled tails that look like values (file, URL, date)
     tail_degree: float = 0.0  # median degree of the sampled tails
     noise: float = 0.0  # 0 (informative) .. 1 (hub or low-information), see relation_stats
-
-
-def is_literal_like(text: str) -> bool:
-    """A URL, a file name, a number or a date: a value, not a thing one can ask about."""
-    return bool(_LITERAL_LIKE.match(text.strip()))
 
 
 def relation_stats(store: GraphStore, services: Any = None, *,

@@ -44,10 +44,17 @@ class Capability:
 
 @runtime_checkable
 class GraphStore(Protocol):
-    """A graph byokg can read. Node ids are strings; triplets come in stored direction."""
+    """A graph byokg can read. Node ids are strings; triplets come in stored direction.
+
+    ``dialect`` names the store's Cypher dialect for the guard, rewrites and prompts (``neo4j``,
+    ``kuzu``, ``ladybug``, ``falkordb``, ``neptune-analytics``, ``neptune-db``; None: the store
+    runs no Cypher); ``display_override`` is label -> the properties its nodes are named by
+    (None: the profile's choice). :class:`BaseGraphStore` gives both their defaults."""
 
     uri: str
     capabilities: frozenset[str]
+    dialect: str | None
+    display_override: dict[str, tuple[str, ...]] | None
 
     def schema(self, *, samples: int = 3) -> GraphSchema:
         """Labels with properties and sample values; relation types with their patterns."""
@@ -256,6 +263,7 @@ class BaseGraphStore:
 
     uri: str = ""
     capabilities: ClassVar[frozenset[str]] = frozenset()
+    dialect: str | None = None
     display_override: dict[str, tuple[str, ...]] | None = None  # label -> properties
     # builds the profile on first use (None: nodes are named by their ids until one is handed)
     profiler: Callable[[Any], DisplayProfile] | None = None
@@ -369,7 +377,7 @@ class BaseGraphStore:
 
 
 def has_capability(store: GraphStore, capability: str) -> bool:
-    return capability in getattr(store, "capabilities", frozenset())
+    return capability in store.capabilities
 
 
 def csr_view(store: Any) -> CsrView | None:

@@ -33,7 +33,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from byokg.errors import InputError
-from byokg.io.readers import Limits, RowReport, bounded_lines, check_regular, stray_quote
+from byokg.io.readers import (
+    Limits,
+    RowReport,
+    bounded_lines,
+    check_regular,
+    field_limit_error,
+    stray_quote,
+)
 
 if TYPE_CHECKING:
     from byokg.io.loading import LoadSummary
@@ -330,8 +337,6 @@ def _read_rows(
             raw.append(line)
             yield line
 
-    saved = csv.field_size_limit()
-    csv.field_size_limit(limits.line_bytes)
     with fh:
         reader = csv.reader(lines())
         try:
@@ -367,14 +372,11 @@ def _read_rows(
                 yield line, out
         except csv.Error as exc:
             if "field larger than field limit" in str(exc):
-                raise InputError(f"a field longer than {limits.line_bytes:,} characters "
-                                 f"({limits.hint('line_bytes')})", source=src,
+                raise InputError(field_limit_error(limits), source=src,
                                  line=reader.line_num) from None
             raise InputError(f"unreadable CSV: {exc}", source=src, line=reader.line_num) from None
         except UnicodeDecodeError as exc:
             raise InputError(f"not UTF-8 text ({exc.reason})", source=src) from None
-        finally:
-            csv.field_size_limit(saved)
 
 
 def _typed_row(row: list[str], pos: dict[str, int], required: tuple[str, ...],

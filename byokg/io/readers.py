@@ -124,6 +124,18 @@ class Limits:
                 f"or {env}=N")
 
 
+def field_limit_error(limits: Limits) -> str:
+    """What a CSV field over the csv module's field limit is told: the limit in force (Python's
+    csv module keeps one for the whole process, which byokg never changes: the byokg CLI raises
+    it to ``--max-line-bytes`` at start), and how to raise it."""
+    cap = csv.field_size_limit()
+    if cap >= limits.line_bytes:
+        return f"a field longer than {limits.line_bytes:,} characters ({limits.hint('line_bytes')})"
+    return (f"a field longer than {cap:,} characters, the csv module's field limit in this "
+            f"process (the byokg command line raises it to {limits.line_bytes:,}, its "
+            "--max-line-bytes; a program calls csv.field_size_limit(N) before loading)")
+
+
 class _LimitExceeded(ValueError):
     pass
 
@@ -767,8 +779,6 @@ def _load_csv_python(
     for role, pos in zip(_FIELDS, cols, strict=True):
         order[pos] = role
     before = len(b.heads)
-    saved = csv.field_size_limit()
-    csv.field_size_limit(limits.line_bytes)
     try:
         for row in reader:
             record, raw[:] = "".join(raw), []
@@ -799,8 +809,7 @@ def _load_csv_python(
     except csv.Error as exc:
         msg = str(exc)
         if "field larger than field limit" in msg:
-            raise InputError(f"a field longer than {limits.line_bytes:,} characters "
-                             f"({limits.hint('line_bytes')})", source=src,
+            raise InputError(field_limit_error(limits), source=src,
                              line=offset + reader.line_num) from None
         raise InputError(
             f"unreadable CSV ({exc}); check the quoting of this row",
@@ -810,7 +819,6 @@ def _load_csv_python(
     except UnicodeDecodeError:
         raise _not_utf8(path) from None
     finally:
-        csv.field_size_limit(saved)
         b._sync()
     report.rows += len(b.heads) - before + report.bad_rows
 

@@ -21,6 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from byokg.language.literals import numbers_in
 from byokg.language.text import STOPWORDS, normalize, stem, words
 
 AnswerKind = Literal["person", "place", "date", "count", "number", "thing"]
@@ -210,7 +211,6 @@ class Phrase(BaseModel):
 
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")
 _DATE_WORDS = frozenset({"year", "date", "day", "decade", "century", "month"})
 _PERSON_WORDS = frozenset({"person", "people", "persons", "someone", "somebody"})
 # English words that ask for things sharing something with the question's entity ("the same
@@ -447,7 +447,7 @@ def analyze(question: str) -> QuestionAnalysis:
         kind=kind,
         type_words=type_words,
         plural=plural,
-        numbers=tuple(m.group(0) for m in _NUMBER.finditer(q)),
+        numbers=numbers_in(q),
         aggregate=aggregate,
         top_k=top_k,
         descending=descending,

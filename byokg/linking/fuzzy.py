@@ -30,9 +30,10 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from byokg.language.grams import fast_normalize, gram_codes, gram_table
+
 from ..contracts import Candidate, MentionLinks
 from ..errors import InputError
-from .grams import fast_normalize, gram_codes, gram_table
 from .interning import intern_names
 from .manifest import Manifest, byokg_version, fingerprint, read_manifest, write_manifest
 
@@ -164,7 +165,7 @@ class NameIndex:
         t0 = time.perf_counter()
         pairs, fp = collect_names(store)
         index = cls.from_pairs(pairs, fingerprint_=fp)
-        log.info("built name index for %s: %d names in %.2fs", getattr(store, "uri", "?"),
+        log.info("built name index for %s: %d names in %.2fs", store.uri,
                  len(pairs), time.perf_counter() - t0)
         return index
 

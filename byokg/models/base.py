@@ -180,7 +180,7 @@ def complete_streaming(llm: Any, prompt: str, on_token: TokenCallback, **options
     if getattr(llm, "streams", False) is True:
         return llm.complete(prompt, on_token=on_token, **options)
     resp = llm.complete(prompt, **options)
-    text = getattr(resp, "text", "") or ""
+    text = resp.text
     if text:
         on_token(text)
     return resp

@@ -61,7 +61,7 @@ class BudgetedLLM:
     def __init__(self, llm: Any, budget: CallBudget) -> None:
         self.llm = llm
         self.budget = budget
-        self.name = getattr(llm, "name", "llm")
+        self.name = llm.name
 
     def complete(self, prompt: str, **kwargs: Any) -> Any:
         check_cancelled()  # a stopped question makes no call, whatever the model

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from byokg.errors import ConfigError, ModelNotFoundError
-from byokg.linking.grams import _codes, fast_normalize
+from byokg.language.grams import _codes, fast_normalize
 from byokg.models.calibration import Calibration
 
 EXTRA_HINT = "pip install 'byokg[embeddings]'"
@@ -129,8 +129,6 @@ class FlagEmbedder:
             from FlagEmbedding import FlagModel
         except ImportError as exc:
             raise ConfigError(f"the FlagEmbedding embedder needs {EXTRA_HINT} ({exc})") from None
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         self.path = str(p)
         self.name = name or f"flag:{p.name}"
         self.max_length = max_length

@@ -36,7 +36,6 @@ class FlagCrossEncoder:
             from FlagEmbedding import FlagReranker
         except ImportError as exc:
             raise ConfigError(f"the flag reranker needs {EXTRA_HINT} ({exc})") from None
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
         self.path = str(p)
         self.name = name or f"flag:{p.name}"
         self.normalize = normalize

@@ -77,9 +77,9 @@ def semantic_model(services: Any) -> Any:
     """The model for meaning-level similarity: the run's configured embedder, else MiniLM when
     it is installed, else None (lexical only). The character n-gram ``lexical`` embedder says
     nothing about meaning and is not used here."""
-    cfg = getattr(services, "config", None)
-    if services is None or cfg is None:
+    if services is None:
         return None
+    cfg = services.config
     name = cfg.embedder
     if name is None:
         from byokg.models.embedders import minilm_available
@@ -147,8 +147,7 @@ class Similarity:
         return self.relation_scores([relation])[relation]
 
     def _configured_embedder(self) -> Any:
-        cfg = getattr(self.services, "config", None)
-        if cfg is None or not cfg.embedder:
+        if self.services is None or not self.services.config.embedder:
             return None
         return self.services.embedder
 

@@ -61,10 +61,10 @@ class Relevance:
         self.similarity = similarity
         self.analysis = analysis = similarity.analysis
         self.services = services = similarity.services
-        cfg = getattr(services, "config", None)
-        if cfg is not None and getattr(cfg, "reranker", None):
+        cfg = services.config if services is not None else None
+        if cfg is not None and cfg.reranker:
             self.how = "reranker"
-        elif cfg is not None and getattr(cfg, "embedder", None):
+        elif cfg is not None and cfg.embedder:
             self.how = "embedder"
         else:
             self.how = "lexical"

@@ -73,6 +73,7 @@ from byokg.pipeline.stages import (
     Proposer,
 )
 from byokg.pipeline.tools import (
+    Component,
     Linker,
     StageOutput,
     Tool,
@@ -216,7 +217,7 @@ class Engine:
         if self.store.stats().triplets == 0:
             raise InputError(
                 "the graph has no triplets; load data first (byokg load FILE --into URI)",
-                source=getattr(self.store, "uri", None) or "graph",
+                source=self.store.uri or "graph",
             )
         self._checked = True
 
@@ -235,9 +236,10 @@ class Engine:
 
         reg = registry.tools()
         obj = reg.create(name)  # an unknown name raises ConfigError listing the known ones
-        if getattr(obj, "kind", None) != kind:
+        if not isinstance(obj, Component) or obj.kind != kind:
+            what = obj.kind if isinstance(obj, Component) else type(obj).__name__
             raise ConfigError(f"{name!r} (plugin {reg.get(name).plugin!r}) is a "
-                              f"{getattr(obj, 'kind', type(obj).__name__)}, not a {kind}")
+                              f"{what}, not a {kind}")
         why = unavailable(obj, self.store, self.services)
         if why is not None:
             raise ConfigError(f"the {kind} {name!r} cannot run here: it {why}")
@@ -267,16 +269,17 @@ class Engine:
         chosen = []
         for name in names:
             tool = reg.create(name)  # unknown names raise ConfigError listing the known ones
-            if not callable(getattr(tool, "run", None)) and getattr(tool, "kind", "retrieval") == "retrieval":
+            if not isinstance(tool, Component):
                 raise PluginError(
                     f"tool {name!r} registered by plugin {reg.get(name).plugin!r}: its factory "
-                    f"returned {type(tool).__name__}, not a Tool (with run and applicable)"
+                    f"returned {type(tool).__name__}, not a byokg Tool, Linker, Proposer or "
+                    "Answerer"
                 )
-            if getattr(tool, "kind", "retrieval") != "retrieval":
+            if not isinstance(tool, Tool):
                 if explicit:
                     raise ConfigError(f"tool {name!r} is a {tool.kind}, not a retrieval tool")
                 continue
-            if not explicit and not getattr(tool, "default", True):
+            if not explicit and not tool.default:
                 continue
             why = unavailable(tool, self.store, self.services)
             if why is not None:
@@ -560,8 +563,7 @@ class Engine:
                 answers=drafts, analysis=q.analysis, profile=self.profile,
                 llm_calls_used=used.get(f"tool:{name}", 0), llm_calls_left=q.budget.left(),
                 similarity=q.similarity)
-            keyer = getattr(tool, "request_key", None)
-            key = keyer(req) if callable(keyer) else None
+            key = tool.request_key(req)
             seen = q.tool_keys.setdefault(name, {})
             if key is not None and key in seen:
                 q.trace.event(name, f"same request as in round {seen[key] + 1}; not run again",
@@ -634,6 +636,7 @@ class Engine:
         ids.update(i for v in res.answer_ids.values() for i in v)
         return Answer(question=q.analysis.question, answers=res.answers, evidence=evidence,
                       context=selected, trace=trace, answer_ids=res.answer_ids, entities=entities,
+                      confidence=res.confidence,
                       names=display_names(self.store, sorted(ids)) if ids else {})
 
     def _answer_stage(self, q: _Question, answerer: Answerer, params: ToolParams,
@@ -725,9 +728,7 @@ def ask(
         try:
             return Engine(store, config, services).ask(question)
         finally:
-            close = getattr(store, "close", None)
-            if close:
-                close()
+            store.close()
     return Engine(graph, config, services).ask(question)
 
 

@@ -62,17 +62,17 @@ def complete(
         kwargs["system"] = system
     resp = (llm.complete(prompt, **kwargs) if on_token is None
             else complete_streaming(llm, prompt, on_token, **kwargs))
-    text = getattr(resp, "text", "") or ""
-    for w in getattr(resp, "warnings", None) or ():  # e.g. unusable token counts from the provider
+    text = resp.text
+    for w in resp.warnings:  # e.g. unusable token counts from the provider
         out.event(purpose, str(w), level="warning")
     out.llm_calls.append(LLMCall(
         purpose=purpose,
-        model=getattr(resp, "model", None) or getattr(llm, "name", "llm"),
+        model=resp.model or llm.name,
         prompt_checksum=checksum,
-        prompt_tokens=_tokens(getattr(resp, "prompt_tokens", None)) or count_tokens(prompt),
-        completion_tokens=_tokens(getattr(resp, "completion_tokens", None)) or count_tokens(text),
+        prompt_tokens=_tokens(resp.prompt_tokens) or count_tokens(prompt),
+        completion_tokens=_tokens(resp.completion_tokens) or count_tokens(text),
         seconds=time.perf_counter() - t0,
-        cached=bool(getattr(resp, "cached", False)),
+        cached=resp.cached,
     ))
     out.counts["llm_calls"] = out.counts.get("llm_calls", 0) + 1
     return text
@@ -171,6 +171,8 @@ class AnswerResult(StageOutput):
     answer_ids: dict[str, list[str]] = field(default_factory=dict)
     # the context items that produced the answers, best first (empty: the engine finds them)
     evidence: list[ContextItem] = field(default_factory=list)
+    # how likely the first answer is right, in [0, 1], where the answerer can say (None: unknown)
+    confidence: float | None = None
 
 
 class Answerer(Component):

@@ -131,10 +131,10 @@ def unavailable(obj: Any, store: GraphStore, services: Services) -> str | None:
     """Why a tool or stage cannot run on this store in this run (None: it can)."""
     if obj.applicable(store, services):
         return None
-    missing = sorted(set(getattr(obj, "requires", ())) - set(getattr(store, "capabilities", ())))
+    missing = sorted(set(obj.requires) - set(store.capabilities))
     if missing:
         return f"needs store capabilities {missing}"
-    if getattr(obj, "needs_llm", False) and services.llm is None:
+    if obj.needs_llm and services.llm is None:
         return "needs an LLM (--llm)"
     return "not applicable"
 
@@ -152,7 +152,7 @@ class Component(ABC):
     Params: ClassVar[type[ToolParams]] = ToolParams
 
     def applicable(self, store: GraphStore, services: Services) -> bool:
-        caps = getattr(store, "capabilities", frozenset())
+        caps = store.capabilities
         if not self.requires <= caps:
             return False
         return not (self.needs_llm and services.llm is None)

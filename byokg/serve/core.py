@@ -208,9 +208,7 @@ class Service:
             svc = cls(Engine(store, cfg), limits=limits, llm=cfg.llm or "none", owns_store=True)
             svc.prepare()
         except BaseException:
-            close = getattr(store, "close", None)
-            if close:
-                close()
+            store.close()
             raise
         return svc
 
@@ -226,9 +224,8 @@ class Service:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
-        close = getattr(self.store, "close", None)
-        if self.owns_store and close:
-            close()
+        if self.owns_store:
+            self.store.close()
 
     # ------------------------------------------------------------------ checks
     def question(self, text: str) -> str:
@@ -287,7 +284,7 @@ class Service:
         return dump(mode="json") if dump else dict(prof)
 
     def health(self) -> Health:
-        return Health(graph=redact_uri(getattr(self.store, "uri", "") or "graph"),
+        return Health(graph=redact_uri(self.store.uri or "graph"),
                       nodes=self.stats.nodes,
                       triplets=self.stats.triplets, llm=self.llm, busy=self._pending)
 

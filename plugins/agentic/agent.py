@@ -40,6 +40,7 @@ from byokg.graph.store import GraphStore
 from byokg.graph.verbalize import node_labels, verbalize_triplets
 from byokg.language.analysis import humanize_relation
 from byokg.language.text import normalize
+from byokg.models import replies
 from byokg.models.budget import BudgetExhausted
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
@@ -51,9 +52,7 @@ RELATIONS_TEMPLATE = "agentic_relations"
 ENTITIES_TEMPLATE = "agentic_entities"
 SOURCE = "agentic"
 
-_FINISH = re.compile(r"(?<![A-Za-z])FINISH(?![A-Za-z])")
-_BULLET = re.compile(r"^\s*(?:[-*•]+|\d{1,3}[.)]|\(\d{1,3}\))\s+")
-_EMPTY = {"", "none", "n/a", "na", "null", "nil", "-", "[]", "...", "…", "finish"}
+_EMPTY = replies.EMPTY | {"finish"}
 _PAREN = re.compile(r"\s*\([^()]*\)\s*$")
 
 
@@ -92,27 +91,11 @@ class Traversal(StageOutput):
 # --------------------------------------------------------------------------- reply parsing
 
 
-def tag_body(reply: str, *names: str) -> str | None:
-    """Body of the first ``<name>…</name>`` in ``reply`` (an unclosed tag reads to the end);
-    None when no such tag is present."""
-    for name in names:
-        m = re.search(rf"<\s*{re.escape(name)}\s*>(.*?)(?:<\s*/\s*{re.escape(name)}\s*>|$)",
-                      reply, flags=re.S | re.I)
-        if m:
-            return m.group(1)
-    return None
-
-
 def _items(body: str) -> list[str]:
-    out: list[str] = []
-    for line in body.splitlines():
-        s = _BULLET.sub("", line.strip()).strip().strip("`").strip()
-        if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'":
-            s = s[1:-1].strip()
-        s = s.rstrip(",;.").strip()
-        if s.casefold() not in _EMPTY and s not in out:
-            out.append(s)
-    return out
+    """The items of a body (trailing full stops dropped too: relation names are not sentences)."""
+    got = replies.items(body, SOURCE, [], max_items=10_000, empty=_EMPTY)
+    return list(dict.fromkeys(s for s in (x.rstrip(".").strip() for x in got)
+                              if s.casefold() not in _EMPTY))
 
 
 # --------------------------------------------------------------------------- the traversal
@@ -201,7 +184,7 @@ class AgenticTraversal:
                                entities="\n\n".join(blocks), max_select=self.p.max_select)
         if reply is None:
             return {}
-        body = tag_body(reply, "selected-relations", "selected_relations", "relations")
+        body = replies.tag_body(reply, "selected-relations", "selected_relations", "relations")
         if body is None:
             self.out.note("relation reply has no <selected-relations> tag; relation names "
                            "written in the reply were used", level="warning", reply=reply[:200])
@@ -246,9 +229,9 @@ class AgenticTraversal:
                                facts=facts.text or "(none)", max_entities=self.p.max_entities)
         if reply is None:
             return None
-        body = tag_body(reply, "next-entities", "next_entities", "entities")
+        body = replies.tag_body(reply, "next-entities", "next_entities", "entities")
         names = [n for n in _items(body)] if body is not None else []
-        if _FINISH.search(reply) and not names:
+        if replies.says_finish(reply) and not names:
             self.out.finished = True
             self.out.note("LLM: FINISH")
             return None
@@ -257,7 +240,7 @@ class AgenticTraversal:
                            "stopped", level="warning", reply=reply[:200])
             self.out.count("replies_without_tag")
             return None
-        if _FINISH.search(reply):
+        if replies.says_finish(reply):
             self.out.note("reply has FINISH and next entities; following the entities")
         return names
 

@@ -39,8 +39,8 @@ class KGLinkerProposer(Proposer):
 
         store, services, profile = request.store, request.services, request.profile
         schema_text = render_schema_for(profile, request.similarity)
-        cypher = "cypher" in getattr(store, "capabilities", frozenset())
-        dialect = getattr(store, "dialect", None)
+        cypher = "cypher" in store.capabilities
+        dialect = store.dialect
         out = Proposal()
         if request.round == 0:
             prompt = linker_prompt(request.question, schema_text, cypher=cypher, dialect=dialect,

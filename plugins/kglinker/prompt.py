@@ -19,17 +19,13 @@ from byokg.errors import ConfigError
 from byokg.graph.profile import GraphProfile
 from byokg.graph.schema_render import render_schema
 from byokg.language.text import count_tokens
+from byokg.models import replies
 from byokg.models.base import prompt_checksum
 from byokg.models.similarity import Similarity
 
 TEMPLATE_VERSION = "v1"
 SCHEMA_TOKENS = 1200  # budget of the schema inside a KG-Linker prompt (~4,800 characters)
 CONTEXT_PROMPT_TOKENS = 2500  # budget of the graph context inside the iterative prompt
-MAX_REPLY_CHARS = 200_000
-MAX_ITEMS = 30  # per section
-MAX_ITEM_CHARS = 300
-MAX_QUERIES = 5
-MAX_QUERY_CHARS = 4000
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 
@@ -244,134 +240,17 @@ _SECTION_ALIASES = {
     "answer": "answers",
     "draft-answers": "answers",
 }
-_TAG = re.compile(r"<\s*(/?)\s*([A-Za-z][A-Za-z0-9_\-]{0,40})\s*>")
-_JUNK = re.compile(r"<\|[^|>]{0,40}\|>|</s>|<s>|\[/?INST\]")
-_FENCE = re.compile(r"^[ \t]*```[A-Za-z0-9_-]*[ \t]*$|```[A-Za-z0-9_-]*", re.M)
-_BULLET = re.compile(r"^\s*(?:[-*•]+|\d{1,3}[.)]|\(\d{1,3}\))\s+")
-_EMPTY = {"", "none", "n/a", "na", "null", "nil", "unknown", "-", "[]", "...", "…"}
-_FINISH = re.compile(r"(?<![A-Za-z])FINISH(?![A-Za-z])")
-
-
-def _section_tag(m: re.Match[str]) -> str:
-    """A known section tag (``</entities>`` …) inside another section's body: removed."""
-    return " " if m.group(2).lower() in _SECTION_ALIASES else m.group(0)
-
-
-def _clean_item(line: str) -> str:
-    s = _TAG.sub(" ", line)  # a wrongly nested or unknown tag never becomes part of an item
-    s = _BULLET.sub("", " ".join(s.split()))
-    s = s.strip().strip("`").strip()
-    if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'":
-        s = s[1:-1].strip()
-    return s.rstrip(",;").strip()
-
-
-def _items(body: str, section: str, warnings: list[str]) -> list[str]:
-    out: list[str] = []
-    seen: set[str] = set()
-    lines = _FENCE.sub("\n", body).splitlines()
-    if any(_TAG.search(line) for line in lines):
-        warnings.append(f"<{section}>: removed tags nested inside its items")
-    for line in lines:
-        s = _clean_item(line)
-        if s.casefold() in _EMPTY or s.upper() == "FINISH":
-            continue
-        if len(s) > MAX_ITEM_CHARS:
-            warnings.append(f"<{section}>: item of {len(s)} characters cut to {MAX_ITEM_CHARS}")
-            s = s[:MAX_ITEM_CHARS]
-        if s not in seen:
-            seen.add(s)
-            out.append(s)
-    if len(out) > MAX_ITEMS:
-        warnings.append(f"<{section}>: {len(out)} items, kept the first {MAX_ITEMS}")
-        out = out[:MAX_ITEMS]
-    return out
-
-
-def _queries(body: str, warnings: list[str]) -> list[str]:
-    text = _TAG.sub(_section_tag, _FENCE.sub("\n", body))
-    parts = re.split(r";\s*(?:\n|$)|\n\s*\n", text)
-    out: list[str] = []
-    for p in parts:
-        q = "\n".join(line.rstrip() for line in p.strip().splitlines()).strip()
-        if not q or q.casefold() in _EMPTY:
-            continue
-        if len(q) > MAX_QUERY_CHARS:
-            warnings.append(f"<cypher>: query of {len(q)} characters dropped (limit {MAX_QUERY_CHARS})")
-            continue
-        if q not in out:
-            out.append(q)
-    if len(out) > MAX_QUERIES:
-        warnings.append(f"<cypher>: {len(out)} queries, kept the first {MAX_QUERIES}")
-        out = out[:MAX_QUERIES]
-    return out
-
-
-def _sections(text: str, warnings: list[str]) -> tuple[dict[str, list[str]], bool]:
-    """Bodies per canonical section; tolerant of missing closing tags and unknown tags."""
-    bodies: dict[str, list[str]] = {}
-    found_any = False
-    pos = 0
-    tags = list(_TAG.finditer(text))
-    i = 0
-    while i < len(tags):
-        m = tags[i]
-        closing, raw = m.group(1) == "/", m.group(2).lower()
-        name = _SECTION_ALIASES.get(raw)
-        if m.start() < pos:
-            i += 1
-            continue
-        if closing:
-            if name is None:
-                warnings.append(f"ignored stray closing tag </{raw}>")
-            i += 1
-            continue
-        if name is None:
-            warnings.append(f"ignored unknown tag <{raw}>")
-            i += 1
-            continue
-        found_any = True
-        # body runs to the matching close tag, else to the next known opening tag, else the end
-        end, nxt = None, None
-        for j in range(i + 1, len(tags)):
-            t = tags[j]
-            tname = _SECTION_ALIASES.get(t.group(2).lower())
-            if t.group(1) == "/" and tname == name:
-                end, nxt = t.start(), t.end()
-                break
-            if t.group(1) != "/" and tname is not None:
-                end, nxt = t.start(), t.start()
-                warnings.append(f"<{raw}> is not closed; read up to <{t.group(2)}>")
-                break
-        if end is None:
-            end = nxt = len(text)
-            warnings.append(f"<{raw}> is not closed; read to the end of the reply")
-        bodies.setdefault(name, []).append(text[m.end() : end])
-        pos = nxt
-        while i < len(tags) and tags[i].start() < pos:
-            i += 1
-    return bodies, found_any
-
-
 def parse_reply(reply: object) -> Artifacts:
     """Parse a KG-Linker (or answer-generation) reply. Never raises; problems become warnings."""
     warnings: list[str] = []
     try:
-        text = reply if isinstance(reply, str) else ("" if reply is None else str(reply))
-        if len(text) > MAX_REPLY_CHARS:
-            warnings.append(f"reply of {len(text):,} characters cut to {MAX_REPLY_CHARS:,}")
-            text = text[:MAX_REPLY_CHARS]
-        if _JUNK.search(text):
-            warnings.append("removed chat-template tokens from the reply")
-            text = _JUNK.sub("\n", text)
-        text = text.replace("\r\n", "\n").replace("\x00", "")
-        bodies, found = _sections(text, warnings)
-        outside = _TAG.sub("\n", text)
+        text = replies.clean_text(reply, warnings)
+        bodies, found = replies.sections(text, _SECTION_ALIASES, warnings)
+        outside = replies.TAG.sub("\n", text)
         for body in (b for bs in bodies.values() for b in bs):
             outside = outside.replace(body, "\n", 1)
-        finish = bool(_FINISH.search(outside)) or any(
-            _FINISH.search(b) for b in bodies.get("answers", [])
-        )
+        finish = replies.says_finish(outside) or any(
+            replies.says_finish(b) for b in bodies.get("answers", []))
         if not found:
             if text.strip() and not finish:
                 warnings.append(
@@ -383,16 +262,18 @@ def parse_reply(reply: object) -> Artifacts:
         for name in bodies:
             if len(bodies[name]) > 1 and name != "cypher":
                 warnings.append(f"<{name}> appears {len(bodies[name])} times; merged")
-        entities = _items("\n".join(bodies.get("entities", [])), "entities", warnings)
+        entities = replies.items("\n".join(bodies.get("entities", [])), "entities", warnings)
         paths: list[RelationPath] = []
-        for line in _items("\n".join(bodies.get("paths", [])), "relation-paths", warnings):
+        for line in replies.items("\n".join(bodies.get("paths", [])), "relation-paths",
+                                  warnings):
             rp = RelationPath.parse(line.replace("=>", "->"))
             if not rp.relations:
                 warnings.append(f"<relation-paths>: could not read {line[:80]!r}")
             elif rp not in paths:
                 paths.append(rp)
-        cypher = _queries("\n\n".join(bodies.get("cypher", [])), warnings)
-        answers = _items("\n".join(bodies.get("answers", [])), "answers", warnings)
+        cypher = replies.queries("\n\n".join(bodies.get("cypher", [])), warnings,
+                                 _SECTION_ALIASES)
+        answers = replies.items("\n".join(bodies.get("answers", [])), "answers", warnings)
         for name in ("entities", "paths", "answers"):
             if name in bodies and not any(b.strip() for b in bodies[name]):
                 warnings.append(f"<{name}> is empty")

@@ -22,7 +22,7 @@ from pydantic import Field
 from byokg.contracts import Candidate, MentionLinks
 from byokg.errors import BackendError
 from byokg.graph.store import Capability, GraphStore, has_capability
-from byokg.linking.grams import fast_normalize
+from byokg.language.grams import fast_normalize
 from byokg.linking.indexes import get_dense_index, get_name_index
 from byokg.models.services import Services
 from byokg.pipeline.tools import Linker, ToolParams

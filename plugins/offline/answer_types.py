@@ -19,17 +19,14 @@ negative does not fit ("which city" ending at a country, "when" ending at a pers
 
 from __future__ import annotations
 
-import datetime as _dt
-import re
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from byokg.language.analysis import CATEGORY_NOUNS, QuestionAnalysis, humanize_relation, term_sim
+from byokg.language.literals import LiteralKind, literal_kind
 from byokg.language.text import STOPWORDS, stem, words
 
-LiteralKind = Literal["year", "date", "number"]
 Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
 
 __all__ = ["KIND_WORDS", "EndType", "Expectation", "LiteralKind", "end_type", "expectation", "literal_kind",
@@ -37,11 +34,6 @@ __all__ = ["KIND_WORDS", "EndType", "Expectation", "LiteralKind", "end_type", "e
 
 MATCH = 0.6  # word similarity from which a type word "is" a label or relation noun
 _FROZEN = ConfigDict(frozen=True)
-_YEAR = re.compile(r"^\d{3,4}$")
-_DATE = re.compile(
-    r"^(\d{4}-\d{2}(-\d{2})?([T ][\d:.]+Z?)?|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|"
-    r"([A-Za-z]+\.? \d{1,2},? \d{3,4})|(\d{1,2} [A-Za-z]+\.? \d{3,4}))$")
-_NUMBER = re.compile(r"^[-+]?\d[\d,]*(\.\d+)?\s*%?$")
 _AGENT_SUFFIXES = ("or", "er", "ist", "ian")
 # generic words for what "when", "where" and "who" ask for (question-word semantics)
 KIND_WORDS: dict[str, tuple[str, ...]] = {
@@ -128,28 +120,6 @@ def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[
                                 if v >= max(MATCH, top - LABEL_MARGIN))
     return Expectation(kind=analysis.kind, type_words=(head,) if head else (),
                        fitting_labels=fitting, category=head in CATEGORY_NOUNS)
-
-
-def literal_kind(value: Any) -> LiteralKind | None:
-    """``year``, ``date`` or ``number`` when a node name or property value is one."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, _dt.date | _dt.datetime):
-        return "date"
-    if isinstance(value, int):
-        return "year" if 1000 <= value <= 2999 else "number"
-    if isinstance(value, float):
-        return "number"
-    text = str(value).strip()
-    if not text or len(text) > 40:
-        return None
-    if _YEAR.match(text):
-        return "year" if 1000 <= int(text) <= 2999 else "number"
-    if _DATE.match(text):
-        return "date"
-    if _NUMBER.match(text):
-        return "number"
-    return None
 
 
 def is_agentive(name: str) -> bool:

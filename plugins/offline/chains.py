@@ -38,7 +38,6 @@ from byokg.plugins.offline.answer_types import (
     Expectation,
     end_type,
     expectation,
-    literal_kind,
     type_match,
 )
 
@@ -51,6 +50,7 @@ from byokg.language.analysis import (
     QuestionAnalysis,
     humanize_relation,
 )
+from byokg.language.literals import literal_kind
 from byokg.language.text import STOPWORDS, stem, words
 from byokg.models.similarity import Similarity
 
@@ -773,10 +773,8 @@ def specificity(store: GraphStore, nodes: Sequence[str], services: Any = None) -
 
 
 def _node_count(store: GraphStore, services: Any) -> int:
-    shared = getattr(services, "shared", None)
-    if shared is not None:
-        return int(shared(f"node-count:{getattr(store, 'uri', '')}:{id(store)}",
-                          lambda: store.stats().nodes))
+    if services is not None:
+        return int(services.shared(("node-count", store), lambda: store.stats().nodes))
     return store.stats().nodes
 
 

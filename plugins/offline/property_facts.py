@@ -17,13 +17,13 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from byokg.plugins.offline.answer_types import literal_kind
 from pydantic import BaseModel, ConfigDict
 
 from byokg.contracts import RelationPath
 from byokg.graph.paths import follow_paths
 from byokg.graph.profile import GraphProfile, display_names
 from byokg.graph.store import GraphStore
+from byokg.language.literals import literal_kind
 from byokg.models.similarity import Similarity
 
 __all__ = ["PropertyFact", "has_node_properties", "property_facts", "value_text"]

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from byokg.plugins.offline.answer_types import end_type, literal_kind
+from byokg.plugins.offline.answer_types import end_type
 from byokg.plugins.offline.chains import (
     CONJUNCTION,
     W_TYPE,
@@ -40,6 +40,7 @@ from byokg.contracts import Candidate, ContextItem, MentionLinks, PathScore, Rel
 from byokg.graph.profile import display_names, is_unnamed
 from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis
+from byokg.language.literals import literal_kind
 from byokg.language.text import STOPWORDS, normalize, stem, words
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
@@ -319,7 +320,7 @@ class _Answering:
         self.qids = set(self.mention_of)
         self.hints: dict[str, PathScore] = {}
         for art in history:
-            for rp, ps in zip(art.relation_paths, getattr(art, "path_scores", ()), strict=False):
+            for rp, ps in zip(art.relation_paths, art.path_scores, strict=False):
                 k = str(rp)
                 if k not in self.hints or ps.score > self.hints[k].score:
                     self.hints[k] = ps

@@ -74,7 +74,7 @@ class RoutedLinker(KGLinkerProposer):
         art = parse_reply(reply)  # the engine records its warnings
         queries = list(art.cypher)
         if not queries:  # a fenced or bare query without the tags
-            from byokg.cypher.repair import extract_query
+            from byokg.models.replies import extract_query
 
             one = extract_query(reply or "")
             queries = [one] if one else []
@@ -110,7 +110,7 @@ class RoutedLinker(KGLinkerProposer):
 
     def _route(self, request: ProposalRequest, p: RoutedParams) -> str | None:
         """Why this question goes Cypher-first (None: it does not)."""
-        if request.round != 0 or "cypher" not in getattr(request.store, "capabilities", ()):
+        if request.round != 0 or "cypher" not in request.store.capabilities:
             return None
         if not _runs_queries(request):
             return None
@@ -237,7 +237,7 @@ class RowsAnswerer(Answerer):
         from byokg.pipeline.tools import unavailable
 
         obj = registry.tools().create(p.fallback)
-        if getattr(obj, "kind", None) != "answerer" or obj.name == self.name:
+        if not isinstance(obj, Answerer) or obj.name == self.name:
             raise ConfigError(f"params.{self.name}.fallback: {p.fallback!r} is not another "
                               "answerer")
         why = ("no query rows fit the question's shape" if request.analysis.aggregate

@@ -307,7 +307,7 @@ def computed_item(comp: Computed, source: ContextItem) -> ContextItem:
 
 
 def _dialect_hints(store: Any) -> str:
-    dialect = getattr(store, "dialect", None)
+    dialect = store.dialect if store is not None else None
     hints = ""
     if dialect:
         from byokg.cypher.dialects import dialect_hints

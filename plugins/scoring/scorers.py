@@ -177,7 +177,7 @@ def rank_subgraph(
         final_scores = np.asarray(
             reranker.score(question, [texts[i] for i in stage2.tolist()]), dtype=np.float64
         )
-        out.scorer = f"reranker:{getattr(reranker, 'name', 'reranker')}"
+        out.scorer = f"reranker:{reranker.name}"
         out.timings["rerank_s"] = time.perf_counter() - t2
     order = _top(np.asarray(final_scores, dtype=np.float64), k)
     out.triplets = [cands[int(stage2[i])] for i in order.tolist()]
@@ -414,7 +414,7 @@ def get_triplet_index(store: GraphStore, services: Services) -> TripletIndex:
     from byokg.linking.indexes import get_dense_index
 
     embedder = services.embedder
-    key = (str(embedder.name), id(embedder))
+    key = (str(embedder.name), embedder)
 
     def build() -> TripletIndex:
         return TripletIndex(store, get_dense_index(store, services), embedder)
@@ -426,7 +426,7 @@ def get_triplet_index(store: GraphStore, services: Services) -> TripletIndex:
             per_store = None
         if per_store is not None and key in per_store:
             return per_store[key]
-    index = services.shared(f"triplet-index:{getattr(store, 'uri', id(store))}:{key}", build)
+    index = services.shared(("triplet-index", store, key), build)
     if per_store is not None:
         with _INDEX_LOCK:
             per_store.setdefault(key, index)

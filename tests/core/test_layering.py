@@ -2,10 +2,14 @@
 absolute and relative imports, ``importlib.import_module("…")`` with a literal name, and the lazy
 facade of ``byokg/__init__.py``):
 
-* the core (``byokg/``) never imports ``byokg.backends``;
+* the core (``byokg/``) never imports ``byokg.backends`` nor ``byokg.plugins``;
 * a backend (``backends/X.py``) imports only the core: never another backend, the demo data
   package or a built-in plugin;
-* the built-in plugins (``plugins/``) never import ``byokg.backends``.
+* the built-in plugins (``plugins/``) never import ``byokg.backends``;
+* inside the core, each layer imports only the layers below it (:data:`LAYERS`): the
+  foundation (errors, contracts, hooks, registry, config …) nothing above it; language only
+  the foundation; models never the graph layer or the pipeline; the graph layer never the
+  pipeline or linking; nothing below the pipeline imports it.
 """
 
 from __future__ import annotations
@@ -16,6 +20,34 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+# the core's layers, lowest first; a module of a layer may import its own layer and the ones
+# named for it (the top: eval, serve, commands, integrations, the CLI, testing, import any)
+FOUNDATION = ("byokg.errors", "byokg.contracts", "byokg.hookspecs", "byokg.registry",
+              "byokg.config", "byokg.cancel", "byokg.redaction", "byokg.weights",
+              "byokg.demo", "byokg.prompts", "byokg.data")
+LAYERS: dict[str, tuple[str, ...]] = {
+    "foundation": (),
+    "byokg.language": ("foundation",),
+    "byokg.models": ("foundation", "byokg.language"),
+    "byokg.graph": ("foundation", "byokg.language", "byokg.models"),
+    "byokg.presentation": ("foundation", "byokg.language"),
+    "byokg.io": ("foundation", "byokg.language", "byokg.graph"),
+    "byokg.linking": ("foundation", "byokg.language", "byokg.models", "byokg.graph"),
+    "byokg.cypher": ("foundation", "byokg.language", "byokg.models", "byokg.graph", "byokg.io"),
+    "byokg.pipeline": ("foundation", "byokg.language", "byokg.models", "byokg.graph",
+                       "byokg.presentation", "byokg.io", "byokg.linking", "byokg.cypher"),
+}
+
+
+def core_layer(module: str) -> str | None:
+    """The layer of a core module (None: the top — the lazy facade ``byokg`` included — which
+    may import any layer)."""
+    if any(module == f or module.startswith(f + ".") for f in FOUNDATION):
+        return "foundation"
+    for layer in LAYERS:
+        if _within(module, layer):
+            return layer
+    return None
 # top-level folder -> the package it installs as (pyproject.toml's package-dir)
 FOLDERS = {"byokg": "byokg", "backends": "byokg.backends", "plugins": "byokg.plugins"}
 ALLOWED_IN_BACKENDS: tuple[str, ...] = ()  # none: shared Cypher helpers live in the core
@@ -97,6 +129,15 @@ def violations(path: Path, root: Path = REPO) -> list[str]:
         why = None
         if top in ("byokg", "plugins") and _within(target, "byokg.backends"):
             why = "imports a backend"
+        elif top == "byokg" and _within(target, "byokg.plugins"):
+            why = "imports a built-in plugin"
+        elif top == "byokg" and _within(target, "byokg") and core_layer(module) is not None:
+            mine, theirs = core_layer(module), core_layer(target)
+            if theirs is None and target.split(".")[1:2] and target.split(".")[1] in (
+                    "eval", "serve", "commands", "integrations", "cli", "testing"):
+                why = f"a {mine} module imports the top ({target.split('.')[1]})"
+            elif theirs not in (None, mine) and theirs not in LAYERS[mine]:
+                why = f"the {mine} layer imports the {theirs} layer"
         elif top == "backends" and not _allowed_in_backend(target, module):
             if _within(target, "byokg.backends"):
                 why = "imports another backend"
@@ -167,3 +208,32 @@ def test_checker_flags_each_rule(tmp_path):
     ]
     assert got["backends/ok.py"] == []
     assert got["plugins/p.py"] == ["plugins/p.py:1: imports a backend (byokg.backends)"]
+
+
+def test_checker_flags_a_lower_layer_importing_a_higher_one(tmp_path):
+    """Planted core files: language importing the pipeline, models importing the graph layer,
+    the graph layer importing a plugin or the CLI; a pipeline module importing language is
+    fine."""
+    files = {
+        "byokg/language/a.py": "from byokg.pipeline.engine import Engine\n",
+        "byokg/models/b.py": "def f():\n    from byokg.graph.store import GraphStore\n",
+        "byokg/graph/c.py": "from byokg.plugins.offline import chains\nimport byokg.cli\n",
+        "byokg/pipeline/d.py": "from byokg.language.text import words\n",
+        "byokg/errors.py": "from byokg.models.base import LLM\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    got = {rel: violations(tmp_path / rel, tmp_path) for rel in files}
+    assert got["byokg/language/a.py"] == [
+        "byokg/language/a.py:1: the byokg.language layer imports the byokg.pipeline layer "
+        "(byokg.pipeline.engine)"]
+    assert got["byokg/models/b.py"] == [
+        "byokg/models/b.py:2: the byokg.models layer imports the byokg.graph layer "
+        "(byokg.graph.store)"]
+    assert got["byokg/graph/c.py"] == [
+        "byokg/graph/c.py:1: imports a built-in plugin (byokg.plugins.offline)",
+        "byokg/graph/c.py:2: a byokg.graph module imports the top (cli) (byokg.cli)"]
+    assert got["byokg/pipeline/d.py"] == []
+    assert got["byokg/errors.py"] == [
+        "byokg/errors.py:1: the foundation layer imports the byokg.models layer (byokg.models.base)"]

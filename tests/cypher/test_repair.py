@@ -10,9 +10,10 @@ from cypher_helpers import ScriptedLLM, SuggestionLLM
 
 from byokg.contracts import GraphSchema, NodeLabel, PropertyInfo, QueryResult
 from byokg.cypher.execute import Status
-from byokg.cypher.repair import extract_query, run_with_repair
+from byokg.cypher.repair import run_with_repair
 from byokg.cypher.verify import extract_entities, nearest, verify
 from byokg.errors import BackendError, QueryError
+from byokg.models.replies import extract_query
 
 # ----------------------------------------------------------------------------- on Kùzu
 

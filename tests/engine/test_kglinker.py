@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 from byokg.plugins.kglinker.prompt import (
-    MAX_ITEMS,
-    MAX_REPLY_CHARS,
     answer_prompt,
     fill,
     iterative_prompt,
@@ -21,6 +19,7 @@ from byokg.contracts import Artifacts, GraphSchema, RelationPattern, RelationTyp
 from byokg.errors import ConfigError
 from byokg.language.analysis import analyze, lexical_relation_scores
 from byokg.models.base import prompt_checksum
+from byokg.models.replies import MAX_ITEMS, MAX_REPLY_CHARS
 from byokg.models.similarity import Similarity
 
 

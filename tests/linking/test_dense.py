@@ -113,7 +113,7 @@ def test_lexical_embedder_spreads_grams_and_ranks_by_spelling():
     grams into 17 of 512 buckets, making unrelated texts look similar)."""
     import numpy as np
 
-    from byokg.linking.grams import _codes
+    from byokg.language.grams import _codes
     from byokg.models.embedders import _mix64
 
     _, codes = _codes(["the quick brown fox jumps over the lazy dog"])

@@ -10,7 +10,8 @@ from byokg.backends.memory import MemoryGraph
 from byokg import registry
 from byokg.config import RunConfig
 from byokg.contracts import Candidate, MentionLinks
-from byokg.graph.profile import is_literal_like, relation_stats, relation_weights
+from byokg.graph.profile import relation_stats, relation_weights
+from byokg.language.literals import is_literal_like
 from byokg.models.services import Services
 from byokg.pipeline.tools import ToolRequest
 

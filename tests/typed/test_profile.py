@@ -167,6 +167,8 @@ class _PlainStore:
 
     uri = "plain:x"
     capabilities = frozenset()
+    dialect = None  # the protocol's attributes, declared as a third party must
+    display_override = None
 
     def __init__(self) -> None:
         self.inner = graph_from_triplets([("a", "r", "b")])
