@@ -24,6 +24,8 @@ class Answer(BaseModel):
     entities: list[MentionLinks] = Field(default_factory=list)
     # display name of every node id that appears in the evidence, the entities or the answers
     names: dict[str, str] = Field(default_factory=dict)
+    # how likely the first answer is right, in [0, 1], where the answerer can say (None: unknown)
+    confidence: float | None = None
 
     def _repr_html_(self) -> str:
         """The evidence picture in a notebook (see :mod:`byokg.presentation.picture`);
