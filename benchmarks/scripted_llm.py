@@ -69,6 +69,7 @@ def demo_plans(path: str | Path) -> dict[str, Plan]:
 
 _REL = re.compile(r"\[\s*\w*\s*:\s*`?([A-Za-z_][A-Za-z0-9_]*)`?")
 _QUOTED = re.compile(r"'([^'\n]{2,60})'")
+_MATCHED = re.compile(r":\s*'([^'\n]{2,60})'\s*\}")  # a name matched in a node pattern
 
 
 def northwind_plans(gold_file: str | Path) -> dict[str, Plan]:
@@ -91,6 +92,16 @@ def northwind_plans(gold_file: str | Path) -> dict[str, Plan]:
             answers=cells[:50],
         )
     return out
+
+
+def typed_plans(questions: Iterable[Any]) -> dict[str, Plan]:
+    """Plans for generated typed-graph questions (``benchmarks.llmpath_graph.Question``): the
+    gold query, the names it quotes, its relationship types, the gold rows' cells as answers.
+    No drafts: nobody knows a generated graph's facts from memory."""
+    return {q.question: Plan(entities=list(dict.fromkeys(_MATCHED.findall(q.cypher))),
+                             relation_paths=[list(dict.fromkeys(_REL.findall(q.cypher)))],
+                             cypher=q.cypher, answers=q.answers[:50])
+            for q in questions}
 
 
 def cwq_plans(path: str | Path) -> dict[str, Plan]:
