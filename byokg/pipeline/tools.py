@@ -103,6 +103,9 @@ class ToolResult(StageOutput):
     """A retrieval tool's output: context items with provenance, plus trace material."""
 
     items: list[ContextItem] = field(default_factory=list)
+    # the tool did not take this request up and may be asked again with the same one in a
+    # later round (why, for the trace); None: it ran
+    deferred: str | None = None
 
 
 REQUEST_FIELDS = ("entities", "answers", "entity_mentions", "relation_paths", "cypher",
