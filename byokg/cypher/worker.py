@@ -66,11 +66,60 @@ class WorkerLimits(BaseModel):
 
 
 class EngineCrash(QueryError):
-    """The engine killed its worker process (a signal or an abort) while running a query."""
+    """The engine killed its worker process (a signal or an abort) while running a query.
+    ``stderr``: the last lines the worker wrote (e.g. a glibc or engine message), captured."""
+
+    stderr: str = ""
 
 
 class WorkerTimeout(QueryError, TimeoutError):
     """A query outlived its wall-clock limit; the worker was killed and will be replaced."""
+
+    stderr: str = ""
+
+
+STDERR_KEEP = 4096  # bytes of a worker's output kept (the last ones) for the trace
+
+
+class _Output:
+    """A worker's stdout and stderr, read from its pipe by a daemon thread: the last
+    :data:`STDERR_KEEP` bytes are kept for the trace and every line goes to the
+    ``byokg.cypher.worker`` log at DEBUG — never to the terminal."""
+
+    def __init__(self, stream: Any) -> None:
+        import collections
+
+        self._chunks: collections.deque[bytes] = collections.deque()
+        self._size = 0
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True,
+                                        name="byokg-worker-output")
+        self._thread.start()
+
+    def _read(self, stream: Any) -> None:
+        import logging
+
+        log = logging.getLogger("byokg.cypher.worker")
+        try:
+            for line in iter(stream.readline, b""):
+                log.debug("query worker: %s", line.decode("utf-8", "replace").rstrip())
+                with self._lock:
+                    self._chunks.append(line)
+                    self._size += len(line)
+                    while self._size > STDERR_KEEP and len(self._chunks) > 1:
+                        self._size -= len(self._chunks.popleft())
+        except (OSError, ValueError):
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                stream.close()
+
+    def tail(self, wait_s: float = 0.5) -> str:
+        """What the worker wrote last (after it exited: everything it wrote is read first)."""
+        self._thread.join(wait_s)
+        with self._lock:
+            text = b"".join(self._chunks).decode("utf-8", "replace")
+        return text[-STDERR_KEEP:].strip()
 
 
 def _describe_exit(code: int | None) -> str:
@@ -227,17 +276,14 @@ class _Worker:
 
         ours, theirs = socket.socketpair()
         env = dict(os.environ, BYOKG_WORKER_PATH=json.dumps([p for p in sys.path if p]))
-        try:  # the worker never writes to our stdout (``eval --json`` prints only JSON there)
-            out: Any = sys.stderr.fileno()
-        except (AttributeError, OSError, ValueError):  # a captured stream (tests, notebooks)
-            out = subprocess.DEVNULL
-        try:
+        try:  # the worker writes to neither of our streams: its output is captured
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", _CHILD_CODE, str(theirs.fileno())],
-                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=out,
-                env=env, close_fds=True)
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, env=env, close_fds=True)
         finally:
             theirs.close()
+        self.output = _Output(self.proc.stdout)
         self.conn = Connection(ours.detach())
         self.conn.send((spec, limits))
         if not self.conn.poll(limits.start_timeout_s):
@@ -340,17 +386,21 @@ class WorkerPool:
             if not ready:
                 w.kill()
                 self.timeouts += 1
-                raise WorkerTimeout(
+                late = WorkerTimeout(
                     f"query ran longer than {timeout:g} s; its worker process was stopped and "
                     f"will be replaced (query: {_short(text)})", uri=self.spec.uri,
                     code="timeout")
+                late.stderr = w.output.tail()
+                raise late
             try:
                 answer = w.conn.recv()
             except (EOFError, OSError):
                 code = w.kill()
                 self.crashes += 1
-                raise EngineCrash(f"engine crashed ({_describe_exit(code)}) on query: "
-                                  f"{_short(text)}", uri=self.spec.uri, code="crashed") from None
+                crash = EngineCrash(f"engine crashed ({_describe_exit(code)}) on query: "
+                                    f"{_short(text)}", uri=self.spec.uri, code="crashed")
+                crash.stderr = w.output.tail()
+                raise crash from None
             healthy = True
             w.queries += 1
         finally:
