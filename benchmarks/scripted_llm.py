@@ -8,6 +8,8 @@ question without a hosted model. The script reads each prompt the way a careful 
 * KG-Linker, later rounds: FINISH with the gold answers that the context shows, else the first
   round's proposal again (what real models were seen to do);
 * answer generation: the gold answers the context shows, else the tail of the first fact;
+* answer lists: as many as the prompt allows ("at most N"; 30 when a prompt states no cap, as
+  before), with a last line ``TOTAL: n`` when the context shows more, as the prompt asks;
 * agentic relation selection: the plan's relations among those listed, else the first listed;
   agentic next entities: FINISH when the facts show an answer, else the tails of the facts;
 * query repair: the plan's query;
@@ -155,6 +157,7 @@ def _found(answers: Iterable[str], text: str) -> list[str]:
 
 
 _LABEL = re.compile(r"\(\s*\w*\s*:\s*`?([A-Za-z][A-Za-z0-9_]*)")
+_CAP = re.compile(r"every answer, at most (\d+)", re.I)  # the answer cap a prompt states
 
 
 _FIRST_NODE = re.compile(r"MATCH\s*\(\s*([A-Za-z_]\w*)\s*:\s*(`[^`]+`|[A-Za-z_]\w*)", re.I)
@@ -237,11 +240,15 @@ class ScriptedReader:
         return "\n".join(parts)
 
     def _read(self, prompt: str, start: str, end: str) -> tuple[Plan, str, str | None]:
-        """The plan, the prompt's context section, and an answers block when it names them."""
+        """The plan, the prompt's context section, and an answers block when it names them
+        (at most the cap the prompt states, with the TOTAL line it asks for beyond it)."""
         p = self.plan(prompt)
         ctx = _section(prompt, start, end)
         seen = _found(p.answers, ctx)
-        block = "<answers>\n" + "\n".join(seen[:30]) + "\n</answers>" if seen else None
+        cap = _CAP.search(prompt)
+        n = int(cap.group(1)) if cap else 30
+        lines = seen[:n] + ([f"TOTAL: {len(seen)}"] if cap and len(seen) > n else [])
+        block = "<answers>\n" + "\n".join(lines) + "\n</answers>" if seen else None
         return p, ctx, block
 
     def _iterative(self, prompt: str) -> str:
