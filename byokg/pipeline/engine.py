@@ -119,6 +119,7 @@ class _Question:
     seen_paths: set[Any] = field(default_factory=set)
     seen_cypher: set[str] = field(default_factory=set)
     tool_keys: dict[str, dict[str, int]] = field(default_factory=dict)  # tool -> request -> round
+    deferred: set[str] = field(default_factory=set)  # tools waiting for a later round
     finished: AnswerResult | None = None  # FINISH answers the context supports
     listener: Callable[[StageEvent], None] | None = None  # Engine.stream's seam
 
@@ -492,7 +493,7 @@ class Engine:
                 break
             if self._finish(q, proposal, rnd):
                 break
-            if not self._link(q, proposal, rnd) and rnd > 0:
+            if not self._link(q, proposal, rnd) and rnd > 0 and not q.deferred:
                 q.trace.event("engine", "nothing new to link; stopping", iteration=rnd,
                               finish=proposal.artifacts.finish)
                 break
@@ -677,7 +678,8 @@ class Engine:
         for name, tool, params in self.tools():
             req = ToolRequest(
                 question=q.analysis.question, store=self.store, services=q.services,
-                params=params, iteration=rnd, artifacts=artifacts, entities=entities,
+                params=params, iteration=rnd, rounds=self.config.iterations,
+                artifacts=artifacts, entities=entities,
                 answers=drafts, analysis=q.analysis, profile=self.profile,
                 llm_calls_used=used.get(f"tool:{name}", 0), llm_calls_left=q.budget.left(),
                 similarity=q.similarity)
@@ -719,8 +721,11 @@ class Engine:
             _absorb(q.trace, res, rnd, prefix=f"{name}.", stage=f"tool:{name}")
             if res.deferred is not None:  # not taken up: the same request may come again
                 q.tool_keys.get(name, {}).pop(keys.get(name), None)
+                q.deferred.add(name)
                 q.trace.event(name, f"deferred: {res.deferred}", iteration=rnd)
                 q.trace.count(f"tool_deferred.{name}")
+            else:
+                q.deferred.discard(name)
             q.trace.count(f"items.{name}", len(res.items))
             for it in res.items:
                 upd: dict[str, Any] = {}
@@ -840,6 +845,8 @@ def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
 
     strong, weak = [], []
     for it in items:
+        if it.kind in ("query-failed", "note"):  # what failed or was cut supports nothing
+            continue
         if it.path is not None and it.path.hops:
             if is_answer(it.path.end):
                 strong.append(it)

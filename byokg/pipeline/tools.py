@@ -49,6 +49,7 @@ class ToolRequest:
     services: Services
     params: ToolParams
     iteration: int = 0
+    rounds: int = 1  # the question's rounds at most (T_R): a later round may come when < rounds
     artifacts: Artifacts = field(default_factory=Artifacts)
     entities: list[MentionLinks] = field(default_factory=list)  # linked question entities
     answers: list[MentionLinks] = field(default_factory=list)  # linked draft answers

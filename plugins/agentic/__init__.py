@@ -24,8 +24,9 @@ class AgenticToolParams(AgenticParams):
     max_tails: int = Field(5, ge=1)
     when: Literal["no-answer", "always"] = Field(
         "no-answer", description="no-answer: in a round whose proposal has a query that a "
-        "configured query tool runs, the traversal waits for a later round (which comes only "
-        "when no query answered); always: it runs in every round it is asked")
+        "configured query tool runs, the traversal waits for the next round (which comes only "
+        "when no query answered; in the last round it runs); always: it runs in every round "
+        "it is asked")
 
 
 class AgenticTool(Tool):
@@ -41,7 +42,8 @@ class AgenticTool(Tool):
     def retrieve(self, request: ToolRequest, p: AgenticToolParams, result: ToolResult) -> None:
         from byokg.plugins.agentic.agent import traverse
 
-        if p.when == "no-answer" and _query_runs(request):
+        if p.when == "no-answer" and request.iteration + 1 < request.rounds \
+                and _query_runs(request):
             result.deferred = ("a query runs this round; the traversal waits for a round "
                                "that comes only when no query answered (params.agentic.when)")
             result.counts["deferred"] = 1

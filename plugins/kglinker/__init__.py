@@ -98,7 +98,7 @@ def schema_text_for(request: Any, chars: int | None = None) -> str:
         if shown is not None:
             return str(shown)
         chars = SCHEMA_CHARS
-    profile = request.profile if hasattr(request, "profile") else request.graph_profile()
+    profile = request.graph_profile() if hasattr(request, "graph_profile") else request.profile
     key = ("byokg.schema-text", id(profile), chars)
     return request.services.per_question(
         key, lambda: render_schema_for(profile, request.similarity, max_chars=chars))
