@@ -20,7 +20,11 @@ and ``prompts_over_8k`` (prompts longer than 8,000 characters, of ``prompts``),
 FINISH answers), ``max_calls_finish_q`` (the most calls any of those took), ``hit`` and ``f1``
 (answer accuracy), ``silent_cuts`` (questions whose answer list is shorter than the gold answers
 the retrieved query rows hold, or whose reply lost answers to a cap, without the answer saying
-it was cut: ``truncated``) and ``errors``.
+it was cut: ``truncated``) and ``errors``. For ``hybrid``: ``kept_offline`` (questions answered
+by the offline pass alone, no LLM call), ``offline_answerable`` (questions whose offline answer
+is right) and ``calls_offline_answerable`` (LLM calls per question on those: the issue's "≤ 1.0
+on questions the offline path can answer"; it needs an offline answerer that sets
+``confidence`` — without one every question goes to the LLM).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from byokg.eval.metrics import normalize_answer
+from byokg.eval.metrics import hit, normalize_answer
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
@@ -66,6 +70,31 @@ def _silent_cut(p: dict[str, Any]) -> bool:
                for ev in events)
 
 
+def _offline_answers(p: dict[str, Any]) -> list[str] | None:
+    """The hybrid strategy's offline answers of a question (None: no offline pass ran)."""
+    counts = (p.get("trace") or {}).get("counts") or {}
+    if counts.get("hybrid_offline"):
+        return list(p.get("answers") or [])
+    for ev in (p.get("trace") or {}).get("events") or []:
+        if ev.get("message", "").startswith("hybrid:") and "offline_answers" in ev.get("data", {}):
+            return list(ev["data"]["offline_answers"])
+    return None
+
+
+def _hybrid(preds: list[dict[str, Any]]) -> dict[str, float]:
+    """For the hybrid strategy: questions kept offline (no LLM call), questions the offline
+    pass answers right (``offline_answerable``) and the LLM calls spent on those."""
+    offline = [(p, _offline_answers(p)) for p in preds]
+    if all(a is None for _, a in offline):
+        return {}
+    ok = [p for p, a in offline if a is not None and hit(a, p.get("gold") or [])]
+    kept = sum(1 for p in preds if ((p.get("trace") or {}).get("counts") or {})
+               .get("hybrid_offline"))
+    return {"kept_offline": kept, "offline_answerable": len(ok),
+            "calls_offline_answerable": round(sum(p["metrics"].get("llm_calls", 0) for p in ok)
+                                              / max(len(ok), 1), 3)}
+
+
 def _per_question(preds: list[dict[str, Any]]) -> dict[str, float]:
     n = max(len(preds), 1)
     repeats = tools = finish = 0
@@ -83,7 +112,8 @@ def _per_question(preds: list[dict[str, Any]]) -> dict[str, float]:
         finish += int(counts.get("finish_answers", 0) > 0)
         chars += _prompts(p)
     m = lambda k: sum(p["metrics"].get(k, 0) for p in preds) / n  # noqa: E731
-    return {"calls_per_q": round(m("llm_calls"), 3),
+    hybrid = _hybrid(preds)
+    return {**hybrid,"calls_per_q": round(m("llm_calls"), 3),
             "prompt_tokens_per_q": round(prompt_tokens / n, 1),
             "kg_tokens_per_q": round(m("kg_tokens"), 1),
             "max_prompt_chars": max(chars, default=0),
