@@ -209,29 +209,7 @@ def cell_ids(store: Any, profile: Any, query: str, rows: QueryResult | None
     guessed: a cell whose node is not found gets no id."""
     if rows is None or not rows.rows or profile is None:
         return {}
-    from byokg.cypher.verify import extract_entities
-
-    var_labels = extract_entities(query).var_labels if query else {}
-    keys: dict[tuple[str, str], str] = {}  # (label, key as text) -> the cell's answer text
-    names: dict[tuple[str, str], list[str]] = {}  # (label, property) -> name cells
-    for ci, col in enumerate(rows.columns):
-        cells = [r[ci] for r in rows.rows[:MAX_RESOLVED] if ci < len(r) and r[ci] is not None]
-        var, _, prop = str(col).partition(".")
-        labs = var_labels.get(var.strip("`"), [])
-        lab = profile.label(labs[0]) if labs else None
-        for c in cells:
-            if isinstance(c, Mapping):
-                node_lab = profile.label(str(c.get("_label")))
-                text = cell_name(c, profile)
-                if node_lab is not None and node_lab.key and c.get(node_lab.key) is not None \
-                        and text:
-                    keys[(node_lab.name, str(c[node_lab.key]))] = text
-            elif lab is not None and prop and isinstance(c, str | int):
-                p = prop.strip("`")
-                if p == lab.key:
-                    keys[(lab.name, str(c))] = str(c)
-                elif lab.display_parts == (p,):
-                    names.setdefault((lab.name, p), []).append(str(c))
+    keys, names = _node_cells(profile, query, rows)
     for (label, p), texts in names.items():  # name -> key, one query per label
         key = profile.label(label).key
         if not key or "cypher" not in store.capabilities:
@@ -245,6 +223,42 @@ def cell_ids(store: Any, profile: Any, query: str, rows: QueryResult | None
         for name, k in got.rows:
             if k is not None:
                 keys[(label, str(k))] = str(name)
+    return _ids_of_keys(store, keys)
+
+
+def _node_cells(profile: Any, query: str, rows: QueryResult
+                ) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], list[str]]]:
+    """The cells that stand for nodes: ``{(label, key as text): answer text}`` for whole nodes
+    and key columns, ``{(label, property): [names]}`` for display-name columns."""
+    from byokg.cypher.verify import extract_entities
+
+    var_labels = extract_entities(query).var_labels if query else {}
+    keys: dict[tuple[str, str], str] = {}
+    names: dict[tuple[str, str], list[str]] = {}
+    for ci, col in enumerate(rows.columns):
+        cells = [r[ci] for r in rows.rows[:MAX_RESOLVED] if ci < len(r) and r[ci] is not None]
+        var, _, prop = str(col).partition(".")
+        labs = var_labels.get(var.strip("`"), [])
+        lab = profile.label(labs[0]) if labs else None
+        p = prop.strip("`")
+        for c in cells:
+            if isinstance(c, Mapping):
+                node_lab = profile.label(str(c.get("_label")))
+                text = cell_name(c, profile)
+                if node_lab is not None and node_lab.key and c.get(node_lab.key) is not None \
+                        and text:
+                    keys[(node_lab.name, str(c[node_lab.key]))] = text
+            elif lab is not None and p and isinstance(c, str | int):
+                if p == lab.key:
+                    keys[(lab.name, str(c))] = str(c)
+                elif lab.display_parts == (p,):
+                    names.setdefault((lab.name, p), []).append(str(c))
+    return keys, names
+
+
+def _ids_of_keys(store: Any, keys: dict[tuple[str, str], str]) -> dict[str, list[str]]:
+    """Answer text -> node ids for ``(label, key)`` pairs: one batched ``get_nodes`` over the
+    ids a node of that label may have (``Label:key`` or the key itself), the label checked."""
     if not keys:
         return {}
     tries = {(label, k): [f"{label}:{k}", k] for label, k in keys}

@@ -680,7 +680,9 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
         """Node and rel tables from the catalogue; per node table a count and the first
         ``nodes_per_label`` nodes, per relationship type a count and the first
         ``edges_per_type`` edges (2 queries each; the triple layout's relation names and counts
-        in one grouped query, samples only for its first 200 types)."""
+        in one grouped query, samples only for its first 200 types), and per relationship type
+        its distinct heads and tails per label (two grouped queries; the triple layout's in two
+        for all types). Long because both layouts share one pass over the catalogue."""
         queries = 0
         labels = []
         for t in self._cat.nodes.values():

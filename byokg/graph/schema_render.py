@@ -208,6 +208,7 @@ def render_schema(
     ``max_chars``): labels not in ``touched`` are summarised, least relevant first
     (``label_scores``), then the tail of the relation order is cut, then untouched labels —
     each cut stated in the text, never silent. ``prop_rank(label, prop)`` orders properties.
+    (Long because the three cuts share the lines built so far and are tried in order.)
     """
     prof = as_profile(schema)
     dialect = prof.dialect
