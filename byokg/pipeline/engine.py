@@ -627,7 +627,7 @@ class Engine:
                     bound: dict[str, tuple[str, str]], rnd: int) -> list[MentionLinks]:
         """The candidates the tools expand: beside an exact or alias match, only those; for a
         name the proposal's query matches on a label's naming property or key, only nodes of
-        that label; for a name it compares with another property (a city, a title), none —
+        that label; for a name it compares with another property (a city, a country), none —
         it is a value, not a node. The others move to ``dropped`` (a ``linker`` event says
         so): noise a wrong link would bring in (its neighbours, a traversal from it) stays
         out of the context."""

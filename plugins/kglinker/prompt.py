@@ -28,6 +28,7 @@ TEMPLATE_VERSION = "v1"
 SCHEMA_CHARS = 4800  # the schema's budget when a caller gives none (about 1,200 tokens)
 SCHEMA_TOKENS = 1200  # the older budget in tokens (render_schema_for(max_tokens=…))
 PROMPT_CHARS = 8000  # a prompt's size at most, unless the run sets RunConfig.prompt_chars
+SCHEMA_SHARE = 0.6  # of a prompt's size the schema takes at most (4,800 of 8,000 characters)
 MAX_ANSWERS = 50  # answers a reply lists at most, unless the run sets RunConfig.max_answers
 TOUCH = 0.5  # a label at least this relevant to the question shows every property
 NAMED = 0.75  # a property at least this relevant is named by the question
@@ -262,13 +263,15 @@ def fit_prompt(build: Callable[[str, str | None], Prompt], schema_for: Callable[
                *, max_chars: int, context_for: Callable[[int], str] | None = None) -> Prompt:
     """The prompt ``build(schema_text, context_text)`` within ``max_chars``: the schema
     (``schema_for(chars)``) and the graph context (``context_for(chars)``; None: a first-round
-    prompt without context) get what the template and the question leave. The context gets at
-    least half of that room when it needs it; each part says itself what it left out."""
+    prompt without context) get what the template and the question leave: the schema at most
+    :data:`SCHEMA_SHARE` of the prompt, the context at least half of the room when it needs
+    it; each part says itself what it left out."""
     empty = build("", "" if context_for is not None else None)
     room = max(max_chars - empty.chars, 200)
+    most = min(room, int(SCHEMA_SHARE * max_chars))  # the schema never crowds the prompt
     if context_for is None:
-        return build(schema_for(room), None)
-    schema = schema_for(room)
+        return build(schema_for(most), None)
+    schema = schema_for(most)
     context = context_for(room)
     if len(schema) + len(context) > room:
         schema = schema_for(max(room // 2, room - len(context)))
