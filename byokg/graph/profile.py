@@ -58,6 +58,8 @@ from byokg.graph.store import (
     RelationSample,
     SampledNode,
 )
+from byokg.graph.vocabulary import NameProperty, Vocabulary, derive_vocabulary
+from byokg.language.grams import fast_normalize
 from byokg.language.literals import is_integer, is_iso_date, is_literal_like, is_number
 
 __all__ = [
@@ -80,7 +82,7 @@ __all__ = [
 
 log = logging.getLogger("byokg.graph.profile")
 
-FORMAT = 2  # of the cached profile files
+FORMAT = 3  # of the cached profile files
 SAMPLE_NODES = 200  # nodes sampled per label
 SAMPLE_EDGES = 200  # edges sampled per relationship type
 EXAMPLES = 3  # example values kept per property
@@ -96,6 +98,8 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 # A prior from the property's *name*, weighed together with its values: words that usually
 # mean "this names the thing" or "this identifies it" (never enough on their own).
 _NAME_WORDS = frozenset({"name", "title", "label", "caption", "heading"})
+_ALIAS_WORDS = frozenset({"alias", "aliases", "aka", "synonym", "synonyms", "nickname",
+                          "nicknames", "moniker", "pseudonym"})
 _ID_WORDS = frozenset({"id", "ids", "key", "code", "uuid", "guid", "iri", "uri", "url", "hash",
                        "ref", "no", "num", "number", "sku", "isbn", "email", "phone", "fax",
                        "zip", "postal"})
@@ -146,6 +150,7 @@ class LabelProfile(BaseModel):
     aliases: tuple[str, ...] = ()  # properties whose values are other names of the node
     key: str | None = None  # property that identifies its nodes (None: the node id)
     reason: str = ""  # why the display was chosen
+    alias_why: dict[str, str] = {}  # alias property -> why it names the nodes too
     candidates: tuple[DisplayCandidate, ...] = ()  # best first
     properties: tuple[PropertyProfile, ...] = ()
 
@@ -186,6 +191,7 @@ class GraphProfile(BaseModel):
     queries: int = 0  # store round trips the build made
     source: str = "built"  # built | cache (disk) — not saved
     notes: tuple[str, ...] = ()
+    vocabulary: Vocabulary = Vocabulary()  # names, relation and label phrases (vocabulary.py)
 
     def label(self, name: str) -> LabelProfile | None:
         return next((lab for lab in self.labels if lab.name == name), None)
@@ -251,8 +257,9 @@ class GraphProfile(BaseModel):
             shown = " + ".join(lab.display_parts) if lab.display_parts else "(the node id)"
             lines.append(f"\n(:{lab.name})  {count} nodes")
             lines.append(f"  display: {shown}  — {lab.reason}")
-            if lab.aliases:
-                lines.append(f"  aliases: {', '.join(lab.aliases)}")
+            for a in lab.aliases:
+                lines.append(f"  alias:   {a}" + (f"  — {lab.alias_why[a]}"
+                                                   if a in lab.alias_why else ""))
             lines.append(f"  key:     {lab.key or '(the node id)'}")
             for c in lab.candidates[:4]:
                 lines.append(f"    {c.score:5.2f}  {c.property}: {c.why}")
@@ -272,6 +279,9 @@ class GraphProfile(BaseModel):
         if self.dates:
             lines.append("dates:   " + ", ".join(self.dates[:40]))
         lines += [f"note: {n}" for n in self.notes]
+        words = self.vocabulary.describe_lines()
+        if words:
+            lines += ["", "vocabulary (how questions may say the relations and labels):", *words]
         return "\n".join(lines)
 
 
@@ -563,7 +573,8 @@ def _label_profile(lab: LabelSample, override: tuple[str, ...] | None,
         cands.append((score, ok, p, why))
     cands.sort(key=lambda c: (-c[0], order.index(c[2])))
     candidates = tuple(DisplayCandidate(property=p, score=s, why=w) for s, _, p, w in cands)
-    aliases = tuple(p for p in order if kinds[p] == "list" and _alias_list(nodes, p))
+    why = {p: "a list of short texts" for p in order
+           if kinds[p] == "list" and _alias_list(nodes, p)}
     if override is not None:
         missing = [p for p in override if p not in kinds]
         if missing and n:
@@ -583,10 +594,63 @@ def _label_profile(lab: LabelSample, override: tuple[str, ...] | None,
             parts = ()
             reason = ("no property names these nodes; they are shown by their id"
                       if n else "no nodes sampled")
+    why.update(_scalar_aliases(nodes, order, kinds, parts, groups, lab.key))
+    why = {p: w for p, w in why.items() if p not in parts}
     return LabelProfile(
         name=lab.name, count=lab.count, display=parts[0] if len(parts) == 1 else None,
-        display_parts=parts, aliases=tuple(a for a in aliases if a not in parts), key=lab.key,
-        reason=reason, candidates=candidates[:6], properties=tuple(props))
+        display_parts=parts, aliases=tuple(p for p in order if p in why), key=lab.key,
+        reason=reason, alias_why=why, candidates=candidates[:6], properties=tuple(props))
+
+
+def _tokens(value: Any) -> set[str]:
+    return set(fast_normalize(str(value)).split()) if isinstance(value, str) else set()
+
+
+def _scalar_aliases(nodes: Sequence[SampledNode], order: Sequence[str], kinds: dict[str, str],
+                    parts: tuple[str, ...], groups: dict[str, str], key: str | None,
+                    ) -> dict[str, str]:
+    """Text properties besides the display that name the nodes too (``knownName`` beside
+    ``fullName``), each with why: written like names (short, mostly letters, not identifiers,
+    numbers, dates or addresses, rarely repeated) and either named like a name (``…Name``,
+    ``title``, ``alias``; not a part's name such as ``contactName``) or sharing words with
+    the display name on most nodes. A property holding one word of the display name (a first
+    or last name) is a part of the name, not an alias."""
+    out: dict[str, str] = {}
+    for p in order:
+        if p in parts or p == key or kinds.get(p) != "string":
+            continue
+        pairs = [(v.strip(), nd.properties) for nd in nodes
+                 if isinstance(v := nd.properties.get(p), str) and _present([v])]
+        vals = [v for v, _ in pairs]
+        if not vals:
+            continue
+        if (sum(map(len, vals)) / len(vals) > MAX_DISPLAY_CHARS or _text_kind(vals) is not None
+                or sum(any(c.isalpha() for c in v) for v in vals) < 0.8 * len(vals)
+                or sum(map(_is_ident, vals)) > 0.5 * len(vals)
+                or sum(bool(_URLISH.search(v)) for v in vals) > 0.5 * len(vals)
+                or (len(vals) >= 5 and len(set(vals)) < 0.6 * len(vals))):
+            continue
+        shared, single = 0, 0
+        both = 0
+        for v, props in pairs:
+            shown = set().union(*(_tokens(props.get(q)) for q in parts)) if parts else set()
+            if not shown:
+                continue
+            both += 1
+            mine = _tokens(v)
+            if mine and len(mine & shown) >= 0.5 * len(mine):
+                shared += 1
+                single += len(mine) == 1
+        words = name_words(p)
+        named = bool(words) and words[-1] not in _ID_WORDS and any(
+            w in _NAME_WORDS or w in _ALIAS_WORDS or w.endswith("name") for w in words)
+        if both and single >= 0.5 * both:
+            continue  # one word of the display name: a first or last name
+        if both and shared >= 0.5 * both:
+            out[p] = f"shares words with the display name on {shared} of {both} sampled nodes"
+        elif named and p not in groups:
+            out[p] = "written like names, and its name says it names things"
+    return out
 
 
 def _sub_parts(order: Sequence[str], lab: LabelSample) -> dict[str, str]:
@@ -657,7 +721,21 @@ def build_profile(sample: GraphSample, *, uri: str = "",
     return GraphProfile(uri=uri, dialect=sample.dialect, labels=labels, relations=relations,
                         ids_are_names=sample.ids_are_names, overrides=over,
                         fingerprint=fingerprint, seconds=time.perf_counter() - t0,
-                        queries=sample.queries, notes=sample.notes)
+                        queries=sample.queries, notes=sample.notes,
+                        vocabulary=_derived_vocabulary(labels, relations))
+
+
+def _derived_vocabulary(labels: Sequence[LabelProfile],
+                        relations: Sequence[RelationProfile]) -> Vocabulary:
+    """The vocabulary the graph's own names give (no lexicon, no LLM)."""
+    def names(lab: LabelProfile) -> list[NameProperty]:
+        out = [NameProperty(property=p, role="display", why=lab.reason)
+               for p in lab.display_parts]
+        return out + [NameProperty(property=a, role="alias", why=lab.alias_why.get(a, ""))
+                      for a in lab.aliases]
+
+    return derive_vocabulary(((r.name, r.domain, r.range) for r in relations),
+                             ((lab.name, names(lab)) for lab in labels))
 
 
 # --------------------------------------------------------------------------- from a store

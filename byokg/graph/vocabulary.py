@@ -1,0 +1,466 @@
+"""The graph's vocabulary: the words its owner's users say for its relations, labels and nodes.
+
+One :class:`Vocabulary` per graph, part of the :class:`~byokg.graph.profile.GraphProfile` and
+cached with it. Three parts:
+
+- **names**: per label, the properties whose values name its nodes — the display property (one
+  choice, overridable with ``?display=``) and every other name-like property (``knownName``
+  beside ``fullName``, ``title`` beside ``name``, a list of ``aliases``), which are aliases for
+  linking. The profile decides them from the values and the property names
+  (:func:`byokg.graph.profile.build_profile`); every backend's ``iter_node_names`` yields one pair
+  per alias, so every linking index finds a node by any of them.
+- **relation phrases** in both directions: *forward* (head → tail: ``place_of_birth`` "born in")
+  and *backward* (tail → head: "birthplace of"), and **label phrases** ("scholar"). Each phrase
+  says where it came from (:data:`Source`): ``name`` (derived from the relation's name and its
+  domain and range by the language layer), ``lexicon`` (the graph owner's lexicon file,
+  :func:`read_lexicon`) or ``llm`` (a one-time compilation by the run's LLM, :func:`compile_words`).
+- where the lexicon came from (path and digest: a changed file rebuilds the vocabulary, keeping the
+  LLM's phrases) and what the compilation cost.
+
+Scorers read :meth:`Vocabulary.phrases` / :meth:`Vocabulary.label_phrases`; phrases are ordered
+lexicon, llm, name (the owner knows best) and never repeat.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import logging
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, PrivateAttr
+
+from byokg.errors import ConfigError
+from byokg.language.analysis import humanize_relation
+
+__all__ = [
+    "Compilation",
+    "LabelWords",
+    "Lexicon",
+    "LexiconEntry",
+    "NameProperty",
+    "Phrase",
+    "RelationWords",
+    "Source",
+    "Vocabulary",
+    "apply_lexicon",
+    "derive_vocabulary",
+    "label_words",
+    "read_lexicon",
+    "relation_words",
+]
+
+log = logging.getLogger("byokg.graph.vocabulary")
+
+Source = Literal["name", "lexicon", "llm"]
+_ORDER: dict[str, int] = {"lexicon": 0, "llm": 1, "name": 2}
+_FROZEN = ConfigDict(frozen=True)
+MAX_PHRASE_CHARS = 80
+MAX_PHRASES = 12  # per relation direction or label and source
+
+
+class Phrase(BaseModel):
+    """One way of saying a relation or a label, and where it came from."""
+
+    model_config = _FROZEN
+
+    text: str
+    source: Source = "name"
+
+
+class RelationWords(BaseModel):
+    """How one relation is said: ``forward`` reads head → tail ("X born in Y"), ``backward``
+    tail → head ("Y birthplace of X")."""
+
+    model_config = _FROZEN
+
+    relation: str
+    forward: tuple[Phrase, ...] = ()
+    backward: tuple[Phrase, ...] = ()
+
+
+class NameProperty(BaseModel):
+    """A property whose values name a label's nodes: the display (or a part of a composite
+    display name) or an alias, and why."""
+
+    model_config = _FROZEN
+
+    property: str
+    role: Literal["display", "alias"]
+    why: str = ""
+
+
+class LabelWords(BaseModel):
+    """How one label's nodes are called ("scholar") and named (its name properties)."""
+
+    model_config = _FROZEN
+
+    label: str
+    phrases: tuple[Phrase, ...] = ()
+    names: tuple[NameProperty, ...] = ()
+
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        return tuple(n.property for n in self.names if n.role == "alias")
+
+
+class LexiconSource(BaseModel):
+    """The lexicon file a vocabulary was built with: its path and a digest of its content."""
+
+    model_config = _FROZEN
+
+    path: str
+    digest: str
+
+
+class Compilation(BaseModel):
+    """What the one-time LLM compilation of phrases cost and covered."""
+
+    model_config = _FROZEN
+
+    model: str
+    calls: int = 0
+    relations: int = 0  # relations that got phrases
+    labels: int = 0
+    seconds: float = 0.0
+    warnings: tuple[str, ...] = ()
+
+
+class Vocabulary(BaseModel):
+    """See the module doc."""
+
+    model_config = _FROZEN
+
+    relations: tuple[RelationWords, ...] = ()
+    labels: tuple[LabelWords, ...] = ()
+    lexicon: LexiconSource | None = None
+    compiled: Compilation | None = None
+    notes: tuple[str, ...] = ()  # lexicon entries that name nothing in the graph, …
+
+    _rel_index: dict[str, RelationWords] | None = PrivateAttr(default=None)
+    _label_index: dict[str, LabelWords] | None = PrivateAttr(default=None)
+
+    def relation(self, name: str) -> RelationWords | None:
+        if self._rel_index is None:
+            self._rel_index = {r.relation: r for r in self.relations}
+        return self._rel_index.get(name)
+
+    def label(self, name: str) -> LabelWords | None:
+        if self._label_index is None:
+            self._label_index = {lab.label: lab for lab in self.labels}
+        return self._label_index.get(name)
+
+    def phrases(self, relation: str, inverse: bool = False, *,
+                sources: Iterable[str] | None = None) -> tuple[Phrase, ...]:
+        """How ``relation`` is said head → tail (``inverse``: tail → head), best source first
+        (lexicon, llm, name); a relation the vocabulary does not hold gets phrases derived from
+        its name. ``sources`` keeps only phrases from those sources."""
+        words = self.relation(relation) or relation_words(relation)
+        got = words.backward if inverse else words.forward
+        if sources is not None:
+            keep = set(sources)
+            got = tuple(p for p in got if p.source in keep)
+        return got
+
+    def label_phrases(self, label: str) -> tuple[Phrase, ...]:
+        """How nodes of ``label`` are called (a label not held: its name's words)."""
+        words = self.label(label) or label_words(label)
+        return words.phrases
+
+    def name_properties(self, label: str) -> tuple[str, ...]:
+        """The properties naming ``label``'s nodes: display parts first, then aliases."""
+        words = self.label(label)
+        return tuple(n.property for n in words.names) if words is not None else ()
+
+    def texts(self) -> list[str]:
+        """Every phrase text once (what a model of meaning embeds for this graph)."""
+        out: dict[str, None] = {}
+        for r in self.relations:
+            out.update((p.text, None) for p in (*r.forward, *r.backward))
+        for lab in self.labels:
+            out.update((p.text, None) for p in lab.phrases)
+        return list(out)
+
+    def describe_lines(self, limit: int = 60) -> list[str]:
+        """Readable lines for ``byokg profile``: the lexicon, the compilation, then each
+        relation's and label's phrases (``[lexicon]`` / ``[llm]`` mark where one came from)."""
+        lines = []
+        if self.lexicon is not None:
+            lines.append(f"lexicon: {self.lexicon.path}")
+        if self.compiled is not None:
+            c = self.compiled
+            lines.append(f"compiled by {c.model}: {c.relations} relations, {c.labels} labels in "
+                         f"{c.calls} call(s), {c.seconds:.1f}s")
+            lines += [f"  warning: {w}" for w in c.warnings[:10]]
+        for r in self.relations[:limit]:
+            lines.append(f"[:{r.relation}]  {_phrase_list(r.forward)}  <-  "
+                         f"{_phrase_list(r.backward)}")
+        if len(self.relations) > limit:
+            lines.append(f"… {len(self.relations) - limit} more relations (--json shows all)")
+        for lab in self.labels[:limit]:
+            lines.append(f"(:{lab.label})  {_phrase_list(lab.phrases)}")
+        lines += [f"note: {n}" for n in self.notes]
+        return lines
+
+
+def _phrase_list(phrases: Sequence[Phrase]) -> str:
+    if not phrases:
+        return "-"
+    return ", ".join(p.text + ("" if p.source == "name" else f" [{p.source}]") for p in phrases)
+
+
+# --------------------------------------------------------------------------- derived words
+
+
+def _clean(text: str) -> str | None:
+    """A phrase as stored: one line, spaces collapsed, at most :data:`MAX_PHRASE_CHARS`."""
+    s = " ".join(str(text).split())
+    return s[:MAX_PHRASE_CHARS] if s else None
+
+
+def merge_phrases(*groups: Iterable[Phrase]) -> tuple[Phrase, ...]:
+    """Phrases of every group, each text once (case-insensitive), best source first."""
+    seen: dict[str, Phrase] = {}
+    for p in sorted((p for g in groups for p in g), key=lambda p: _ORDER[p.source]):
+        key = p.text.lower()
+        if key not in seen:
+            seen[key] = p
+    return tuple(seen.values())
+
+
+def relation_words(relation: str, domain: Sequence[str] = (), range_: Sequence[str] = (),
+                   ) -> RelationWords:
+    """Phrases derived from a relation's name (and its domain and range labels), both ways."""
+    # the language layer's verbalisation lands with issue 24b; until then the name's words
+    words = humanize_relation(relation)
+    phrase = (Phrase(text=words, source="name"),) if words else ()
+    return RelationWords(relation=relation, forward=phrase, backward=phrase)
+
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def label_words(label: str) -> LabelWords:
+    """Phrases derived from a label's name: ``TvShow`` / ``TV_SHOW`` -> "tv show"."""
+    words = " ".join(w.lower() for w in _CAMEL.findall(label))
+    return LabelWords(label=label, phrases=(Phrase(text=words),) if words else ())
+
+
+def derive_vocabulary(relations: Iterable[tuple[str, Sequence[str], Sequence[str]]],
+                      labels: Iterable[tuple[str, Sequence[NameProperty]]]) -> Vocabulary:
+    """The vocabulary derived from the graph alone: ``relations`` as (name, domain labels,
+    range labels), ``labels`` as (name, its name properties)."""
+    rels = tuple(relation_words(n, d, r) for n, d, r in relations)
+    labs = tuple(label_words(n).model_copy(update={"names": tuple(names)})
+                 for n, names in labels)
+    return Vocabulary(relations=rels, labels=labs)
+
+
+# --------------------------------------------------------------------------- the user's lexicon
+
+
+class LexiconEntry(BaseModel):
+    """A lexicon file's phrases for one relation (``forward``/``backward``) or label."""
+
+    model_config = _FROZEN
+
+    forward: tuple[str, ...] = ()
+    backward: tuple[str, ...] = ()
+    line: int | None = None  # where the entry starts in the file, when known
+
+
+class Lexicon(BaseModel):
+    """A lexicon file read and checked (see :func:`read_lexicon` for the format)."""
+
+    model_config = _FROZEN
+
+    path: str
+    digest: str
+    relations: dict[str, LexiconEntry] = {}
+    labels: dict[str, LexiconEntry] = {}
+
+    @property
+    def source(self) -> LexiconSource:
+        return LexiconSource(path=self.path, digest=self.digest)
+
+
+LEXICON_EXAMPLE = """\
+# words.toml: how the people who ask questions say this graph's relations and labels
+[relations]
+BORN_IN = ["born in", "birthplace"]                  # head -> tail ("X born in Y")
+[relations.spouse]
+forward = ["married to", "husband", "wife"]
+backward = ["married to"]                            # tail -> head ("Y married to X")
+[labels]
+Scholar = ["scientist", "laureate", "researcher"]
+"""
+
+
+def file_digest(path: str | Path) -> str:
+    """A short digest of a file's bytes (what invalidates a cached vocabulary)."""
+    try:
+        data = Path(path).expanduser().read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"lexicon file {path}: cannot read it ({exc.strerror}); "
+                          "fix the path given as lexicon= or RunConfig.lexicon") from None
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
+def read_lexicon(path: str | Path) -> Lexicon:
+    """Read a lexicon file (``.toml`` or ``.json``): ``relations`` maps a relation name to
+    phrases — a list (head → tail), or a table with ``forward`` and/or ``backward`` lists —
+    and ``labels`` maps a label to a list of phrases. A malformed file or entry is a
+    :class:`ConfigError` naming the file, the entry and what to write (see
+    :data:`LEXICON_EXAMPLE`)."""
+    p = Path(path).expanduser()
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"lexicon file {p}: cannot read it ({exc.strerror}); fix the path "
+                          "given as lexicon= or RunConfig.lexicon") from None
+    kind = "JSON" if p.suffix.lower() == ".json" else "TOML"
+    if p.suffix.lower() not in (".json", ".toml"):
+        raise ConfigError(f"lexicon file {p}: name a .toml or .json file")
+    try:
+        text = raw.decode("utf-8")
+        data = json.loads(text) if kind == "JSON" else tomllib.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"lexicon file {p}: not valid {kind}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"lexicon file {p}: expected a table with 'relations' and 'labels', "
+                          f"got {type(data).__name__}")
+    unknown = sorted(set(data) - {"relations", "labels"})
+    if unknown:
+        raise ConfigError(f"lexicon file {p}: unknown section {unknown[0]!r} (sections: "
+                          "relations, labels)")
+    lines = text.splitlines()
+    rels = {str(k): _entry(p, "relations", str(k), v, lines)
+            for k, v in _section(p, data, "relations").items()}
+    labs = {str(k): _entry(p, "labels", str(k), v, lines)
+            for k, v in _section(p, data, "labels").items()}
+    return Lexicon(path=str(p), digest=hashlib.blake2b(raw, digest_size=12).hexdigest(),
+                   relations=rels, labels=labs)
+
+
+def _section(p: Path, data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    sec = data.get(name, {})
+    if not isinstance(sec, dict):
+        raise ConfigError(f"lexicon file {p}: '{name}' must be a table of name -> phrases, "
+                          f"got {type(sec).__name__}")
+    return sec
+
+
+def _line_of(lines: Sequence[str], name: str) -> int | None:
+    pat = re.compile(r'(^|[\s."\[{,])' + re.escape(name) + r'("?\s*[=:\]]|"?\s*\.)')
+    return next((i for i, line in enumerate(lines, 1) if pat.search(line)), None)
+
+
+def _phrases(p: Path, where: str, value: Any) -> tuple[str, ...]:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+        raise ConfigError(f"lexicon file {p}: {where} must be a list of phrases (strings), got "
+                          f"{json.dumps(value, default=str)[:80]}")
+    out = [c for x in items if (c := _clean(x))]
+    return tuple(dict.fromkeys(out))[:MAX_PHRASES]
+
+
+def _entry(p: Path, section: str, name: str, value: Any, lines: Sequence[str]) -> LexiconEntry:
+    line = _line_of(lines, name)
+    at = f"{section}.{name}" + (f" (line {line})" if line else "")
+    if isinstance(value, dict):
+        bad = sorted(set(value) - {"forward", "backward"})
+        if bad or section == "labels":
+            what = ("a list of phrases" if section == "labels"
+                    else "forward and/or backward lists")
+            raise ConfigError(f"lexicon file {p}: {at}: unknown key "
+                              f"{(bad or sorted(value))[0]!r}; write {what}")
+        return LexiconEntry(forward=_phrases(p, f"{at}.forward", value.get("forward", [])),
+                            backward=_phrases(p, f"{at}.backward", value.get("backward", [])),
+                            line=line)
+    return LexiconEntry(forward=_phrases(p, at, value), line=line)
+
+
+def _unknown(kind: str, name: str, known: Sequence[str], lex: Lexicon) -> str:
+    entry = lex.relations.get(name) if kind == "relation" else lex.labels.get(name)
+    at = f" (line {entry.line})" if entry is not None and entry.line else ""
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    return f"lexicon {lex.path}: {kind} {name!r}{at} is not in this graph, ignored{hint}"
+
+
+def apply_lexicon(vocab: Vocabulary, lexicon: Lexicon | None) -> Vocabulary:
+    """``vocab`` with ``lexicon``'s phrases first (None: without any lexicon phrases); entries
+    naming no relation or label of the graph are logged and kept in ``notes``."""
+    rels, labs, notes = [], [], []
+    known_r = {r.relation for r in vocab.relations}
+    known_l = {lab.label for lab in vocab.labels}
+    for r in vocab.relations:
+        e = lexicon.relations.get(r.relation) if lexicon is not None else None
+        fw = _drop(r.forward, "lexicon") + tuple(Phrase(text=t, source="lexicon")
+                                                  for t in (e.forward if e else ()))
+        bw = _drop(r.backward, "lexicon") + tuple(Phrase(text=t, source="lexicon")
+                                                   for t in (e.backward if e else ()))
+        rels.append(r.model_copy(update={"forward": merge_phrases(fw),
+                                         "backward": merge_phrases(bw)}))
+    for lab in vocab.labels:
+        e = lexicon.labels.get(lab.label) if lexicon is not None else None
+        ph = _drop(lab.phrases, "lexicon") + tuple(Phrase(text=t, source="lexicon")
+                                                   for t in (e.forward if e else ()))
+        labs.append(lab.model_copy(update={"phrases": merge_phrases(ph)}))
+    if lexicon is not None:
+        notes += [_unknown("relation", n, sorted(known_r), lexicon)
+                  for n in lexicon.relations if n not in known_r]
+        notes += [_unknown("label", n, sorted(known_l), lexicon)
+                  for n in lexicon.labels if n not in known_l]
+        for n in notes:
+            log.warning("%s", n)
+    kept = [n for n in vocab.notes if not n.startswith("lexicon ")]
+    return vocab.model_copy(update={
+        "relations": tuple(rels), "labels": tuple(labs),
+        "lexicon": lexicon.source if lexicon is not None else None,
+        "notes": tuple(kept + notes)})
+
+
+def _drop(phrases: Sequence[Phrase], source: str) -> tuple[Phrase, ...]:
+    return tuple(p for p in phrases if p.source != source)
+
+
+def with_llm_phrases(vocab: Vocabulary, relations: Mapping[str, tuple[Sequence[str],
+                                                                       Sequence[str]]],
+                     labels: Mapping[str, Sequence[str]], compiled: Compilation | None
+                     ) -> Vocabulary:
+    """``vocab`` with an LLM's phrases (relation -> (forward, backward), label -> phrases)
+    in place of any earlier LLM phrases, and the compilation's record."""
+    rels = []
+    for r in vocab.relations:
+        fw, bw = relations.get(r.relation, ((), ()))
+        rels.append(r.model_copy(update={
+            "forward": merge_phrases(_drop(r.forward, "llm"), _llm(fw)),
+            "backward": merge_phrases(_drop(r.backward, "llm"), _llm(bw))}))
+    labs = [lab.model_copy(update={"phrases": merge_phrases(_drop(lab.phrases, "llm"),
+                                                            _llm(labels.get(lab.label, ())))})
+            for lab in vocab.labels]
+    return vocab.model_copy(update={"relations": tuple(rels), "labels": tuple(labs),
+                                    "compiled": compiled})
+
+
+def _llm(texts: Sequence[str]) -> tuple[Phrase, ...]:
+    out = [c for t in texts if (c := _clean(t))]
+    return tuple(Phrase(text=t, source="llm") for t in dict.fromkeys(out))[:MAX_PHRASES]
+
+
+def llm_phrases(vocab: Vocabulary) -> tuple[dict[str, tuple[tuple[str, ...], tuple[str, ...]]],
+                                             dict[str, tuple[str, ...]]]:
+    """The LLM's phrases held by ``vocab`` (to carry them into a rebuilt vocabulary)."""
+    rels = {r.relation: (tuple(p.text for p in r.forward if p.source == "llm"),
+                         tuple(p.text for p in r.backward if p.source == "llm"))
+            for r in vocab.relations}
+    labs = {lab.label: tuple(p.text for p in lab.phrases if p.source == "llm")
+            for lab in vocab.labels}
+    return ({k: v for k, v in rels.items() if v[0] or v[1]},
+            {k: v for k, v in labs.items() if v})
