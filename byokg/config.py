@@ -64,6 +64,13 @@ class RunConfig(BaseModel):
         None, description="display property per label, overriding the graph profile's choice: "
                           "'Person.fullName,Prize.category+year' or {Person: fullName}; a URI's "
                           "?display= and --display win over it")
+    lexicon: str | None = Field(
+        None, description="the graph owner's lexicon file (.toml or .json: relation and label "
+                          "-> phrases; docs/profile.md); a URI's ?lexicon= wins over it. A "
+                          "relative path read from a config file is relative to that file")
+    compile_words: bool = Field(
+        False, description="with an LLM, compile phrases for every relation and label of the "
+                           "graph once (one call per 50), cached with the graph's profile")
     llm_options: dict[str, Any] = Field(default_factory=dict)
     params: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
@@ -105,6 +112,9 @@ class RunConfig(BaseModel):
             data = tomllib.loads(raw.decode()) if p.suffix == ".toml" else json.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{p}: not valid {'TOML' if p.suffix == '.toml' else 'JSON'}: {exc}") from None
+        lex = data.get("lexicon") if isinstance(data, dict) else None
+        if isinstance(lex, str) and lex and not FsPath(lex).expanduser().is_absolute():
+            data["lexicon"] = str(p.parent / lex)  # relative to the config file
         try:
             return cls(**data)
         except ValidationError as exc:

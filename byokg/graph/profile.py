@@ -58,7 +58,14 @@ from byokg.graph.store import (
     RelationSample,
     SampledNode,
 )
-from byokg.graph.vocabulary import NameProperty, Vocabulary, derive_vocabulary
+from byokg.graph.vocabulary import (
+    NameProperty,
+    Vocabulary,
+    carry_llm_phrases,
+    derive_vocabulary,
+    lexicon_current,
+    profile_words,
+)
 from byokg.language.grams import fast_normalize
 from byokg.language.literals import is_integer, is_iso_date, is_literal_like, is_number
 
@@ -792,15 +799,22 @@ def _cache_file(store: GraphStore, over: Mapping[str, tuple[str, ...]],
     return root / slug(uri) / f"profile-{tag}.json"
 
 
-def _read_cache(path: Path | None, fingerprint: str) -> GraphProfile | None:
+def _read_cache(path: Path | None, fingerprint: str | None, *,
+                vocabulary_only: bool = False) -> Any:
+    """The cached profile when its fingerprint is ``fingerprint``; with ``vocabulary_only``
+    the vocabulary of whatever profile is cached (None: none or unreadable)."""
     if path is None or not path.is_file():
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT or data.get("fingerprint") != fingerprint:
+        if data.get("format") != FORMAT:
+            return None
+        if vocabulary_only:
+            return Vocabulary.model_validate(data["profile"].get("vocabulary") or {})
+        if data.get("fingerprint") != fingerprint:
             return None
         return GraphProfile.model_validate(data["profile"]).model_copy(update={"source": "cache"})
-    except (OSError, ValueError, KeyError, ValidationError) as exc:
+    except (OSError, ValueError, KeyError, AttributeError, ValidationError) as exc:
         log.warning("ignoring unreadable profile cache %s (%s)", path, exc)
         return None
 
@@ -820,25 +834,36 @@ def _write_cache(path: Path | None, profile: GraphProfile) -> None:
 
 
 def profile_graph(store: GraphStore, *, refresh: bool = False,
-                  cache_dir: str | os.PathLike[str] | None = None) -> GraphProfile:
+                  cache_dir: str | os.PathLike[str] | None = None, llm: Any = None,
+                  recompile: bool = False) -> GraphProfile:
     """The profile of ``store``: the one it already names its nodes by, else read from the disk
     cache (keyed by the graph's URI, a content fingerprint and the display overrides) or built
     from the store's sample; handed to the store (:meth:`~byokg.graph.store.BaseGraphStore.
-    use_profile`), so it names its nodes by the profile's display rules."""
+    use_profile`), so it names its nodes by the profile's display rules. Its vocabulary has the
+    store's lexicon file (``store.lexicon``) applied, and with ``llm`` the graph's words
+    compiled once (again with ``recompile``); both are cached with it."""
     over = {k: tuple(v) for k, v in (store.display_override or {}).items()}
+    lexicon = lexicon_of(store)
     prof = _known_profile(store)
-    if prof is not None and not refresh and prof.overrides == over:
+    if (prof is not None and not refresh and not recompile and prof.overrides == over
+            and lexicon_current(prof.vocabulary, lexicon, check_digest=False)
+            and (llm is None or prof.vocabulary.compiled is not None)):
         return prof
     t0 = time.perf_counter()
     fp = _fingerprint(store)
     path = _cache_file(store, over, cache_dir)
     prof = None if refresh else _read_cache(path, fp)
+    built = prof is None
     if prof is None:
         prof = build_profile(_sample_of(store), uri=store.uri, overrides=over,
                              fingerprint=fp)
         prof = prof.model_copy(update={"seconds": time.perf_counter() - t0})
-        _write_cache(path, prof)
+        prof = carry_llm_phrases(prof, _read_cache(path, None, vocabulary_only=True))
         log.info("profiled %s in %.2fs (%d queries)", prof.uri, prof.seconds, prof.queries)
+    words = profile_words(prof, lexicon, llm=llm, recompile=recompile)
+    if built or words is not prof:
+        _write_cache(path, words.model_copy(update={"source": "built"}))
+    prof = words
     use = getattr(store, "use_profile", None)
     if callable(use):
         use(prof)
@@ -846,6 +871,32 @@ def profile_graph(store: GraphStore, *, refresh: bool = False,
         with _PROFILES_LOCK, contextlib.suppress(TypeError):  # not weak-referenceable
             _PROFILES[store] = prof
     return prof
+
+
+def lexicon_of(store: GraphStore) -> str | None:
+    """The lexicon file the store's vocabulary is built with (``?lexicon=`` in its URI or
+    ``RunConfig.lexicon``; None: none)."""
+    got = getattr(store, "lexicon", None)
+    return str(got) if got else None
+
+
+def apply_lexicon_option(store: GraphStore, path: str | os.PathLike[str] | None, *,
+                         prefer: bool = False) -> str | None:
+    """Name the lexicon file of ``store``'s vocabulary (an absolute path is kept): with
+    ``prefer`` it replaces the store's own (a URI), else a store that has one keeps it (a run
+    config). The vocabulary is rebuilt on next use when it changes. Returns the lexicon."""
+    cur = lexicon_of(store)
+    if path is None or (cur is not None and not prefer):
+        return cur
+    new = str(Path(path).expanduser().resolve())
+    if new != cur:
+        if not Path(new).is_file():
+            raise ConfigError(f"lexicon file {path}: not found (give the path of a .toml or "
+                              ".json file; see docs/profile.md, 'The vocabulary')")
+        store.lexicon = new  # type: ignore[attr-defined]
+        with _PROFILES_LOCK, contextlib.suppress(TypeError):
+            _PROFILES.pop(store, None)
+    return new
 
 
 def _known_profile(store: GraphStore) -> GraphProfile | None:
@@ -864,9 +915,14 @@ def get_profile(store: GraphStore, services: Any) -> GraphProfile:
     run's ``index_dir`` is where it is cached on disk when set."""
     known = _known_profile(store)
     over = {k: tuple(v) for k, v in (store.display_override or {}).items()}
-    if known is not None and known.overrides == over:
+    llm = None
+    if services.config.compile_words:  # the run's LLM, not a question's budgeted view
+        llm = getattr(services, "base", services).llm
+    if (known is not None and known.overrides == over
+            and lexicon_current(known.vocabulary, lexicon_of(store), check_digest=False)
+            and (llm is None or known.vocabulary.compiled is not None)):
         return known
-    return profile_graph(store, cache_dir=services.config.index_dir)
+    return profile_graph(store, cache_dir=services.config.index_dir, llm=llm)
 
 
 # --------------------------------------------------------------------------- overrides

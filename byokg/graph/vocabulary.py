@@ -31,12 +31,15 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from byokg.errors import ConfigError
 from byokg.language.analysis import humanize_relation
+
+if TYPE_CHECKING:
+    from byokg.graph.profile import GraphProfile
 
 __all__ = [
     "Compilation",
@@ -165,12 +168,12 @@ class Vocabulary(BaseModel):
         if sources is not None:
             keep = set(sources)
             got = tuple(p for p in got if p.source in keep)
-        return got
+        return unique_phrases(got)
 
     def label_phrases(self, label: str) -> tuple[Phrase, ...]:
         """How nodes of ``label`` are called (a label not held: its name's words)."""
         words = self.label(label) or label_words(label)
-        return words.phrases
+        return unique_phrases(words.phrases)
 
     def name_properties(self, label: str) -> tuple[str, ...]:
         """The properties naming ``label``'s nodes: display parts first, then aliases."""
@@ -211,7 +214,8 @@ class Vocabulary(BaseModel):
 def _phrase_list(phrases: Sequence[Phrase]) -> str:
     if not phrases:
         return "-"
-    return ", ".join(p.text + ("" if p.source == "name" else f" [{p.source}]") for p in phrases)
+    return ", ".join(p.text + ("" if p.source == "name" else f" [{p.source}]")
+                     for p in unique_phrases(phrases))
 
 
 # --------------------------------------------------------------------------- derived words
@@ -224,12 +228,19 @@ def _clean(text: str) -> str | None:
 
 
 def merge_phrases(*groups: Iterable[Phrase]) -> tuple[Phrase, ...]:
-    """Phrases of every group, each text once (case-insensitive), best source first."""
-    seen: dict[str, Phrase] = {}
+    """Phrases of every group, best source first, each text once per source (a text two
+    sources give is kept under both, so removing one source leaves the other's)."""
+    seen: dict[tuple[str, str], Phrase] = {}
     for p in sorted((p for g in groups for p in g), key=lambda p: _ORDER[p.source]):
-        key = p.text.lower()
-        if key not in seen:
-            seen[key] = p
+        seen.setdefault((p.text.lower(), p.source), p)
+    return tuple(seen.values())
+
+
+def unique_phrases(phrases: Iterable[Phrase]) -> tuple[Phrase, ...]:
+    """Each text once (case-insensitive), the first (best) source's."""
+    seen: dict[str, Phrase] = {}
+    for p in phrases:
+        seen.setdefault(p.text.lower(), p)
     return tuple(seen.values())
 
 
@@ -464,3 +475,175 @@ def llm_phrases(vocab: Vocabulary) -> tuple[dict[str, tuple[tuple[str, ...], tup
             for lab in vocab.labels}
     return ({k: v for k, v in rels.items() if v[0] or v[1]},
             {k: v for k, v in labs.items() if v})
+
+
+# --------------------------------------------------------------------------- LLM compilation
+
+COMPILE_BATCH = 50  # relations and labels per LLM call
+COMPILE_TEMPLATE = "graph_words.v1.txt"
+COMPILE_MAX_TOKENS = 4000
+_ENTRY = re.compile(r"^\s*(relation|label)\s+(.+?)\s*$", re.I)
+
+
+class CompileItem(BaseModel):
+    """One relation or label shown to the LLM: its name and what it connects or holds."""
+
+    model_config = _FROZEN
+
+    kind: Literal["relation", "label"]
+    name: str
+    detail: str = ""  # "(:Scholar) -> (:City), e.g. Max Planck -> Kiel"
+
+
+def compile_prompt(batch: Sequence[CompileItem]) -> str:
+    """The compilation prompt for one batch (``byokg/prompts/graph_words.v1.txt``)."""
+    from importlib import resources
+
+    template = resources.files("byokg.prompts").joinpath(COMPILE_TEMPLATE).read_text(
+        encoding="utf-8")
+    rels = [f"- {it.name}  {it.detail}".rstrip() for it in batch if it.kind == "relation"]
+    labs = [f"- {it.name}  {it.detail}".rstrip() for it in batch if it.kind == "label"]
+    return (template.replace("{{relations}}", "\n".join(rels) or "(none)")
+            .replace("{{labels}}", "\n".join(labs) or "(none)"))
+
+
+def parse_compiled(reply: str, batch: Sequence[CompileItem], warnings: list[str]
+                   ) -> tuple[dict[str, tuple[tuple[str, ...], tuple[str, ...]]],
+                              dict[str, tuple[str, ...]]]:
+    """Phrases per relation (forward, backward) and per label from one reply (through
+    :mod:`byokg.models.replies`); lines naming nothing of the batch, or malformed, are
+    warnings."""
+    from byokg.models import replies
+
+    text = replies.clean_text(reply, warnings)
+    bodies, found = replies.sections(text, {"phrases": "phrases"}, warnings)
+    body = "\n".join(bodies.get("phrases", [])) if found else text
+    if not found:
+        warnings.append("no <phrases> section in the reply; read every line")
+    want = {(it.kind, it.name): it for it in batch}
+    folded = {(k, n.casefold()): n for k, n in want}
+    rels: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    labs: dict[str, tuple[str, ...]] = {}
+    for line in replies.items(body, "phrases", warnings, max_items=2 * len(batch) + 10):
+        head, *cols = [c.strip() for c in line.split("|")]
+        m = _ENTRY.match(head)
+        if m is None or not cols:
+            warnings.append(f"unreadable line {line[:60]!r}")
+            continue
+        kind = m.group(1).lower()
+        raw = m.group(2).strip().strip("`'\"()[]:").strip()
+        name = folded.get((kind, raw.casefold()))
+        if name is None:
+            warnings.append(f"{kind} {raw[:40]!r} is not one asked about; ignored")
+            continue
+        split = [tuple(dict.fromkeys(c for x in col.split(";") if (c := _clean(x))))
+                 for col in cols]
+        if kind == "relation":
+            rels[name] = (split[0], split[1] if len(split) > 1 else ())
+        else:
+            labs[name] = split[0]
+    missing = [n for k, n in want if (k == "relation" and n not in rels)
+               or (k == "label" and n not in labs)]
+    if missing:
+        warnings.append(f"no phrases for {len(missing)} of {len(batch)}: "
+                        + ", ".join(missing[:5]) + (" …" if len(missing) > 5 else ""))
+    return rels, labs
+
+
+def compile_words(vocab: Vocabulary, items: Sequence[CompileItem], llm: Any, *,
+                  batch_size: int = COMPILE_BATCH) -> Vocabulary:
+    """``vocab`` with phrases the LLM wrote for ``items``, one call per ``batch_size``
+    relations and labels; the replies are parsed with :func:`parse_compiled`. A failed call
+    is a warning in the compilation's record (its entries keep their other phrases)."""
+    import time
+
+    from byokg.errors import ByokgError
+
+    t0 = time.perf_counter()
+    rels: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    labs: dict[str, tuple[str, ...]] = {}
+    warnings: list[str] = []
+    calls = 0
+    for i in range(0, len(items), max(1, batch_size)):
+        batch = items[i:i + batch_size]
+        calls += 1
+        try:
+            resp = llm.complete(compile_prompt(batch), max_tokens=COMPILE_MAX_TOKENS,
+                                temperature=0.0)
+        except ByokgError as exc:
+            warnings.append(f"call {calls} failed ({type(exc).__name__}: {exc}); its "
+                            f"{len(batch)} entries were not compiled")
+            continue
+        got_r, got_l = parse_compiled(resp.text, batch, warnings)
+        rels.update(got_r)
+        labs.update(got_l)
+    for w in warnings:
+        log.warning("compiling the graph's words: %s", w)
+    record = Compilation(model=str(getattr(llm, "name", "llm")), calls=calls,
+                         relations=len(rels), labels=len(labs),
+                         seconds=round(time.perf_counter() - t0, 3),
+                         warnings=tuple(warnings[:50]))
+    return with_llm_phrases(vocab, rels, labs, record)
+
+
+# --------------------------------------------------------------------------- a profile's words
+
+
+def compile_items(profile: GraphProfile) -> list[CompileItem]:
+    """What the LLM is shown of ``profile``: each relation with the labels it connects and an
+    example edge, each label with its size and an example name."""
+    out = []
+    for r in profile.relations:
+        pairs = ", ".join(f"(:{a})->(:{b})" for a, b in r.pairs[:2])
+        ex = f"e.g. {r.examples[0][0]} -> {r.examples[0][1]}" if r.examples else ""
+        out.append(CompileItem(kind="relation", name=r.name,
+                               detail=_clip(" ".join(x for x in (pairs, ex) if x))))
+    for lab in profile.labels:
+        ex = next((str(p.examples[0]) for p in lab.properties
+                   if p.name in lab.display_parts and p.examples), "")
+        count = f"{lab.count:,} nodes" if lab.count is not None else ""
+        out.append(CompileItem(kind="label", name=lab.name, detail=_clip(
+            ", ".join(x for x in (count, f"e.g. {ex}" if ex else "") if x))))
+    return out
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def lexicon_current(vocab: Vocabulary, path: str | None, *, check_digest: bool = True) -> bool:
+    """Whether ``vocab`` was built with the lexicon at ``path`` as the file is now (None: with
+    no lexicon)."""
+    have = vocab.lexicon
+    if path is None or have is None:
+        return path is None and have is None
+    if have.path != path:
+        return False
+    return not check_digest or have.digest == file_digest(path)
+
+
+def profile_words(profile: GraphProfile, lexicon: str | None, *, llm: Any = None,
+                  recompile: bool = False) -> GraphProfile:
+    """``profile`` with its vocabulary brought up to date: the lexicon at ``lexicon`` applied
+    when the vocabulary was built with another file or content (the LLM's phrases kept), and
+    the graph's words compiled by ``llm`` when given and not done yet (or ``recompile``).
+    Returns ``profile`` itself when nothing changed."""
+    vocab = profile.vocabulary
+    if not lexicon_current(vocab, lexicon):
+        vocab = apply_lexicon(vocab, read_lexicon(lexicon) if lexicon else None)
+    if llm is not None and (recompile or vocab.compiled is None):
+        vocab = compile_words(vocab, compile_items(profile), llm)
+    if vocab is profile.vocabulary:
+        return profile
+    return profile.model_copy(update={"vocabulary": vocab})
+
+
+def carry_llm_phrases(profile: GraphProfile, old: Vocabulary | None) -> GraphProfile:
+    """``profile`` (just built) with the LLM phrases and compilation record of ``old`` (an
+    earlier vocabulary of the same graph) for the relations and labels it still has."""
+    if old is None or old.compiled is None:
+        return profile
+    rels, labs = llm_phrases(old)
+    vocab = with_llm_phrases(profile.vocabulary, rels, labs, old.compiled)
+    return profile.model_copy(update={"vocabulary": vocab})

@@ -55,7 +55,13 @@ from byokg.contracts import (
     is_literal_text,
 )
 from byokg.errors import ByokgError, ConfigError, InputError, LLMError, PluginError, invalid_text
-from byokg.graph.profile import GraphProfile, apply_display, display_names, get_profile
+from byokg.graph.profile import (
+    GraphProfile,
+    apply_display,
+    apply_lexicon_option,
+    display_names,
+    get_profile,
+)
 from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis, analyze
 from byokg.language.text import count_tokens, normalize, repair_mojibake
@@ -203,6 +209,8 @@ class Engine:
         self.services = services or Services(self.config)
         if self.config.display:  # the graph's names as the run asks (URI and --display win)
             apply_display(store, self.config.display)
+        if self.config.lexicon:  # the owner's words for the graph (a URI's ?lexicon= wins)
+            apply_lexicon_option(store, self.config.lexicon)
         self.max_question_tokens = max_question_tokens
         self._tools: list[tuple[str, Tool, ToolParams]] | None = None
         self._skipped: list[tuple[str, str]] = []
