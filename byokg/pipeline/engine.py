@@ -65,6 +65,7 @@ from byokg.graph.profile import (
 from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis, analyze
 from byokg.language.text import count_tokens, normalize, repair_mojibake
+from byokg.linking.numbers import QUESTION_KEY
 from byokg.models.budget import BudgetExhausted, CallBudget
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
@@ -186,7 +187,8 @@ def _record_dropped(trace: Trace, links: Sequence[MentionLinks], rnd: int) -> No
         trace.count("linker.literal_mentions", len(numbers))
     if low:
         n = sum(len(m.dropped) for m in links if m.mention in low)
-        trace.event("linker", f"{n} candidate(s) below the confidence floor dropped",
+        trace.event("linker", f"{n} candidate(s) dropped (below the confidence floor, or "
+                    "numbers that differ from the question's)",
                     iteration=rnd, dropped=low)
         trace.count("linker.dropped_low", n)
 
@@ -326,6 +328,7 @@ class Engine:
         analysis = analyze(question)
         budget = CallBudget(self.config.max_llm_calls)
         services = self.services.for_question(budget)
+        services.put(QUESTION_KEY, question)  # the linker reads the question's numbers
         similarity = Similarity(analysis, services)
         return _Question(analysis, trace, Context(self.config.context_tokens, Relevance(similarity)),
                          services, budget, similarity, listener=listener)
