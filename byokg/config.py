@@ -155,6 +155,17 @@ def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> FsPath | None
     return FsPath(env) if env else FsPath.home() / ".cache" / "byokg"
 
 
+def graph_cache_dir(uri: str, cache_dir: str | os.PathLike[str] | None = None) -> FsPath | None:
+    """The folder where byokg keeps what it computed about the graph at ``uri`` (its profile,
+    name index, text vectors): ``cache_root(cache_dir) / slug(uri)``; None when caching is off
+    or the graph was built in this process (``memory:``, networkx: no identity to cache
+    under)."""
+    if uri.rstrip(":/") in ("", "memory", "memory:networkx") or uri.startswith("memory:networkx"):
+        return None
+    root = cache_root(cache_dir)
+    return None if root is None else root / slug(uri)
+
+
 def slug(uri: str) -> str:
     """A folder name for a store URI: readable prefix plus a short hash (unique per URI)."""
     readable = re.sub(r"[^A-Za-z0-9._-]+", "_", uri)[-48:].strip("_") or "graph"

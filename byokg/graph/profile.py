@@ -47,7 +47,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from byokg.config import cache_root, slug
+from byokg.config import graph_cache_dir
 from byokg.errors import ConfigError
 from byokg.graph.store import (
     Capability,
@@ -789,14 +789,11 @@ _PROFILES_LOCK = threading.Lock()
 
 def _cache_file(store: GraphStore, over: Mapping[str, tuple[str, ...]],
                 cache_dir: str | os.PathLike[str] | None) -> Path | None:
-    uri = store.uri
-    if uri.rstrip(":/") in ("", "memory", "memory:networkx") or uri.startswith("memory:networkx"):
-        return None  # a graph built in this process has no identity to cache under
-    root = cache_root(cache_dir)
-    if root is None:
+    folder = graph_cache_dir(store.uri, cache_dir)
+    if folder is None:
         return None
     tag = hashlib.sha1(json.dumps(sorted(over.items())).encode()).hexdigest()[:8]
-    return root / slug(uri) / f"profile-{tag}.json"
+    return folder / f"profile-{tag}.json"
 
 
 def _read_cache(path: Path | None, fingerprint: str | None, *,

@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from byokg.config import RunConfig
+from byokg.config import RunConfig, graph_cache_dir
 from byokg.contracts import (
     Artifacts,
     ContextItem,
@@ -67,6 +67,7 @@ from byokg.language.analysis import QuestionAnalysis, analyze
 from byokg.language.text import count_tokens, normalize, repair_mojibake
 from byokg.linking.numbers import QUESTION_KEY
 from byokg.models.budget import BudgetExhausted, CallBudget
+from byokg.models.cache import flush_vector_files
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
 from byokg.pipeline.answer import Answer, Retrieval, StageEvent
@@ -214,6 +215,8 @@ class Engine:
         if self.config.lexicon:  # the owner's words for the graph (a URI's ?lexicon= wins)
             apply_lexicon_option(store, self.config.lexicon)
         self.max_question_tokens = max_question_tokens
+        # where the graph's text vectors are kept between processes (None: nowhere)
+        self._vector_dir = graph_cache_dir(store.uri, self.config.index_dir)
         self._tools: list[tuple[str, Tool, ToolParams]] | None = None
         self._skipped: list[tuple[str, str]] = []
         self._linker: tuple[Linker, ToolParams] | None = None
@@ -329,7 +332,7 @@ class Engine:
         budget = CallBudget(self.config.max_llm_calls)
         services = self.services.for_question(budget)
         services.put(QUESTION_KEY, question)  # the linker reads the question's numbers
-        similarity = Similarity(analysis, services)
+        similarity = Similarity(analysis, services, vector_dir=self._vector_dir)
         return _Question(analysis, trace, Context(self.config.context_tokens, Relevance(similarity)),
                          services, budget, similarity, listener=listener)
 
@@ -343,6 +346,8 @@ class Engine:
         except LLMError as exc:
             self._stopped(q, exc)
             raise
+        finally:
+            flush_vector_files(self._vector_dir)
         q.emit("answer", stage="answer", answer=answer)
         return answer
 
@@ -356,6 +361,8 @@ class Engine:
         except LLMError as exc:
             self._stopped(q, exc)
             raise
+        finally:
+            flush_vector_files(self._vector_dir)
         selection = q.context.select()
         _record_cut(q, selection.cut, "context of the retrieval", None)
         selected = selection.items
