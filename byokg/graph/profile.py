@@ -58,6 +58,7 @@ from byokg.graph.store import (
     RelationSample,
     SampledNode,
 )
+from byokg.language import lexicon
 from byokg.language.literals import is_integer, is_iso_date, is_literal_like, is_number
 
 __all__ = [
@@ -89,16 +90,13 @@ MIN_DISTINCT = 0.8  # share of distinct values a display property needs
 MAX_DISPLAY_CHARS = 60  # average length above which a text is a description, not a name
 _FROZEN = ConfigDict(frozen=True)
 _UNNAMED_ID = re.compile(r"^[a-z]{1,3}\.[A-Za-z0-9_]+$")  # m.0abc, g.11b…, _.b1 style ids
-_MISSING = {"", "null", "none", "n/a", "nan"}
+_MISSING = lexicon.MISSING_VALUES
 _URLISH = re.compile(r"://|^www\.|^[^@\s]+@[^@\s]+\.\w+$")
 _IDENT_CHARS = re.compile(r"[_:/\\#@|]|\.\w")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-# A prior from the property's *name*, weighed together with its values: words that usually
-# mean "this names the thing" or "this identifies it" (never enough on their own).
-_NAME_WORDS = frozenset({"name", "title", "label", "caption", "heading"})
-_ID_WORDS = frozenset({"id", "ids", "key", "code", "uuid", "guid", "iri", "uri", "url", "hash",
-                       "ref", "no", "num", "number", "sku", "isbn", "email", "phone", "fax",
-                       "zip", "postal"})
+# A prior from the property's *name* (English words, byokg.language.lexicon)
+_NAME_WORDS = lexicon.NAME_PROPERTY_WORDS
+_ID_WORDS = lexicon.ID_PROPERTY_WORDS
 
 
 # --------------------------------------------------------------------------- models

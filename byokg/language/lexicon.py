@@ -57,6 +57,7 @@ DO_WORDS = frozenset({"do", "does", "did"})  # "what does Mars orbit": the objec
 CLAUSE_WORDS = frozenset({"where", "that", "which", "who", "whom", "whose", "when"})
 # "are"/"were" after a question word ask for a list ("what *are* the films …")
 PLURAL_COPULAS = frozenset({"are", "were"})
+SINGULAR_COPULAS = frozenset({"is", "s", "was"})  # "what *is* the …", "what's the …"
 ARTICLES = frozenset({"a", "an", "the"})
 # possessive markers a tokenizer leaves as a word ("X 's other half", "X' s")
 POSSESSIVES = frozenset({"s"})
@@ -78,6 +79,9 @@ QUESTION_WORD_HINTS: dict[str, tuple[str, ...]] = {
     "who": ("person", "people"),
     "whom": ("person", "people"),
 }
+# the kind of answer a question word asks for
+QUESTION_WORD_KINDS: dict[str, str] = {"when": "date", "who": "person", "whom": "person",
+                                       "where": "place"}
 # imperative openers of a list request ("*List* the products …", "*Which* …")
 LIST_WORDS = frozenset({"list", "show", "display", "find", "name", "give", "which", "who",
                         "identify", "retrieve", "get", "return"})
@@ -231,6 +235,12 @@ VERB_NOUNS: dict[str, tuple[str, ...]] = {
     "publish": ("publication",),
     "published": ("publication",),
 }
+# the preposition a verb of VERB_NOUNS takes before a place ("born *in*", "educated *at*")
+VERB_PREPOSITION: dict[str, str] = {"born": "in", "died": "in", "located": "in", "situated": "in",
+                                    "buried": "in", "lives": "in", "live": "in", "resides": "in",
+                                    "reside": "in", "educated": "at", "married": "to",
+                                    "marry": "to"}
+HAVE_WORDS = frozenset({"has", "have", "had"})  # ``hasAuthor``: a noun follows
 # nouns of kin and partnership that read the same both ways ("spouse of" / "has spouse"):
 # a symmetric relation's backward phrases equal its forward ones
 SYMMETRIC_NOUNS = frozenset({"spouse", "partner", "sibling", "friend", "neighbor",

@@ -292,8 +292,8 @@ def _noun(words: list[str]) -> tuple[list[str], list[str]]:
     fwd, bwd = [np_, f"has {np_}"], [f"{np_} of"]
     verb = _NOUN_VERB.get(np_)
     if verb:
-        fwd.insert(1, f"{verb} in" if np_.endswith(("place", "birth", "death", "location"))
-                   and not verb.endswith(" in") else verb)
+        prep = lx.VERB_PREPOSITION.get(verb)
+        fwd.insert(1, f"{verb} {prep}" if prep else verb)
     base = _verb_of_agent(words[-1])
     if base and len(words) == 1:
         bwd.append(past_tense(base))
@@ -353,7 +353,7 @@ def verbalize(relation: str, domain: str | None = None, range: str | None = None
     core = list(words)
     while len(core) > 1 and core[0] in lx.RELATION_PREFIXES:
         core.pop(0)
-    prefixed = len(core) < len(words) and words[0] in ("has", "have", "had")
+    prefixed = len(core) < len(words) and words[0] in lx.HAVE_WORDS
     form: Form
     if not core or all(w in lx.GENERIC_RELATION_WORDS for w in core):
         form = "generic"
