@@ -66,6 +66,7 @@ from byokg.graph.vocabulary import (
     lexicon_current,
     profile_words,
 )
+from byokg.language import lexicon
 from byokg.language.grams import fast_normalize
 from byokg.language.literals import is_integer, is_iso_date, is_literal_like, is_number
 
@@ -98,18 +99,14 @@ MIN_DISTINCT = 0.8  # share of distinct values a display property needs
 MAX_DISPLAY_CHARS = 60  # average length above which a text is a description, not a name
 _FROZEN = ConfigDict(frozen=True)
 _UNNAMED_ID = re.compile(r"^[a-z]{1,3}\.[A-Za-z0-9_]+$")  # m.0abc, g.11b…, _.b1 style ids
-_MISSING = {"", "null", "none", "n/a", "nan"}
+_MISSING = lexicon.MISSING_VALUES
 _URLISH = re.compile(r"://|^www\.|^[^@\s]+@[^@\s]+\.\w+$")
 _IDENT_CHARS = re.compile(r"[_:/\\#@|]|\.\w")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-# A prior from the property's *name*, weighed together with its values: words that usually
-# mean "this names the thing" or "this identifies it" (never enough on their own).
-_NAME_WORDS = frozenset({"name", "title", "label", "caption", "heading"})
-_ALIAS_WORDS = frozenset({"alias", "aliases", "aka", "synonym", "synonyms", "nickname",
-                          "nicknames", "moniker", "pseudonym"})
-_ID_WORDS = frozenset({"id", "ids", "key", "code", "uuid", "guid", "iri", "uri", "url", "hash",
-                       "ref", "no", "num", "number", "sku", "isbn", "email", "phone", "fax",
-                       "zip", "postal"})
+# A prior from the property's *name* (English words, byokg.language.lexicon)
+_NAME_WORDS = lexicon.NAME_PROPERTY_WORDS
+_ALIAS_WORDS = lexicon.ALIAS_PROPERTY_WORDS
+_ID_WORDS = lexicon.ID_PROPERTY_WORDS
 
 
 # --------------------------------------------------------------------------- models
@@ -650,7 +647,8 @@ def _scalar_aliases(nodes: Sequence[SampledNode], order: Sequence[str], kinds: d
                 single += len(mine) == 1
         words = name_words(p)
         named = bool(words) and words[-1] not in _ID_WORDS and any(
-            w in _NAME_WORDS or w in _ALIAS_WORDS or w.endswith("name") for w in words)
+            w in _NAME_WORDS or w in _ALIAS_WORDS or w.endswith(lexicon.NAME_WORD_ENDING)
+            for w in words)
         if both and single >= 0.5 * both:
             continue  # one word of the display name: a first or last name
         if both and shared >= 0.5 * both:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from byokg.errors import ConfigError
-from byokg.language.analysis import humanize_relation
+from byokg.language.relwords import verbalize
 
 if TYPE_CHECKING:
     from byokg.graph.profile import GraphProfile
@@ -246,11 +246,16 @@ def unique_phrases(phrases: Iterable[Phrase]) -> tuple[Phrase, ...]:
 
 def relation_words(relation: str, domain: Sequence[str] = (), range_: Sequence[str] = (),
                    ) -> RelationWords:
-    """Phrases derived from a relation's name (and its domain and range labels), both ways."""
-    # the language layer's verbalisation lands with issue 24b; until then the name's words
-    words = humanize_relation(relation)
-    phrase = (Phrase(text=words, source="name"),) if words else ()
-    return RelationWords(relation=relation, forward=phrase, backward=phrase)
+    """Phrases derived from a relation's name and its (most common) domain and range labels,
+    both ways (:func:`byokg.language.relwords.verbalize`)."""
+    said = verbalize(relation, domain[0] if domain else None, range_[0] if range_ else None)
+    return RelationWords(relation=relation, forward=_named(said.forward),
+                         backward=_named(said.backward))
+
+
+def _named(texts: Iterable[str]) -> tuple[Phrase, ...]:
+    out = [c for t in texts if (c := _clean(t))]
+    return tuple(Phrase(text=t, source="name") for t in dict.fromkeys(out))[:MAX_PHRASES]
 
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")

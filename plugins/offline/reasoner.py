@@ -39,6 +39,7 @@ from byokg.plugins.offline.chains import (
 from byokg.contracts import Candidate, ContextItem, MentionLinks, PathScore, RelationPath
 from byokg.graph.profile import display_names, is_unnamed
 from byokg.graph.store import GraphStore
+from byokg.language import lexicon as lx
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.literals import literal_kind
 from byokg.language.text import STOPWORDS, normalize, stem, words
@@ -84,7 +85,7 @@ def id_spots(analysis: QuestionAnalysis, store: GraphStore) -> list[Spot]:
     return [Spot(k, *spans[k], [k]) for k, node in found.items() if node is not None]
 
 
-ADJECTIVE_ENDINGS = ("n", "an")  # English place adjectives: America-n, Europe-an, Asia-n
+ADJECTIVE_ENDINGS = lx.ADJECTIVE_ENDINGS  # English place adjectives: America-n, Europe-an
 
 
 def adjective_spots(analysis: QuestionAnalysis, idx: Any) -> list[Spot]:
@@ -300,7 +301,7 @@ def _hops_of(text: str) -> tuple[tuple[str, bool], ...]:
 
 def format_value(value: Any, analysis: QuestionAnalysis) -> str:
     """A property value as an answer: dates in ISO form, the year alone when a year is asked."""
-    asks_year = "year" in analysis.words or "years" in analysis.words
+    asks_year = bool(lx.YEAR_WORDS & set(analysis.words))
     if isinstance(value, _dt.datetime):
         value = value.date()
     if isinstance(value, _dt.date):
