@@ -79,3 +79,40 @@ def write_scholars_jsonl(path: Path) -> str:
     path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n",
                     encoding="utf-8")
     return f"memory:{path}"
+
+
+def scholars_cypher() -> list[tuple[str, dict]]:
+    """The graph as Cypher CREATE statements with parameters (for Bolt and FalkorDB)."""
+    out: list[tuple[str, dict]] = []
+    for i, city in enumerate(sorted({row[3] for row in SCHOLARS})):
+        out.append(("CREATE (:City {cityCode: $k, label: $n})", {"k": f"c{i:02d}", "n": city}))
+    for sid, full, known, city, _cat, _year in SCHOLARS:
+        out.append(("CREATE (:Scholar {scholarId: $i, fullName: $f, knownName: $k})",
+                    {"i": sid, "f": full, "k": known}))
+        out.append(("MATCH (s:Scholar {scholarId: $i}), (c:City {label: $n}) "
+                    "CREATE (s)-[:BORN_IN]->(c)", {"i": sid, "n": city}))
+    return out
+
+
+def build_scholars_bolt(server, database: str) -> str:
+    """The graph written over Bolt; returns the database URI."""
+    import neo4j
+
+    server.create_database(database)
+    uri = server.uri_for(database, with_auth=False)
+    driver = neo4j.GraphDatabase.driver(uri.rsplit("/", 1)[0], auth=server.auth)
+    try:
+        with driver.session(database=database) as s:
+            for q, params in scholars_cypher():
+                s.run(q, **params).consume()
+    finally:
+        driver.close()
+    return server.uri_for(database)
+
+
+def build_scholars_falkordb(server, graph: str) -> str:
+    """The graph written with FalkorDB's own client; returns the backend URI."""
+    g = server.client().select_graph(graph)
+    for q, params in scholars_cypher():
+        g.query(q, params)
+    return server.uri_for(graph)

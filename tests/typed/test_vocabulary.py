@@ -285,3 +285,26 @@ def test_cache_is_read_and_a_changed_lexicon_rebuilds_the_vocabulary(scholars_ku
     assert third.vocabulary.lexicon.digest != first.vocabulary.lexicon.digest
     with open_graph(scholars_kuzu) as store:  # no lexicon: none of its phrases
         assert profile_graph(store).vocabulary.phrases("BORN_IN", sources=["lexicon"]) == ()
+
+
+# --------------------------------------------------------------------------- servers
+
+
+@pytest.mark.server
+@pytest.mark.parametrize("engine", ["bolt", "falkordb"])
+def test_aliases_over_bolt_and_falkordb(engine, request, cache):
+    """The Bolt and FalkorDB backends read the alias column in their node-name query."""
+    from scholars import build_scholars_bolt, build_scholars_falkordb
+
+    if engine == "bolt":
+        pytest.importorskip("neo4j")
+        uri = build_scholars_bolt(request.getfixturevalue("bolt_server"), "scholars")
+    else:
+        pytest.importorskip("falkordb")
+        uri = build_scholars_falkordb(request.getfixturevalue("falkordb_server"), "scholars")
+    with open_graph(uri) as store:
+        assert profile_graph(store).label("Scholar").aliases == ("knownName",)
+        names = {n for batch in store.iter_node_names() for _i, n in batch}
+        assert {"Max Karl Ernst Ludwig Planck", "Max Planck"} <= names
+        got = _link(store, "Max Planck")["Max Planck"].candidates
+        assert (got[0].name, got[0].method) == ("Max Karl Ernst Ludwig Planck", "alias")
