@@ -263,6 +263,29 @@ def test_run_config_compiles_with_the_runs_llm(words_llm, cache, scholars_jsonl)
     assert vocab.label_phrases("Town")[0].source == "llm"
 
 
+def test_profile_command_compiles_and_shows_the_words(words_llm, cache, scholars_jsonl,
+                                                     tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from byokg.cli import cli
+
+    monkeypatch.setenv("OPENAI_BASE_URL", words_llm.url)
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    lex = tmp_path / "w.toml"
+    lex.write_text('[labels]\nTown = ["hometown"]\n', encoding="utf-8")
+    run = CliRunner().invoke(cli, ["profile", "--graph", scholars_jsonl, "--lexicon", str(lex),
+                                   "--compile-words", "--llm", "openai:test"])
+    assert run.exit_code == 0, run.output
+    assert "compiled by openai:test: 2 relations, 3 labels in 1 call(s)" in run.output
+    assert "(:Town)  hometown [lexicon], town thing [llm], town" in run.output
+    assert "alias:   known as  — shares words with the display name" in run.output
+    shown = CliRunner().invoke(cli, ["profile", "--graph", scholars_jsonl, "--json"])
+    vocab = json.loads(shown.output)["vocabulary"]
+    assert vocab["compiled"]["calls"] == 1 and len(words_llm.prompts) == 1  # from the cache
+    bad = CliRunner().invoke(cli, ["profile", "--graph", scholars_jsonl, "--compile-words"])
+    assert bad.exit_code != 0 and "--compile-words needs an LLM" in bad.output
+
+
 # --------------------------------------------------------------------------- the cache
 
 
