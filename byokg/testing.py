@@ -27,7 +27,8 @@ from __future__ import annotations
 import csv
 import functools
 from collections import defaultdict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -190,6 +191,24 @@ def loaded_store(triples: Sequence[tuple[str, str, str]], uri: str, folder: Path
     src = write_triples_csv(Path(folder) / "triples.csv", triples)
     load_into([str(src)], uri)
     return open_graph(uri, **options)
+
+
+@contextmanager
+def store_factory(build: Callable[..., GraphStore]) -> Iterator[Callable[..., GraphStore]]:
+    """A factory over ``build`` that closes every store it built when the block ends: a
+    session fixture's body is ``with store_factory(build) as make: yield make``."""
+    opened: list[GraphStore] = []
+
+    def make(*args: Any, **options: Any) -> GraphStore:
+        store = build(*args, **options)
+        opened.append(store)
+        return store
+
+    try:
+        yield make
+    finally:
+        for store in opened:
+            store.close()
 
 
 # ----------------------------------------------------------------------------- the checks
