@@ -195,6 +195,25 @@ class BaseLLM:
             code=last.code if last else "budget", summary=last.summary if last else None)
 
 
+class WrappingLLM(BaseLLM):
+    """An LLM that answers from a store of replies and asks a wrapped model on a miss (the
+    cache, the replay cassette): plain and streamed calls both go to :meth:`_answer`, which
+    sends the reply to ``on_token`` when given."""
+
+    def _call(self, prompt: str, system: str | None, max_tokens: int | None,
+              temperature: float | None, timeout_s: float) -> LLMResponse:
+        return self._answer(prompt, system, max_tokens, temperature, None)
+
+    def _stream(self, prompt: str, system: str | None, max_tokens: int | None,
+                temperature: float | None, timeout_s: float, on_token: TokenCallback
+                ) -> LLMResponse:
+        return self._answer(prompt, system, max_tokens, temperature, on_token)
+
+    def _answer(self, prompt: str, system: str | None, max_tokens: int | None,
+                temperature: float | None, on_token: TokenCallback | None) -> LLMResponse:
+        raise NotImplementedError
+
+
 @runtime_checkable
 class LLM(Protocol):
     """A text-completion model (:class:`BaseLLM` implements it for the built-in providers).
