@@ -211,6 +211,19 @@ def store_factory(build: Callable[..., GraphStore]) -> Iterator[Callable[..., Gr
             store.close()
 
 
+def stop_process(proc: Any, timeout: float = 30.0) -> tuple[str | None, str | None]:
+    """Stop a child process (a server a test or benchmark started): terminate, wait up to
+    ``timeout`` seconds, then kill; returns what it wrote to piped stdout and stderr."""
+    import subprocess
+
+    proc.terminate()
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.communicate()
+
+
 # ----------------------------------------------------------------------------- the checks
 # Each check takes the store (and its parameters) and asserts; contract_suite turns them into
 # pytest tests, parametrized as CHECKS says. They can also be called directly.
