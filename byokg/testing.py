@@ -224,6 +224,19 @@ def stop_process(proc: Any, timeout: float = 30.0) -> tuple[str | None, str | No
         return proc.communicate()
 
 
+def triples(text: str) -> list[tuple[str, str, str]]:
+    """Triples written one a line as ``head | relation | tail`` (blank lines skipped): the
+    compact way tests write small graphs."""
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            parts = [p.strip() for p in line.split(" | ")]
+            if len(parts) != 3:
+                raise ValueError(f"line {n}: {line!r} is not 'head | relation | tail'")
+            out.append((parts[0], parts[1], parts[2]))
+    return out
+
+
 # ----------------------------------------------------------------------------- the checks
 # Each check takes the store (and its parameters) and asserts; contract_suite turns them into
 # pytest tests, parametrized as CHECKS says. They can also be called directly.
