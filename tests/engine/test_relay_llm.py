@@ -4,16 +4,13 @@ and streamed)."""
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from benchmarks.relay_llm import Relay, _handler  # noqa: E402
-from byokg.models.llm import create_llm  # noqa: E402
+from benchmarks.relay_llm import Relay, _handler
+from byokg.models.llm import create_llm
 
 
 def _reader(folder: Path, stop: threading.Event) -> None:
