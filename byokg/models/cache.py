@@ -15,15 +15,15 @@ from typing import Any
 
 from byokg.models.base import (
     LLM,
-    BaseLLM,
     LLMResponse,
     TokenCallback,
+    WrappingLLM,
     complete_streaming,
     prompt_checksum,
 )
 
 
-class CachedLLM(BaseLLM):
+class CachedLLM(WrappingLLM):
     """Wraps an LLM; a hit returns the stored response with ``cached=True``.
 
     Options (max_tokens, temperature) are part of the key so a changed setting is not served
@@ -44,15 +44,6 @@ class CachedLLM(BaseLLM):
     def key(self, prompt: str, system: str | None, max_tokens: int | None, temperature: float | None) -> str:
         raw = f"{self.name}\x00{prompt_checksum(prompt, system)}\x00{max_tokens}\x00{temperature}"
         return hashlib.sha256(raw.encode()).hexdigest()[:32]
-
-    def _call(self, prompt: str, system: str | None, max_tokens: int | None,
-              temperature: float | None, timeout_s: float) -> LLMResponse:
-        return self._answer(prompt, system, max_tokens, temperature, None)
-
-    def _stream(self, prompt: str, system: str | None, max_tokens: int | None,
-                temperature: float | None, timeout_s: float, on_token: TokenCallback
-                ) -> LLMResponse:
-        return self._answer(prompt, system, max_tokens, temperature, on_token)
 
     def _answer(self, prompt: str, system: str | None, max_tokens: int | None,
                 temperature: float | None, on_token: TokenCallback | None) -> LLMResponse:
