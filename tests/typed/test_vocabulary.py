@@ -6,11 +6,11 @@ rebuilds the vocabulary and keeps the LLM's phrases)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
 
+import llm_stub
 import pytest
 from scholars import build_scholars_kuzu, write_scholars_jsonl
 
@@ -22,11 +22,6 @@ from byokg.graph.profile import profile_graph
 from byokg.graph.vocabulary import read_lexicon
 from byokg.models.services import Services
 from byokg.pipeline.engine import Engine
-
-_spec = importlib.util.spec_from_file_location(
-    "byokg_llm_stub", Path(__file__).resolve().parents[1] / "llm_stub.py")
-llm_stub = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(llm_stub)
 
 
 @pytest.fixture(scope="module")
