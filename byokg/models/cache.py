@@ -75,6 +75,8 @@ class CachedLLM(WrappingLLM):
 log = logging.getLogger("byokg.models")
 VECTOR_FORMAT = 1
 MAX_FILE_TEXTS = 100_000  # texts kept per graph and embedder (384 floats each: ~150 MB)
+FLUSH_TEXTS = 256  # after the first write, new vectors wait for this many …
+FLUSH_SECONDS = 60.0  # … or this long, so a batch of questions does not rewrite the file each
 
 
 class VectorFile:
@@ -94,6 +96,7 @@ class VectorFile:
         self._pending: dict[str, Any] = {}
         self.loaded = 0  # vectors read from the file
         self.written = 0  # vectors added to the file by this process
+        self.flushed_at: float | None = None  # monotonic time of this process's last write
 
     def _header(self) -> dict[str, Any]:
         from byokg import __version__
@@ -147,14 +150,28 @@ class VectorFile:
                     self._pending[t] = v
                     room -= 1
 
+    def due(self) -> bool:
+        """Whether :meth:`flush` should write now: something new and never written by this
+        process (one CLI call), or :data:`FLUSH_TEXTS` new vectors, or :data:`FLUSH_SECONDS`
+        since the last write (a batch of questions)."""
+        import time
+
+        with self._lock:
+            return bool(self._pending) and (
+                self.flushed_at is None or len(self._pending) >= FLUSH_TEXTS
+                or time.monotonic() - self.flushed_at >= FLUSH_SECONDS)
+
     def flush(self) -> int:
         """Write the vectors added since the last flush (merged with what the file holds now,
         which another process may have grown); returns how many were new."""
+        import time
+
         import numpy as np
 
         with self._lock:
             if not self._pending:
                 return 0
+            self.flushed_at = time.monotonic()
             merged = {**self._read(), **self._loaded(), **self._pending}
             texts: Sequence[str] = list(merged)[:MAX_FILE_TEXTS]
             n = len(self._pending)
@@ -194,11 +211,12 @@ def vector_file(folder: str | os.PathLike[str], embedder: Any) -> VectorFile:
         return got
 
 
-def flush_vector_files(folder: str | os.PathLike[str] | None) -> int:
-    """Flush every :class:`VectorFile` of ``folder``; returns how many vectors were written."""
+def flush_vector_files(folder: str | os.PathLike[str] | None, *, force: bool = False) -> int:
+    """Flush the :class:`VectorFile` s of ``folder`` that are due (:meth:`VectorFile.due`; all
+    with ``force``); returns how many vectors were written."""
     if folder is None:
         return 0
     where = str(Path(folder))
     with _FILES_LOCK:
         files = [f for k, f in _FILES.items() if k[0] == where]
-    return sum(f.flush() for f in files)
+    return sum(f.flush() for f in files if force or f.due())

@@ -40,14 +40,18 @@ def _forget(monkeypatch) -> None:
     monkeypatch.setattr(vcache, "_FILES", {})
 
 
-def test_vector_file_round_trip_and_what_it_refuses(tmp_path):
+def test_vector_file_round_trip_and_what_it_refuses(tmp_path, monkeypatch):
     emb = LexicalEmbedder(64)
     f = vector_file(tmp_path, emb)
     got = similarity.encode_cached(emb, ["born in", "located in"], file=f)
-    assert f.flush() == 2 and f.flush() == 0
+    assert f.due() and f.flush() == 2 and f.flush() == 0 and not f.due()
+    similarity.encode_cached(emb, ["employer"], file=f)
+    assert not f.due()  # written once already: new vectors wait for more or for time
+    monkeypatch.setattr(vcache, "FLUSH_TEXTS", 1)
+    assert f.due() and vcache.flush_vector_files(tmp_path) == 1
     again = VectorFile(f.path, emb)  # another process
-    held = again.get(["born in", "located in", "unseen"])
-    assert set(held) == {"born in", "located in"}
+    held = again.get(["born in", "located in", "employer", "unseen"])
+    assert set(held) == {"born in", "located in", "employer"}
     assert np.allclose(held["born in"], got[0])
     assert VectorFile(f.path, LexicalEmbedder(32)).get(["born in"]) == {}  # another dimension
     f.path.write_bytes(b"not a zip file")
