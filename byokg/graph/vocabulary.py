@@ -65,6 +65,7 @@ _ORDER: dict[str, int] = {"lexicon": 0, "llm": 1, "name": 2}
 _FROZEN = ConfigDict(frozen=True)
 MAX_PHRASE_CHARS = 80
 MAX_PHRASES = 12  # per relation direction or label and source
+MAX_LEXICON_BYTES = 10 * 2**20
 
 
 class Phrase(BaseModel):
@@ -299,6 +300,7 @@ class Lexicon(BaseModel):
     digest: str
     relations: dict[str, LexiconEntry] = {}
     labels: dict[str, LexiconEntry] = {}
+    notes: tuple[str, ...] = ()  # what was cut (long phrases, long lists)
 
     @property
     def source(self) -> LexiconSource:
@@ -342,6 +344,9 @@ def read_lexicon(path: str | Path) -> Lexicon:
     kind = "JSON" if p.suffix.lower() == ".json" else "TOML"
     if p.suffix.lower() not in (".json", ".toml"):
         raise ConfigError(f"lexicon file {p}: name a .toml or .json file")
+    if len(raw) > MAX_LEXICON_BYTES:
+        raise ConfigError(f"lexicon file {p}: {len(raw):,} bytes, more than a lexicon needs "
+                          f"(limit {MAX_LEXICON_BYTES:,}); keep relation and label phrases only")
     try:
         text = raw.decode("utf-8")
         data = json.loads(text) if kind == "JSON" else tomllib.loads(text)
@@ -355,12 +360,13 @@ def read_lexicon(path: str | Path) -> Lexicon:
         raise ConfigError(f"lexicon file {p}: unknown section {unknown[0]!r} (sections: "
                           "relations, labels)")
     lines = text.splitlines()
-    rels = {str(k): _entry(p, "relations", str(k), v, lines)
+    notes: list[str] = []
+    rels = {str(k): _entry(p, "relations", str(k), v, lines, notes)
             for k, v in _section(p, data, "relations").items()}
-    labs = {str(k): _entry(p, "labels", str(k), v, lines)
+    labs = {str(k): _entry(p, "labels", str(k), v, lines, notes)
             for k, v in _section(p, data, "labels").items()}
     return Lexicon(path=str(p), digest=hashlib.blake2b(raw, digest_size=12).hexdigest(),
-                   relations=rels, labels=labs)
+                   relations=rels, labels=labs, notes=tuple(notes))
 
 
 def _section(p: Path, data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
@@ -376,16 +382,23 @@ def _line_of(lines: Sequence[str], name: str) -> int | None:
     return next((i for i, line in enumerate(lines, 1) if pat.search(line)), None)
 
 
-def _phrases(p: Path, where: str, value: Any) -> tuple[str, ...]:
+def _phrases(p: Path, where: str, value: Any, notes: list[str]) -> tuple[str, ...]:
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
         raise ConfigError(f"lexicon file {p}: {where} must be a list of phrases (strings), got "
                           f"{json.dumps(value, default=str)[:80]}")
-    out = [c for x in items if (c := _clean(x))]
-    return tuple(dict.fromkeys(out))[:MAX_PHRASES]
+    out = list(dict.fromkeys(c for x in items if (c := _clean(x))))
+    long = [x for x in items if len(" ".join(x.split())) > MAX_PHRASE_CHARS]
+    if long:
+        notes.append(f"lexicon {p}: {where}: {len(long)} phrase(s) cut to {MAX_PHRASE_CHARS} "
+                     "characters")
+    if len(out) > MAX_PHRASES:
+        notes.append(f"lexicon {p}: {where}: {len(out)} phrases, kept the first {MAX_PHRASES}")
+    return tuple(out[:MAX_PHRASES])
 
 
-def _entry(p: Path, section: str, name: str, value: Any, lines: Sequence[str]) -> LexiconEntry:
+def _entry(p: Path, section: str, name: str, value: Any, lines: Sequence[str],
+           notes: list[str]) -> LexiconEntry:
     line = _line_of(lines, name)
     at = f"{section}.{name}" + (f" (line {line})" if line else "")
     if isinstance(value, dict):
@@ -395,10 +408,10 @@ def _entry(p: Path, section: str, name: str, value: Any, lines: Sequence[str]) -
                     else "forward and/or backward lists")
             raise ConfigError(f"lexicon file {p}: {at}: unknown key "
                               f"{(bad or sorted(value))[0]!r}; write {what}")
-        return LexiconEntry(forward=_phrases(p, f"{at}.forward", value.get("forward", [])),
-                            backward=_phrases(p, f"{at}.backward", value.get("backward", [])),
-                            line=line)
-    return LexiconEntry(forward=_phrases(p, at, value), line=line)
+        return LexiconEntry(
+            forward=_phrases(p, f"{at}.forward", value.get("forward", []), notes),
+            backward=_phrases(p, f"{at}.backward", value.get("backward", []), notes), line=line)
+    return LexiconEntry(forward=_phrases(p, at, value, notes), line=line)
 
 
 def _unknown(kind: str, name: str, known: Sequence[str], lex: Lexicon) -> str:
@@ -429,6 +442,7 @@ def apply_lexicon(vocab: Vocabulary, lexicon: Lexicon | None) -> Vocabulary:
                                                    for t in (e.forward if e else ()))
         labs.append(lab.model_copy(update={"phrases": merge_phrases(ph)}))
     if lexicon is not None:
+        notes += list(lexicon.notes)
         notes += [_unknown("relation", n, sorted(known_r), lexicon)
                   for n in lexicon.relations if n not in known_r]
         notes += [_unknown("label", n, sorted(known_l), lexicon)

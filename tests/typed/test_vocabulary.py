@@ -184,6 +184,18 @@ def test_malformed_lexicon_names_file_and_entry(tmp_path, name, text, says):
         read_lexicon(path)
 
 
+def test_long_phrases_and_lists_are_cut_with_a_note(scholars_kuzu, cache, tmp_path):
+    lex = tmp_path / "long.json"
+    lex.write_text(json.dumps({"relations": {"BORN_IN": [f"born {i}" for i in range(20)]},
+                               "labels": {"Scholar": ["s " * 60]}}), encoding="utf-8")
+    with open_graph(f"{scholars_kuzu}?lexicon={lex}") as store:
+        vocab = profile_graph(store).vocabulary
+    assert len(vocab.phrases("BORN_IN", sources=["lexicon"])) == 12
+    assert any("relations.BORN_IN" in n and "20 phrases, kept the first 12" in n
+               for n in vocab.notes)
+    assert any("labels.Scholar" in n and "cut to 80 characters" in n for n in vocab.notes)
+
+
 def test_missing_lexicon_file_is_a_clear_error(scholars_kuzu, tmp_path):
     with pytest.raises(ConfigError, match=r"nope\.toml: not found"):
         open_graph(f"{scholars_kuzu}?lexicon={tmp_path / 'nope.toml'}")
