@@ -148,6 +148,7 @@ class Vocabulary(BaseModel):
 
     _rel_index: dict[str, RelationWords] | None = PrivateAttr(default=None)
     _label_index: dict[str, LabelWords] | None = PrivateAttr(default=None)
+    _said: dict[tuple[str, bool], tuple[Phrase, ...]] = PrivateAttr(default_factory=dict)
 
     def relation(self, name: str) -> RelationWords | None:
         if self._rel_index is None:
@@ -164,12 +165,18 @@ class Vocabulary(BaseModel):
         """How ``relation`` is said head → tail (``inverse``: tail → head), best source first
         (lexicon, llm, name); a relation the vocabulary does not hold gets phrases derived from
         its name. ``sources`` keeps only phrases from those sources."""
+        if sources is None:
+            got = self._said.get((relation, inverse))
+            if got is None:  # memoised: scorers ask for the same relations over and over
+                words = self.relation(relation) or relation_words(relation)
+                got = unique_phrases(words.backward if inverse else words.forward)
+                if len(self._said) < 100_000:
+                    self._said[(relation, inverse)] = got
+            return got
         words = self.relation(relation) or relation_words(relation)
-        got = words.backward if inverse else words.forward
-        if sources is not None:
-            keep = set(sources)
-            got = tuple(p for p in got if p.source in keep)
-        return unique_phrases(got)
+        keep = set(sources)
+        return unique_phrases(p for p in (words.backward if inverse else words.forward)
+                              if p.source in keep)
 
     def label_phrases(self, label: str) -> tuple[Phrase, ...]:
         """How nodes of ``label`` are called (a label not held: its name's words)."""
