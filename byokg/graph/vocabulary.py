@@ -150,6 +150,13 @@ class Vocabulary(BaseModel):
     _label_index: dict[str, LabelWords] | None = PrivateAttr(default=None)
     _said: dict[tuple[str, bool], tuple[Phrase, ...]] = PrivateAttr(default_factory=dict)
 
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Vocabulary:
+        """A copy with its own lookup caches (pydantic would share them with this one)."""
+        new = super().model_copy(update=update, deep=deep)
+        new._rel_index, new._label_index, new._said = None, None, {}
+        return new
+
     def relation(self, name: str) -> RelationWords | None:
         if self._rel_index is None:
             self._rel_index = {r.relation: r for r in self.relations}

@@ -119,6 +119,20 @@ def test_phrases_derived_from_names_both_ways(scholars_kuzu, scholars_jsonl, cac
     assert set(vocab.texts()) >= {"place of birth", "in country", "country of", "researcher"}
 
 
+def test_a_changed_copy_never_answers_from_the_original_s_lookups():
+    from byokg.graph.vocabulary import Lexicon, LexiconEntry, apply_lexicon, derive_vocabulary
+
+    vocab = derive_vocabulary([("BORN_IN", ("Scholar",), ("City",))], [("Scholar", ())])
+    assert vocab.phrases("BORN_IN") and vocab.label("Scholar") is not None  # lookups built
+    lex = Lexicon(path="w.toml", digest="d", relations={
+        "BORN_IN": LexiconEntry(forward=("native of",))}, labels={
+        "Scholar": LexiconEntry(forward=("scientist",))})
+    changed = apply_lexicon(vocab, lex)
+    assert changed.phrases("BORN_IN")[0].text == "native of"
+    assert changed.label_phrases("Scholar")[0].text == "scientist"
+    assert "native of" not in [p.text for p in vocab.phrases("BORN_IN")]
+
+
 # --------------------------------------------------------------------------- the user's lexicon
 
 TOML = """\
