@@ -211,7 +211,7 @@ class EntityLinker(Linker):
         # ("chemistry" + 1903); candidates are then fetched wider and narrowed by them
         ctx = context_numbers(uniq, services.peek(QUESTION_KEY))
         wide = p.model_copy(update={"top_k": min(100, p.top_k * 4)}) if ctx else p
-        groups = [_with_numbers(store, services, uniq, ctx)] if ctx else []
+        groups = [_with_numbers(store, services, uniq, ctx, p)] if ctx else []
         if method in ("fuzzy", "both"):
             groups.append(_fuzzy(store, services, uniq, wide))
         if method in ("dense", "both"):
@@ -224,23 +224,33 @@ class EntityLinker(Linker):
 
 
 def _with_numbers(store: GraphStore, services: Services, mentions: list[str],
-                  ctx: frozenset[str]) -> list[MentionLinks]:
+                  ctx: frozenset[str], p: EntityLinkerParams) -> list[MentionLinks]:
     """Names made of a mention and one of the question's numbers ("chemistry" and 1903 ->
-    "chemistry 1903"), found exactly in the name index."""
-    index = get_name_index(store, services)
+    "chemistry 1903"), found exactly: in the store's full-text index when the run uses it
+    (no local index is built for this), else in the name index."""
+    keys = {m: [k for num in sorted(ctx) for k in (f"{m} {num}", f"{num} {m}")]
+            for m in mentions if not only_number(m)}
+    flat = list(dict.fromkeys(k for ks in keys.values() for k in ks))
+    exact: dict[str, list[str]] = {}
+    if flat and p.use_store_index and has_capability(store, Capability.FULLTEXT):
+        try:
+            found = store.fulltext_search(flat, k=3)  # type: ignore[attr-defined]
+            hits = _rescore(store, flat, [list(found.get(k, ())) for k in flat], "fulltext",
+                            3, None)
+            exact = {ml.mention: [c.id for c in ml.candidates if c.method in EXACT]
+                     for ml in hits}
+        except BackendError as exc:
+            log.warning("full-text search of %s failed (%s)", store.uri, exc)
+    elif flat:
+        index = get_name_index(store, services)
+        exact = {k: [nid for nid, _alias in index.exact(k)] for k in flat}
+    ids = list(dict.fromkeys(i for k in flat for i in exact.get(k, ())))
+    named = store.display_names(ids) if ids and hasattr(store, "display_names") else {}
     out = []
     for m in mentions:
-        cands: dict[str, Candidate] = {}
-        if not only_number(m):
-            for num in sorted(ctx):
-                for key in (f"{m} {num}", f"{num} {m}"):
-                    for nid, _alias in index.exact(key):
-                        cands.setdefault(nid, Candidate(id=nid, name=key, score=1.0,
-                                                        method="number"))
-        named = store.display_names(list(cands)) if cands and hasattr(
-            store, "display_names") else {}
-        out.append(MentionLinks(mention=m, candidates=tuple(
-            c.model_copy(update={"name": named.get(i) or c.name}) for i, c in cands.items())))
+        cands = {i: Candidate(id=i, name=named.get(i) or k, score=1.0, method="number")
+                 for k in reversed(keys.get(m, [])) for i in exact.get(k, ())}
+        out.append(MentionLinks(mention=m, candidates=tuple(cands.values())))
     return out
 
 

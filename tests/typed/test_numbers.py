@@ -109,3 +109,42 @@ def test_a_year_narrows_nodes_that_share_a_name(same_name_prizes):
         unsaid = _link(store, None, "Nobel Prize in Chemistry")["Nobel Prize in Chemistry"]
         assert len(unsaid.candidates) == 3  # no year said: three of the seven, unnarrowed
         assert Engine(store, RunConfig()).ask(q).answers == ["Chemist of 06"]
+
+
+def test_a_full_text_store_completes_names_without_a_local_index():
+    """With the store's own full-text index no local name index is built for the numbers."""
+    from typing import ClassVar
+
+    from byokg.backends.memory import MemoryGraph
+
+    from byokg.graph.open import graph_from_triplets
+    from byokg.graph.store import Capability
+    from byokg.testing import triples
+
+    base = graph_from_triplets(triples("""
+        chemistry 1903 | awarded_to | Greta Drobnik
+        chemistry 1904 | awarded_to | Nils Gorvath
+    """), uri="memory:fulltext-prizes")
+
+    class FullText(MemoryGraph):
+        capabilities: ClassVar[frozenset[str]] = frozenset({Capability.FULLTEXT})
+        calls: ClassVar[list[str]] = []
+
+        def iter_node_names(self, batch_size=10_000):
+            self.calls.append("iter_node_names")
+            yield from super().iter_node_names(batch_size)
+
+        def fulltext_search(self, texts, *, k=3):
+            self.calls.append("fulltext")
+            return {t: [(i, 5.0) for i in self._ids if i.split()[0] in t] for t in texts}
+
+    store = FullText(uri=base.uri, node_ids=base._ids, node_index=base._index,
+                     rel_names=base._rels, rel_index=base._rel_index, heads=base.heads,
+                     rels=base.rels, tails=base.tails)
+    services = Services(RunConfig()).for_question(CallBudget(None))
+    services.put(QUESTION_KEY, "Who won the chemistry prize in 1903?")
+    linker = registry.tools().create("entity-linker")
+    got = linker.link(["chemistry"], store=store, services=services,
+                      params=linker.Params(method="fuzzy"))[0]
+    assert [(c.id, c.method) for c in got.candidates] == [("chemistry 1903", "number")]
+    assert "iter_node_names" not in store.calls and "fulltext" in store.calls
