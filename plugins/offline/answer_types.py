@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from byokg.language import lexicon as lx
 from byokg.language.analysis import CATEGORY_NOUNS, QuestionAnalysis, humanize_relation, term_sim
 from byokg.language.literals import LiteralKind, literal_kind
 from byokg.language.text import STOPWORDS, stem, words
@@ -34,16 +35,8 @@ __all__ = ["KIND_WORDS", "EndType", "Expectation", "LiteralKind", "end_type", "e
 
 MATCH = 0.6  # word similarity from which a type word "is" a label or relation noun
 _FROZEN = ConfigDict(frozen=True)
-_AGENT_SUFFIXES = ("or", "er", "ist", "ian")
-# generic words for what "when", "where" and "who" ask for (question-word semantics)
-KIND_WORDS: dict[str, tuple[str, ...]] = {
-    "date": ("date", "year", "time"),
-    "place": ("place", "location"),
-    "person": ("person", "people"),
-    # what "what kind / type / sort of …" asks for: English words for a category of things
-    "category": ("kind", "type", "sort", "category", "class", "genre", "form", "style",
-                 "variety"),
-}
+_AGENT_SUFFIXES = lx.AGENT_NOUN_SUFFIXES
+KIND_WORDS = lx.KIND_WORDS  # generic words for what "when", "where", "who" and "what kind" ask
 
 
 class Expectation(BaseModel):
@@ -178,7 +171,7 @@ def _names_agents(type_words: Sequence[str], sim: Similarity) -> bool:
     morphology only."""
     if any(is_agentive(w) for w in type_words):
         return True
-    return _best(sim, type_words, [*KIND_WORDS["person"], "organization", "group"]) >= 0.3
+    return _best(sim, type_words, list(lx.AGENT_KIND_WORDS)) >= 0.3
 
 
 def type_match(exp: Expectation, end: EndType, sim: Similarity,

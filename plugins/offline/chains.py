@@ -44,6 +44,7 @@ from byokg.plugins.offline.answer_types import (
 from byokg.contracts import Direction, Path, RelationPath
 from byokg.graph.profile import is_unnamed
 from byokg.graph.store import GraphStore
+from byokg.language import lexicon as lx
 from byokg.language.analysis import (
     SHARING_WORDS,
     Phrase,
@@ -91,8 +92,8 @@ REPEAT_GAP = 2  # words apart from which two phrases saying one relation mean tw
 REPEAT_SAYS = 0.6  # ... when the second one names it by its letters this well (not a type
 # segment: "country" and "capital" both say ``location.country.capital`` in one hop)
 SHARED_WITHIN = 3  # words after a sharing word ("share *actors*") naming what is shared
-_DO_WORDS = frozenset({"do", "does", "did"})
-_CLAUSE_WORDS = frozenset({"where", "that", "which", "who", "whom", "whose", "when"})
+_DO_WORDS = lx.DO_WORDS
+_CLAUSE_WORDS = lx.CLAUSE_WORDS
 
 
 @dataclass
@@ -494,7 +495,7 @@ class ChainScorer:
         return value
 
 
-_PREPOSITIONS = frozenset({"by", "in", "of", "to", "at", "on", "into", "from", "with", "for"})
+_PREPOSITIONS = lx.PREPOSITIONS
 
 
 def relation_verb(relation: str) -> tuple[str | None, bool]:
@@ -514,9 +515,9 @@ def question_verb(analysis: QuestionAnalysis, expect: Expectation,
     and "which films did X *direct*" for objects (English question forms only)."""
     toks = [t.text for t in analysis.tokens]
     for i, (a, b) in enumerate(itertools.pairwise(toks)):
-        if a in ("who", "whom") and b not in STOPWORDS:
+        if a in lx.WHO_WORDS and b not in STOPWORDS:
             return b, "subject"
-        if a in ("which", "what"):
+        if a in lx.WH_WORDS:
             rest = toks[i + 1:]
             head = expect.type_words[0] if expect.type_words else None
             if head in rest and rest.index(head) < 4:

@@ -39,6 +39,7 @@ from byokg.plugins.offline.chains import (
 from byokg.contracts import Candidate, ContextItem, MentionLinks, PathScore, RelationPath
 from byokg.graph.profile import display_names, is_unnamed
 from byokg.graph.store import GraphStore
+from byokg.language import lexicon as lx
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.literals import literal_kind
 from byokg.language.text import STOPWORDS, normalize, stem, words
@@ -84,7 +85,7 @@ def id_spots(analysis: QuestionAnalysis, store: GraphStore) -> list[Spot]:
     return [Spot(k, *spans[k], [k]) for k, node in found.items() if node is not None]
 
 
-ADJECTIVE_ENDINGS = ("n", "an")  # English place adjectives: America-n, Europe-an, Asia-n
+ADJECTIVE_ENDINGS = lx.ADJECTIVE_ENDINGS  # English place adjectives: America-n, Europe-an
 
 
 def adjective_spots(analysis: QuestionAnalysis, idx: Any) -> list[Spot]:
@@ -148,13 +149,21 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
     ("country", "bird") dropped when capitalised names were found."""
     from byokg.linking.fuzzy import short_name_ok
     from byokg.linking.indexes import get_name_index
+    from byokg.linking.numbers import number_spots, numbers_of, pick_by_numbers
 
     question = analysis.question
     idx = get_name_index(store, services)
-    spots = [Spot(s.mention, s.start, s.end, list(s.ids)[:MAX_IDS_PER_SPOT])
-             for s in idx.spot(question, max_ngram=SPOT_WORDS)]
+    found = idx.spot(question, max_ngram=SPOT_WORDS)
+    # nodes sharing a name: those whose year (or other number) the question says, if any
+    said = set(pick_by_numbers(store, [i for s in found if len(s.ids) > 1 for i in s.ids],
+                               numbers_of(question)))
+    spots = [Spot(s.mention, s.start, s.end,
+                  ([i for i in s.ids if i in said] or list(s.ids))[:MAX_IDS_PER_SPOT])
+             for s in found]
     by_span = {(s.start, s.end): s for s in spots}
-    for s in [*id_spots(analysis, store), *adjective_spots(analysis, idx)]:
+    numbered = [Spot(question[a:b], a, b, list(ids)[:MAX_IDS_PER_SPOT])
+                for a, b, _name, ids in number_spots(question, idx)]  # "chemistry … 1903"
+    for s in [*id_spots(analysis, store), *adjective_spots(analysis, idx), *numbered]:
         same = by_span.get((s.start, s.end))
         if same is not None:
             same.ids.extend(i for i in s.ids if i not in same.ids)
@@ -292,7 +301,7 @@ def _hops_of(text: str) -> tuple[tuple[str, bool], ...]:
 
 def format_value(value: Any, analysis: QuestionAnalysis) -> str:
     """A property value as an answer: dates in ISO form, the year alone when a year is asked."""
-    asks_year = "year" in analysis.words or "years" in analysis.words
+    asks_year = bool(lx.YEAR_WORDS & set(analysis.words))
     if isinstance(value, _dt.datetime):
         value = value.date()
     if isinstance(value, _dt.date):

@@ -71,15 +71,16 @@ def test_property_values_only_for_properties_the_question_names():
 
 
 def test_candidates_the_kg_linker_did_not_choose_are_not_expanded(festival_store):
-    """"Echo Fest 2012" links exactly, and fuzzily to Echo Fest 2014 and 2016; "Ashgrove" the
-    query compares with a property that names no node of the label it reads; neither brings
-    the other candidates' neighbours into the context, and neither is a warning."""
+    """"Echo Fest 2012" links exactly, and fuzzily to Echo Fest 2014 and 2016; "Upper Vale" is
+    a region the query reads as a town's name; "ambient" a value the query compares with a
+    property. None brings other nodes' neighbours into the context, and none is a warning."""
     store = festival_store("camel")
     q = "Which artists performed at Echo Fest 2012?"
     query = ("MATCH (a:Artist)-[:PERFORMED_AT]->(f:Festival {title: 'Echo Fest 2012'}) "
              "WHERE a.genre = 'ambient' RETURN a.stageName")
-    plans = {q: Plan(entities=["Echo Fest 2012", "ambient"], cypher=query,
-                     relation_paths=[["PERFORMED_AT"]])}
+    odd = "MATCH (t:Town) WHERE t.label = 'Upper Vale' RETURN t.label"
+    plans = {q: Plan(entities=["Echo Fest 2012", "ambient", "Upper Vale"],
+                     cypher=query + "\n\n" + odd, relation_paths=[["PERFORMED_AT"]])}
     with ScriptedServer(plans) as srv:
         cfg = RunConfig(llm="openai:scripted", llm_options=srv.llm_options(), iterations=1)
         a = Engine(store, cfg).ask(q)
@@ -88,6 +89,10 @@ def test_candidates_the_kg_linker_did_not_choose_are_not_expanded(festival_store
     assert {c.name for c in ents["Echo Fest 2012"].dropped} >= {"Echo Fest 2014"}
     assert not any("Echo Fest 2014" in it.text or "Echo Fest 2016" in it.text
                    for it in a.context)
-    assert any(ev.message.startswith(("1 candidate(s) not expanded", "2 candidate(s) not"))
-               for ev in a.trace.events if ev.source == "linker")
+    assert ents["Upper Vale"].candidates == () and ents["ambient"].candidates == ()
+    assert [c.name for c in ents["Upper Vale"].dropped] == ["Upper Vale"]
+    moved = next(ev for ev in a.trace.events if ev.source == "linker"
+                 and "not expanded" in ev.message)
+    assert list(moved.data["not_expanded"]) == ["Upper Vale"]
+    assert not any("IN_REGION" in it.text for it in a.context)  # the region's edges
     assert not any("not found in the graph" in w.message for w in a.trace.warnings)
