@@ -46,6 +46,18 @@ class RunConfig(BaseModel):
         default_factory=dict, description="options for the reranker factory, e.g. {path: DIR}"
     )
     context_tokens: int = Field(4000, ge=100, description="token budget of the merged context")
+    prompt_chars: int = Field(
+        8000, ge=1000, description="characters of one KG-Linker or answer prompt at most: the "
+                                   "schema and the graph context are fitted into it, and what "
+                                   "they leave out is said in the prompt")
+    max_answers: int = Field(
+        50, ge=1, description="answers kept at most; a longer list is cut and the answer says "
+                              "so (Answer.truncated, Answer.total); the prompts state the cap")
+    offline_first: float | None = Field(
+        None, ge=0.0, le=1.0, description="the hybrid strategy: with an LLM, answer first with "
+                                          "the offline stages and keep that answer (no LLM "
+                                          "call) when its confidence is at least this; "
+                                          "otherwise the LLM stages answer. None: off")
     max_llm_calls: int | None = Field(
         None, ge=2, description="LLM calls per question at most (proposer, tools and answer "
                                 "together; None = no cap). When it is reached the rounds stop, "

@@ -6,13 +6,16 @@ first message, opens what it serves and answers ``("ready", info)`` or an error.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
+import logging
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -40,24 +43,62 @@ def describe_exit(code: int | None) -> str:
     return f"exit code {code}"
 
 
+OUTPUT_KEEP = 4096  # bytes of a child's output kept (the last ones) for the trace
+
+
+class Output:
+    """A child's stdout and stderr, read from its pipe by a daemon thread: the last
+    :data:`OUTPUT_KEEP` bytes are kept (a crash's message goes into the trace) and every line
+    goes to the ``byokg.cypher.worker`` log at DEBUG — never to our terminal."""
+
+    def __init__(self, stream: Any) -> None:
+        self._chunks: collections.deque[bytes] = collections.deque()
+        self._size = 0
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True,
+                                        name="byokg-child-output")
+        self._thread.start()
+
+    def _read(self, stream: Any) -> None:
+        log = logging.getLogger("byokg.cypher.worker")
+        try:
+            for line in iter(stream.readline, b""):
+                log.debug("child process: %s", line.decode("utf-8", "replace").rstrip())
+                with self._lock:
+                    self._chunks.append(line)
+                    self._size += len(line)
+                    while self._size > OUTPUT_KEEP and len(self._chunks) > 1:
+                        self._size -= len(self._chunks.popleft())
+        except (OSError, ValueError):
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                stream.close()
+
+    def tail(self, wait_s: float = 0.5) -> str:
+        """What the child wrote last (after it exited: all it wrote is read first)."""
+        self._thread.join(wait_s)
+        with self._lock:
+            text = b"".join(self._chunks).decode("utf-8", "replace")
+        return text[-OUTPUT_KEEP:].strip()
+
+
 class Child:
-    """A started child and the socket it answers on (``conn``)."""
+    """A started child, the socket it answers on (``conn``) and what it writes (``output``:
+    its stdout and stderr, captured, never on our streams)."""
 
     def __init__(self, code: str, first: Any, start_timeout_s: float, what: str,
                  opening: str) -> None:
         ours, theirs = socket.socketpair()
         env = dict(os.environ, BYOKG_WORKER_PATH=json.dumps([p for p in sys.path if p]))
-        try:  # the child never writes to our stdout (``eval --json`` prints only JSON there)
-            out: Any = sys.stderr.fileno()
-        except (AttributeError, OSError, ValueError):  # a captured stream (tests, notebooks)
-            out = subprocess.DEVNULL
-        try:
+        try:  # the child writes to neither of our streams: its output is captured
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", PATH_PRELUDE + code, str(theirs.fileno())],
-                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=out,
-                env=env, close_fds=True)
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, env=env, close_fds=True)
         finally:
             theirs.close()
+        self.output = Output(self.proc.stdout)
         self.conn = Connection(ours.detach())
         self.conn.send(first)
         if not self.conn.poll(start_timeout_s):

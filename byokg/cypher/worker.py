@@ -66,11 +66,16 @@ class WorkerLimits(BaseModel):
 
 
 class EngineCrash(QueryError):
-    """The engine killed its worker process (a signal or an abort) while running a query."""
+    """The engine killed its worker process (a signal or an abort) while running a query.
+    ``stderr``: the last lines the worker wrote (e.g. a glibc or engine message), captured."""
+
+    stderr: str = ""
 
 
 class WorkerTimeout(QueryError, TimeoutError):
     """A query outlived its wall-clock limit; the worker was killed and will be replaced."""
+
+    stderr: str = ""
 
 
 def _short(query: str, n: int = 200) -> str:
@@ -218,6 +223,11 @@ class _Worker:
     def kill(self) -> int | None:
         return self._child.kill()
 
+    @property
+    def output(self) -> Any:
+        """What the worker wrote (captured; see :class:`byokg.cypher.child.Output`)."""
+        return self._child.output
+
     def stop(self) -> None:
         with contextlib.suppress(Exception):
             self.conn.send(("stop",))
@@ -293,17 +303,21 @@ class WorkerPool:
             if not ready:
                 w.kill()
                 self.timeouts += 1
-                raise WorkerTimeout(
+                late = WorkerTimeout(
                     f"query ran longer than {timeout:g} s; its worker process was stopped and "
                     f"will be replaced (query: {_short(text)})", uri=self.spec.uri,
                     code="timeout")
+                late.stderr = w.output.tail()
+                raise late
             try:
                 answer = w.conn.recv()
             except (EOFError, OSError):
                 code = w.kill()
                 self.crashes += 1
-                raise EngineCrash(f"engine crashed ({describe_exit(code)}) on query: "
-                                  f"{_short(text)}", uri=self.spec.uri, code="crashed") from None
+                crash = EngineCrash(f"engine crashed ({describe_exit(code)}) on query: "
+                                    f"{_short(text)}", uri=self.spec.uri, code="crashed")
+                crash.stderr = w.output.tail()
+                raise crash from None
             healthy = True
             w.queries += 1
         finally:

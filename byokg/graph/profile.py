@@ -90,7 +90,7 @@ __all__ = [
 
 log = logging.getLogger("byokg.graph.profile")
 
-FORMAT = 3  # of the cached profile files
+FORMAT = 4  # of the cached profile files (4: relationship ends, date formats, example rows)
 SAMPLE_NODES = 200  # nodes sampled per label
 SAMPLE_EDGES = 200  # edges sampled per relationship type
 EXAMPLES = 3  # example values kept per property
@@ -121,6 +121,7 @@ class PropertyProfile(BaseModel):
     type: str | None = None  # the store's own type name ("INT64", "DATE", "str", …)
     kind: str = "unknown"  # string | int | float | bool | date | datetime | list | map | unknown
     text_kind: str | None = None  # "number" / "date" for text whose values are numbers / dates
+    text_format: str | None = None  # how dates written as text look: 'YYYY-MM-DD hh:mm:ss.SSS'
     examples: tuple[Any, ...] = ()  # JSON values (dates in ISO form)
     filled: float | None = None  # share of sampled nodes that have it
     distinct: float | None = None  # share of distinct values among those
@@ -157,6 +158,7 @@ class LabelProfile(BaseModel):
     alias_why: dict[str, str] = {}  # alias property -> why it names the nodes too
     candidates: tuple[DisplayCandidate, ...] = ()  # best first
     properties: tuple[PropertyProfile, ...] = ()
+    example: dict[str, Any] = {}  # the properties of one sampled node (the fullest), as JSON
 
     def prop(self, name: str) -> PropertyProfile | None:
         return next((p for p in self.properties if p.name == name), None)
@@ -177,6 +179,10 @@ class RelationProfile(BaseModel):
     cardinality: str | None = None  # one-to-one | many-to-one | one-to-many | many-to-many
     properties: tuple[PropertyProfile, ...] = ()
     examples: tuple[tuple[str, str], ...] = ()  # (head display, tail display)
+    # distinct nodes per label with an edge of this type going out / coming in, counted in the
+    # data (empty: not counted); with the label's size this is the relation's coverage
+    heads: dict[str, int] = {}
+    tails: dict[str, int] = {}
 
 
 class GraphProfile(BaseModel):
@@ -410,9 +416,46 @@ def _text_kind(texts: Sequence[str]) -> str | None:
         return None
     if sum(is_number(t) for t in texts) >= 0.9 * len(texts):
         return "number"
-    if sum(is_iso_date(t) for t in texts) >= 0.9 * len(texts):
+    if sum(is_iso_date(t) for t in texts) >= 0.9 * len(texts) or date_format(texts):
         return "date"
     return None
+
+
+# how a date written as text looks, per shape of its digits (the shape is the text with every
+# digit written 9): what the KG-Linker is told so it compares text dates in their own format
+_DATE_SHAPES = {"9999-99-99": "YYYY-MM-DD", "9999/99/99": "YYYY/MM/DD",
+                "9999.99.99": "YYYY.MM.DD", "99.99.9999": "DD.MM.YYYY", "9999-99": "YYYY-MM",
+                "99/99/9999": "??/??/YYYY", "99-99-9999": "??-??-YYYY"}
+_TIME_SHAPES = {"99:99": "hh:mm", "99:99:99": "hh:mm:ss", "99:99:99.999": "hh:mm:ss.SSS",
+                "99:99:99.999999": "hh:mm:ss.SSSSSS"}
+
+
+def date_format(texts: Sequence[str]) -> str | None:
+    """The format shared by at least 90% of ``texts`` when they are dates written as text
+    (``'YYYY-MM-DD hh:mm:ss.SSS'``, ``'YYYY/MM/DD'``, ``'DD/MM/YYYY'``; day and month told apart
+    by a value above 12), else None."""
+    shapes: dict[str, int] = {}
+    for t in texts:
+        shape = re.sub(r"\d", "9", t.strip())
+        shapes[shape] = shapes.get(shape, 0) + 1
+    if not shapes:
+        return None
+    shape, n = max(shapes.items(), key=lambda kv: kv[1])
+    if n < 0.9 * len(texts):
+        return None
+    day, sep, time_ = shape.partition("T") if "T" in shape else shape.partition(" ")
+    fmt = _DATE_SHAPES.get(day)
+    if fmt is None or (time_ and time_.rstrip("Z") not in _TIME_SHAPES):
+        return None
+    if fmt.startswith("??"):  # day-first or month-first: a part above 12 tells
+        firsts = {int(t.strip()[:2]) for t in texts if t.strip()[:2].isdigit()}
+        seconds = {int(t.strip()[3:5]) for t in texts if t.strip()[3:5].isdigit()}
+        d, m = ("DD", "MM") if max(firsts, default=0) > 12 else (
+            ("MM", "DD") if max(seconds, default=0) > 12 else ("DD", "MM"))
+        fmt = fmt.replace("??", d, 1).replace("??", m, 1)
+    if time_:
+        fmt += sep + _TIME_SHAPES[time_.rstrip("Z")] + ("Z" if time_.endswith("Z") else "")
+    return fmt
 
 
 def name_words(prop: str) -> list[str]:
@@ -566,6 +609,7 @@ def _label_profile(lab: LabelSample, override: tuple[str, ...] | None,
             examples = tuple(_jsonable(v) for v in present[:1])
         props.append(PropertyProfile(
             name=p, type=lab.types.get(p), kind=kind, text_kind=_text_kind(texts),
+            text_format=date_format(texts) if texts else None,
             examples=examples, filled=round(len(present) / n, 3) if n else None,
             distinct=round(len({str(v) for v in present}) / len(present), 3) if present else None))
     groups = _sub_parts(order, lab)
@@ -600,10 +644,14 @@ def _label_profile(lab: LabelSample, override: tuple[str, ...] | None,
                       if n else "no nodes sampled")
     why.update(_scalar_aliases(nodes, order, kinds, parts, groups, lab.key))
     why = {p: w for p, w in why.items() if p not in parts}
+    row = _typical_row(nodes)
+    example = {k: (x[:60] if isinstance(x := _jsonable(v), str) else x)
+               for k, v in (row.properties if row else {}).items() if _present([v])}
     return LabelProfile(
         name=lab.name, count=lab.count, display=parts[0] if len(parts) == 1 else None,
         display_parts=parts, aliases=tuple(p for p in order if p in why), key=lab.key,
-        reason=reason, alias_why=why, candidates=candidates[:6], properties=tuple(props))
+        reason=reason, alias_why=why, candidates=candidates[:6], properties=tuple(props),
+        example=example)
 
 
 def _tokens(value: Any) -> set[str]:
@@ -658,6 +706,35 @@ def _scalar_aliases(nodes: Sequence[SampledNode], order: Sequence[str], kinds: d
     return out
 
 
+def _shape(v: Any) -> str:
+    """A value's kind, text split into numbers, dates and words (to tell a typical row)."""
+    kind = value_kind(v)
+    if kind != "string":
+        return kind
+    return _text_kind([v.strip()]) or ("words" if any(c.isalpha() for c in v) else "symbols")
+
+
+def _typical_row(nodes: Sequence[SampledNode]) -> SampledNode | None:
+    """The sampled node whose values look most like each property's usual values (a row whose
+    columns slipped, a postcode in the country column, loses), the fullest among equals: the
+    one row the schema's examples come from."""
+    if not nodes:
+        return None
+    usual: dict[str, dict[str, int]] = {}
+    for nd in nodes:
+        for k, v in nd.properties.items():
+            if _present([v]):
+                shapes = usual.setdefault(k, {})
+                shapes[_shape(v)] = shapes.get(_shape(v), 0) + 1
+    common = {k: max(c.items(), key=lambda kv: kv[1])[0] for k, c in usual.items()}
+
+    def score(nd: SampledNode) -> float:
+        got = [common.get(k) == _shape(v) for k, v in nd.properties.items() if _present([v])]
+        return sum(got) - 2 * (len(got) - sum(got))
+
+    return max(nodes, key=score)
+
+
 def _sub_parts(order: Sequence[str], lab: LabelSample) -> dict[str, str]:
     """Properties whose first word other properties share (``contactName``, ``contactTitle``;
     ``shipName``, ``shipCity``): together they describe a part of the node (its contact, its
@@ -687,7 +764,7 @@ def _relation_profile(rel: RelationSample, rules: dict[str, DisplayRule]) -> Rel
         texts = [v.strip() for v in present if isinstance(v, str)] if kind == "string" else []
         props.append(PropertyProfile(
             name=p, type=rel.types.get(p), kind=kind, text_kind=_text_kind(texts),
-            examples=tuple(dict.fromkeys(_jsonable(v) for v in present
+            text_format=date_format(texts) if texts else None, examples=tuple(dict.fromkeys(_jsonable(v) for v in present
                                          if not isinstance(v, list | dict)))[:EXAMPLES],
             filled=round(len(present) / len(rel.edges), 3) if rel.edges else None))
     card = None
@@ -705,7 +782,8 @@ def _relation_profile(rel: RelationSample, rules: dict[str, DisplayRule]) -> Rel
     return RelationProfile(
         name=rel.name, count=rel.count, domain=tuple(dict.fromkeys(a for a, _ in rel.pairs)),
         range=tuple(dict.fromkeys(b for _, b in rel.pairs)), pairs=rel.pairs, cardinality=card,
-        properties=tuple(props), examples=tuple((name(h), name(t)) for h, t in rel.examples))
+        properties=tuple(props), examples=tuple((name(h), name(t)) for h, t in rel.examples),
+        heads=dict(rel.heads or {}), tails=dict(rel.tails or {}))
 
 
 def build_profile(sample: GraphSample, *, uri: str = "",

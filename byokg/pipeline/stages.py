@@ -33,7 +33,7 @@ from byokg.pipeline.tools import Component, StageOutput, ToolParams
 if TYPE_CHECKING:
     from byokg.graph.profile import GraphProfile
     from byokg.models.base import LLM
-    from byokg.pipeline.context import Context, Cut
+    from byokg.pipeline.context import Context, Cut, Selection
 
 
 def complete(
@@ -159,6 +159,9 @@ class AnswerRequest(_StageRequest):
     # pieces of the answer text as the LLM writes them (Engine.stream's token events); an
     # answerer passes it to complete(); None: nobody listens
     on_token: Callable[[str], None] | None = None
+    # the context selected again for a prompt of so many characters (what an LLM answerer
+    # shows: Context.for_prompt); None: use ``context`` as it is
+    select: Callable[[int], Selection] | None = None
 
     @property
     def entity_ids(self) -> list[str]:
@@ -175,6 +178,9 @@ class AnswerResult(StageOutput):
     evidence: list[ContextItem] = field(default_factory=list)
     # how likely the first answer is right, in [0, 1], where the answerer can say (None: unknown)
     confidence: float | None = None
+    total: int | None = None  # answers in all, when the answerer knows there are more
+    truncated: bool = False  # more answers exist than ``answers`` holds (a cap cut them)
+    context_cut: Cut | None = None  # what the context shown to the answerer left out
 
 
 class Answerer(Component):
