@@ -47,6 +47,7 @@ def _on_disk(folder: Path, expect: dict[str, Any], load: Callable[[], Any],
         try:
             index = load()
             index.status = "loaded"
+            log.info("%s index for %s loaded from %s", expect["kind"], store_uri, folder)
             return index
         except InputError as exc:
             why = str(exc)

@@ -54,7 +54,7 @@ from byokg.contracts import (
     TraceEvent,
     is_literal_text,
 )
-from byokg.errors import ByokgError, ConfigError, InputError, LLMError, PluginError, invalid_text
+from byokg.errors import ConfigError, InputError, LLMError, PluginError, invalid_text
 from byokg.graph.profile import (
     GraphProfile,
     apply_display,
@@ -66,12 +66,13 @@ from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis, analyze
 from byokg.language.text import count_tokens, normalize, repair_mojibake
 from byokg.linking.numbers import QUESTION_KEY
-from byokg.models.budget import BudgetExhausted, CallBudget
+from byokg.models.budget import CallBudget
 from byokg.models.cache import flush_vector_files
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
 from byokg.pipeline.answer import Answer, Retrieval, StageEvent
 from byokg.pipeline.context import Context, Cut, Relevance, item_nodes, supported_answers
+from byokg.pipeline.policy import Outcome, outcome
 from byokg.pipeline.stages import (
     Answerer,
     AnswerRequest,
@@ -506,7 +507,9 @@ class Engine:
             q.trace.iterations = rnd + 1
             try:
                 proposal = self._propose(q, rnd)
-            except BudgetExhausted as exc:
+            except Exception as exc:
+                if outcome("proposer", exc) is not Outcome.END_ROUNDS:
+                    raise
                 self._budget_hit(q, f"the proposer ran out of calls: {exc}", rnd)
                 break
             if self._finish(q, proposal, rnd):
@@ -610,9 +613,9 @@ class Engine:
         try:
             links = list(linker.link(list(mentions), store=self.store, services=q.services,
                                      params=params))
-        except ByokgError:
-            raise
-        except Exception as exc:  # a broken linker is recorded, the run goes on unlinked
+        except Exception as exc:
+            if outcome("linker", exc) is Outcome.STOP:
+                raise
             q.trace.event("linker", f"linking {kind} failed: {type(exc).__name__}: {exc}",
                           level="error", iteration=rnd)
             return []
@@ -682,6 +685,8 @@ class Engine:
         try:
             return tool.run(request), None, time.perf_counter() - t0
         except Exception as exc:
+            if outcome("tool", exc) is Outcome.STOP:
+                raise
             return None, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0
 
     def _requests(self, q: _Question, rnd: int, artifacts: Artifacts
@@ -826,7 +831,9 @@ class Engine:
                     entities=list(q.entities.values()), drafts=list(q.drafts.values()),
                     history=list(q.history), similarity=q.similarity,
                     on_token=q.token_listener(), select=q.context.for_prompt))
-            except BudgetExhausted as exc:
+            except Exception as exc:
+                if outcome("answerer", exc) is not Outcome.EMPTY:
+                    raise
                 self._budget_hit(q, f"the answer stage ran out of calls: {exc}", None)
                 res = AnswerResult()
             tm.count = len(res.answers)
