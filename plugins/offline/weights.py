@@ -70,7 +70,7 @@ class ChainWeights(BaseModel):
     # -- thresholds
     said: float = Field(0.3, description="similarity from which a word says a relation")
     idle_sim: float = Field(0.2, description="similarity below which a step is not said")
-    type_word_says: float = Field(0.45, description="similarity from which the asked-for type "
+    type_word_says: float = Field(0.6, description="similarity from which the asked-for type "
                                   "word says the last relation")
     type_leads_said: float = Field(0.6, description="... when the steps before it are said "
                                    "this well")
@@ -121,7 +121,7 @@ class TypeScores(BaseModel):
     number_misfit: float = Field(-0.5, description="a number asked, labelled or literal ends")
     value_fits: float = Field(0.8, description="a value whose property names the type")
     named_fits: float = Field(0.8, description="most of the ends' names carry the type word")
-    named_min: float = Field(0.45, description="similarity from which a noun naming the ends "
+    named_min: float = Field(0.6, description="similarity from which a noun naming the ends "
                              "counts as a (graded) fit of the type word")
     category_misfit: float = Field(-0.6, description="a category asked, a literal or agents")
     labelled_unsure: float = Field(-0.2, description="labelled ends the type word does not name")
