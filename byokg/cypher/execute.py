@@ -211,7 +211,9 @@ def execute(
     The query is guarded, rewritten for the dialect, guarded again, and run in the store's
     worker process (:mod:`byokg.cypher.worker`) unless ``isolated`` is False or the store
     cannot be reopened in a child; there the EXPLAIN second opinion (``confirm``) runs too.
-    """
+
+    Long because it is the one path every untrusted query takes, written in order (guard,
+    rewrite, guard again, isolate, confirm, run, mark); splitting it would hide a step."""
     cancel.check()  # a stopped question runs no query (one under way: byokg.cypher.worker)
     t0 = time.perf_counter()
     dialect = store.dialect

@@ -238,18 +238,7 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
                          "buffer_pool_mb": buffer_pool_mb,
                          "threads": threads, "max_db_mb": max_db_mb}
         self.notes: list[str] = []  # what the store could not use (an index's extension)
-        self._view = _ReadOnlyView(self.path, eng)
-        try:
-            self._conn: Any = connect(eng, self._view.path, read_only=True, uri=uri,
-                                      db_options={"buffer_pool_mb": buffer_pool_mb,
-                                                  "max_db_mb": max_db_mb},
-                                      threads=threads, process=process)
-        except RuntimeError as exc:  # the engines raise RuntimeError for everything
-            self._view.close()
-            raise BackendError(f"cannot open {uri}: {exc}", uri=uri) from None
-        except BaseException:
-            self._view.close()
-            raise
+        self._open(process)
         self._cat = self._read_catalog()
         if self.name_properties:  # the legacy option: the first of them each table has
             self.display_override = {
@@ -263,6 +252,22 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
         if self._cat.vector:
             caps.add(Capability.VECTOR)
         self.capabilities = frozenset(caps)
+
+    def _open(self, process: str) -> None:
+        """The read-only connection on a private view of the database folder."""
+        o = self._options
+        self._view = _ReadOnlyView(self.path, self.engine)
+        try:
+            self._conn: Any = connect(self.engine, self._view.path, read_only=True, uri=self.uri,
+                                      db_options={"buffer_pool_mb": o["buffer_pool_mb"],
+                                                  "max_db_mb": o["max_db_mb"]},
+                                      threads=o["threads"], process=process)
+        except RuntimeError as exc:  # the engines raise RuntimeError for everything
+            self._view.close()
+            raise BackendError(f"cannot open {self.uri}: {exc}", uri=self.uri) from None
+        except BaseException:
+            self._view.close()
+            raise
 
     @property
     def hosted(self) -> bool:
@@ -506,7 +511,10 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
     ) -> dict[str, Neighborhood]:
         """One-hop triplets per id: one query for the whole batch (``WHERE a.key IN $keys``;
         BOTH is one undirected match, each edge's direction read from ``r._src``), cap applied
-        in Cypher with ``list_slice(collect(…))``, totals from ``count(*)``."""
+        in Cypher with ``list_slice(collect(…))``, totals from ``count(*)``.
+
+        Long because one batched query is built per node table from the same pieces; the rows
+        are read back by :meth:`_neighbor_rows`."""
         key_of: dict[tuple[str, str], list[str]] = {}
         plain: list[tuple[str, dict[str, Any]]] = []  # parts without rel properties (UNION-able)
         with_props: list[tuple[str, dict[str, Any]]] = []

@@ -59,6 +59,17 @@ def esc(name: str, dialect: str = "neo4j") -> str:
         raise ConfigError(str(exc)) from None
 
 
+def name_order(name_property: str | None, name_properties: Sequence[str] | None,
+               options: Mapping[str, str]) -> tuple[str | None, tuple[str, ...]]:
+    """The name property a Cypher store was given (argument, else the URI's ``name_property``)
+    and every name property in the order tried, that one first."""
+    names = tuple(name_properties or ())
+    name_property = name_property or options.get("name_property")
+    if name_property:
+        names = (name_property,) + tuple(p for p in names if p != name_property)
+    return name_property, names
+
+
 def guarded_query(
     store: Any,
     cypher: str,

@@ -265,6 +265,7 @@ class BaseGraphStore:
     capabilities: ClassVar[frozenset[str]] = frozenset()
     dialect: str | None = None
     display_override: dict[str, tuple[str, ...]] | None = None  # label -> properties
+    lexicon: str | None = None  # the graph owner's lexicon file (byokg.graph.vocabulary)
     # builds the profile on first use (None: nodes are named by their ids until one is handed)
     profiler: Callable[[Any], DisplayProfile] | None = None
     _profile: DisplayProfile | None = None

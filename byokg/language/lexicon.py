@@ -270,6 +270,14 @@ NAME_PROPERTY_WORDS = frozenset({"name", "title", "label", "caption", "heading"}
 ID_PROPERTY_WORDS = frozenset({"id", "ids", "key", "code", "uuid", "guid", "iri", "uri", "url",
                                "hash", "ref", "no", "num", "number", "sku", "isbn", "email",
                                "phone", "fax", "zip", "postal"})
+# --- the graph's vocabulary (byokg.graph.vocabulary; issue 24a's section) ---
+# words a property name carries when its values are other names of the node ("nickname",
+# "aliases", "aka"): beside NAME_PROPERTY_WORDS, what makes a text property an alias for linking
+ALIAS_PROPERTY_WORDS = frozenset({"alias", "aliases", "aka", "synonym", "synonyms", "nickname",
+                                  "nicknames", "moniker", "pseudonym"})
+# a property name's last word ending like this names things too ("nickname", "surname")
+NAME_WORD_ENDING = "name"
+
 # text a property holds when it holds nothing
 MISSING_VALUES = frozenset({"", "null", "none", "n/a", "nan"})
 

@@ -31,7 +31,11 @@ from byokg.language.relwords import verbalize
 from byokg.language.text import STOPWORDS
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
+
+    from byokg.models.cache import VectorFile
 
 VEC_CACHE_MAX = 200_000  # vectors kept per embedder before its cache is cleared
 COSINE_FLOOR = 0.3  # an embedder without a calibration: a cosine counts from here ...
@@ -52,14 +56,22 @@ def _vector_cache(embedder: Any) -> dict[str, Any]:
             return {}
 
 
-def encode_cached(embedder: Any, texts: Sequence[str], *, batch_size: int = 128) -> np.ndarray:
+def encode_cached(embedder: Any, texts: Sequence[str], *, batch_size: int = 128,
+                  file: VectorFile | None = None) -> np.ndarray:
     """``embedder.encode(texts)`` with a cache per embedder object; only unseen texts are
-    encoded."""
+    encoded. With ``file`` (the graph's vectors on disk for this embedder) texts it holds are
+    read from it and new ones are added to it."""
     import numpy as np
 
     cache = _vector_cache(embedder)
     with _VEC_LOCK:
         missing = list(dict.fromkeys(t for t in texts if t not in cache))
+    if missing and file is not None:
+        got = file.get(missing)
+        if got:
+            with _VEC_LOCK:
+                cache.update(got)
+            missing = [t for t in missing if t not in got]
     if missing:
         vecs = np.asarray(embedder.encode(missing, batch_size=batch_size), dtype=np.float32)
         with _VEC_LOCK:
@@ -69,6 +81,8 @@ def encode_cached(embedder: Any, texts: Sequence[str], *, batch_size: int = 128)
             found = {t: cache[t] for t in texts if t in cache}
         for t, v in zip(missing, vecs, strict=True):  # cleared meanwhile: still answer
             found.setdefault(t, v)
+        if file is not None:
+            file.add(dict(zip(missing, vecs, strict=True)))
     else:
         with _VEC_LOCK:
             found = {t: cache[t] for t in texts}
@@ -129,9 +143,11 @@ class Similarity:
     :meth:`relation_scores`; :func:`semantic_model` (the configured embedder or MiniLM) into
     :meth:`phrase_similarity`. Without services both are lexical only."""
 
-    def __init__(self, analysis: QuestionAnalysis, services: Any = None) -> None:
+    def __init__(self, analysis: QuestionAnalysis, services: Any = None, *,
+                 vector_dir: Path | None = None) -> None:
         self.analysis = analysis
         self.services = services
+        self.vector_dir = vector_dir  # the graph's cache folder: vectors kept on disk there
         self._lock = threading.Lock()
         self._rel: dict[str, float] = {}
         self._sim: dict[tuple[str, str, bool], float] = {}
@@ -184,7 +200,7 @@ class Similarity:
         return self.services.embedder
 
     def _question_cosines(self, emb: Any, relations: list[str]) -> dict[str, float]:
-        vecs = encode_cached(emb, [humanize_relation(r) for r in relations])
+        vecs = self.encode(emb, [humanize_relation(r) for r in relations])
         qv = encode_cached(emb, [self.analysis.question])[0]
         return {r: float(c) for r, c in zip(relations, (vecs @ qv).tolist(), strict=True)}
 
@@ -239,11 +255,20 @@ class Similarity:
         """Embed ``texts`` in one batch now (the model is slowest when called often with a few
         texts)."""
         if self.model is not None and texts:
-            encode_cached(self.model, list(dict.fromkeys(texts)))
+            self.encode(self.model, list(dict.fromkeys(texts)))
 
-    @staticmethod
-    def _pair_cosines(emb: Any, left: list[str], right: list[str]) -> Any:
-        return encode_cached(emb, left) @ encode_cached(emb, right).T
+    def encode(self, emb: Any, texts: Sequence[str]) -> np.ndarray:
+        """``texts`` embedded by ``emb`` through the caches: this process's, and the graph's
+        file of vectors when the question has a cache folder."""
+        file = None
+        if self.vector_dir is not None:
+            from byokg.models.cache import vector_file
+
+            file = vector_file(self.vector_dir, emb)
+        return encode_cached(emb, texts, file=file)
+
+    def _pair_cosines(self, emb: Any, left: list[str], right: list[str]) -> Any:
+        return self.encode(emb, left) @ self.encode(emb, right).T
 
     @staticmethod
     def _name_cosines(emb: Any, left: list[str], names: list[str]) -> Any:

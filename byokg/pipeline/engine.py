@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from byokg.config import RunConfig
+from byokg.config import RunConfig, graph_cache_dir
 from byokg.contracts import (
     Artifacts,
     ContextItem,
@@ -55,11 +55,19 @@ from byokg.contracts import (
     is_literal_text,
 )
 from byokg.errors import ByokgError, ConfigError, InputError, LLMError, PluginError, invalid_text
-from byokg.graph.profile import GraphProfile, apply_display, display_names, get_profile
+from byokg.graph.profile import (
+    GraphProfile,
+    apply_display,
+    apply_lexicon_option,
+    display_names,
+    get_profile,
+)
 from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis, analyze
 from byokg.language.text import count_tokens, normalize, repair_mojibake
+from byokg.linking.numbers import QUESTION_KEY
 from byokg.models.budget import BudgetExhausted, CallBudget
+from byokg.models.cache import flush_vector_files
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
 from byokg.pipeline.answer import Answer, Retrieval, StageEvent
@@ -180,7 +188,8 @@ def _record_dropped(trace: Trace, links: Sequence[MentionLinks], rnd: int) -> No
         trace.count("linker.literal_mentions", len(numbers))
     if low:
         n = sum(len(m.dropped) for m in links if m.mention in low)
-        trace.event("linker", f"{n} candidate(s) below the confidence floor dropped",
+        trace.event("linker", f"{n} candidate(s) dropped (below the confidence floor, or "
+                    "numbers that differ from the question's)",
                     iteration=rnd, dropped=low)
         trace.count("linker.dropped_low", n)
 
@@ -203,7 +212,11 @@ class Engine:
         self.services = services or Services(self.config)
         if self.config.display:  # the graph's names as the run asks (URI and --display win)
             apply_display(store, self.config.display)
+        if self.config.lexicon:  # the owner's words for the graph (a URI's ?lexicon= wins)
+            apply_lexicon_option(store, self.config.lexicon)
         self.max_question_tokens = max_question_tokens
+        # where the graph's text vectors are kept between processes (None: nowhere)
+        self._vector_dir = graph_cache_dir(store.uri, self.config.index_dir)
         self._tools: list[tuple[str, Tool, ToolParams]] | None = None
         self._skipped: list[tuple[str, str]] = []
         self._linker: tuple[Linker, ToolParams] | None = None
@@ -318,7 +331,8 @@ class Engine:
         analysis = analyze(question)
         budget = CallBudget(self.config.max_llm_calls)
         services = self.services.for_question(budget)
-        similarity = Similarity(analysis, services)
+        services.put(QUESTION_KEY, question)  # the linker reads the question's numbers
+        similarity = Similarity(analysis, services, vector_dir=self._vector_dir)
         return _Question(analysis, trace, Context(self.config.context_tokens, Relevance(similarity)),
                          services, budget, similarity, listener=listener)
 
@@ -332,6 +346,8 @@ class Engine:
         except LLMError as exc:
             self._stopped(q, exc)
             raise
+        finally:
+            flush_vector_files(self._vector_dir)
         q.emit("answer", stage="answer", answer=answer)
         return answer
 
@@ -345,6 +361,8 @@ class Engine:
         except LLMError as exc:
             self._stopped(q, exc)
             raise
+        finally:
+            flush_vector_files(self._vector_dir)
         selection = q.context.select()
         _record_cut(q, selection.cut, "context of the retrieval", None)
         selected = selection.items

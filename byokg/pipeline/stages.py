@@ -82,11 +82,29 @@ def _tokens(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
+class _StageRequest:
+    """What a proposer's and an answerer's requests share: the question's similarity service
+    (built from the analysis and the run's services when the engine did not hand one) and
+    the question text."""
+
+    analysis: QuestionAnalysis
+    services: Services
+    similarity: Similarity | None
+
+    def __post_init__(self) -> None:
+        if self.similarity is None:
+            self.similarity = Similarity(self.analysis, self.services)
+
+    @property
+    def question(self) -> str:
+        return self.analysis.question
+
+
 # --------------------------------------------------------------------------- the proposer
 
 
 @dataclass
-class ProposalRequest:
+class ProposalRequest(_StageRequest):
     """What a proposer sees in one round."""
 
     analysis: QuestionAnalysis
@@ -99,14 +117,6 @@ class ProposalRequest:
     context: Context  # merged context so far (read it; never change it)
     history: list[Artifacts] = field(default_factory=list)  # earlier rounds' proposals
     similarity: Similarity | None = None  # the question's similarity service (None: built here)
-
-    def __post_init__(self) -> None:
-        if self.similarity is None:
-            self.similarity = Similarity(self.analysis, self.services)
-
-    @property
-    def question(self) -> str:
-        return self.analysis.question
 
 
 @dataclass
@@ -133,7 +143,7 @@ class Proposer(Component):
 
 
 @dataclass
-class AnswerRequest:
+class AnswerRequest(_StageRequest):
     """What an answerer sees once the rounds are over."""
 
     analysis: QuestionAnalysis
@@ -149,14 +159,6 @@ class AnswerRequest:
     # pieces of the answer text as the LLM writes them (Engine.stream's token events); an
     # answerer passes it to complete(); None: nobody listens
     on_token: Callable[[str], None] | None = None
-
-    def __post_init__(self) -> None:
-        if self.similarity is None:
-            self.similarity = Similarity(self.analysis, self.services)
-
-    @property
-    def question(self) -> str:
-        return self.analysis.question
 
     @property
     def entity_ids(self) -> list[str]:

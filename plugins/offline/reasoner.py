@@ -140,13 +140,21 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
     ("country", "bird") dropped when capitalised names were found."""
     from byokg.linking.fuzzy import short_name_ok
     from byokg.linking.indexes import get_name_index
+    from byokg.linking.numbers import number_spots, numbers_of, pick_by_numbers
 
     question = analysis.question
     idx = get_name_index(store, services)
-    spots = [Spot(s.mention, s.start, s.end, list(s.ids)[:_W.max_ids_per_spot])
-             for s in idx.spot(question, max_ngram=_W.spot_words)]
+    found = idx.spot(question, max_ngram=_W.spot_words)
+    # nodes sharing a name: those whose year (or other number) the question says, if any
+    said = set(pick_by_numbers(store, [i for s in found if len(s.ids) > 1 for i in s.ids],
+                               numbers_of(question)))
+    spots = [Spot(s.mention, s.start, s.end,
+                  ([i for i in s.ids if i in said] or list(s.ids))[:_W.max_ids_per_spot])
+             for s in found]
     by_span = {(s.start, s.end): s for s in spots}
-    for s in [*id_spots(analysis, store), *adjective_spots(analysis, idx)]:
+    numbered = [Spot(question[a:b], a, b, list(ids)[:_W.max_ids_per_spot])
+                for a, b, _name, ids in number_spots(question, idx)]  # "chemistry … 1903"
+    for s in [*id_spots(analysis, store), *adjective_spots(analysis, idx), *numbered]:
         same = by_span.get((s.start, s.end))
         if same is not None:
             same.ids.extend(i for i in s.ids if i not in same.ids)

@@ -41,8 +41,8 @@ def test_prize_lookups_by_full_name(prize_store, core):
     assert (right, n) == (25, 25), misses
 
 
-@pytest.mark.xfail(strict=False, reason="linking by a second name-like property (knownName) is "
-                   "issue 24's vocabulary work on its own branch")
 def test_prize_lookups_by_known_name(prize_store, core):
+    """People are asked for by the name they are known by (``knownName``), not the profile's
+    display name (``fullName``): the vocabulary's name aliases link them."""
     right, n, misses = pz.evaluate(prize_store, by="known")
     assert (right, n) == (25, 25), misses
