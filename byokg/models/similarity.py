@@ -42,6 +42,7 @@ COSINE_FLOOR = 0.3  # an embedder without a calibration: a cosine counts from he
 COSINE_SPAN = 0.38  # ... and is a full match at FLOOR + SPAN (MiniLM's landmarks)
 TOPICAL_QUANTILE = 0.75  # a word's own floor: this quantile of its cosines to the graph's relations
 RELATION_TEXTS = 2  # phrases per direction a relation is read as (besides its own words)
+VOCABULARY_TEXTS = 8  # phrases per relation read from the graph's vocabulary (lexicon, LLM)
 FLOOR_VOCABULARY = 4  # relations from which a word's topical floor is measured
 
 _VEC_LOCK = threading.Lock()
@@ -148,6 +149,7 @@ class Similarity:
         self.analysis = analysis
         self.services = services
         self.vector_dir = vector_dir  # the graph's cache folder: vectors kept on disk there
+        self.vocabulary: Any = None  # the graph's vocabulary (:meth:`use_vocabulary`)
         self._lock = threading.Lock()
         self._rel: dict[str, float] = {}
         self._sim: dict[tuple[str, str, bool], float] = {}
@@ -270,16 +272,36 @@ class Similarity:
     def _pair_cosines(self, emb: Any, left: list[str], right: list[str]) -> Any:
         return self.encode(emb, left) @ self.encode(emb, right).T
 
-    @staticmethod
-    def _name_cosines(emb: Any, left: list[str], names: list[str]) -> Any:
+    def use_vocabulary(self, vocabulary: Any) -> None:
+        """Read relations through the graph's vocabulary too (``profile.vocabulary``: its
+        ``phrases(relation, inverse)`` with each phrase's ``source``), so the phrases of the
+        owner's lexicon and of an LLM compilation count beside those derived from the name.
+        Set it before the first comparison of the question."""
+        self.vocabulary = vocabulary
+
+    def relation_texts(self, name: str) -> tuple[str, ...]:
+        """:func:`relation_texts`, and the phrases the graph's vocabulary holds for the relation
+        from other sources than its name (the owner's lexicon, an LLM), both ways."""
+        base = relation_texts(name)
+        voc = self.vocabulary
+        if voc is None:
+            return base
+        try:
+            extra = [p.text for inv in (False, True) for p in voc.phrases(name, inv)
+                     if getattr(p, "source", "name") != "name"]
+        except (AttributeError, KeyError, TypeError):
+            return base
+        return tuple(dict.fromkeys([*base, *extra[:VOCABULARY_TEXTS]])) if extra else base
+
+    def _name_cosines(self, emb: Any, left: list[str], names: list[str]) -> Any:
         """Cosines of words with relation names, each name read as its
-        :func:`relation_texts` (the best of them counts)."""
+        :meth:`relation_texts` (the best of them counts)."""
         import numpy as np
 
-        texts = [relation_texts(n) for n in names]
+        texts = [self.relation_texts(n) for n in names]
         flat = list(dict.fromkeys(t for ts in texts for t in ts))
         at = {t: i for i, t in enumerate(flat)}
-        cos = encode_cached(emb, left) @ encode_cached(emb, flat).T
+        cos = self.encode(emb, left) @ self.encode(emb, flat).T
         out = np.empty((len(left), len(names)), dtype=np.float32)
         for j, ts in enumerate(texts):
             out[:, j] = cos[:, [at[t] for t in ts]].max(axis=1)
@@ -322,7 +344,7 @@ class Similarity:
         qv = self.question_vector(masks)
         total = None
         for rel, _inv in hops:
-            vecs = encode_cached(emb, list(relation_texts(rel)))
+            vecs = self.encode(emb, list(self.relation_texts(rel)))
             v = vecs.mean(axis=0)
             n = float(np.linalg.norm(v))
             v = v / n if n > 0 else v

@@ -69,6 +69,7 @@ class OfflineProposer(Proposer):
                                                       if i not in mentions.get(s.mention, []))
             spans.setdefault(s.mention, (s.start, s.end))
         labels = [lab.name for lab in request.profile.labels]
+        request.similarity.use_vocabulary(request.profile.vocabulary)
         scorer = ChainScorer(request.similarity, mentions=spans, labels=labels,
                              relations=request.profile.relation_names,
                              mention_labels=mention_labels(mentions, request.store, labels),
@@ -114,6 +115,7 @@ class OfflineAnswerer(Answerer):
         from byokg.plugins.offline.reasoner import answer_offline
 
         p: OfflineAnswererParams = request.params  # type: ignore[assignment]
+        request.similarity.use_vocabulary(request.profile.vocabulary)
         got = answer_offline(request.similarity, request.context, request.store,
                              entities=request.entities, history=request.history,
                              max_answers=p.max_answers, tie=p.tie,

@@ -61,7 +61,7 @@ MORE = [("Vera Lind", "Sorvik", "Dunmere", "buddhism", "Estovia"),
         ("Pia Moss", "Kestrel Bay", "Sorvik", "islam", "Hesperia")]
 
 
-def _family(style: str):
+def _family_triples(style: str) -> list[tuple[str, str, str]]:
     """Vera and Omar are married; Juno is their son; Pia is Juno's wife; nine relations."""
     names = {"spouse": {"snake": "spouse", "camel": "spouse", "upper": "MARRIED_TO"},
              "children": {"snake": "children", "camel": "hasChild", "upper": "PARENT_OF"},
@@ -84,7 +84,11 @@ def _family(style: str):
     for person, born, home, faith, nation in MORE:
         triples += [(person, n["birthplace"], born), (person, n["residence"], home),
                     (person, n["religion"], faith), (person, n["nationality"], nation)]
-    return Engine(graph_from_triplets(triples, uri=f"memory:family-{style}"))
+    return triples
+
+
+def _family(style: str):
+    return Engine(graph_from_triplets(_family_triples(style), uri=f"memory:family-{style}"))
 
 
 @pytest.fixture(params=["core", "minilm"])
@@ -128,7 +132,28 @@ def test_the_job_of_a_son(style, installed):
 
 
 @pytest.mark.xfail(strict=True, reason="an idiom: neither the static model nor MiniLM puts "
-                   "'other half' near 'spouse', and nothing else in the question says it")
+                   "'other half' near 'spouse', and nothing else in the question says it "
+                   "(the owner's lexicon can: see below)")
 def test_other_half_is_not_understood_yet():
     eng = _family("snake")
     assert eng.ask("Who is Vera Lind 's other half?").answers[:1] == ["Omar Cast"]
+
+
+def test_the_owners_lexicon_teaches_an_idiom(tmp_path, monkeypatch):
+    """What no model reads, the graph's owner writes once: a lexicon entry "other half" for
+    ``spouse`` reaches the offline scorer through the profile's vocabulary."""
+    import json
+
+    import byokg.models.embedders as emb
+    from byokg.graph.open import open_graph
+
+    monkeypatch.setattr(emb, "minilm_available", lambda: False)
+    graph = tmp_path / "family.jsonl"
+    graph.write_text("".join(json.dumps({"head": h, "relation": r, "tail": t}) + "\n"
+                             for h, r, t in _family_triples("snake")), encoding="utf-8")
+    lex = tmp_path / "words.toml"
+    lex.write_text('[relations.spouse]\nforward = ["other half"]\nbackward = ["other half"]\n',
+                   encoding="utf-8")
+    with open_graph(f"memory:{graph}?lexicon={lex}") as store:
+        got = Engine(store).ask("Who is Vera Lind 's other half?")
+    assert got.answers[:1] == ["Omar Cast"], got.answers
