@@ -425,7 +425,7 @@ class ChainScorer:
             # and that relation is what is shared when the question says so ("share *actors*")
             if self.analysis.sharing and self.shares(chain.hops):
                 mirror += 1.0
-            elif al.shared or idle:
+            elif al.shared or al.idle:  # (idle before the type led any step)
                 mirror -= 1.0
             if not self.analysis.sharing and literal_join(chain):
                 mirror -= 1.0  # things with the same year or number meet by coincidence
