@@ -53,11 +53,11 @@ REFERENCE = {
     "cinema_134k_p50_ms": {"goal": 100.0, "unit": "ms"},
     "cinema_scale_p50_ms": {"goal": 300.0, "unit": "ms"},
     "synthetic_scale_p50_ms": {"goal": 300.0, "unit": "ms"},
-    "paraphrase_report_minilm_hit1": {"goal_min": 0.85},
-    "paraphrase_report_core_hit1": {"goal_min": 0.75},
-    "film_minilm_hit1_1hop": {"goal_min": 0.93},
-    "film_minilm_hit1_2hop": {"goal_min": 0.95},
-    "film_minilm_hit1_3hop": {"goal_min": 0.90},
+    "paraphrase_report_minilm_hit1": {"note": "goal >= 0.85"},
+    "paraphrase_report_core_hit1": {"note": "goal >= 0.75"},
+    "film_minilm_hit1_1hop": {"note": "goal >= 0.93"},
+    "film_minilm_hit1_2hop": {"note": "goal >= 0.95"},
+    "film_minilm_hit1_3hop": {"note": "goal >= 0.90"},
 }
 
 

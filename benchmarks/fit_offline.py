@@ -13,9 +13,19 @@ on the report split.
    confidence features (:func:`byokg.plugins.offline.confidence.features`) and whether the
    first answer is right fit a logistic model (:class:`ConfidenceModel`), L2-regularised.
 
-Run: ``.venv/bin/python -m benchmarks.fit_offline [--embedder core|minilm] [--json PATH]``.
-It prints the weights and coefficients to paste into plugins/offline/weights.py (with the fit
-split's figures); nothing is written into the package.
+The weights in the package: ``--joint --half --start earlier.json --only
+idle_bare,leftover,meaning,role,type,unsaid,step,idle`` with the reasoner's earlier weights
+(coverage 0.45, precision 0.35, type 0.25, step 0.04, idle 0.12, unsaid 0.08, voice 0.1,
+mirror 0.12, conjunction 0.3, unnamed_end 0.3, the new ones 0) as the start.
+
+Run: ``.venv/bin/python -m benchmarks.fit_offline --embedder core|minilm --cache`` collects
+one install's chains (kept in the temporary folder with ``--cache``); ``--joint`` then fits one
+set of weights for both installs (``--half``: the paraphrase questions and the other graphs
+weighted half and half; ``--start W.json``: chain weights to start from; ``--only a,b``: the
+weights to fit); ``--no-fit --confidence-rows OUT.json`` dumps the answers'
+confidence features, and ``--fit-confidence CORE.json MINILM.json`` fits the confidence from
+them. It prints the weights and coefficients to paste into plugins/offline/weights.py;
+nothing is written into the package.
 """
 
 from __future__ import annotations
@@ -188,17 +198,25 @@ def joint(sets: Sequence[list[list[tuple[dict, float, int]]]]) -> Any:
     return lambda _data, w: sum(objective(d, w) for d in sets) / len(sets)
 
 
+def half_and_half(sets: Sequence[list[list[tuple[dict, float, int]]]], n: int) -> Any:
+    """The objective with the first ``n`` questions (the paraphrase ones) and the rest (the
+    film, cinema and library graphs) weighted half and half, averaged over the collections."""
+    return lambda _data, w: sum(0.5 * objective(d[:n], w) + 0.5 * objective(d[n:], w)
+                                for d in sets) / len(sets)
+
+
 def fit_chains(data: list[list[tuple[dict, float, int]]], passes: int = 4,
-               value: Any = None) -> Any:
+               value: Any = None, start: dict | None = None,
+               names: Sequence[str] = FITTED) -> Any:
     from byokg.plugins.offline.weights import WEIGHTS
 
     objective_ = value or objective
-    w = WEIGHTS.chain
+    w = WEIGHTS.chain.model_copy(update=start or {})
     best = objective_(data, w)
     print(f"start: {best:.4f}", flush=True)
     for p in range(passes):
         improved = False
-        for name in FITTED:
+        for name in names:
             cur = getattr(w, name)
             base = cur if cur != 0 else 0.1
             for f in GRID:
@@ -254,6 +272,13 @@ def answered(variants: Sequence[Any], config: Any) -> list[tuple[dict, bool]]:
     return out
 
 
+def _cache(embedder: str) -> str:
+    """Where ``--cache`` keeps one install's collected chains."""
+    import tempfile
+
+    return os.path.join(tempfile.gettempdir(), f"byokg-fit-{embedder}.pkl")
+
+
 def main(argv: Sequence[str]) -> None:
     if "--fit-confidence" in argv:  # from rows dumped by --confidence-rows (one per model)
         rows = []
@@ -266,7 +291,7 @@ def main(argv: Sequence[str]) -> None:
     config = engine_config(embedder)
     fit = development_sets()
     t0 = time.time()
-    cache = f"/tmp/byokg-fit-{embedder}.pkl" if "--cache" in argv else None
+    cache = _cache(embedder) if "--cache" in argv else None
     if cache and os.path.exists(cache):
         with open(cache, "rb") as fh:
             data = pickle.load(fh)
@@ -281,9 +306,18 @@ def main(argv: Sequence[str]) -> None:
     if "--joint" in argv:  # one set of weights for both models of meaning
         sets = []
         for name in ("core", "minilm"):
-            with open(f"/tmp/byokg-fit-{name}.pkl", "rb") as fh:
+            with open(_cache(name), "rb") as fh:
                 sets.append(pickle.load(fh))
-        w, value = fit_chains(data, value=joint(sets))
+        value_fn = joint(sets)
+        if "--half" in argv:  # the paraphrase questions and the other graphs' count alike
+            n = sum(len(v.questions) for v in fit if v.name.split("-")[0] in pg.FIT)
+            value_fn = half_and_half(sets, n)
+        start = None
+        if "--start" in argv:  # a JSON file of chain weights to start from
+            with open(argv[argv.index("--start") + 1], encoding="utf-8") as fh:
+                start = json.load(fh)
+        only = tuple(argv[argv.index("--only") + 1].split(",")) if "--only" in argv else FITTED
+        w, value = fit_chains(data, value=value_fn, start=start, names=only)
         for name, d in zip(("core", "minilm"), sets, strict=True):
             print(f"{name}: {objective(d, w):.4f}")
     elif "--softmax" in argv:

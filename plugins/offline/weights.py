@@ -7,10 +7,14 @@ scorer (:mod:`~byokg.plugins.offline.chains`), the answer types
 passed to them). A chain's score is a sum of named features times these weights (see
 :meth:`ChainWeights.combine`).
 
-The combination weights (``ChainWeights`` coverage … meaning) and the confidence
-coefficients were fitted on the *fit* split of the generated paraphrase graphs
-(``benchmarks/paraphrase_graphs.py``: music, academia, sports in four naming styles) by
-``python -m benchmarks.fit_offline``; the report split (family, business) was never used to
+The combination weights (``ChainWeights`` coverage … unnamed_end) and the confidence
+coefficients come from ``python -m benchmarks.fit_offline`` on the *fit* split only: the
+generated paraphrase graphs' fit domains (``benchmarks/paraphrase_graphs.py``: music,
+academia, sports in four naming styles) and the film, cinema and library graphs of
+``benchmarks/reasoning_graphs.py``, weighted half and half. The weights the reasoner had
+before were the starting point; the new features (``idle_bare``, ``leftover``, ``meaning``,
+``role``) and the type, step, idle and unsaid weights were fitted (coordinate ascent on the
+value of each question's top chain). The report split (family, business) was never used to
 choose them. Thresholds are similarities on the 0–1 scale of
 :meth:`byokg.models.similarity.Similarity.phrase_similarity`.
 """
