@@ -225,12 +225,17 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
         if w in lx.WH_WORDS or (w == "many" and i and toks[i - 1] == lx.HOW):
             run = []  # "which instrument family": a compound right after the question word
             for nxt in toks[i + 1 : i + 5]:
-                if nxt in STOPWORDS or (run and len(nxt) > 4 and nxt.endswith("ed")):
-                    break  # "which customers *ordered* X": a past verb ends the compound
+                if nxt in STOPWORDS or nxt in lx.PAST_FORMS or (len(nxt) > 4
+                                                                and nxt.endswith("ed")):
+                    break  # "which customers *ordered* X", "what *killed* X": a past verb
                 run.append(nxt)
+            nxt1 = toks[i + 1] if i + 1 < len(toks) else ""
+            verb_next = nxt1 in lx.PAST_FORMS or (len(nxt1) > 4 and nxt1.endswith("ed"))
             if run:
                 type_words.extend(run)
-            else:
+            elif not (nxt1 in lx.DO_WORDS or verb_next):
+                # "what is the *capital* of X": the noun after the copula is what is asked;
+                # "what does the author of X research": after do/does/did comes the subject
                 for nxt in toks[i + 1 : i + 4]:
                     if nxt in STOPWORDS:
                         if nxt in lx.PLURAL_COPULAS:

@@ -61,6 +61,8 @@ SINGULAR_COPULAS = frozenset({"is", "s", "was"})  # "what *is* the …", "what's
 ARTICLES = frozenset({"a", "an", "the"})
 # possessive markers a tokenizer leaves as a word ("X 's other half", "X' s")
 POSSESSIVES = frozenset({"s"})
+OR_WORDS = frozenset({"or"})  # "a man *or* a woman": the answer is one of the alternatives
+RELATIONAL_OF = "of"  # "the *advisor of* X": a relational noun names what X is linked to
 
 # --------------------------------------------------------------------------- question words
 
@@ -173,10 +175,23 @@ IRREGULAR_VERBS: dict[str, tuple[str, str]] = {
     "throw": ("threw", "thrown"), "wear": ("wore", "worn"), "win": ("won", "won"),
     "write": ("wrote", "written"),
 }
+# past forms of the irregular verbs ("what *killed*" is regular; "who *wrote*" is not)
+PAST_FORMS = frozenset(past for past, _pp in IRREGULAR_VERBS.values())
 # verbs English doubles the last consonant of before -ed / -er (star-r-ed, plan-n-ed)
 DOUBLED_CONSONANT = frozenset({"star", "plan", "stop", "ship", "shop", "admit", "commit",
                                "refer", "prefer", "control", "drum", "rap", "rob", "tag",
                                "map", "wrap", "chat", "jog", "dub", "scan", "submit"})
+
+# irregular plurals (plural -> singular); regular ones follow the -s / -es / -ies rules
+IRREGULAR_PLURALS: dict[str, str] = {
+    "children": "child", "people": "person", "men": "man", "women": "woman", "feet": "foot",
+    "teeth": "tooth", "mice": "mouse", "geese": "goose", "wives": "wife", "lives": "life",
+    "knives": "knife", "halves": "half", "wolves": "wolf", "criteria": "criterion",
+    "phenomena": "phenomenon", "indices": "index", "alumni": "alumnus", "theses": "thesis",
+    "analyses": "analysis", "series": "series", "species": "species", "offspring": "offspring",
+}
+# endings after which a final -s is no plural ("boss", "genus", "analysis", "news")
+SINGULAR_S_ENDINGS = ("ss", "us", "is", "ics", "ews")
 
 # --------------------------------------------------------------------------- relation names
 
@@ -222,8 +237,8 @@ VERB_NOUNS: dict[str, tuple[str, ...]] = {
     "situated": ("location",),
     "reside": ("residence",),
     "resides": ("residence",),
-    "live": ("residence", "life"),
-    "lives": ("residence", "life"),
+    "live": ("residence",),
+    "lives": ("residence",),
     "educate": ("education",),
     "educated": ("education",),
     "found": ("foundation",),

@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict
 from byokg.language import lexicon as lx
 
 __all__ = ["RelationPhrases", "agent_noun", "base_verb", "name_words", "participle",
-           "past_tense", "verbalize"]
+           "past_tense", "singular", "verbalize"]
 
 Form = Literal["passive", "verb", "verb_prep", "noun_of", "noun", "generic", "opaque"]
 
@@ -60,6 +60,7 @@ class RelationPhrases(BaseModel):
     backward: tuple[str, ...]  # read "TAIL phrase HEAD", best first
     domain: str | None = None  # the head's label words, when known
     range: str | None = None  # the tail's label words, when known
+    singular: str = ""  # the name's words with a plural last word made singular ("child")
 
     def along(self, inverted: bool = False) -> tuple[str, ...]:
         """Phrases read "START phrase END" for a hop walked forwards (``inverted`` False: from
@@ -106,6 +107,20 @@ def name_words(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 # --------------------------------------------------------------------------- morphology
+
+
+def singular(word: str) -> str:
+    """``children`` -> ``child``, ``cities`` -> ``city``, ``tags`` -> ``tag``; a word that
+    is no regular plural stays as it is."""
+    if word in lx.IRREGULAR_PLURALS:
+        return lx.IRREGULAR_PLURALS[word]
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(lx.SINGULAR_S_ENDINGS):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ses", "xes", "zes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1]
 
 
 def past_tense(base: str) -> str:
@@ -381,6 +396,7 @@ def verbalize(relation: str, domain: str | None = None, range: str | None = None
     if form in ("verb", "verb_prep", "passive", "noun_of"):
         fwd += _typed(fwd, rng)
         bwd += _typed(bwd, dom)
+    one = " ".join([*words[:-1], singular(words[-1])]) if words else ""
     return RelationPhrases(relation=relation, words=tuple(words), form=form,
                            forward=tuple(dict.fromkeys(fwd)), backward=tuple(dict.fromkeys(bwd)),
-                           domain=dom, range=rng)
+                           domain=dom, range=rng, singular=one)

@@ -82,9 +82,12 @@ def test_second_run_embeds_nothing_it_embedded_before(graph_uri, monkeypatch):
     _forget(monkeypatch)
     with open_graph(graph_uri) as store:
         second = Engine(store, cfg).ask(question)
-    # only what this question brings (itself, its context lines) is embedded again
+    # only what this question brings (itself, its context lines, itself with its entity
+    # masked for the offline scorer's meaning) is embedded again
     assert not words & {t for c in calls for t in c}
-    assert {t for c in calls for t in c} <= {question, *(i.text for i in second.context)}
+    masked = {t for c in calls for t in c if set(t.split()) < set(question.split())}
+    assert {t for c in calls for t in c} - masked <= {question,
+                                                      *(i.text for i in second.context)}
     assert second.answers == first.answers
 
 
