@@ -183,7 +183,8 @@ class GraphStats(BaseModel):
 
 
 class QueryResult(BaseModel):
-    """Rows of a graph query; ``truncated`` when the row cap (``row_cap``) cut the result.
+    """Rows of a graph query; ``truncated`` when the row cap (``row_cap``) cut the result;
+    ``limit``: the query's own final LIMIT (when the rows fill it, more may exist).
 
     ``sort_columns``: the columns the query's ORDER BY sorts on, recorded when it ran (``()``:
     no ORDER BY, so the rows' order means nothing; None: a sort key is not a returned column,
@@ -197,6 +198,12 @@ class QueryResult(BaseModel):
     elapsed_ms: float | None = None
     row_cap: int | None = None
     sort_columns: tuple[int, ...] | None = None
+    limit: int | None = None  # the query's own final LIMIT, recorded when it ran
+
+    @property
+    def limit_reached(self) -> bool:
+        """The query's own LIMIT came back full: more rows may exist than it let through."""
+        return self.limit is not None and len(self.rows) >= self.limit
 
 
 # --------------------------------------------------------------------------- linker / linking

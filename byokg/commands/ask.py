@@ -91,17 +91,8 @@ def ask(
     question of --file into --out."""
     from byokg.graph.open import open_graph
     from byokg.pipeline.engine import Engine
-    from byokg.pipeline.engine import explain as explain_text
 
-    if (question is None) == (questions_file is None):
-        raise click.UsageError("give a QUESTION or --file FILE (not both)")
-    if questions_file is not None and (as_json or explain or html_file):
-        raise click.UsageError("--json, --explain and --html are for one QUESTION; --file "
-                               "writes JSON lines to --out")
-    if questions_file is not None and out_file is None:
-        raise click.UsageError("--file needs --out answers.jsonl")
-    if questions_file is None and out_file is not None:
-        raise click.UsageError("--out is for --file")
+    _check_modes(question, questions_file, out_file, as_json or explain or bool(html_file))
     tool_list = [t.strip() for t in tools.split(",") if t.strip()] if tools else None
     cfg = _config(config_file, llm=llm, iterations=iterations, tools=tool_list)
     if display:  # also in the run's settings, so a batch re-run with another --display is named
@@ -125,6 +116,28 @@ def ask(
     finally:
         store.close()
     log_trace(answer)
+    _print_answer(answer, as_json=as_json, explain=explain, html_file=html_file)
+
+
+def _check_modes(question: str | None, questions_file: str | None, out_file: str | None,
+                 one_question_output: bool) -> None:
+    """One QUESTION or --file (with --out), and the output options that go with each."""
+    if (question is None) == (questions_file is None):
+        raise click.UsageError("give a QUESTION or --file FILE (not both)")
+    if questions_file is not None and one_question_output:
+        raise click.UsageError("--json, --explain and --html are for one QUESTION; --file "
+                               "writes JSON lines to --out")
+    if questions_file is not None and out_file is None:
+        raise click.UsageError("--file needs --out answers.jsonl")
+    if questions_file is None and out_file is not None:
+        raise click.UsageError("--out is for --file")
+
+
+def _print_answer(answer: Any, *, as_json: bool, explain: bool, html_file: str | None) -> None:
+    """One answer as the options ask: the evidence picture, JSON, the explanation, or one
+    answer per line with the cut noted on stderr."""
+    from byokg.pipeline.engine import explain as explain_text
+
     if html_file:
         from byokg.presentation.picture import write_page
 

@@ -139,6 +139,36 @@ def inject_limit(query: str, limit: int) -> tuple[str, bool]:
     return f"{query[:end]} LIMIT {int(limit)}{query[end:]}", True
 
 
+def final_limit(query: str) -> int | None:
+    """The integer of the outermost RETURN's own ``LIMIT n`` (None: no LIMIT there, a
+    parameter or expression, UNION, or text the lexer cannot read). When a query returns that
+    many rows, more may exist: its writer cut the list, not byokg."""
+    try:
+        toks = code_tokens(tokenize(query))
+    except LexError:
+        return None
+    if toks and toks[-1].is_punct(";"):
+        toks = toks[:-1]
+    ret = _final_return(toks)
+    if ret is None:
+        return None
+    depth = 0
+    prev: Token | None = None
+    tail = toks[ret:]
+    for i, t in enumerate(tail):
+        if t.kind is Kind.PUNCT and t.text in "([{":
+            depth += 1
+        elif t.kind is Kind.PUNCT and t.text in ")]}":
+            depth -= 1
+        elif depth == 0 and t.is_word("LIMIT") and not (prev and prev.is_punct(".", ":")):
+            nxt = tail[i + 1] if i + 1 < len(tail) else None
+            if nxt is not None and nxt.kind is Kind.NUMBER and nxt.text.isdigit():
+                return int(nxt.text)
+            return None
+        prev = t
+    return None
+
+
 # --------------------------------------------------------------------------- errors
 
 
@@ -233,6 +263,7 @@ def execute(
         return Execution(query=query, status=Status.ERROR, error=str(exc),
                          error_kind="planning", retryable=True, guard=first,
                          seconds=time.perf_counter() - t0)
+    own_limit = final_limit(text)
     text, injected = inject_limit(text, row_limit + 1)
     verdict = check_query(text, dialect=dialect, extra_procedures=extra)
     runner = isolate(store) if isolated else store
@@ -262,7 +293,8 @@ def execute(
             seconds=time.perf_counter() - t0, stderr=getattr(exc, "stderr", None) or None,
         )
     result = cap_rows(raw, row_limit).model_copy(update={
-        "row_cap": row_limit, "sort_columns": sort_columns(verdict.order_by, raw.columns)})
+        "row_cap": row_limit, "sort_columns": sort_columns(verdict.order_by, raw.columns),
+        "limit": own_limit})
     return Execution(
         query=query, executed=run_text,
         status=Status.OK if result.rows else Status.EMPTY,
@@ -374,6 +406,8 @@ def render_table(result: QueryResult, *, row_limit: int | None = None, rows_left
     if result.truncated:
         cap = row_limit if row_limit is not None else result.row_cap or n
         tail += f"; TRUNCATED at the row cap of {cap}, more rows exist"
+    elif result.limit_reached:
+        tail += f"; the query's own LIMIT {result.limit} was reached: more rows may exist"
     lines.append(tail + ")")
     if rows_left_out:
         lines.append(f"[{rows_left_out} more row(s) of this result left out for the token budget]")

@@ -112,6 +112,15 @@ _ID_WORDS = lexicon.ID_PROPERTY_WORDS
 # --------------------------------------------------------------------------- models
 
 
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def cypher_name(name: str) -> str:
+    """A label, relationship type or property name as a query must write it: backtick-quoted
+    when it is not a plain identifier (``Known As`` -> ```Known As```)."""
+    return name if _PLAIN_NAME.fullmatch(name) else "`" + name.replace("`", "``") + "`"
+
+
 class PropertyProfile(BaseModel):
     """One property: the store's type, its kind, example values, and what the sample showed."""
 
@@ -243,14 +252,15 @@ class GraphProfile(BaseModel):
             if labels is not None and lab.name not in labels:
                 continue
             if lab.display_parts:
-                parts = " + ' ' + ".join(lab.display_parts)
-                what = (f"property {lab.display_parts[0]}" if len(lab.display_parts) == 1
-                        else f"properties {parts} together")
+                shown = [cypher_name(p) for p in lab.display_parts]
+                joined = " + ' ' + ".join(shown)
+                what = (f"property {shown[0]}" if len(shown) == 1
+                        else f"properties {joined} together")
             elif self.ids_are_names:
                 what = "their id"
             else:
-                what = f"their key {lab.key}" if lab.key else "their id"
-            out.append(f"{lab.name} nodes are named by {what}")
+                what = f"their key {cypher_name(lab.key)}" if lab.key else "their id"
+            out.append(f"{cypher_name(lab.name)} nodes are named by {what}")
             if len(out) >= limit:
                 break
         return out
@@ -595,6 +605,37 @@ def _label_profile(lab: LabelSample, override: tuple[str, ...] | None,
     nodes = lab.nodes
     n = len(nodes)
     order = list(dict.fromkeys([*lab.types, *(k for nd in nodes for k in nd.properties)]))
+    props, kinds = _property_profiles(lab, order)
+    groups = _sub_parts(order, lab)
+    cands = []
+    for pos, p in enumerate(order):
+        score, why, ok = _score_display(
+            p, [nd.properties.get(p) for nd in nodes], n, label=lab.name, kind=kinds[p],
+            position=pos, is_key=p == lab.key, hint=p == lab.hint, part_of=groups.get(p))
+        cands.append((score, ok, p, why))
+    cands.sort(key=lambda c: (-c[0], order.index(c[2])))
+    candidates = tuple(DisplayCandidate(property=p, score=s, why=w) for s, _, p, w in cands)
+    why = {p: "a list of short texts" for p in order
+           if kinds[p] == "list" and _alias_list(nodes, p)}
+    parts, reason = _display_choice(lab, override, cands, kinds, order, ids_are_names)
+    why.update(_scalar_aliases(nodes, order, kinds, parts, groups, lab.key))
+    why = {p: w for p, w in why.items() if p not in parts}
+    row = _typical_row(nodes)
+    example = {k: (x[:60] if isinstance(x := _jsonable(v), str) else x)
+               for k, v in (row.properties if row else {}).items() if _present([v])}
+    return LabelProfile(
+        name=lab.name, count=lab.count, display=parts[0] if len(parts) == 1 else None,
+        display_parts=parts, aliases=tuple(p for p in order if p in why), key=lab.key,
+        reason=reason, alias_why=why, candidates=candidates[:6], properties=tuple(props),
+        example=example)
+
+
+def _property_profiles(lab: LabelSample, order: list[str]
+                       ) -> tuple[list[PropertyProfile], dict[str, str]]:
+    """Each property of the label's sampled nodes profiled (type, kind, text form, examples,
+    fill and distinct shares), and its kind by name."""
+    nodes = lab.nodes
+    n = len(nodes)
     props: list[PropertyProfile] = []
     kinds: dict[str, str] = {}
     for p in order:
@@ -612,46 +653,30 @@ def _label_profile(lab: LabelSample, override: tuple[str, ...] | None,
             text_format=date_format(texts) if texts else None,
             examples=examples, filled=round(len(present) / n, 3) if n else None,
             distinct=round(len({str(v) for v in present}) / len(present), 3) if present else None))
-    groups = _sub_parts(order, lab)
-    cands = []
-    for pos, p in enumerate(order):
-        score, why, ok = _score_display(
-            p, [nd.properties.get(p) for nd in nodes], n, label=lab.name, kind=kinds[p],
-            position=pos, is_key=p == lab.key, hint=p == lab.hint, part_of=groups.get(p))
-        cands.append((score, ok, p, why))
-    cands.sort(key=lambda c: (-c[0], order.index(c[2])))
-    candidates = tuple(DisplayCandidate(property=p, score=s, why=w) for s, _, p, w in cands)
-    why = {p: "a list of short texts" for p in order
-           if kinds[p] == "list" and _alias_list(nodes, p)}
+    return props, kinds
+
+
+def _display_choice(lab: LabelSample, override: tuple[str, ...] | None, cands: list,
+                    kinds: dict[str, str], order: list[str], ids_are_names: bool
+                    ) -> tuple[tuple[str, ...], str]:
+    """The properties that name the label's nodes and why: the display option, else the best
+    name-like property, else a composite of parts, else the ids."""
     if override is not None:
         missing = [p for p in override if p not in kinds]
-        if missing and n:
+        if missing and lab.nodes:
             raise ConfigError(
                 f"display {lab.name}.{'+'.join(override)}: {lab.name} has no property "
                 f"{missing[0]!r} (properties: {', '.join(order) or 'none'})")
-        parts, reason = tuple(override), "set by the display option"
-    elif cands and cands[0][1]:
-        parts, reason = (cands[0][2],), f"the best name-like property ({cands[0][3]})"
-    else:
-        comp = _composite(lab, kinds, order)
-        if comp is not None:
-            parts, reason = comp
-        elif ids_are_names:
-            parts, reason = (), "node ids are the names"
-        else:
-            parts = ()
-            reason = ("no property names these nodes; they are shown by their id"
-                      if n else "no nodes sampled")
-    why.update(_scalar_aliases(nodes, order, kinds, parts, groups, lab.key))
-    why = {p: w for p, w in why.items() if p not in parts}
-    row = _typical_row(nodes)
-    example = {k: (x[:60] if isinstance(x := _jsonable(v), str) else x)
-               for k, v in (row.properties if row else {}).items() if _present([v])}
-    return LabelProfile(
-        name=lab.name, count=lab.count, display=parts[0] if len(parts) == 1 else None,
-        display_parts=parts, aliases=tuple(p for p in order if p in why), key=lab.key,
-        reason=reason, alias_why=why, candidates=candidates[:6], properties=tuple(props),
-        example=example)
+        return tuple(override), "set by the display option"
+    if cands and cands[0][1]:
+        return (cands[0][2],), f"the best name-like property ({cands[0][3]})"
+    comp = _composite(lab, kinds, order)
+    if comp is not None:
+        return comp
+    if ids_are_names:
+        return (), "node ids are the names"
+    return (), ("no property names these nodes; they are shown by their id"
+                if lab.nodes else "no nodes sampled")
 
 
 def _tokens(value: Any) -> set[str]:

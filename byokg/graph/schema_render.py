@@ -25,6 +25,7 @@ from byokg.graph.profile import (
     PropertyProfile,
     RelationProfile,
     cypher_literal,
+    cypher_name,
     value_kind,
 )
 from byokg.language.text import count_tokens
@@ -72,7 +73,7 @@ def _prop(p: PropertyProfile, dialect: str | None, tags: Sequence[str] = (),
           example: object = _NO_EXAMPLE) -> str:
     """``name: TYPE example [tags]``; ``example`` from the label's example node (absent there:
     no example, the share of nodes that have it instead), else the property's first example."""
-    text = f"{p.name}: {_type(p)}"
+    text = f"{cypher_name(p.name)}: {_type(p)}"
     if example is _NO_EXAMPLE:
         example = p.examples[0] if p.examples else None
         if example is not None:
@@ -112,7 +113,7 @@ def label_line(lab: LabelProfile, dialect: str | None, *,
     if hidden:
         parts.append(f"… {hidden} more properties")
     count = f"  // {lab.count:,} nodes" if lab.count is not None else ""
-    return f"(:{lab.name} {{{', '.join(parts)}}}){count}"
+    return f"(:{cypher_name(lab.name)} {{{', '.join(parts)}}}){count}"
 
 
 def _coverage(ends: Mapping[str, int], labels: Mapping[str, LabelProfile], verb: str) -> str:
@@ -133,8 +134,9 @@ def relation_line(rel: RelationProfile, dialect: str | None,
                   labels: Mapping[str, LabelProfile] | None = None) -> str:
     """``(:A)-[:REL {props}]->(:B)  // cardinality, N edges; coverage  e.g. 'x' -> 'y'``."""
     props = ", ".join(_prop(p, dialect) for p in rel.properties)
-    inner = f":{rel.name}" + (f" {{{props}}}" if props else "")
-    pairs = rel.pairs or (("", ""),)
+    inner = f":{cypher_name(rel.name)}" + (f" {{{props}}}" if props else "")
+    pairs = [(cypher_name(s) if s else s, cypher_name(d) if d else d)
+             for s, d in (rel.pairs or (("", ""),))]
     a, b = pairs[0]
     line = f"(:{a})-[{inner}]->(:{b})" if a or b else f"()-[{inner}]->()"
     if len(pairs) > 1:

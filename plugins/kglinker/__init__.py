@@ -142,13 +142,17 @@ def rows_proposal(request: ProposalRequest, min_fit: float) -> Proposal | None:
     if score < min_fit or best.rows is None:
         return None
     answers = rows_answers(request.analysis, best.rows, request.profile)
+    # the query's own LIMIT came back full and the question asked for no such number: the
+    # list may be cut (said, never silent)
+    cut = best.rows.truncated or (best.rows.limit_reached
+                                  and request.analysis.top_k != best.rows.limit)
     out = Proposal(artifacts=Artifacts(finish=True, draft_answers=tuple(answers),
-                                       answers_truncated=best.rows.truncated))
+                                       answers_truncated=cut))
     out.event("kg-linker", f"the rows of a round-{best.iteration + 1} query fit the question "
               f"(fit {score:.2f}): answered from them, no KG-Linker call in round "
               f"{request.round + 1}" + ("" if answers else "; the answer stage reads them"),
               query=best.query, fit=round(score, 3), answers=len(answers),
-              truncated=best.rows.truncated)
+              truncated=cut)
     out.counts["rows_answer"] = 1
     return out
 

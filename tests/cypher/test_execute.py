@@ -10,6 +10,7 @@ from byokg.cypher.execute import (
     Status,
     classify_error,
     execute,
+    final_limit,
     inject_limit,
     render_table,
     to_context_item,
@@ -77,6 +78,28 @@ def test_execution_params_cap_and_table(nw_kuzu) -> None:
     assert item.kind == "query" and item.tool == "cypher" and item.iteration == 1
     assert item.query == ex.executed and item.rows == ex.result
     assert "Alfreds Futterkiste" in item.text
+
+
+@pytest.mark.parametrize("query, limit", [
+    ("MATCH (o:`Order`) RETURN o.orderID LIMIT 50", 50),
+    ("MATCH (o:`Order`) RETURN o.orderID ORDER BY o.orderID limit 3;", 3),
+    ("MATCH (o:`Order`) WITH o LIMIT 5 RETURN o.orderID", None),  # not the final RETURN's
+    ("MATCH (o:`Order`) RETURN o.orderID LIMIT $n", None),
+    ("MATCH (o:`Order`) RETURN o.orderID", None),
+    ("MATCH (o:`Order`) RETURN o.orderID // LIMIT 9", None),
+])
+def test_the_query_s_own_limit_is_read(query: str, limit: int | None) -> None:
+    assert final_limit(query) == limit
+
+
+def test_a_full_own_limit_says_more_rows_may_exist(nw_kuzu) -> None:
+    """830 orders: a query that asks for 50 gets 50 and the result says the list may be cut;
+    one that asks for 900 is not full."""
+    ex = execute(nw_kuzu, "MATCH (o:`Order`) RETURN o.orderID LIMIT 50", row_limit=100)
+    assert ex.result.limit == 50 and ex.result.limit_reached and not ex.result.truncated
+    assert "own LIMIT 50 was reached: more rows may exist" in render_table(ex.result)
+    ex = execute(nw_kuzu, "MATCH (o:`Order`) RETURN o.orderID LIMIT 900", row_limit=1000)
+    assert ex.result.limit == 900 and not ex.result.limit_reached
 
 
 def test_numbers_stay_numbers(nw_kuzu) -> None:

@@ -98,3 +98,22 @@ def test_the_workers_dying_words_go_to_the_trace_not_to_stderr(northwind_kuzu_pa
     assert "free(): invalid pointer" in crash.data["engine_stderr"]
     assert crash.level == "error" and "signal 6, SIGABRT" in crash.data["error"]
     assert "free(): invalid pointer" not in capfd.readouterr().err
+
+
+def test_a_query_whose_own_limit_comes_back_full_says_the_list_may_be_cut(northwind_kuzu_path):
+    """The model writes LIMIT 50 for a question that asks for every order of 1996 (152 of
+    them): the answer keeps the 50 rows and says the list was cut, how many is not known."""
+    q = "Which orders were placed in the year 1996?"
+    cypher = ("MATCH (o:`Order`) WHERE o.orderDate STARTS WITH '1996' "
+              "RETURN o.orderID ORDER BY o.orderID LIMIT 50")
+    plans = {q: Plan(entities=[], relation_paths=[], cypher=cypher)}
+    store = open_graph(f"kuzu:{northwind_kuzu_path}")
+    try:
+        with ScriptedServer(plans) as srv:
+            cfg = RunConfig(llm="openai:scripted", llm_options=srv.llm_options(),
+                            tools=["cypher"])
+            a = Engine(store, cfg).ask(q)
+    finally:
+        store.close()
+    assert len(a.answers) == 50 and a.truncated and a.total is None
+    assert a.answers[0] == "10248"

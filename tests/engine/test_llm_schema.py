@@ -55,20 +55,20 @@ def test_the_schema_of_a_question(festivals, festival_store):
     text = render_schema_for(prof, Similarity(analyze(q)))
     event = _label_line(text, "Event")
     for p in ("Event Ref", "Event Title", "Start Date", "Head Count"):
-        assert f"{p}: " in event
+        assert f"`{p}`: " in event  # names that are not identifiers as a query writes them
     assert "more properties" not in event
     # how the text dates are stored and how to compare them
-    assert "Start Date: STRING (dates as text 'YYYY/MM/DD')" in event
+    assert "`Start Date`: STRING (dates as text 'YYYY/MM/DD')" in event
     assert "Dates as text 'YYYY/MM/DD' compare as text in that format: after 1 January 1997 " \
            "is > '1997/01/01'" in text
-    assert "Birth Date: DATE date(" in text and "DATE properties compare with date(" in text
+    assert "`Birth Date`: DATE date(" in text and "DATE properties compare with date(" in text
     # the examples of a label come from one node
-    title = re.search(r"Event Title: STRING '([^']+)'", event).group(1)
+    title = re.search(r"`Event Title`: STRING '([^']+)'", event).group(1)
     fest = next(f for f in festivals["spaced"].data.festivals if f["fest_name"] == title)
     assert f"'{fest['fest_id']}'" in event and f"INTEGER {fest['capacity']}" in event
     assert f"'{fest['starts'].strftime('%Y/%m/%d')}'" in event
     # relationship properties, cardinality and coverage from the data
-    assert "[:PLAYED {Billing: STRING" in text and "Length (min): INTEGER" in text
+    assert "[:PLAYED {Billing: STRING" in text and "`Length (min)`: INTEGER" in text
     assert "many-to-many, 245 edges; every Performer has one" in text
     assert "many-to-one, 8 edges; 8 of 24 Place have one" in text
     assert "10 of 24 Place have one pointing in" in text  # festivals use 10 towns
