@@ -60,41 +60,38 @@ class Style:
         return f"`{name}`" if not name.replace("_", "").isalnum() else name
 
 
-STYLES: dict[str, Style] = {
-    "camel": Style(
-        "camel",
-        {"artist": "Artist", "festival": "Festival", "town": "Town", "region": "Region"},
-        {"performed": "PERFORMED_AT", "held": "HELD_IN", "region": "IN_REGION",
-         "from": "COMES_FROM"},
-        {"artist_id": "artistId", "artist_name": "stageName", "born": "bornOn",
-         "genre": "genre", "fest_id": "festivalCode", "fest_name": "title",
-         "starts": "startsAt", "capacity": "capacity", "town_id": "townKey",
-         "town_name": "label", "population": "population", "region_id": "regionId",
-         "region_name": "regionLabel", "slot": "slot", "minutes": "setMinutes"},
-        "%Y-%m-%d %H:%M:%S.000"),
-    "snake": Style(
-        "snake",
-        {"artist": "artist", "festival": "festival", "town": "town", "region": "region"},
-        {"performed": "performed_at", "held": "held_in", "region": "in_region",
-         "from": "comes_from"},
-        {"artist_id": "artist_id", "artist_name": "stage_name", "born": "born_on",
-         "genre": "music_genre", "fest_id": "festival_code", "fest_name": "festival_title",
-         "starts": "starts_on", "capacity": "max_capacity", "town_id": "town_key",
-         "town_name": "town_label", "population": "population", "region_id": "region_id",
-         "region_name": "region_title", "slot": "slot", "minutes": "set_minutes"},
-        "%Y-%m-%d"),
-    "spaced": Style(
-        "spaced",
-        {"artist": "Performer", "festival": "Event", "town": "Place", "region": "Area"},
-        {"performed": "PLAYED", "held": "TOOK_PLACE_IN", "region": "PART_OF",
-         "from": "HAILS_FROM"},
-        {"artist_id": "Perf ID", "artist_name": "Known As", "born": "Birth Date",
-         "genre": "Style", "fest_id": "Event Ref", "fest_name": "Event Title",
-         "starts": "Start Date", "capacity": "Head Count", "town_id": "Place Key",
-         "town_name": "Place Name", "population": "Inhabitants", "region_id": "Area Code",
-         "region_name": "Area Name", "slot": "Billing", "minutes": "Length (min)"},
-        "%Y/%m/%d"),
+# one row per name, one column per style: camel, snake, spaced
+_NAMES: dict[str, dict[str, tuple[str, str, str]]] = {
+    "labels": {
+        "artist": ("Artist", "artist", "Performer"), "festival": ("Festival", "festival", "Event"),
+        "town": ("Town", "town", "Place"), "region": ("Region", "region", "Area")},
+    "rels": {
+        "performed": ("PERFORMED_AT", "performed_at", "PLAYED"),
+        "held": ("HELD_IN", "held_in", "TOOK_PLACE_IN"),
+        "region": ("IN_REGION", "in_region", "PART_OF"),
+        "from": ("COMES_FROM", "comes_from", "HAILS_FROM")},
+    "props": {
+        "artist_id": ("artistId", "artist_id", "Perf ID"),
+        "artist_name": ("stageName", "stage_name", "Known As"),
+        "born": ("bornOn", "born_on", "Birth Date"),
+        "genre": ("genre", "music_genre", "Style"),
+        "fest_id": ("festivalCode", "festival_code", "Event Ref"),
+        "fest_name": ("title", "festival_title", "Event Title"),
+        "starts": ("startsAt", "starts_on", "Start Date"),
+        "capacity": ("capacity", "max_capacity", "Head Count"),
+        "town_id": ("townKey", "town_key", "Place Key"),
+        "town_name": ("label", "town_label", "Place Name"),
+        "population": ("population", "population", "Inhabitants"),
+        "region_id": ("regionId", "region_id", "Area Code"),
+        "region_name": ("regionLabel", "region_title", "Area Name"),
+        "slot": ("slot", "slot", "Billing"),
+        "minutes": ("setMinutes", "set_minutes", "Length (min)")},
 }
+_DATE_TEXT = {"camel": "%Y-%m-%d %H:%M:%S.000", "snake": "%Y-%m-%d", "spaced": "%Y/%m/%d"}
+STYLES: dict[str, Style] = {
+    style: Style(style, *({k: v[i] for k, v in _NAMES[part].items()}
+                          for part in ("labels", "rels", "props")), _DATE_TEXT[style])
+    for i, style in enumerate(("camel", "snake", "spaced"))}
 
 
 @dataclass
