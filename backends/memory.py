@@ -17,7 +17,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path as FsPath
 from typing import Any, ClassVar
 
@@ -224,8 +224,11 @@ class MemoryGraph(BaseGraphStore):
 
     @classmethod
     def from_triplets(
-        cls, triplets: Iterable[Triplet | tuple[str, str, str]], uri: str = "memory:"
+        cls, triplets: Iterable[Triplet | tuple[str, str, str]], uri: str = "memory:",
+        names: Mapping[str, str] | None = None,
     ) -> MemoryGraph:
+        """The graph of ``triplets``; ``names``: display names of node ids (an id no triplet
+        mentions is left out)."""
         b = GraphBuilder()
         for n, t in enumerate(triplets, start=1):
             if isinstance(t, Triplet):
@@ -237,6 +240,9 @@ class MemoryGraph(BaseGraphStore):
                     source="from_triplets",
                 )
             b.add(*t)
+        for nid, name in (names or {}).items():
+            if nid in b.node_index and name:
+                b.add_node(nid, name=name)
         return b.build(uri)
 
     @classmethod
