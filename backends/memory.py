@@ -131,13 +131,17 @@ _DEFAULT_LABELS = (DEFAULT_LABEL,)
 def _csr(src: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """(ptr, order): edges of node i are order[ptr[i]:ptr[i+1]], in insertion order."""
     m = len(src)
-    # Sorting the unique keys src * m + edge is a stable sort by src, and np.sort is several
-    # times faster than argsort(kind="stable").
-    keys = src.astype(np.int64) * max(m, 1)
-    keys += np.arange(m, dtype=np.int64)
-    keys.sort()
-    order = (keys % max(m, 1)).astype(np.int32) if m else np.zeros(0, dtype=np.int32)
-    del keys
+    if m and bool((src[1:] >= src[:-1]).all()):
+        # already grouped (a dump sorted by subject numbers its heads in order): no sort
+        order = np.arange(m, dtype=np.int32)
+    else:
+        # Sorting the unique keys src * m + edge is a stable sort by src, and np.sort is
+        # several times faster than argsort(kind="stable").
+        keys = src.astype(np.int64) * max(m, 1)
+        keys += np.arange(m, dtype=np.int64)
+        keys.sort()
+        order = (keys % max(m, 1)).astype(np.int32) if m else np.zeros(0, dtype=np.int32)
+        del keys
     counts = np.bincount(src, minlength=n)
     ptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(counts, out=ptr[1:])

@@ -222,6 +222,23 @@ def test_batched_neighbors_match_a_naive_scan(seed):
                     assert nb.truncated == (cap is not None and len(want) > cap)
 
 
+@pytest.mark.parametrize("grouped", [False, True])
+def test_csr_index_is_a_stable_grouping(grouped):
+    """Edges grouped by node in insertion order, whether the ends come grouped already (a
+    dump sorted by subject: no sort needed) or not."""
+    from byokg.backends.memory import _csr
+
+    rng = np.random.default_rng(7)
+    src = rng.integers(0, 50, 2_000).astype(np.int32)
+    if grouped:
+        src.sort()
+    ptr, order = _csr(src, 60)
+    assert order.tolist() == np.argsort(src, kind="stable").tolist()
+    assert ptr.tolist() == [0, *np.cumsum(np.bincount(src, minlength=60)).tolist()]
+    empty_ptr, empty = _csr(np.zeros(0, dtype=np.int32), 3)
+    assert empty.tolist() == [] and empty_ptr.tolist() == [0, 0, 0, 0]
+
+
 def test_schema_patterns_cover_every_edge_not_only_samples():
     from byokg.backends.memory import GraphBuilder
 
