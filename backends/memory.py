@@ -149,6 +149,27 @@ def _csr(src: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 
+def _gather_first(order: np.ndarray, starts: np.ndarray, take: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(edges, owner): the first ``take[k]`` entries of ``order`` from ``starts[k]``, per k."""
+    total = int(take.sum())
+    owner = np.repeat(np.arange(len(take)), take)
+    first = np.cumsum(take) - take
+    idx = np.repeat(starts - first, take) + np.arange(total)
+    return order[idx], owner
+
+
+def _by_owner(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """One (edges, owner) pair from one or two: per owner, the first part's edges then the
+    second's (a stable sort on the owner slot)."""
+    if len(parts) == 1:
+        return parts[0]
+    edges = np.concatenate([parts[0][0], parts[1][0]])
+    owner = np.concatenate([parts[0][1], parts[1][1]])
+    order = np.argsort(owner, kind="stable")
+    return edges[order], owner[order]
+
+
 class MemoryGraph(BaseGraphStore):
     """Read-only in-memory graph with CSR adjacency in both directions."""
 
@@ -653,29 +674,10 @@ class MemoryGraph(BaseGraphStore):
         pos = [index.get(n) for n in uniq]
         known = [p for p in pos if p is not None]
         nodes = np.fromiter(known, np.int64, len(known))
-        parts: list[tuple[np.ndarray, np.ndarray]] = []
-        if direction in (Direction.OUT, Direction.BOTH):
-            parts.append(gather_csr(self.out_ptr, self.out_edges, nodes))
-        if direction in (Direction.IN, Direction.BOTH):
-            parts.append(gather_csr(self.in_ptr, self.in_edges, nodes))
-        if len(parts) == 1:
-            edges, owner = parts[0]
-        else:  # per owner: its out-edges then its in-edges (stable sort on the owner slot)
-            edges = np.concatenate([parts[0][0], parts[1][0]])
-            owner = np.concatenate([parts[0][1], parts[1][1]])
-            order = np.argsort(owner, kind="stable")
-            edges, owner = edges[order], owner[order]
-        if relations is not None:
-            keep = self.relation_mask(relations)[self.rels[edges]]
-            edges, owner = edges[keep], owner[keep]
-        totals = np.bincount(owner, minlength=len(known))
-        if limit_per_node is not None and len(edges):
-            starts = np.cumsum(totals) - totals
-            keep = (np.arange(len(edges)) - starts[owner]) < limit_per_node
-            edges, owner = edges[keep], owner[keep]
-            kept = np.bincount(owner, minlength=len(known))
+        if limit_per_node is not None and relations is None:
+            edges, totals, kept = self._capped_edges(nodes, direction, limit_per_node)
         else:
-            kept = totals
+            edges, totals, kept = self._all_edges(nodes, direction, relations, limit_per_node)
         triplets = self._triplets(edges)
         ends = np.cumsum(kept).tolist()
         totals_l, kept_l = totals.tolist(), kept.tolist()
@@ -691,6 +693,48 @@ class MemoryGraph(BaseGraphStore):
             )
             k += 1
         return out
+
+    def _all_edges(self, nodes: np.ndarray, direction: Direction, relations: list[str] | None,
+                   limit: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(edges grouped by node, each node's total, each node's kept count): every edge of
+        the nodes gathered, then filtered by relation, then capped."""
+        parts: list[tuple[np.ndarray, np.ndarray]] = []
+        if direction in (Direction.OUT, Direction.BOTH):
+            parts.append(gather_csr(self.out_ptr, self.out_edges, nodes))
+        if direction in (Direction.IN, Direction.BOTH):
+            parts.append(gather_csr(self.in_ptr, self.in_edges, nodes))
+        edges, owner = _by_owner(parts)
+        if relations is not None:
+            keep = self.relation_mask(relations)[self.rels[edges]]
+            edges, owner = edges[keep], owner[keep]
+        totals = np.bincount(owner, minlength=len(nodes))
+        if limit is None or not len(edges):
+            return edges, totals, totals
+        starts = np.cumsum(totals) - totals
+        keep = (np.arange(len(edges)) - starts[owner]) < limit
+        edges, owner = edges[keep], owner[keep]
+        return edges, totals, np.bincount(owner, minlength=len(nodes))
+
+    def _capped_edges(self, nodes: np.ndarray, direction: Direction, limit: int
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_all_edges` without a relation filter: only the first ``limit`` edges of each
+        node are read (its out-edges, then as many in-edges as the cap leaves), so a hub with
+        a million edges costs what a node with ``limit`` does; totals come from the index."""
+        caps = np.full(len(nodes), limit, dtype=np.int64)
+        totals = np.zeros(len(nodes), dtype=np.int64)
+        parts: list[tuple[np.ndarray, np.ndarray]] = []
+        for wanted, ptr, order in ((Direction.OUT, self.out_ptr, self.out_edges),
+                                   (Direction.IN, self.in_ptr, self.in_edges)):
+            if direction not in (wanted, Direction.BOTH):
+                continue
+            starts = ptr[nodes]
+            degree = ptr[nodes + 1] - starts
+            take = np.minimum(degree, caps)
+            parts.append(_gather_first(order, starts, take))
+            totals += degree
+            caps -= take
+        edges, owner = _by_owner(parts)
+        return edges, totals, np.bincount(owner, minlength=len(nodes))
 
     def degrees(
         self, ids: Sequence[str], *, direction: Direction = Direction.BOTH
