@@ -22,8 +22,9 @@ Metrics: ``load_s`` / ``load_cpu_s`` / ``rss_mb`` (resident growth of the loaded
 ``name_index_s`` / ``name_index_peak_rss_mb`` (the linking name index over every node, which the
 first question would otherwise build) / ``first_question_s`` (the first offline question:
 relation-name vectors and other lazy state) /
-``offline_p50_ms`` / ``offline_p95_ms`` (the questions after the first) / ``hit_at_1`` (strict
-exact match of the first answer) and the load average (``uptime``) beside each phase, since the
+``offline_p50_ms`` / ``offline_p95_ms`` (the questions after the first) with the median per
+pipeline stage (``stage_p50_ms_*``) / ``hit_at_1`` (strict exact match of the first answer) and
+the load average (``uptime``) beside each phase, since the
 machine's CPUs may be shared.
 
 Run: ``python -m benchmarks.perf --only freebase_scale --scale 35000000 --json OUT`` or
@@ -561,7 +562,7 @@ gc.collect()
 out["name_index_rss_mb"] = proc.memory_info().rss / 2**20
 out["name_index_peak_rss_mb"] = peak_mb()
 print("PHASE " + json.dumps(out), flush=True)
-lat, hits, by_kind = [], [], {}
+lat, hits, by_kind, stages = [], [], {}, {}
 la0 = load()
 for i, q in enumerate(questions):
     t0 = time.perf_counter()
@@ -576,6 +577,8 @@ for i, q in enumerate(questions):
     lat.append(dt * 1000)
     hits.append(ok)
     by_kind.setdefault(q["kind"], []).append(ok)
+    for stage, sec in ans.trace.stage_seconds().items():
+        stages.setdefault(stage, []).append(sec * 1000)
 lat.sort()
 out["questions"] = len(lat)
 out["offline_p50_ms"] = statistics.median(lat) if lat else float("nan")
@@ -583,6 +586,9 @@ out["offline_p95_ms"] = lat[min(len(lat) - 1, int(0.95 * len(lat)))] if lat else
 out["hit_at_1"] = sum(hits) / max(len(hits), 1)
 for k, v in by_kind.items():
     out[f"hit_at_1_{k}"] = sum(v) / len(v)
+for k, v in stages.items():  # where a question's time goes (median ms per stage)
+    if k in ("kg-linker", "link", "tools", "merge", "answer"):
+        out[f"stage_p50_ms_{k}"] = statistics.median(v)
 out["answer_loadavg"] = max(la0, load())
 out["peak_rss_mb"] = peak_mb()
 print("RESULT " + json.dumps(out), flush=True)
@@ -646,6 +652,9 @@ def run(scale: int, results: dict, *, quick: bool = False, data_dir: str | None 
     folder = Path(data_dir) if data_dir else Path(tmp.name)  # type: ignore[union-attr]
     try:
         results["loadavg_start"] = round(os.getloadavg()[0], 2)
+        # numpy's BLAS threads (MiniLM's forward pass) matter on a shared CPU; the child
+        # inherits the environment, so OPENBLAS_NUM_THREADS=1 on the command line sets it
+        results["openblas_threads"] = os.environ.get("OPENBLAS_NUM_THREADS", "default")
         csv_path, q_path, info = prepare(scale, folder, n_q)
         for k in ("triplets", "nodes", "relations", "cvt_nodes", "literal_nodes",
                   "top_hub_degree", "csv_mb", "generate_s", "write_s"):
