@@ -26,7 +26,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from byokg.contracts import Path
 from byokg.cypher.cypherload import load_property_graph, load_triples
-from byokg.cypher.storecommon import CypherDialect, CypherGraphBase, _plain, esc
+from byokg.cypher.storecommon import CypherDialect, CypherGraphBase, _plain, esc, name_order
 from byokg.errors import BackendError, CapabilityError, ConfigError, QueryError
 from byokg.graph.store import Capability
 from byokg.hookspecs import hookimpl
@@ -154,10 +154,7 @@ class FalkorDBGraph(CypherGraphBase):
                  **_: Any) -> None:
         parsed = parse_uri(uri)
         opts = parsed["options"]
-        names = tuple(name_properties or ())
-        name_property = name_property or opts.get("name_property")
-        if name_property:
-            names = (name_property,) + tuple(p for p in names if p != name_property)
+        name_property, names = name_order(name_property, name_properties, opts)
         super().__init__(redact(uri), FalkorDialect(
             id_property=id_property or opts.get("id_property", "id"), name_properties=names))
         try:

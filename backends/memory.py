@@ -526,13 +526,7 @@ class MemoryGraph(BaseGraphStore):
             return {}
         if not self._labels:
             return {r: [(DEFAULT_LABEL, DEFAULT_LABEL)] for r in range(len(self._rels))}
-        names = [DEFAULT_LABEL]
-        index = {DEFAULT_LABEL: 0}
-        node_label = np.zeros(len(self._ids), dtype=np.int64)
-        for i, labs in self._labels.items():  # a node's first label
-            node_label[i] = index.setdefault(labs[0], len(names))
-            if len(names) < len(index):
-                names.append(labs[0])
+        names, node_label = self._label_index()
         n_lab = len(names)
         keys = (self.rels.astype(np.int64) * n_lab + node_label[self.heads]) * n_lab + node_label[self.tails]
         uniq, counts = np.unique(keys, return_counts=True)
@@ -542,6 +536,32 @@ class MemoryGraph(BaseGraphStore):
             src, dst = divmod(rest, n_lab)
             out.setdefault(r, []).append((cnt, names[src], names[dst]))
         return {r: [(s, d) for _, s, d in sorted(v, key=lambda x: -x[0])] for r, v in out.items()}
+
+    def _label_index(self) -> tuple[list[str], np.ndarray]:
+        """The labels (a node's first one; unlabelled nodes get the default) and each node's
+        label as an index into them."""
+        names = [DEFAULT_LABEL]
+        index = {DEFAULT_LABEL: 0}
+        node_label = np.zeros(len(self._ids), dtype=np.int64)
+        for i, labs in self._labels.items():  # a node's first label
+            node_label[i] = index.setdefault(labs[0], len(names))
+            if len(names) < len(index):
+                names.append(labs[0])
+        return names, node_label
+
+    def _end_counts(self, ends: np.ndarray) -> dict[int, dict[str, int]]:
+        """Per relation, the distinct nodes at this end of its edges, per label (numpy over
+        the edge arrays: exact)."""
+        n = max(len(self._ids), 1)
+        uniq = np.unique(self.rels.astype(np.int64) * n + ends)
+        names, node_label = self._label_index()
+        keys = (uniq // n) * len(names) + node_label[uniq % n]
+        ks, counts = np.unique(keys, return_counts=True)
+        out: dict[int, dict[str, int]] = {}
+        for key, cnt in zip(ks.tolist(), counts.tolist(), strict=True):
+            r, lab = divmod(key, len(names))
+            out.setdefault(r, {})[names[lab]] = cnt
+        return out
 
     # ------------------------------------------------------------------ profile
     def profile_fingerprint(self) -> str:
@@ -600,6 +620,7 @@ class MemoryGraph(BaseGraphStore):
         order = np.argsort(self.rels, kind="stable")
         starts = np.searchsorted(self.rels[order], np.arange(n_rel))
         patterns = self._relation_patterns()
+        head_counts, tail_counts = self._end_counts(self.heads), self._end_counts(self.tails)
         out = []
         for r, name in enumerate(self._rels):
             first = order[starts[r]: starts[r] + min(per_type, int(counts[r]))].tolist()
@@ -610,7 +631,8 @@ class MemoryGraph(BaseGraphStore):
                 name=name, count=int(counts[r]),
                 pairs=tuple(patterns.get(r, [(DEFAULT_LABEL, DEFAULT_LABEL)])),
                 edges=edges, examples=ex, many_tails=bool(many_tails[r]),
-                many_heads=bool(many_heads[r])))
+                many_heads=bool(many_heads[r]), heads=head_counts.get(r, {}),
+                tails=tail_counts.get(r, {})))
         return tuple(out)
 
     def _repeats(self, ends: np.ndarray) -> np.ndarray:

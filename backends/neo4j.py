@@ -31,6 +31,7 @@ from byokg.cypher.storecommon import (
     CypherGraphBase,
     _plain,
     esc,
+    name_order,
 )
 from byokg.errors import BackendError, ConfigError, QueryError
 from byokg.graph.store import Capability
@@ -167,10 +168,7 @@ class Neo4jGraph(CypherGraphBase):
     ) -> None:
         parsed = parse_uri(uri)
         opts = parsed["options"]
-        names = tuple(name_properties or ())
-        name_property = name_property or opts.get("name_property")
-        if name_property:
-            names = (name_property,) + tuple(p for p in names if p != name_property)
+        name_property, names = name_order(name_property, name_properties, opts)
         self._auto_label = id_label is None and "id_label" not in opts
         cyp = CypherDialect(
             id_property=id_property or opts.get("id_property", "id"),

@@ -1,52 +1,149 @@
-"""Offline reasoning benchmark: ``Engine.ask`` without an LLM on generated multi-hop graphs.
+"""Offline reasoning benchmark: ``Engine.ask`` without an LLM, with the core install (the
+static model, MiniLM's weights hidden) and with MiniLM installed.
 
-Metrics (flat, numeric):
+Sections (``--only`` picks some; all metrics flat and numeric):
 
-* ``cinema_134k_p50_ms`` / ``_p95_ms``: latency per question on the film-centric generated graph
-  (benchmarks/reasoning_graphs.py) at about 134k triples, default offline stages and tools
-  (MiniLM similarity when installed), after one warm-up question;
-* ``cinema_134k_hit1_{1,2,3}hop``: Hit@1 per hop count there (gold: the template's chain);
-* ``cinema_scale_*``: the same at ``scale`` triples when ``scale`` is larger (1.5M in
-  ``make bench``);
-* ``synthetic_scale_*``: latency (and a sanity Hit@1) on the Freebase-like synthetic graph of
-  benchmarks/synthetic.py at ``scale`` triplets (hubs, 2,000 dotted relations, CVT-like ids);
-* ``library_untyped_hit1_{1,2,3}hop``: Hit@1 on the second generated graph (other names,
-  directions), without its labels;
-* ``moviekb_hit1_{1,2,3}hop`` / ``moviekb_p50_ms`` / ``_p95_ms``: the movie graph written the
-  way a public movie-QA knowledge base is (``head|relation|tail``, no labels, relations such as
-  ``directed_by`` / ``starred_actors`` / ``has_tags``, about 135k triples) with that benchmark's
-  style of wording (lower case, no question mark, many phrasings per chain);
-* ``*_lexical_*``: the same without the similarity model (``embedder="lexical"``).
+* ``paraphrase``: the generated graphs of benchmarks/paraphrase_graphs.py in four naming styles,
+  typed and plain, names and lower-case ids, with our paraphrase sets. ``paraphrase_{split}_
+  {install}_hit1`` (and ``_1hop`` / ``_2hop`` / ``_3hop`` / ``_conj``) for the **fit** split
+  (music, academia, sports: the weights and the confidence were fitted on it) and the
+  **report** split (family, business: never used to fit); ``_conf{lo}_n`` / ``_acc``: the
+  reliability table of ``Answer.confidence`` (questions whose confidence is in [lo, lo+0.2),
+  and the share of them answered right); ``_conf80_share`` / ``_conf80_acc``: confidence ≥ 0.8;
+* ``film``: the film graph of our own naming (benchmarks/reasoning_graphs.py ``filmkb``, about
+  135k triples, terse lower-case wording): ``film_{install}_hit1_{1,2,3}hop``, p50/p95 ms;
+* ``cinema``: latency on the film-centric generated graph at about 134k triples
+  (``cinema_134k_p50_ms``, goal 100 ms) and at ``scale`` (``cinema_scale_*``), Hit@1 per hop;
+  ``library_untyped_hit1_*`` on the person-centric camelCase graph;
+* ``synthetic``: latency on the Freebase-like synthetic graph at ``scale`` triplets;
+* ``prize``: the typed Kùzu prize graph (benchmarks/prize_graph.py), 25 lookups by known name
+  and by full name: ``prize_{install}_known`` / ``_full`` (right answers out of 25);
+* ``freebase``: "Where was Wynton Marsalis born?" on the shared Freebase sample
+  (``freebase_wynton_{install}``: 1 when the first answer is New Orleans).
 
-Run alone: ``.venv/bin/python -m benchmarks.bench_reasoning [--quick] [--scale N] [--moviekb]``
-(``--moviekb``: only the movie-QA-style section).
+Run alone: ``.venv/bin/python -m benchmarks.bench_reasoning [--quick] [--scale N]
+[--only paraphrase,film,...] [--json OUT]`` (prints a table; ``--json`` writes the metrics).
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from benchmarks import reasoning_graphs as rg
 from benchmarks.timing import timed_asks
 
 TRIPLES_PER_FILM = 10.4  # distinct triples per film, measured on the generator
 BASE = 134_000
+FILMKB_TRIPLES = 135_000
+SHARED = os.environ.get("BYOKG_SHARED_DATA", os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "..", "shared", "data"))
+FREEBASE = os.path.join(SHARED, "freebase", "freebase_tiny_kg.csv")
+INSTALLS = ("core", "minilm")
+BINS = (0.0, 0.2, 0.4, 0.6, 0.8)
 
 REFERENCE = {
     "cinema_134k_p50_ms": {"goal": 100.0, "unit": "ms"},
     "cinema_scale_p50_ms": {"goal": 300.0, "unit": "ms"},
     "synthetic_scale_p50_ms": {"goal": 300.0, "unit": "ms"},
+    "paraphrase_report_minilm_hit1": {"note": "goal >= 0.85"},
+    "paraphrase_report_core_hit1": {"note": "goal >= 0.75"},
+    "film_minilm_hit1_1hop": {"note": "goal >= 0.93"},
+    "film_minilm_hit1_2hop": {"note": "goal >= 0.95"},
+    "film_minilm_hit1_3hop": {"note": "goal >= 0.90"},
 }
 
 
-def _evaluate(store, questions, *, embedder: str | None = None) -> dict[str, float]:
+@contextlib.contextmanager
+def install(kind: str) -> Iterator[bool]:
+    """Run as the ``core`` install (MiniLM's weights hidden: the static model) or with
+    ``minilm`` (yields False when its weights are not installed)."""
+    import byokg.models.embedders as emb
+
+    real = emb.minilm_available
+    if kind == "core":
+        emb.minilm_available = lambda: False
+    try:
+        yield kind == "core" or real()
+    finally:
+        emb.minilm_available = real
+
+
+def first_id(answer: Any) -> str | None:
+    if not answer.answers:
+        return None
+    return (answer.answer_ids.get(answer.answers[0]) or [answer.answers[0]])[0]
+
+
+# --------------------------------------------------------------------------- paraphrase
+
+
+def ask_variants(variants: Sequence[Any]) -> list[dict[str, Any]]:
+    """Every question of the variants: its kind, whether the first answer is gold, the
+    answer's confidence."""
     from byokg.config import RunConfig
     from byokg.pipeline.engine import Engine
 
-    eng = Engine(store, RunConfig(embedder=embedder) if embedder else RunConfig())
+    rows = []
+    for v in variants:
+        eng = Engine(v.store(), RunConfig())
+        for q in v.questions:
+            a = eng.ask(q.text)
+            rows.append({"variant": v.name, "kind": q.kind, "ok": first_id(a) in q.answers,
+                         "confidence": a.confidence})
+    return rows
+
+
+def reliability(rows: Sequence[dict[str, Any]], prefix: str, results: dict) -> None:
+    """The reliability table of the confidence: per bin of width 0.2, how many answers and
+    the share right; and the answers with confidence ≥ 0.8."""
+    for lo in BINS:
+        got = [r["ok"] for r in rows if r["confidence"] is not None
+               and lo <= r["confidence"] < lo + 0.2 + (1e-9 if lo == BINS[-1] else 0.0)]
+        results[f"{prefix}_conf{int(lo * 100):02d}_n"] = len(got)
+        results[f"{prefix}_conf{int(lo * 100):02d}_acc"] = round(sum(got) / len(got), 3) if got \
+            else None
+    sure = [r["ok"] for r in rows if r["confidence"] is not None and r["confidence"] >= 0.8]
+    results[f"{prefix}_conf80_share"] = round(len(sure) / max(1, len(rows)), 3)
+    results[f"{prefix}_conf80_acc"] = round(sum(sure) / len(sure), 3) if sure else None
+
+
+def run_paraphrase(results: dict, *, quick: bool = False) -> None:
+    from benchmarks import paraphrase_graphs as pg
+
+    per_kind = 8 if quick else 16
+    for kind in INSTALLS:
+        with install(kind) as ok:
+            if not ok:
+                continue
+            for split in ("fit", "report"):
+                rows = ask_variants(pg.variants(split, per_kind=per_kind))
+                prefix = f"paraphrase_{split}_{kind}"
+                results[f"{prefix}_questions"] = len(rows)
+                results[f"{prefix}_hit1"] = round(sum(r["ok"] for r in rows) / len(rows), 3)
+                by: dict[str, list[bool]] = defaultdict(list)
+                for r in rows:
+                    by[r["kind"]].append(r["ok"])
+                for k, v in sorted(by.items()):
+                    results[f"{prefix}_{k}"] = round(sum(v) / len(v), 3)
+                reliability(rows, prefix, results)
+
+
+# --------------------------------------------------------------------------- film graphs
+
+
+def _evaluate(store, questions, config=None) -> dict[str, float]:
+    from byokg.config import RunConfig
+    from byokg.pipeline.engine import Engine
+
+    eng = Engine(store, config or RunConfig())
     eng.ask(questions[0].text)  # warm-up: profile, name index, model
     lat: list[float] = []
     hits: dict[int, list[int]] = defaultdict(lambda: [0, 0])
@@ -54,8 +151,7 @@ def _evaluate(store, questions, *, embedder: str | None = None) -> dict[str, flo
         t0 = time.perf_counter()
         a = eng.ask(q.text)
         lat.append(1000 * (time.perf_counter() - t0))
-        first = (a.answer_ids.get(a.answers[0]) or [a.answers[0]])[0] if a.answers else None
-        hits[q.n_hops][0] += first in q.answers
+        hits[q.n_hops][0] += first_id(a) in q.answers
         hits[q.n_hops][1] += 1
     lat.sort()
     out = {"p50_ms": round(statistics.median(lat), 2),
@@ -65,6 +161,20 @@ def _evaluate(store, questions, *, embedder: str | None = None) -> dict[str, flo
     return out
 
 
+def run_film(results: dict, *, quick: bool = False) -> None:
+    """The film graph of our own naming, ``n`` questions per hop count, per install."""
+    from byokg.backends.memory import MemoryGraph
+
+    g = rg.filmkb(int(FILMKB_TRIPLES / rg.FILMKB_TRIPLES_PER_FILM), questions=30 if quick else 100)
+    store = MemoryGraph.from_triplets(g.triples, uri="memory:filmkb")
+    results["film_triples"] = len(g.triples)
+    for kind in INSTALLS:
+        with install(kind) as ok:
+            if ok:
+                for k, v in _evaluate(store, g.questions).items():
+                    results[f"film_{kind}_{k}"] = v
+
+
 def _cinema(triples: int, questions: int):
     from byokg.backends.memory import MemoryGraph
 
@@ -72,7 +182,29 @@ def _cinema(triples: int, questions: int):
     return g, MemoryGraph.from_triplets(g.triples, uri=f"memory:cinema-{triples}")
 
 
-def _synthetic(scale: int, results: dict, n: int) -> None:
+def run_cinema(results: dict, scale: int, *, quick: bool = False) -> None:
+    from byokg.backends.memory import MemoryGraph
+
+    n = 10 if quick else 30
+    g, store = _cinema(BASE, n)
+    results["cinema_134k_triples"] = len(g.triples)
+    for k, v in _evaluate(store, g.questions).items():
+        results[f"cinema_134k_{k}"] = v
+    del store
+    if scale > BASE * 1.5:
+        g, store = _cinema(scale, n)
+        results["cinema_scale_triples"] = len(g.triples)
+        for k, v in _evaluate(store, g.questions).items():
+            results[f"cinema_scale_{k}"] = v
+        del store
+    lib = rg.library(300, questions=n)
+    store = MemoryGraph.from_triplets(lib.triples, uri="memory:library")
+    for k, v in _evaluate(store, lib.questions).items():
+        if k.startswith("hit1"):
+            results[f"library_untyped_{k}"] = v
+
+
+def run_synthetic(results: dict, scale: int, *, quick: bool = False) -> None:
     """Latency on the Freebase-like synthetic graph (2,000 dotted relations, power-law hubs,
     CVT-like ids): questions "What is the <relation words> of <head>?" from sampled triplets."""
     import random
@@ -84,6 +216,7 @@ def _synthetic(scale: int, results: dict, n: int) -> None:
     from byokg.graph.profile import is_unnamed
     from byokg.pipeline.engine import Engine
 
+    n = 10 if quick else 30
     store = MemoryGraph.from_triplets(generate(scale, seed=0), uri=f"memory:synthetic-{scale}")
     rng = random.Random(0)
     qs: list[tuple[str, str]] = []
@@ -102,58 +235,63 @@ def _synthetic(scale: int, results: dict, n: int) -> None:
     results["synthetic_scale_hit1"] = round(hits / len(qs), 3)
 
 
-MOVIEKB_TRIPLES = 135_000
+# --------------------------------------------------------------------------- lookups
 
 
-def _moviekb(questions: int):
-    from byokg.backends.memory import MemoryGraph
+def run_prize(results: dict, *, quick: bool = False) -> None:
+    import tempfile
 
-    g = rg.moviekb(int(MOVIEKB_TRIPLES / rg.MOVIEKB_TRIPLES_PER_FILM), questions=questions)
-    return g, MemoryGraph.from_triplets(g.triples, uri="memory:moviekb")
+    from benchmarks import prize_graph as pz
+    from byokg.graph.open import open_graph
+
+    path = os.path.join(tempfile.mkdtemp(prefix="byokg-prize-"), "prize.kz")
+    pz.build(path)
+    store = open_graph(f"kuzu:{path}")
+    try:
+        for kind in INSTALLS:
+            with install(kind) as ok:
+                if ok:
+                    for by in ("known", "full"):
+                        right, _n, _miss = pz.evaluate(store, by=by)
+                        results[f"prize_{kind}_{by}"] = right
+    finally:
+        store.close()
 
 
-def run_moviekb(results: dict, n: int) -> None:
-    """The movie-QA-style graph: ``n`` questions per hop count, with and without MiniLM."""
-    g, store = _moviekb(n)
-    results["moviekb_triples"] = len(g.triples)
-    for k, v in _evaluate(store, g.questions).items():
-        results[f"moviekb_{k}"] = v
-    for k, v in _evaluate(store, g.questions, embedder="lexical").items():
-        results[f"moviekb_lexical_{k}"] = v
+def run_freebase(results: dict, *, quick: bool = False) -> None:
+    if not os.path.exists(FREEBASE):
+        return
+    from byokg.graph.open import open_graph
+    from byokg.pipeline.engine import Engine
+
+    store = open_graph(f"memory:{FREEBASE}")
+    for kind in INSTALLS:
+        with install(kind) as ok:
+            if ok:
+                a = Engine(store).ask("Where was Wynton Marsalis born?")
+                results[f"freebase_wynton_{kind}"] = int(a.answers[:1] == ["New Orleans"])
 
 
-def run(scale: int, results: dict, *, quick: bool = False) -> None:
-    n = 10 if quick else 30
-    run_moviekb(results, 30 if quick else 100)
-    g, store = _cinema(BASE, n)
-    results["cinema_134k_triples"] = len(g.triples)
-    for k, v in _evaluate(store, g.questions).items():
-        results[f"cinema_134k_{k}"] = v
-    for k, v in _evaluate(store, g.questions, embedder="lexical").items():
-        results[f"cinema_134k_lexical_{k}"] = v
-    del store
-    if scale > BASE * 1.5:
-        g, store = _cinema(scale, n)
-        results["cinema_scale_triples"] = len(g.triples)
-        for k, v in _evaluate(store, g.questions).items():
-            results[f"cinema_scale_{k}"] = v
-        del store
-    _synthetic(scale, results, n)
-    from byokg.backends.memory import MemoryGraph
+SECTIONS = ("paraphrase", "film", "cinema", "synthetic", "prize", "freebase")
 
-    lib = rg.library(300, questions=n)
-    store = MemoryGraph.from_triplets(lib.triples, uri="memory:library")
-    for k, v in _evaluate(store, lib.questions).items():
-        if k.startswith("hit1"):
-            results[f"library_untyped_{k}"] = v
+
+def run(scale: int, results: dict, *, quick: bool = False,
+        only: Sequence[str] = SECTIONS) -> None:
+    for name in only:
+        if name in ("cinema", "synthetic"):
+            globals()[f"run_{name}"](results, scale, quick=quick)
+        else:
+            globals()[f"run_{name}"](results, quick=quick)
 
 
 if __name__ == "__main__":
     res: dict = {}
     scale = int(sys.argv[sys.argv.index("--scale") + 1]) if "--scale" in sys.argv else BASE
-    if "--moviekb" in sys.argv:  # that section alone
-        run_moviekb(res, 30 if "--quick" in sys.argv else 100)
-    else:
-        run(scale, res, quick="--quick" in sys.argv)
+    only = (sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv
+            else SECTIONS)
+    run(scale, res, quick="--quick" in sys.argv, only=only)
     for key, val in res.items():
-        print(f"{key:<34} {val}")
+        print(f"{key:<40} {val}")
+    if "--json" in sys.argv:
+        with open(sys.argv[sys.argv.index("--json") + 1], "w", encoding="utf-8") as fh:
+            json.dump(res, fh, indent=1)

@@ -143,6 +143,8 @@ def soak(n_requests: int = 200, n_slow: int = 50, clients: int = 8) -> dict[str,
     lines: the server, the slow clients, the prober and the requests share one lifetime."""
     import httpx
 
+    from byokg.testing import stop_process
+
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen([str(EXE), "serve", "--http", "--graph", "memory:demo", "--port",
@@ -231,12 +233,7 @@ def soak(n_requests: int = 200, n_slow: int = 50, clients: int = 8) -> dict[str,
         out["_unexpected"] = unexpected[:10]
         out["_health_failures"] = dict(health_fail)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
     return out
 
 

@@ -1,7 +1,8 @@
 """Generated knowledge graphs with multi-hop questions, for the offline reasoner's tests and
 benchmarks (nothing here is shipped or read by byokg itself).
 
-Two graphs with different relation names, directions and shapes, so nothing can fit one naming:
+Graphs with different relation names, directions and shapes, so nothing can fit one naming
+(the paraphrase graphs in several naming styles are in ``benchmarks/paraphrase_graphs.py``):
 
 * :func:`cinema` — film-centric triples, every relation points from the film (``director``,
   ``screenwriter``, ``cast_member``, ``release_year``, ``original_language``, ``genre``,
@@ -340,14 +341,16 @@ def first_hop(triples: Sequence[tuple[str, str, str]], node: str) -> set[str]:
     return {t for h, _, t in triples if h == node} | {h for h, _, t in triples if t == node}
 
 
-# --------------------------------------------------------------------------- moviekb
+# --------------------------------------------------------------------------- filmkb
 #
-# A movie graph written the way a public movie-QA knowledge base is: ``head|relation|tail``
-# lines, no header, no labels, every relation from the film, values as plain strings (years
-# as numbers, tags as lower-case words, vote and rating buckets as words). Titles and names are
-# the node ids, so two films with one title are one node (as in such a KB). The questions are
-# lower case without a question mark, the entity written as the KB writes it, with many
-# phrasings per chain, including awkward ones people write.
+# A movie graph of our own naming (camelCase relations from the film: ``directedBy``,
+# ``writtenBy``, ``actor``, ``releaseYear``, ``spokenLanguage``, ``genre``, ``tag``,
+# ``popularity``, ``criticRating``), written as ``head|relation|tail`` lines without labels,
+# values as plain strings (years as numbers, tags as lower-case words, popularity and rating
+# buckets as words). Titles and names are the node ids, so two films with one title are one
+# node. The questions are lower case without a question mark, the entity written as the graph
+# writes it, with many phrasings per chain, including awkward ones people write: the film
+# wording the offline reasoner was first developed on, kept to show it still holds.
 
 _MORE_NOUNS = ("Angel Heart Stranger Fire Night Summer Rain Storm Dream Bridge Ghost Dance "
                "Blood Moon Train Sky Sea City House Star Road Song Girl Boy War Love Hour "
@@ -372,19 +375,19 @@ _TAGS = ("based on novel|murder|world war ii|new york city|remake|love triangle|
          "dystopia|aliens|ghosts|christmas|paris|london|tokyo|cold war|wilderness|survival|"
          "betrayal|adultery|gangsters|poverty|coming of age|mental illness|disability|"
          "immigration|slavery").split("|")
-_MKB_LANGS = _LANGS + ["Czech", "Hungarian", "Cantonese", "Arabic", "Hebrew", "Finnish"]
-_MKB_GENRES = ("Drama Comedy Thriller Western Musical Documentary Horror Romance Mystery "
+_FKB_LANGS = _LANGS + ["Czech", "Hungarian", "Cantonese", "Arabic", "Hebrew", "Finnish"]
+_FKB_GENRES = ("Drama Comedy Thriller Western Musical Documentary Horror Romance Mystery "
                "Animation Adventure Fantasy Crime War Action Family Sport Film-Noir Short "
                "Music").split()
 _VOTES = ("famous", "popular", "unknown")
 _RATINGS = ("good", "average", "bad")
 
-MOVIEKB_RELATIONS = ("directed_by", "written_by", "starred_actors", "release_year",
-                     "in_language", "has_genre", "has_tags", "has_imdb_votes", "has_imdb_rating")
-MOVIEKB_TRIPLES_PER_FILM = 9.3  # distinct triples per film, measured on the generator
+FILMKB_RELATIONS = ("directedBy", "writtenBy", "actor", "releaseYear",
+                     "spokenLanguage", "genre", "tag", "popularity", "criticRating")
+FILMKB_TRIPLES_PER_FILM = 9.3  # distinct triples per film, measured on the generator
 
 
-def _mkb_title(rng: random.Random, i: int) -> str:
+def _fkb_title(rng: random.Random, i: int) -> str:
     nouns = _NOUN + _MORE_NOUNS
     shape = rng.random()
     if shape < 0.25:
@@ -406,7 +409,7 @@ def _mkb_title(rng: random.Random, i: int) -> str:
     return t
 
 
-def _mkb_person(rng: random.Random, i: int) -> str:
+def _fkb_person(rng: random.Random, i: int) -> str:
     first = rng.choice(_FIRST + _MORE_FIRST)
     last = rng.choice(_LAST + _MORE_LAST)
     r = rng.random()
@@ -417,14 +420,14 @@ def _mkb_person(rng: random.Random, i: int) -> str:
     return f"{first} {last}-{rng.choice(_LAST + _MORE_LAST)}"
 
 
-def moviekb_triples(n_films: int, seed: int = 0) -> Iterator[tuple[str, str, str]]:
+def filmkb_triples(n_films: int, seed: int = 0) -> Iterator[tuple[str, str, str]]:
     """Film-centric triples with hubs (prolific actors and directors, common tags, years with
     hundreds of films), near-duplicate titles and titles shared by two films (one node)."""
     rng = random.Random(seed)
     films: list[str] = []
     seen: set[str] = set()
     while len(films) < n_films:
-        t = _mkb_title(rng, len(films))
+        t = _fkb_title(rng, len(films))
         if t in seen:
             if rng.random() < 0.04:
                 films.append(t)  # a remake with the same title: the same node
@@ -433,42 +436,42 @@ def moviekb_triples(n_films: int, seed: int = 0) -> Iterator[tuple[str, str, str
             continue
         seen.add(t)
         films.append(t)
-    people = _names(rng, max(60, int(n_films * 1.4)), _mkb_person)
+    people = _names(rng, max(60, int(n_films * 1.4)), _fkb_person)
     directors = people[: max(20, len(people) // 4)]
     writers = people[len(people) // 8: len(people) // 8 + max(20, len(people) // 3)]
     tags = _TAGS + [p.lower() for p in rng.sample(people, min(60, len(people)))]
     years = [str(y) for y in range(1920, 2019)]
     for f in films:
-        yield (f, "directed_by", _zipf(rng, directors, 0.9))
+        yield (f, "directedBy", _zipf(rng, directors, 0.9))
         if rng.random() < 0.08:
-            yield (f, "directed_by", _zipf(rng, directors, 0.9))
+            yield (f, "directedBy", _zipf(rng, directors, 0.9))
         if rng.random() < 0.85:
             for w in {_zipf(rng, writers, 0.7) for _ in range(rng.choice([1, 1, 1, 2, 2, 3]))}:
-                yield (f, "written_by", w)
+                yield (f, "writtenBy", w)
         if rng.random() < 0.12:
-            yield (f, "written_by", _zipf(rng, directors, 0.9))  # writer-directors
+            yield (f, "writtenBy", _zipf(rng, directors, 0.9))  # writer-directors
         if rng.random() < 0.9:
             for a in {_zipf(rng, people, 1.3) for _ in range(rng.randint(1, 4))}:
-                yield (f, "starred_actors", a)
+                yield (f, "actor", a)
         # recent years have far more films
-        yield (f, "release_year", years[min(len(years) - 1, int(len(years) * rng.random() ** 0.45))])
+        yield (f, "releaseYear", years[min(len(years) - 1, int(len(years) * rng.random() ** 0.45))])
         if rng.random() < 0.75:
-            yield (f, "in_language", _zipf(rng, _MKB_LANGS, 2.5))
-        for g in {_zipf(rng, _MKB_GENRES, 0.8) for _ in range(rng.choice([0, 1, 1, 1, 2]))}:
-            yield (f, "has_genre", g)
+            yield (f, "spokenLanguage", _zipf(rng, _FKB_LANGS, 2.5))
+        for g in {_zipf(rng, _FKB_GENRES, 0.8) for _ in range(rng.choice([0, 1, 1, 1, 2]))}:
+            yield (f, "genre", g)
         for tg in {_zipf(rng, tags, 1.0) for _ in range(rng.choice([0, 0, 1, 1, 2, 4]))}:
-            yield (f, "has_tags", tg)
+            yield (f, "tag", tg)
         if rng.random() < 0.25:
-            yield (f, "has_imdb_votes", rng.choice(_VOTES))
+            yield (f, "popularity", rng.choice(_VOTES))
         if rng.random() < 0.25:
-            yield (f, "has_imdb_rating", rng.choice(_RATINGS))
+            yield (f, "criticRating", rng.choice(_RATINGS))
 
 
-D, W, A, Y, L, G, T = ("directed_by", "written_by", "starred_actors", "release_year",
-                       "in_language", "has_genre", "has_tags")
+D, W, A, Y, L, G, T = ("directedBy", "writtenBy", "actor", "releaseYear",
+                       "spokenLanguage", "genre", "tag")
 _F, _B = False, True  # forwards from the film, backwards to the film
 
-MOVIEKB_1_FILM = [
+FILMKB_1_FILM = [
     *[(t, ((D, _F),)) for t in (
         "who directed {x}", "who is the director of {x}", "{x} was directed by who",
         "who was {x} directed by", "which person directed {x}", "{x} is directed by whom",
@@ -501,12 +504,12 @@ MOVIEKB_1_FILM = [
     *[(t, ((T, _F),)) for t in (
         "what is {x} about", "what topics is {x} about", "what words describe {x}",
         "describe {x} in a few words", "what is the movie {x} about")],
-    *[(t, (("has_imdb_votes", _F),)) for t in (
+    *[(t, (("popularity", _F),)) for t in (
         "how popular is {x}", "how famous was {x}", "what do people think of {x}")],
-    *[(t, (("has_imdb_rating", _F),)) for t in (
+    *[(t, (("criticRating", _F),)) for t in (
         "how was {x} rated", "what was the rating of {x}", "how good is {x}")],
 ]
-MOVIEKB_1_PERSON = [
+FILMKB_1_PERSON = [
     *[(t, ((D, _B),)) for t in (
         "what movies did {x} direct", "what films did {x} direct", "what did {x} direct",
         "which movies were directed by {x}", "{x} directed which movies",
@@ -523,13 +526,13 @@ MOVIEKB_1_PERSON = [
         "what movies was {x} in", "{x} was in which movies", "which films did {x} appear in",
         "what movies has {x} acted in")],
 ]
-MOVIEKB_1_TAG = [
+FILMKB_1_TAG = [
     *[(t, ((T, _B),)) for t in (
         "what movies are about {x}", "which films are about {x}",
         "what movies can be described by {x}", "which movies have {x} as a subject",
         "what films are about {x}")],
 ]
-MOVIEKB_2_PERSON = [  # actor / director / writer -> films -> something
+FILMKB_2_PERSON = [  # actor / director / writer -> films -> something
     *[(t, ((A, _B), (D, _F))) for t in (
         "which person directed the movies starred by {x}", "who directed the films {x} acted in",
         "who directed the movies {x} starred in", "the films starred by {x} were directed by who",
@@ -591,7 +594,7 @@ MOVIEKB_2_PERSON = [  # actor / director / writer -> films -> something
         "what languages are the movies written by {x} in",
         "the films written by {x} were in which languages")],
 ]
-MOVIEKB_2_FILM = [  # film -> person -> other films
+FILMKB_2_FILM = [  # film -> person -> other films
     *[(t, ((D, _F), (D, _B))) for t in (
         "which movies have the same director as {x}", "the director of {x} also directed which movies",
         "what other movies did the director of {x} direct", "which films share the director of {x}",
@@ -604,7 +607,7 @@ MOVIEKB_2_FILM = [  # film -> person -> other films
         "which movies have the same writer as {x}", "the writer of {x} also wrote which films",
         "what other films were written by the writer of {x}")],
 ]
-MOVIEKB_3 = [
+FILMKB_3 = [
     *[(t, ((A, _F), (A, _B), (Y, _F))) for t in (
         "the films that share actors with the film {x} were released in which years",
         "when were the movies that share actors with {x} released",
@@ -639,12 +642,12 @@ MOVIEKB_3 = [
 ]
 
 
-def moviekb(n_films: int = 1500, seed: int = 0, *, questions: int = 60) -> Generated:
-    """The MetaQA-style movie graph (see above) with ``questions`` questions per hop count
+def filmkb(n_films: int = 1500, seed: int = 0, *, questions: int = 60) -> Generated:
+    """The film graph (see above) with ``questions`` questions per hop count
     (1-hop split between film, person and tag topics). ``n_films=14_500`` is about 135k
     triples. Gold: every end of the template's chain, never the topic; multi-hop answers may
-    include the topic's own neighbours (as in such benchmarks)."""
-    triples = list(dict.fromkeys(moviekb_triples(n_films, seed)))
+    include the topic's own neighbours."""
+    triples = list(dict.fromkeys(filmkb_triples(n_films, seed)))
     idx = _Index(triples)
     films = sorted({h for h, _, _ in triples})
     by_rel: dict[str, set[str]] = defaultdict(set)
@@ -653,25 +656,25 @@ def moviekb(n_films: int = 1500, seed: int = 0, *, questions: int = 60) -> Gener
     people = sorted(by_rel[D] | by_rel[W] | by_rel[A])
     tags = sorted(by_rel[T])
     rng = random.Random(seed + 1)
-    g = Generated("moviekb", triples)
+    g = Generated("filmkb", triples)
     n1 = questions
-    g.questions += _ask(rng, idx, MOVIEKB_1_FILM, films, n1 // 2, max_answers=200,
+    g.questions += _ask(rng, idx, FILMKB_1_FILM, films, n1 // 2, max_answers=200,
                         beyond_first=False)
-    g.questions += _ask(rng, idx, MOVIEKB_1_PERSON, people, n1 * 3 // 10, max_answers=200,
+    g.questions += _ask(rng, idx, FILMKB_1_PERSON, people, n1 * 3 // 10, max_answers=200,
                         beyond_first=False)
-    g.questions += _ask(rng, idx, MOVIEKB_1_TAG, tags, n1 - n1 // 2 - n1 * 3 // 10,
+    g.questions += _ask(rng, idx, FILMKB_1_TAG, tags, n1 - n1 // 2 - n1 * 3 // 10,
                         max_answers=200, beyond_first=False)
-    g.questions += _ask(rng, idx, MOVIEKB_2_PERSON, people, questions * 2 // 3, max_answers=200,
+    g.questions += _ask(rng, idx, FILMKB_2_PERSON, people, questions * 2 // 3, max_answers=200,
                         beyond_first=False)
-    g.questions += _ask(rng, idx, MOVIEKB_2_FILM, films, questions - questions * 2 // 3,
+    g.questions += _ask(rng, idx, FILMKB_2_FILM, films, questions - questions * 2 // 3,
                         max_answers=200, beyond_first=False)
-    g.questions += _ask(rng, idx, MOVIEKB_3, films, questions, max_answers=300,
+    g.questions += _ask(rng, idx, FILMKB_3, films, questions, max_answers=300,
                         beyond_first=False)
     return g
 
 
 def write_kb(triples: Sequence[tuple[str, str, str]], path: str | os.PathLike[str]) -> None:
-    """Triples as ``head|relation|tail`` lines, no header (the public movie-QA KB layout)."""
+    """Triples as ``head|relation|tail`` lines, no header."""
     with open(path, "w", encoding="utf-8") as fh:
         for h, r, t in triples:
             fh.write(f"{h}|{r}|{t}\n")

@@ -8,6 +8,8 @@ question without a hosted model. The script reads each prompt the way a careful 
 * KG-Linker, later rounds: FINISH with the gold answers that the context shows, else the first
   round's proposal again (what real models were seen to do);
 * answer generation: the gold answers the context shows, else the tail of the first fact;
+* answer lists: as many as the prompt allows ("at most N"; 30 when a prompt states no cap, as
+  before), with a last line ``TOTAL: n`` when the context shows more, as the prompt asks;
 * agentic relation selection: the plan's relations among those listed, else the first listed;
   agentic next entities: FINISH when the facts show an answer, else the tails of the facts;
 * query repair: the plan's query;
@@ -69,6 +71,7 @@ def demo_plans(path: str | Path) -> dict[str, Plan]:
 
 _REL = re.compile(r"\[\s*\w*\s*:\s*`?([A-Za-z_][A-Za-z0-9_]*)`?")
 _QUOTED = re.compile(r"'([^'\n]{2,60})'")
+_MATCHED = re.compile(r":\s*'([^'\n]{2,60})'\s*\}")  # a name matched in a node pattern
 
 
 def northwind_plans(gold_file: str | Path) -> dict[str, Plan]:
@@ -91,6 +94,16 @@ def northwind_plans(gold_file: str | Path) -> dict[str, Plan]:
             answers=cells[:50],
         )
     return out
+
+
+def typed_plans(questions: Iterable[Any]) -> dict[str, Plan]:
+    """Plans for generated typed-graph questions (``benchmarks.llmpath_graph.Question``): the
+    gold query, the names it quotes, its relationship types, the gold rows' cells as answers.
+    No drafts: nobody knows a generated graph's facts from memory."""
+    return {q.question: Plan(entities=list(dict.fromkeys(_MATCHED.findall(q.cypher))),
+                             relation_paths=[list(dict.fromkeys(_REL.findall(q.cypher)))],
+                             cypher=q.cypher, answers=q.answers[:50])
+            for q in questions}
 
 
 def cwq_plans(path: str | Path) -> dict[str, Plan]:
@@ -144,6 +157,7 @@ def _found(answers: Iterable[str], text: str) -> list[str]:
 
 
 _LABEL = re.compile(r"\(\s*\w*\s*:\s*`?([A-Za-z][A-Za-z0-9_]*)")
+_CAP = re.compile(r"every answer, at most (\d+)", re.I)  # the answer cap a prompt states
 
 
 _FIRST_NODE = re.compile(r"MATCH\s*\(\s*([A-Za-z_]\w*)\s*:\s*(`[^`]+`|[A-Za-z_]\w*)", re.I)
@@ -226,11 +240,15 @@ class ScriptedReader:
         return "\n".join(parts)
 
     def _read(self, prompt: str, start: str, end: str) -> tuple[Plan, str, str | None]:
-        """The plan, the prompt's context section, and an answers block when it names them."""
+        """The plan, the prompt's context section, and an answers block when it names them
+        (at most the cap the prompt states, with the TOTAL line it asks for beyond it)."""
         p = self.plan(prompt)
         ctx = _section(prompt, start, end)
         seen = _found(p.answers, ctx)
-        block = "<answers>\n" + "\n".join(seen[:30]) + "\n</answers>" if seen else None
+        cap = _CAP.search(prompt)
+        n = int(cap.group(1)) if cap else 30
+        lines = seen[:n] + ([f"TOTAL: {len(seen)}"] if cap and len(seen) > n else [])
+        block = "<answers>\n" + "\n".join(lines) + "\n</answers>" if seen else None
         return p, ctx, block
 
     def _iterative(self, prompt: str) -> str:

@@ -46,6 +46,18 @@ class RunConfig(BaseModel):
         default_factory=dict, description="options for the reranker factory, e.g. {path: DIR}"
     )
     context_tokens: int = Field(4000, ge=100, description="token budget of the merged context")
+    prompt_chars: int = Field(
+        8000, ge=1000, description="characters of one KG-Linker or answer prompt at most: the "
+                                   "schema and the graph context are fitted into it, and what "
+                                   "they leave out is said in the prompt")
+    max_answers: int = Field(
+        50, ge=1, description="answers kept at most; a longer list is cut and the answer says "
+                              "so (Answer.truncated, Answer.total); the prompts state the cap")
+    offline_first: float | None = Field(
+        None, ge=0.0, le=1.0, description="the hybrid strategy: with an LLM, answer first with "
+                                          "the offline stages and keep that answer (no LLM "
+                                          "call) when its confidence is at least this; "
+                                          "otherwise the LLM stages answer. None: off")
     max_llm_calls: int | None = Field(
         None, ge=2, description="LLM calls per question at most (proposer, tools and answer "
                                 "together; None = no cap). When it is reached the rounds stop, "
@@ -64,6 +76,13 @@ class RunConfig(BaseModel):
         None, description="display property per label, overriding the graph profile's choice: "
                           "'Person.fullName,Prize.category+year' or {Person: fullName}; a URI's "
                           "?display= and --display win over it")
+    lexicon: str | None = Field(
+        None, description="the graph owner's lexicon file (.toml or .json: relation and label "
+                          "-> phrases; docs/profile.md); a URI's ?lexicon= wins over it. A "
+                          "relative path read from a config file is relative to that file")
+    compile_words: bool = Field(
+        False, description="with an LLM, compile phrases for every relation and label of the "
+                           "graph once (one call per 50), cached with the graph's profile")
     llm_options: dict[str, Any] = Field(default_factory=dict)
     params: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
@@ -105,6 +124,9 @@ class RunConfig(BaseModel):
             data = tomllib.loads(raw.decode()) if p.suffix == ".toml" else json.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{p}: not valid {'TOML' if p.suffix == '.toml' else 'JSON'}: {exc}") from None
+        lex = data.get("lexicon") if isinstance(data, dict) else None
+        if isinstance(lex, str) and lex and not FsPath(lex).expanduser().is_absolute():
+            data["lexicon"] = str(p.parent / lex)  # relative to the config file
         try:
             return cls(**data)
         except ValidationError as exc:
@@ -143,6 +165,17 @@ def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> FsPath | None
     if env is not None and env.strip().lower() in ("off", "0", "none", ""):
         return None
     return FsPath(env) if env else FsPath.home() / ".cache" / "byokg"
+
+
+def graph_cache_dir(uri: str, cache_dir: str | os.PathLike[str] | None = None) -> FsPath | None:
+    """The folder where byokg keeps what it computed about the graph at ``uri`` (its profile,
+    name index, text vectors): ``cache_root(cache_dir) / slug(uri)``; None when caching is off
+    or the graph was built in this process (``memory:``, networkx: no identity to cache
+    under)."""
+    if uri.rstrip(":/") in ("", "memory", "memory:networkx") or uri.startswith("memory:networkx"):
+        return None
+    root = cache_root(cache_dir)
+    return None if root is None else root / slug(uri)
 
 
 def slug(uri: str) -> str:

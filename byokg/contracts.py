@@ -254,6 +254,8 @@ class Artifacts(BaseModel):
     path_scores: tuple[PathScore, ...] = ()
     cypher: tuple[str, ...] = ()
     draft_answers: tuple[str, ...] = ()
+    answers_total: int | None = None  # answers in all, when the reply says it lists fewer
+    answers_truncated: bool = False  # the answers come from rows a cap cut (more exist)
     finish: bool = False
     warnings: tuple[str, ...] = ()  # what the parser could not read
 

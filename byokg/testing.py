@@ -27,7 +27,8 @@ from __future__ import annotations
 import csv
 import functools
 from collections import defaultdict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -190,6 +191,50 @@ def loaded_store(triples: Sequence[tuple[str, str, str]], uri: str, folder: Path
     src = write_triples_csv(Path(folder) / "triples.csv", triples)
     load_into([str(src)], uri)
     return open_graph(uri, **options)
+
+
+@contextmanager
+def store_factory(build: Callable[..., GraphStore]) -> Iterator[Callable[..., GraphStore]]:
+    """A factory over ``build`` that closes every store it built when the block ends: a
+    session fixture's body is ``with store_factory(build) as make: yield make``."""
+    opened: list[GraphStore] = []
+
+    def make(*args: Any, **options: Any) -> GraphStore:
+        store = build(*args, **options)
+        opened.append(store)
+        return store
+
+    try:
+        yield make
+    finally:
+        for store in opened:
+            store.close()
+
+
+def stop_process(proc: Any, timeout: float = 30.0) -> tuple[str | None, str | None]:
+    """Stop a child process (a server a test or benchmark started): terminate, wait up to
+    ``timeout`` seconds, then kill; returns what it wrote to piped stdout and stderr."""
+    import subprocess
+
+    proc.terminate()
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.communicate()
+
+
+def triples(text: str) -> list[tuple[str, str, str]]:
+    """Triples written one a line as ``head | relation | tail`` (blank lines skipped): the
+    compact way tests write small graphs."""
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            parts = [p.strip() for p in line.split(" | ")]
+            if len(parts) != 3:
+                raise ValueError(f"line {n}: {line!r} is not 'head | relation | tail'")
+            out.append((parts[0], parts[1], parts[2]))
+    return out
 
 
 # ----------------------------------------------------------------------------- the checks

@@ -10,7 +10,7 @@
 ``ConverseStream`` replies are ``application/vnd.amazon.eventstream`` bodies built by
 :func:`encode_message` (the binary framing: prelude, CRC32s, typed headers), sent chunk by chunk
 with ``delay`` between events; errors are a status with ``x-amzn-ErrorType`` and a JSON
-``message``, as the service sends them. tests/ is not a package: load this file by path.
+``message``, as the service sends them. Test modules import it as ``bedrock_stub``.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from __future__ import annotations
 import binascii
 import json
 import struct
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from http_stub import LocalServer, StubHandler
 
 
 def _header(name: str, value: str) -> bytes:
@@ -51,7 +51,7 @@ def exception(kind: str, message: str) -> bytes:
                            ":message-type": "exception"}, json.dumps({"message": message}).encode())
 
 
-class BedrockStub:
+class BedrockStub(LocalServer):
     """Answers each request with the next entry of ``plan``: a list of encoded messages (a
     stream) or ``(status, error_type, message)`` (an error). Requests are kept in ``seen``."""
 
@@ -62,52 +62,29 @@ class BedrockStub:
         self.hung_up = 0
         stub = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def handle_one_request(self):
-                try:
-                    super().handle_one_request()
-                except OSError:  # a client that hung up (or reset) between requests
-                    self.close_connection = True
-
+        class Handler(StubHandler):
             def do_POST(self):  # noqa: N802 - http.server API
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])) or b"{}")
+                body = self.read_json()
                 stub.seen.append({"path": self.path, "body": body,
                                   "auth": self.headers.get("Authorization", "")})
                 step = stub.plan.pop(0)
                 if isinstance(step, tuple):
                     status, kind, message = step
-                    raw = json.dumps({"message": message}).encode()
-                    self.send_response(status)
-                    self.send_header("x-amzn-ErrorType", f"{kind}:http://internal.amazon.com/")
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(raw)))
-                    self.end_headers()
-                    self.wfile.write(raw)
+                    self.send_body(status, json.dumps({"message": message}).encode(), headers={
+                        "x-amzn-ErrorType": f"{kind}:http://internal.amazon.com/"})
                     return
-                self.send_response(200)
-                self.send_header("Content-Type", "application/vnd.amazon.eventstream")
-                self.send_header("Transfer-Encoding", "chunked")
-                self.end_headers()
+                self.start_chunks("application/vnd.amazon.eventstream")
                 try:
                     for msg in step:
-                        self.wfile.write(f"{len(msg):x}\r\n".encode() + msg + b"\r\n")
-                        self.wfile.flush()
+                        self.chunk(msg)
                         if stub.delay:
                             time.sleep(stub.delay)
-                    self.wfile.write(b"0\r\n\r\n")
-                    self.wfile.flush()
+                    self.chunk(b"")
                 except OSError:
                     stub.hung_up += 1
                     self.close_connection = True
 
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.serve(Handler)
 
     @staticmethod
     def text_stream(text: str, *, piece: int = 4, usage: tuple[int, int] | None = (42, 7),
@@ -129,12 +106,4 @@ class BedrockStub:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def start(self) -> BedrockStub:
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        return f"http://127.0.0.1:{self.port}"

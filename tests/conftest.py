@@ -119,17 +119,12 @@ def bolt_server(request):
 def bolt_store_from_triples(bolt_server):
     """Factory: ``bolt_store_from_triples(triples, database=None)`` loads the triples into a fresh
     database through the neo4j backend's loader and returns the opened store (closed at exit)."""
+    from byokg.testing import store_factory
+
     mod = _servers_module()
-    opened = []
-
-    def make(triples, database=None, **options):
-        store = mod.store_from_triples(bolt_server, list(triples), database, **options)
-        opened.append(store)
-        return store
-
-    yield make
-    for store in opened:
-        store.close()
+    with store_factory(lambda triples, database=None, **options: mod.store_from_triples(
+            bolt_server, list(triples), database, **options)) as make:
+        yield make
 
 
 # --------------------------------------------------------------------------- FalkorDB server
@@ -157,17 +152,12 @@ def falkordb_server(request):
 @pytest.fixture(scope="session")
 def falkordb_store_from_triples(falkordb_server):
     """Factory: triples -> a new graph loaded by ``byokg load`` and opened (closed at exit)."""
+    from byokg.testing import store_factory
+
     mod = _servers_module()
-    opened = []
-
-    def make(triples, graph=None, **options):
-        store = mod.falkordb_store_from_triples(falkordb_server, list(triples), graph, **options)
-        opened.append(store)
-        return store
-
-    yield make
-    for store in opened:
-        store.close()
+    with store_factory(lambda triples, graph=None, **options: mod.falkordb_store_from_triples(
+            falkordb_server, list(triples), graph, **options)) as make:
+        yield make
 
 
 # --------------------------------------------------------------------------- small shared helpers

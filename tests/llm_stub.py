@@ -7,8 +7,8 @@
 
 ``reply(prompt, body)`` returns the message content (a string) or a dict merged into the
 chat.completion object (to send odd ``content`` or ``usage`` forms). Every prompt (all message
-contents joined) is kept in ``stub.prompts``. tests/ is not a package: test modules load this
-file by path (``importlib.util.spec_from_file_location``).
+contents joined) is kept in ``stub.prompts``. Test modules import it as ``llm_stub`` (tests/ is
+on the path through its conftest).
 
 A request with ``"stream": true`` and a string reply is answered as OpenAI streams: HTTP/1.1
 chunked ``text/event-stream``, one ``chat.completion.chunk`` event per ``piece`` characters
@@ -22,16 +22,32 @@ that hangs up mid-stream is counted in ``stub.hung_up``.
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+
+from http_stub import LocalServer, StubHandler
 
 Reply = Callable[[str, dict], "str | dict"]
 
+# A tiny graph and the replies a careful model gives on it: the KG-Linker's plan, then the answer.
+ALMA_TRIPLETS = [
+    ("Quillon Vale", "HAS_ALMA_MATER", "Ostrava Polytechnic"),
+    ("Ostrava Polytechnic", "SITUATED-IN", "Brnova"),
+    ("Mirela Dask", "HAS_ALMA_MATER", "Ostrava Polytechnic"),
+]
+ALMA_QUESTION = "Which school is the alma mater of Quillon Vale?"
+ALMA_ANSWER = "<answers>\nOstrava Polytechnic\n</answers>"
+ALMA_LINKER = ("<entities>\nQuillon Vale\n</entities>\n<relation-paths>\nHAS_ALMA_MATER\n"
+               "</relation-paths>\n<answers>\n</answers>")
 
-class ChatStub:
+
+def alma_reply(prompt: str, body: dict) -> str:
+    """The answer to the answer stage's prompt, the KG-Linker's plan to every other."""
+    return ALMA_ANSWER if "Answer the question using ONLY the graph context" in prompt \
+        else ALMA_LINKER
+
+
+class ChatStub(LocalServer):
     def __init__(self, reply: Reply, *, piece: int = 4, delay: float = 0.0,
                  stream_usage: bool = True, refuse_stream: bool = False,
                  break_after: int | None = None) -> None:
@@ -45,28 +61,16 @@ class ChatStub:
         self.hung_up = 0
         stub = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def handle_one_request(self):
-                try:
-                    super().handle_one_request()
-                except OSError:  # a client that hung up (or reset) between requests
-                    self.close_connection = True
-
+        class Handler(StubHandler):
             def do_POST(self):  # noqa: N802 - http.server API
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                body = self.read_json()
                 prompt = "\n".join(str(m.get("content")) for m in body.get("messages", []))
                 stub.prompts.append(prompt)
                 stub.streamed.append(bool(body.get("stream")))
                 if body.get("stream") and stub.refuse_stream:
                     raw = b'{"error": {"message": "stream_options: unknown field", "type": ' \
                           b'"invalid_request_error"}}'
-                    self.send_response(400)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(raw)))
-                    self.end_headers()
-                    self.wfile.write(raw)
+                    self.send_body(400, raw)
                     return
                 out = stub.reply(prompt, body)
                 usage = {"prompt_tokens": len(prompt) // 4, "completion_tokens": 5}
@@ -80,19 +84,10 @@ class ChatStub:
                 if isinstance(out, dict):
                     data["choices"][0]["message"]["content"] = None
                     data.update(out)
-                raw = json.dumps(data).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
+                self.send_body(200, json.dumps(data).encode())
 
             def _stream(self, body: dict, text: str, usage: dict) -> None:
-                self.send_response(200)
-                self.send_header("Content-Type", "text/event-stream")
-                self.send_header("Transfer-Encoding", "chunked")
-                self.send_header("Cache-Control", "no-cache")
-                self.end_headers()
+                self.start_chunks("text/event-stream")
                 base = {"id": "x", "object": "chat.completion.chunk", "model": body.get("model")}
                 events = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant",
                                                                       "content": ""}}]}]
@@ -108,36 +103,18 @@ class ChatStub:
                         if n == stub.break_after:
                             self.close_connection = True
                             return  # no end chunk, no [DONE]: the connection just closes
-                        self._chunk(f"data: {json.dumps(ev)}\n\n".encode())
+                        self.chunk(f"data: {json.dumps(ev)}\n\n".encode())
                         stub.chunks_sent += 1
                         if stub.delay:
                             time.sleep(stub.delay)
-                    self._chunk(b"data: [DONE]\n\n")
-                    self.wfile.write(b"0\r\n\r\n")
-                    self.wfile.flush()
+                    self.chunk(b"data: [DONE]\n\n")
+                    self.chunk(b"")
                 except OSError:  # the client hung up
                     stub.hung_up += 1
                     self.close_connection = True
 
-            def _chunk(self, data: bytes) -> None:
-                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-                self.wfile.flush()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.serve(Handler)
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def start(self) -> ChatStub:
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        return f"http://127.0.0.1:{self.port}/v1"

@@ -60,16 +60,85 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class ArcadeDBServer:
-    """ArcadeDB with the Bolt plugin in a child process; ``.uri``, ``.auth``, ``.http``."""
+class ChildServer:
+    """A server in a child process with a temp dir and a log: ``launch`` starts it and waits
+    for ``ready`` in the log; ``stop`` closes its stdin (the child's parent then stops it), waits
+    ``grace`` seconds, then terminates / kills; the temp dir goes unless ``keep_env`` is "1"."""
 
-    def __init__(self, *, heap: str = "1g", startup_timeout: float = 90.0) -> None:
-        self.heap = heap
+    name = "server"
+    grace = 20.0
+    keep_env = ""
+
+    def __init__(self, *, startup_timeout: float) -> None:
         self.startup_timeout = startup_timeout
         self.password = "byokg-" + secrets.token_hex(8)
-        self.auth = ("root", self.password)
         self.proc: subprocess.Popen | None = None
         self.tmp: str | None = None
+
+    @property
+    def log_path(self) -> Path:
+        assert self.tmp
+        return Path(self.tmp) / "server.log"
+
+    def launch(self, argv: list[str], ready: str, *, stdin_text: str | None = None,
+               env: dict[str, str] | None = None, poll: float = 0.1) -> None:
+        log = open(self.log_path, "w")  # noqa: SIM115 - kept open for the child's lifetime
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=log,
+                                     stderr=subprocess.STDOUT, text=True, env=env, cwd=self.tmp)
+        log.close()
+        atexit.register(self.stop)
+        if stdin_text is not None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(stdin_text)
+            self.proc.stdin.flush()
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            if ready in self.log_path.read_text(errors="replace"):
+                return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(poll)
+        tail = self.log_path.read_text(errors="replace")[-2000:]
+        self.stop()
+        raise RuntimeError(f"{self.name} did not start (log {self.log_path}):\n{tail}")
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            try:
+                if proc.stdin:
+                    proc.stdin.close()
+                proc.wait(timeout=self.grace)
+            except (subprocess.TimeoutExpired, OSError):
+                proc.terminate()
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        if self.tmp and not (self.keep_env and os.environ.get(self.keep_env) == "1"):
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            self.tmp = None
+
+    def __enter__(self):
+        return self.start() if self.proc is None else self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self):  # pragma: no cover - each server's own
+        raise NotImplementedError
+
+
+class ArcadeDBServer(ChildServer):
+    """ArcadeDB with the Bolt plugin in a child process; ``.uri``, ``.auth``, ``.http``."""
+
+    name, grace, keep_env = "ArcadeDB", 30.0, "BYOKG_KEEP_ARCADEDB"
+
+    def __init__(self, *, heap: str = "1g", startup_timeout: float = 90.0) -> None:
+        super().__init__(startup_timeout=startup_timeout)
+        self.heap = heap
+        self.auth = ("root", self.password)
         self.bolt_port = self.http_port = 0
 
     @property
@@ -80,41 +149,14 @@ class ArcadeDBServer:
         auth = f"{self.auth[0]}:{self.auth[1]}@" if with_auth else ""
         return f"bolt://{auth}127.0.0.1:{self.bolt_port}/{database}"
 
-    @property
-    def log_path(self) -> Path:
-        assert self.tmp
-        return Path(self.tmp) / "server.log"
-
     def start(self) -> ArcadeDBServer:
         self.tmp = tempfile.mkdtemp(prefix="byokg-arcadedb-")
         self.http_port, self.bolt_port = free_port(), free_port()
-        log = open(self.log_path, "w")  # noqa: SIM115 - kept open for the child's lifetime
         env = dict(os.environ, ARCADEDB_JVM_ERROR_FILE=str(Path(self.tmp) / "hs_err.log"))
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _CHILD, self.tmp, str(self.http_port), str(self.bolt_port), self.heap],
-            stdin=subprocess.PIPE,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env=env,
-            cwd=self.tmp,
-        )
-        log.close()
-        atexit.register(self.stop)
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(self.password + "\n")
-        self.proc.stdin.flush()
-        deadline = time.monotonic() + self.startup_timeout
-        while time.monotonic() < deadline:
-            text = self.log_path.read_text(errors="replace")
-            if "BYOKG-ARCADEDB-READY" in text:
-                return self
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.2)
-        tail = self.log_path.read_text(errors="replace")[-2000:]
-        self.stop()
-        raise RuntimeError(f"ArcadeDB did not start (log {self.log_path}):\n{tail}")
+        self.launch([sys.executable, "-c", _CHILD, self.tmp, str(self.http_port),
+                     str(self.bolt_port), self.heap], "BYOKG-ARCADEDB-READY",
+                    stdin_text=self.password + "\n", env=env, poll=0.2)
+        return self
 
     def _http(self, path: str, body: dict) -> dict:
         req = urllib.request.Request(
@@ -146,30 +188,6 @@ class ArcadeDBServer:
 
     def drop_database(self, name: str) -> None:
         self.server_command(f"drop database {name}")
-
-    def stop(self) -> None:
-        proc, self.proc = self.proc, None
-        if proc is not None:
-            try:
-                if proc.stdin:
-                    proc.stdin.close()
-                proc.wait(timeout=30)
-            except (subprocess.TimeoutExpired, OSError):
-                proc.terminate()
-                try:
-                    proc.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-        if self.tmp and os.environ.get("BYOKG_KEEP_ARCADEDB") != "1":
-            shutil.rmtree(self.tmp, ignore_errors=True)
-            self.tmp = None
-
-    def __enter__(self) -> ArcadeDBServer:
-        return self.start() if self.proc is None else self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
 
 _counter = iter(range(1, 1_000_000))
@@ -247,26 +265,20 @@ def falkordb_binaries() -> tuple[str, str]:
     return server, module
 
 
-class FalkorDBServer:
+class FalkorDBServer(ChildServer):
     """A real FalkorDB (redis-server with the falkordb module) on a free 127.0.0.1 port, with
     a password, no persistence, in a temp dir; a small Python parent stops it when this
     process closes its stdin (or dies). ``.uri_for(graph)`` gives the backend URI."""
 
+    name = "FalkorDB"
+
     def __init__(self, *, startup_timeout: float = 30.0) -> None:
-        self.startup_timeout = startup_timeout
-        self.password = "byokg-" + secrets.token_hex(8)
-        self.proc: subprocess.Popen | None = None
-        self.tmp: str | None = None
+        super().__init__(startup_timeout=startup_timeout)
         self.port = 0
 
     def uri_for(self, graph: str, *, with_auth: bool = True) -> str:
         auth = f"default:{self.password}@" if with_auth else ""
         return f"falkordb://{auth}127.0.0.1:{self.port}/{graph}"
-
-    @property
-    def log_path(self) -> Path:
-        assert self.tmp
-        return Path(self.tmp) / "server.log"
 
     def client(self):
         from falkordb import FalkorDB
@@ -277,45 +289,11 @@ class FalkorDBServer:
         server, module = falkordb_binaries()
         self.tmp = tempfile.mkdtemp(prefix="byokg-falkordb-")
         self.port = free_port()
-        log = open(self.log_path, "w")  # noqa: SIM115 - kept open for the child's lifetime
         cmd = [server, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
                "--appendonly", "no", "--dir", self.tmp, "--requirepass", self.password,
                "--loadmodule", module]
-        self.proc = subprocess.Popen([sys.executable, "-c", _FALKOR_CHILD, *cmd],
-                                     stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT,
-                                     cwd=self.tmp)
-        log.close()
-        atexit.register(self.stop)
-        deadline = time.monotonic() + self.startup_timeout
-        while time.monotonic() < deadline:
-            if "Ready to accept connections" in self.log_path.read_text(errors="replace"):
-                return self
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.1)
-        tail = self.log_path.read_text(errors="replace")[-2000:]
-        self.stop()
-        raise RuntimeError(f"FalkorDB did not start (log {self.log_path}):\n{tail}")
-
-    def stop(self) -> None:
-        proc, self.proc = self.proc, None
-        if proc is not None:
-            try:
-                if proc.stdin:
-                    proc.stdin.close()
-                proc.wait(timeout=20)
-            except (subprocess.TimeoutExpired, OSError):
-                proc.kill()
-                proc.wait()
-        if self.tmp:
-            shutil.rmtree(self.tmp, ignore_errors=True)
-            self.tmp = None
-
-    def __enter__(self) -> FalkorDBServer:
-        return self.start() if self.proc is None else self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        self.launch([sys.executable, "-c", _FALKOR_CHILD, *cmd], "Ready to accept connections")
+        return self
 
 
 def falkordb_store_from_triples(server: FalkorDBServer, triples: list[tuple[str, str, str]],

@@ -36,9 +36,21 @@ def answer_json(answer: Any) -> dict[str, Any]:
     return {
         "question": answer.question,
         "answers": answer.answers,
+        "answer_ids": answer.answer_ids,
+        "truncated": answer.truncated,  # the list is cut (max_answers, or rows cut at a cap)
+        "total": answer.total,  # how many answers there are in all, when known
         "evidence": [e.model_dump(mode="json") for e in answer.evidence],
         "trace": trace,
     }
+
+
+def cut_note(answer: Any) -> str | None:
+    """The line saying an answer list is not complete (None when it is)."""
+    if not answer.truncated:
+        return None
+    total = f"{answer.total:,}" if answer.total else "more (how many is not known)"
+    return (f"note: {len(answer.answers)} of {total} answers shown: the list was cut (set "
+            "max_answers in the run config for more; --json says truncated/total)")
 
 
 @click.command()
@@ -129,6 +141,9 @@ def ask(
         echo_safe("\n".join(terminal_safe(a) for a in answer.answers))
     else:
         click.echo("(no answer found in the graph)")
+    note = cut_note(answer)
+    if note:  # on stderr: stdout stays one answer per line
+        click.echo(note, err=True)
 
 
 def log_trace(answer: Any) -> None:

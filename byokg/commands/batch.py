@@ -2,10 +2,16 @@
 
 Input: a text file (one question a line; blank lines and ``#`` comments skipped and counted) or
 JSON lines (``{"question": …, "id": …}``; ``id`` optional). Output: one JSON line per question
-(``id``, ``question``, ``answers``, ``answer_ids``, ``evidence``, ``warnings``, ``error``,
-``seconds``, ``key``), written as each finishes (input order with one worker). Beside it, ``OUT.run.json`` records the graph and the run
-configuration: re-running with the same ``--out`` skips the questions already answered and
-retries the ones that failed; a changed setting is an error naming it.
+(``id``, ``question``, ``answers``, ``answer_ids``, ``truncated`` and ``total`` (the answer list
+was cut, how many there are), ``evidence``, ``warnings`` (how many) with ``warning_texts`` and
+``error_texts`` (what the run's warnings and errors say: a failed or crashed query among them),
+``error`` (the question itself failed), the cost — ``llm_calls``, ``prompt_tokens``,
+``completion_tokens``, ``seconds`` and ``stage_seconds`` — and ``key``), written as each
+finishes (input order with one worker). Beside it, ``OUT.run.json`` records the graph, the run
+configuration, the questions answered side by side (``batch_workers``) and the threads each
+question's tools run on (``tool_threads``, ``RunConfig.workers``): re-running with the same
+``--out`` skips the questions already answered and retries the ones that failed; a changed
+setting is an error naming it (the two worker counts may change).
 """
 
 from __future__ import annotations
@@ -23,8 +29,10 @@ from byokg.errors import ConfigError, InputError, invalid_text
 from byokg.io.files import open_append, write_fresh
 from byokg.redaction import redact_settings
 
-# settings a re-run may change: they decide how fast, not what is answered
-RESUMABLE = frozenset({"workers", "file"})
+# settings a re-run may change: they decide how fast, not what is answered ("workers": the
+# name batch_workers had before)
+RESUMABLE = frozenset({"workers", "batch_workers", "tool_threads", "run_config.workers", "file"})
+MAX_TEXTS = 20  # warning and error texts written per question
 
 
 @dataclass(frozen=True)
@@ -159,7 +167,8 @@ def _settings(graph: str, cfg: Any, file: str, workers: int) -> dict[str, Any]:
     """The run's settings as written to ``OUT.run.json`` (and compared on resume): secrets
     redacted (``api_key``, passwords in URIs …), never the values themselves."""
     return redact_settings({"graph": graph, "run_config": cfg.model_dump(mode="json"),
-                            "file": file, "workers": workers})
+                            "file": file, "batch_workers": workers,
+                            "tool_threads": cfg.workers})
 
 
 def _done_rows(out: Path, run_file: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
@@ -192,13 +201,31 @@ def _done_rows(out: Path, run_file: Path, settings: dict[str, Any]) -> list[dict
 
 def answer_row(item: Item, answer: Any | None, error: str | None, seconds: float
                ) -> dict[str, Any]:
+    """One OUT line: the answer, its evidence, what went wrong and what it cost."""
+    trace = answer.trace if answer is not None else None
+    events = trace.warnings if trace is not None else []
+
+    def texts(level: str) -> list[str]:
+        return [f"{ev.source}: {' '.join(ev.message.split())[:300]}" for ev in events
+                if ev.level == level][:MAX_TEXTS]
+
     return {
         "id": item.id, "question": item.question,
         "answers": list(answer.answers) if answer is not None else [],
         "answer_ids": dict(answer.answer_ids) if answer is not None else {},
+        "truncated": bool(answer.truncated) if answer is not None else False,
+        "total": answer.total if answer is not None else None,
         "evidence": [e.model_dump(mode="json") for e in answer.evidence] if answer else [],
-        "warnings": len(answer.trace.warnings) if answer is not None else 0,
-        "error": error, "seconds": round(seconds, 4), "key": item.key,
+        "warnings": len(events),
+        "warning_texts": texts("warning"), "error_texts": texts("error"),
+        "error": error,
+        "llm_calls": len(trace.llm_calls) if trace is not None else 0,
+        "prompt_tokens": trace.prompt_tokens if trace is not None else 0,
+        "completion_tokens": trace.completion_tokens if trace is not None else 0,
+        "seconds": round(seconds, 4),
+        "stage_seconds": ({k: round(v, 4) for k, v in trace.stage_seconds().items()}
+                          if trace is not None else {}),
+        "key": item.key,
     }
 
 

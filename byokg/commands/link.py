@@ -78,7 +78,7 @@ def index() -> None:
 @click.option("--embedder", default=None, cls=RegistryOption, registry_kind="embedders",
               help="Embedder for --dense ({names}; default: minilm when its weights are installed, else static).")
 @click.option("--index-dir", type=click.Path(file_okay=False), default=None,
-              help="Where to save (default ~/.cache/byokg).")
+              help="Where to save (default $BYOKG_CACHE_DIR or ~/.cache/byokg).")
 @display_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def build(graph_uri: str, dense: bool, embedder: str | None, index_dir: str | None,

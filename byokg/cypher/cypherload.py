@@ -97,7 +97,10 @@ def load_property_graph(
     """Property-graph CSVs via byokg.io.pgmapping (``sources[0]`` = the CSV folder): nodes keep
     their typed properties plus ``id = "Label:key"`` (byokg's node id, as in the Kùzu backend;
     a row that already has an ``id`` column keeps it); edges are matched on the label keys.
-    Open the store with ``name_properties=mapping_name_properties(mapping)`` for display names."""
+    Open the store with ``name_properties=mapping_name_properties(mapping)`` for display names.
+
+    Long because the checks that must pass before anything is written (files, a relationship to
+    load, safe names) come first, then nodes, then edges, in one transaction of the writer."""
     from pathlib import Path as FsPath
 
     from byokg.io.pgmapping import PGLoadReport, PGMapping

@@ -60,6 +60,7 @@ class Execution(BaseModel):
     limit_injected: bool = False
     guard: GuardVerdict | None = None
     seconds: float = 0.0
+    stderr: str | None = None  # what a crashed or stopped worker wrote last (captured)
 
 
 # --------------------------------------------------------------------------- LIMIT injection
@@ -211,7 +212,9 @@ def execute(
     The query is guarded, rewritten for the dialect, guarded again, and run in the store's
     worker process (:mod:`byokg.cypher.worker`) unless ``isolated`` is False or the store
     cannot be reopened in a child; there the EXPLAIN second opinion (``confirm``) runs too.
-    """
+
+    Long because it is the one path every untrusted query takes, written in order (guard,
+    rewrite, guard again, isolate, confirm, run, mark); splitting it would hide a step."""
     cancel.check()  # a stopped question runs no query (one under way: byokg.cypher.worker)
     t0 = time.perf_counter()
     dialect = store.dialect
@@ -256,7 +259,7 @@ def execute(
                 Status.REJECTED if kind == "rejected" else Status.ERROR),
             error=str(exc) or type(exc).__name__, error_kind=kind, retryable=retryable,
             rewrites=applied, limit_injected=injected, guard=verdict,
-            seconds=time.perf_counter() - t0,
+            seconds=time.perf_counter() - t0, stderr=getattr(exc, "stderr", None) or None,
         )
     result = cap_rows(raw, row_limit).model_copy(update={
         "row_cap": row_limit, "sort_columns": sort_columns(verdict.order_by, raw.columns)})
@@ -375,6 +378,27 @@ def render_table(result: QueryResult, *, row_limit: int | None = None, rows_left
     if rows_left_out:
         lines.append(f"[{rows_left_out} more row(s) of this result left out for the token budget]")
     return "\n".join(lines)
+
+
+def cell_name(value: Any, profile: Any = None) -> str | None:
+    """A query cell as an answer: text and numbers as written; a whole node (a property map
+    with ``_label``) by its display name under the graph's profile, else its key, else its
+    first name-like text; None for an empty cell or a list or map that is no node."""
+    if value is None or isinstance(value, list | tuple):
+        return None
+    if not isinstance(value, Mapping):
+        return format_value(value, 300)
+    lab = profile.label(str(value.get("_label"))) if profile is not None else None
+    props = {k: v for k, v in value.items() if not str(k).startswith("_") and v is not None}
+    if lab is not None:
+        name = lab.rule.name_of(props)
+        if name:
+            return name
+        if lab.key and props.get(lab.key) is not None:
+            return format_value(props[lab.key], 300)
+    texts = [(str(k), v) for k, v in props.items() if isinstance(v, str) and v.strip()]
+    named = [v for k, v in texts if k.lower().endswith(("name", "title", "label"))]
+    return (named or [v for _, v in texts] or [None])[0]
 
 
 def query_text(query: str, result: QueryResult, *, rows_left_out: int = 0) -> str:

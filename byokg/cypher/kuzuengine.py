@@ -19,10 +19,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.util
-import json
 import os
-import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -31,6 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from byokg.cypher.child import Child, ChildFailed, describe_exit
 from byokg.errors import BackendError, ConfigError
 
 
@@ -188,8 +186,7 @@ class Rows:
 
 # --------------------------------------------------------------------------- hosted engine
 
-_HOST_CODE = ("import json, os, sys; sys.path[:0] = json.loads(os.environ['BYOKG_WORKER_PATH']); "
-              "from byokg.cypher.kuzuengine import _host_main; _host_main(int(sys.argv[1]))")
+_HOST_CODE = "from byokg.cypher.kuzuengine import _host_main; _host_main(int(sys.argv[1]))"
 
 
 def _host_main(fd: int) -> None:
@@ -236,13 +233,6 @@ def _host_main(fd: int) -> None:
         os._exit(0)  # skip teardown: the engine may hold threads
 
 
-def _describe(code: int | None) -> str:
-    if code is not None and code < 0:
-        with contextlib.suppress(ValueError):
-            return f"signal {-code}, {signal.Signals(-code).name}"
-    return f"exit code {code}"
-
-
 class HostedConnection:
     """The engine in a child interpreter (fresh, never a fork) answering over a socket pair:
     one statement at a time, rows sent back whole. Engine errors come back as RuntimeError
@@ -262,49 +252,19 @@ class HostedConnection:
         self._start()
 
     def _start(self) -> None:
-        from multiprocessing.connection import Connection
-
-        ours, theirs = socket.socketpair()
-        env = dict(os.environ, BYOKG_WORKER_PATH=json.dumps([p for p in sys.path if p]))
         try:
-            err: Any = sys.stderr.fileno()
-        except (AttributeError, OSError, ValueError):  # a captured stream (tests, notebooks)
-            err = subprocess.DEVNULL
-        try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-c", _HOST_CODE, str(theirs.fileno())],
-                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=err,
-                env=env, close_fds=True)
-        finally:
-            theirs.close()
-        self._chan = Connection(ours.detach())
-        self._chan.send(self._args)
-        if not self._chan.poll(self._start_timeout_s):
-            self._kill()
-            raise RuntimeError(f"the {self.engine.title} process did not start within "
-                               f"{self._start_timeout_s:.0f} s")
-        try:
-            kind, info = self._chan.recv()
-        except (EOFError, OSError):
-            code = self._kill()
-            raise RuntimeError(f"the {self.engine.title} process died while opening the "
-                               f"database ({_describe(code)})") from None
-        if kind != "ready":
-            self._kill()
-            raise RuntimeError(info)
+            self._child = Child(_HOST_CODE, self._args, self._start_timeout_s,
+                                f"the {self.engine.title} process", "the database")
+        except ChildFailed as exc:  # the engine's own refusal as the engine raises it
+            self.proc = None
+            raise RuntimeError(exc.refused if exc.refused is not None else str(exc)) from None
+        self.proc, self._chan = self._child.proc, self._child.conn
 
     def _kill(self) -> int | None:
-        proc = self.proc
-        if proc is None:
+        if self.proc is None:
             return None
-        if proc.poll() is None:
-            proc.kill()
-        with contextlib.suppress(Exception):
-            proc.wait(5)
-        with contextlib.suppress(Exception):
-            self._chan.close()
         self.proc = None
-        return proc.returncode
+        return self._child.kill()
 
     def set_query_timeout(self, ms: int) -> None:
         self._timeout_ms = int(ms)
@@ -318,7 +278,7 @@ class HostedConnection:
                 answer = self._chan.recv()
             except (EOFError, OSError):
                 code = self._kill()
-                raise RuntimeError(f"the {self.engine.title} process died ({_describe(code)}) "
+                raise RuntimeError(f"the {self.engine.title} process died ({describe_exit(code)}) "
                                    f"running: {' '.join(cypher.split())[:200]}") from None
         if answer[0] == "ok":
             return Rows(answer[1], answer[2])

@@ -238,18 +238,7 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
                          "buffer_pool_mb": buffer_pool_mb,
                          "threads": threads, "max_db_mb": max_db_mb}
         self.notes: list[str] = []  # what the store could not use (an index's extension)
-        self._view = _ReadOnlyView(self.path, eng)
-        try:
-            self._conn: Any = connect(eng, self._view.path, read_only=True, uri=uri,
-                                      db_options={"buffer_pool_mb": buffer_pool_mb,
-                                                  "max_db_mb": max_db_mb},
-                                      threads=threads, process=process)
-        except RuntimeError as exc:  # the engines raise RuntimeError for everything
-            self._view.close()
-            raise BackendError(f"cannot open {uri}: {exc}", uri=uri) from None
-        except BaseException:
-            self._view.close()
-            raise
+        self._open(process)
         self._cat = self._read_catalog()
         if self.name_properties:  # the legacy option: the first of them each table has
             self.display_override = {
@@ -263,6 +252,22 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
         if self._cat.vector:
             caps.add(Capability.VECTOR)
         self.capabilities = frozenset(caps)
+
+    def _open(self, process: str) -> None:
+        """The read-only connection on a private view of the database folder."""
+        o = self._options
+        self._view = _ReadOnlyView(self.path, self.engine)
+        try:
+            self._conn: Any = connect(self.engine, self._view.path, read_only=True, uri=self.uri,
+                                      db_options={"buffer_pool_mb": o["buffer_pool_mb"],
+                                                  "max_db_mb": o["max_db_mb"]},
+                                      threads=o["threads"], process=process)
+        except RuntimeError as exc:  # the engines raise RuntimeError for everything
+            self._view.close()
+            raise BackendError(f"cannot open {self.uri}: {exc}", uri=self.uri) from None
+        except BaseException:
+            self._view.close()
+            raise
 
     @property
     def hosted(self) -> bool:
@@ -506,7 +511,10 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
     ) -> dict[str, Neighborhood]:
         """One-hop triplets per id: one query for the whole batch (``WHERE a.key IN $keys``;
         BOTH is one undirected match, each edge's direction read from ``r._src``), cap applied
-        in Cypher with ``list_slice(collect(…))``, totals from ``count(*)``."""
+        in Cypher with ``list_slice(collect(…))``, totals from ``count(*)``.
+
+        Long because one batched query is built per node table from the same pieces; the rows
+        are read back by :meth:`_neighbor_rows`."""
         key_of: dict[tuple[str, str], list[str]] = {}
         plain: list[tuple[str, dict[str, Any]]] = []  # parts without rel properties (UNION-able)
         with_props: list[tuple[str, dict[str, Any]]] = []
@@ -680,7 +688,9 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
         """Node and rel tables from the catalogue; per node table a count and the first
         ``nodes_per_label`` nodes, per relationship type a count and the first
         ``edges_per_type`` edges (2 queries each; the triple layout's relation names and counts
-        in one grouped query, samples only for its first 200 types)."""
+        in one grouped query, samples only for its first 200 types), and per relationship type
+        its distinct heads and tails per label (two grouped queries; the triple layout's in two
+        for all types). Long because both layouts share one pass over the catalogue."""
         queries = 0
         labels = []
         for t in self._cat.nodes.values():
@@ -694,6 +704,8 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
         triple = self.triple_rel_table is not None
         rmap = self._relation_map()
         queries += int(triple)
+        ends = self._triple_ends() if triple else {}
+        queries += 2 * int(triple)
         for i, (name, entries) in enumerate(rmap.items()):
             rt = self._cat.rels[entries[0][0]]
             pairs = tuple(dict.fromkeys(p for e in entries for p in self._cat.rels[e[0]].pairs))
@@ -703,7 +715,9 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
                     notes.append(f"{len(rmap) - 200} relationship types beyond the first 200 "
                                  "were not sampled")
                 rels.append(RelationSample(name=name, count=self._rel_counts.get(name),
-                                           pairs=pairs, types=types))
+                                           pairs=pairs, types=types,
+                                           heads=ends.get(("h", name)),
+                                           tails=ends.get(("t", name))))
                 continue
             where, params = "", {}
             if rt.type_prop:
@@ -717,14 +731,50 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
             queries += 1
             heads = [a["_id"] for a, _, _ in got]
             tails = [b["_id"] for _, _, b in got]
+            if rt.type_prop:
+                hc, tc = ends.get(("h", name)), ends.get(("t", name))
+            else:
+                (hc, tc), queries = self._rel_ends(rt.name), queries + 2
+            many = {"many_tails": len(set(map(str, heads))) < len(heads) if got else None,
+                    "many_heads": len(set(map(str, tails))) < len(tails) if got else None}
+            if hc is not None and tc is not None:  # counted over every edge: exact
+                many = {"many_tails": int(count) > sum(hc.values()),
+                        "many_heads": int(count) > sum(tc.values())}
             rels.append(RelationSample(
                 name=name, count=int(count), pairs=pairs, types=types,
                 edges=tuple(self._rel_props(r) for _, r, _ in got),
                 examples=tuple((self._sampled(a), self._sampled(b)) for a, _, b in got[:examples]),
-                many_tails=len(set(map(str, heads))) < len(heads) if got else None,
-                many_heads=len(set(map(str, tails))) < len(tails) if got else None))
+                heads=hc, tails=tc, **many))
         return GraphSample(labels=tuple(labels), relations=tuple(rels), dialect=self.dialect,
                            ids_are_names=triple, queries=queries, notes=tuple(notes))
+
+    def _rel_ends(self, table: str) -> tuple[dict[str, int] | None, dict[str, int] | None]:
+        """Distinct heads and tails per label of one relationship table (two grouped queries
+        over its edges; None when the engine cannot count them)."""
+        out: list[dict[str, int] | None] = []
+        for pat, var in ((f"(a)-[r:{_q(table)}]->()", "a"), (f"()-[r:{_q(table)}]->(a)", "a")):
+            try:
+                rows = self._rows(f"MATCH {pat} RETURN label({var}), count(DISTINCT id({var}))")
+                out.append({str(lab): int(c) for lab, c in rows})
+            except Exception:  # noqa: BLE001 - the counts are a help; the sample decides then
+                out.append(None)
+        return out[0], out[1]
+
+    def _triple_ends(self) -> dict[tuple[str, str], dict[str, int]]:
+        """Per relation name of the triple table, distinct heads ("h") and tails ("t") per
+        label: two grouped queries over the whole table."""
+        table, tp = self.triple_rel_table, self.triple_type_property
+        out: dict[tuple[str, str], dict[str, int]] = {}
+        for end, pat in (("h", f"(a)-[r:{_q(table or '')}]->()"),
+                         ("t", f"()-[r:{_q(table or '')}]->(a)")):
+            try:
+                rows = self._rows(f"MATCH {pat} RETURN r.{_q(tp or '')}, label(a), "
+                                  "count(DISTINCT id(a))")
+            except Exception:  # noqa: BLE001 - as in _rel_ends
+                continue
+            for t, lab, c in rows:
+                out.setdefault((end, str(t)), {})[str(lab)] = int(c)
+        return out
 
     def _sampled(self, n: Mapping[str, Any]) -> SampledNode:
         t = self._cat.nodes[n["_label"]]

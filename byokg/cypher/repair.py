@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -177,7 +177,8 @@ def schema_summary(schema: GraphSchema, limit: int = MAX_SCHEMA_CHARS) -> str:
 
 
 def _feedback(
-    question: str, attempt: Attempt, dialect: str, schema_text: str
+    question: str, attempt: Attempt, dialect: str, schema_text: str,
+    max_chars: int | None = None,
 ) -> str:
     ex = attempt.execution
     query = ex.executed or ex.query
@@ -203,9 +204,14 @@ def _feedback(
     hints = dialect_hints(dialect)
     if hints and cls != "empty":
         parts.append(hints)
+    last = "Write the corrected query inside <cypher></cypher>."
     if schema_text:
+        room = None if max_chars is None else max_chars - len("\n".join([*parts, last])) - 10
+        if room is not None and len(schema_text) > room:  # cut at a line, and say so
+            keep = schema_text[:max(room - 60, 0)].rsplit("\n", 1)[0]
+            schema_text = keep + "\n// … the rest of the schema left out for the prompt size"
         parts.append("Schema:\n" + schema_text)
-    parts.append("Write the corrected query inside <cypher></cypher>.")
+    parts.append(last)
     return "\n".join(parts)
 
 
@@ -228,14 +234,19 @@ def run_with_repair(
     schema: GraphSchema | None = None,
     max_tokens: int = 600,
     ran: Execution | None = None,
+    schema_text: Callable[[], str] | None = None,
+    max_prompt_chars: int | None = None,
 ) -> RepairResult:
     """Run ``query``; repair it with ``llm`` on errors and unverified empty results. ``ran``:
     the execution of ``query`` a caller already made with the same limits (it is not run
-    again; the routed proposer's winning candidate)."""
+    again; the routed proposer's winning candidate). ``schema_text`` gives the schema the
+    repair prompt shows (the KG-Linker's, so both agree; default: a summary of the store's
+    schema); ``max_prompt_chars`` bounds the prompt (the schema is cut, and says so)."""
     if max_attempts < 1:
         raise ValueError("max_attempts must be at least 1")
     loop = _Loop(isolate(store), question, llm, params, verify_entities, timeout_s, row_limit,
                  tuple(extra_procedures), schema, max_tokens)
+    loop.schema_text, loop.max_prompt_chars = schema_text, max_prompt_chars
     if ran is not None and ran.query == query:
         loop.ran = ran
     current = query
@@ -273,6 +284,8 @@ class _Loop:
         self._schema: list[GraphSchema | None] = [schema] if schema is not None else []
         self.out = RepairResult()
         self.ran: Execution | None = None  # the first attempt's execution, made by the caller
+        self.schema_text: Callable[[], str] | None = None
+        self.max_prompt_chars: int | None = None
 
     def schema(self) -> GraphSchema | None:
         if not self._schema:
@@ -331,8 +344,12 @@ class _Loop:
         if self.llm is None:
             return "", "no LLM to repair the query"
         att = self.out.attempts[-1]
-        sch = self.schema()
-        prompt = _feedback(self.question, att, self.dialect, schema_summary(sch) if sch else "")
+        if self.schema_text is not None:
+            text = self.schema_text()
+        else:
+            sch = self.schema()
+            text = schema_summary(sch) if sch else ""
+        prompt = _feedback(self.question, att, self.dialect, text, self.max_prompt_chars)
         att.feedback = prompt
         t0 = time.perf_counter()
         try:

@@ -59,6 +59,17 @@ def esc(name: str, dialect: str = "neo4j") -> str:
         raise ConfigError(str(exc)) from None
 
 
+def name_order(name_property: str | None, name_properties: Sequence[str] | None,
+               options: Mapping[str, str]) -> tuple[str | None, tuple[str, ...]]:
+    """The name property a Cypher store was given (argument, else the URI's ``name_property``)
+    and every name property in the order tried, that one first."""
+    names = tuple(name_properties or ())
+    name_property = name_property or options.get("name_property")
+    if name_property:
+        names = (name_property,) + tuple(p for p in names if p != name_property)
+    return name_property, names
+
+
 def guarded_query(
     store: Any,
     cypher: str,
@@ -222,6 +233,11 @@ class CypherDialect:
 
     def rel_count(self, rel: str) -> str:
         return f"MATCH ()-[r:{esc(rel)}]->() RETURN count(r) AS c"
+
+    def rel_ends(self, rel: str, *, heads: bool) -> str:
+        """Distinct heads (or tails) of a relationship type per (first) label: its coverage."""
+        pat = f"(a)-[r:{esc(rel)}]->()" if heads else f"()-[r:{esc(rel)}]->(a)"
+        return f"MATCH {pat} RETURN head(labels(a)) AS l, count(DISTINCT a) AS c"
 
     def rel_sample(self, rel: str) -> str:
         return (
@@ -478,6 +494,18 @@ class CypherGraphBase(GuardedQueries, BaseGraphStore):
         text = f"{self.labels()}|{self.relation_types()}|{n}|{e}"
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
+    def _rel_ends(self, rel: str) -> tuple[dict[str, int] | None, dict[str, int] | None]:
+        """Distinct heads and tails per label of ``rel`` (None when the database cannot count
+        them: the sample's repeats decide the cardinality then)."""
+        out: list[dict[str, int] | None] = []
+        for heads in (True, False):
+            try:
+                recs = self._records(self.cyp.rel_ends(rel, heads=heads))
+                out.append({str(r["l"]): int(r["c"]) for r in recs if r.get("l") is not None})
+            except Exception:  # noqa: BLE001 - the counts are a help, not required
+                out.append(None)
+        return out[0], out[1]
+
     def _label_types(self) -> dict[str, dict[str, str]]:
         """Property types per label from the store's catalogue (none by default)."""
         return {}
@@ -520,15 +548,21 @@ class CypherGraphBase(GuardedQueries, BaseGraphStore):
                 pairs[(str((r["src"] or ["?"])[0]), str((r["dst"] or ["?"])[0]))] = None
             heads = [str(r["a"]) for r in recs]
             tails = [str(r["b"]) for r in recs]
+            hc, tc = self._rel_ends(rel)
+            queries += 2
+            many = {"many_tails": len(set(heads)) < len(heads) if recs else None,
+                    "many_heads": len(set(tails)) < len(tails) if recs else None}
+            if hc is not None and tc is not None:  # counted over every edge: exact
+                many = {"many_tails": int(cnt) > sum(hc.values()),
+                        "many_heads": int(cnt) > sum(tc.values())}
             rels.append(RelationSample(
                 name=rel, count=int(cnt), pairs=tuple(pairs), types=rtypes.get(rel, {}),
+                heads=hc, tails=tc, **many,
                 edges=tuple(dict(r["p"] or {}) for r in recs),
                 examples=tuple((SampledNode(id=str(x["a"]), labels=tuple(x["al"] or ()),
                                             properties=dict(x["ap"] or {})),
                                 SampledNode(id=str(x["b"]), labels=tuple(x["bl"] or ()),
-                                            properties=dict(x["bp"] or {}))) for x in ex),
-                many_tails=len(set(heads)) < len(heads) if recs else None,
-                many_heads=len(set(tails)) < len(tails) if recs else None))
+                                            properties=dict(x["bp"] or {}))) for x in ex)))
         notes = []
         if len(self.labels()) > self.max_labels:
             notes.append(f"{len(self.labels()) - self.max_labels} labels beyond the first "

@@ -28,7 +28,6 @@ import contextlib
 import importlib
 import os
 import pickle
-import signal
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
@@ -38,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from byokg import cancel
 from byokg.contracts import QueryResult
+from byokg.cypher.child import Child, ChildFailed, describe_exit
 from byokg.errors import BackendError, QueryError, ReadOnlyViolation
 
 DISABLE_ENV = "BYOKG_ISOLATE"  # "0" runs untrusted queries in-process (debugging only)
@@ -66,22 +66,16 @@ class WorkerLimits(BaseModel):
 
 
 class EngineCrash(QueryError):
-    """The engine killed its worker process (a signal or an abort) while running a query."""
+    """The engine killed its worker process (a signal or an abort) while running a query.
+    ``stderr``: the last lines the worker wrote (e.g. a glibc or engine message), captured."""
+
+    stderr: str = ""
 
 
 class WorkerTimeout(QueryError, TimeoutError):
     """A query outlived its wall-clock limit; the worker was killed and will be replaced."""
 
-
-def _describe_exit(code: int | None) -> str:
-    if code is None:
-        return "no exit code"
-    if code < 0:
-        try:
-            return f"signal {-code}, {signal.Signals(-code).name}"
-        except ValueError:
-            return f"signal {-code}"
-    return f"exit code {code}"
+    stderr: str = ""
 
 
 def _short(query: str, n: int = 200) -> str:
@@ -207,8 +201,7 @@ def _child_main(fd: int) -> None:
         os._exit(0)  # skip interpreter teardown: engines may hold threads
 
 
-_CHILD_CODE = ("import json, os, sys; sys.path[:0] = json.loads(os.environ['BYOKG_WORKER_PATH']); "
-               "from byokg.cypher.worker import _child_main; _child_main(int(sys.argv[1]))")
+_CHILD_CODE = "from byokg.cypher.worker import _child_main; _child_main(int(sys.argv[1]))"
 
 
 # --------------------------------------------------------------------------- parent side
@@ -219,51 +212,21 @@ class _Worker:
     caller's ``__main__`` is not re-imported) and the socket it answers on."""
 
     def __init__(self, spec: StoreSpec, limits: WorkerLimits) -> None:
-        import json
-        import socket
-        import subprocess
-        import sys
-        from multiprocessing.connection import Connection
-
-        ours, theirs = socket.socketpair()
-        env = dict(os.environ, BYOKG_WORKER_PATH=json.dumps([p for p in sys.path if p]))
-        try:  # the worker never writes to our stdout (``eval --json`` prints only JSON there)
-            out: Any = sys.stderr.fileno()
-        except (AttributeError, OSError, ValueError):  # a captured stream (tests, notebooks)
-            out = subprocess.DEVNULL
         try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-c", _CHILD_CODE, str(theirs.fileno())],
-                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=out,
-                env=env, close_fds=True)
-        finally:
-            theirs.close()
-        self.conn = Connection(ours.detach())
-        self.conn.send((spec, limits))
-        if not self.conn.poll(limits.start_timeout_s):
-            self.kill()
-            raise BackendError(f"{spec.uri}: query worker did not start within "
-                               f"{limits.start_timeout_s:.0f} s", uri=spec.uri)
-        try:
-            kind, info = self.conn.recv()
-        except (EOFError, OSError):
-            code = self.kill()
-            raise BackendError(f"{spec.uri}: query worker died while opening the store "
-                               f"({_describe_exit(code)})", uri=spec.uri) from None
-        if kind != "ready":
-            self.kill()
-            raise BackendError(f"{spec.uri}: query worker cannot open the store: {info}",
-                               uri=spec.uri)
+            child = Child(_CHILD_CODE, (spec, limits), limits.start_timeout_s, "query worker",
+                          "the store")
+        except ChildFailed as exc:
+            raise BackendError(f"{spec.uri}: {exc}", uri=spec.uri) from None
+        self.proc, self.conn, self._child = child.proc, child.conn, child
         self.queries = 0
 
     def kill(self) -> int | None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        with contextlib.suppress(Exception):
-            self.proc.wait(5)
-        with contextlib.suppress(Exception):
-            self.conn.close()
-        return self.proc.returncode
+        return self._child.kill()
+
+    @property
+    def output(self) -> Any:
+        """What the worker wrote (captured; see :class:`byokg.cypher.child.Output`)."""
+        return self._child.output
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):
@@ -340,17 +303,21 @@ class WorkerPool:
             if not ready:
                 w.kill()
                 self.timeouts += 1
-                raise WorkerTimeout(
+                late = WorkerTimeout(
                     f"query ran longer than {timeout:g} s; its worker process was stopped and "
                     f"will be replaced (query: {_short(text)})", uri=self.spec.uri,
                     code="timeout")
+                late.stderr = w.output.tail()
+                raise late
             try:
                 answer = w.conn.recv()
             except (EOFError, OSError):
                 code = w.kill()
                 self.crashes += 1
-                raise EngineCrash(f"engine crashed ({_describe_exit(code)}) on query: "
-                                  f"{_short(text)}", uri=self.spec.uri, code="crashed") from None
+                crash = EngineCrash(f"engine crashed ({describe_exit(code)}) on query: "
+                                    f"{_short(text)}", uri=self.spec.uri, code="crashed")
+                crash.stderr = w.output.tail()
+                raise crash from None
             healthy = True
             w.queries += 1
         finally:

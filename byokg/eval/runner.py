@@ -62,6 +62,9 @@ STRATEGIES: dict[str, dict[str, Any]] = {
     "routed-critic": {"tools": ["cypher"], "proposer": "routed-linker", "answerer": "rows-answer",
                       "query_critic": True},
     "graph-query-critic": {"tools": ["cypher"], "query_critic": True},
+    # issue 25: the offline stages first; their answer is kept (no LLM call) when its
+    # confidence is at least this, else every default tool with the KG-Linker
+    "hybrid": {"tools": None, "offline_first": 0.8},
 }
 
 
@@ -268,6 +271,8 @@ def _answer(engine: Any, store: Any, ex: Example) -> tuple[dict[str, Any], list[
     fields: dict[str, Any] = {"trace": ans.trace.model_dump(mode="json"),
                               "stages": ans.trace.stage_seconds(),
                               "llm_calls": len(ans.trace.llm_calls)}
+    if ans.truncated:  # the answer list is not complete, and says so
+        fields.update(truncated=True, total=ans.total)
     crash = _crash_of(ans.trace)
     if crash:
         fields["error"] = f"a tool's query crashed its engine (the question went on): {crash}"

@@ -4,9 +4,11 @@
 registered through the ``register_backends`` hook.
 
 Every URI may carry options after ``?`` (``&``-separated, percent-encoded, read by
-:func:`split_query` the way Bolt URIs are). ``display=Label.prop,Other.a+b`` is handled here for
-every backend: it overrides the display property the graph's profile would choose (see
-:mod:`byokg.graph.profile`); the other options belong to the backend, which refuses unknown ones."""
+:func:`split_query` the way Bolt URIs are). Two are handled here for every backend:
+``display=Label.prop,Other.a+b`` overrides the display property the graph's profile would choose
+(see :mod:`byokg.graph.profile`), and ``lexicon=FILE`` names the graph owner's lexicon file (see
+:mod:`byokg.graph.vocabulary`); the other options belong to the backend, which refuses unknown
+ones."""
 
 from __future__ import annotations
 
@@ -57,15 +59,23 @@ def without_option(uri: str, key: str) -> tuple[str, str | None]:
     return (base + ("?" + urlencode(opts) if opts else "")), value
 
 
-def open_graph(uri: str, *, display: Any = None, **options: Any) -> GraphStore:
+def open_graph(uri: str, *, display: Any = None, lexicon: str | None = None,
+               **options: Any) -> GraphStore:
     """Open the graph at ``uri`` with the backend registered for its scheme.
 
     ``display`` (and ``?display=`` in the URI, which wins) overrides the display property of
-    labels: ``"Person.fullName,Prize.category+year"`` or ``{"Person": "fullName"}``. The store
-    is handed its profiler: the graph's profile (:mod:`byokg.graph.profile`) is built, or read
-    from its disk cache, the first time the store names a node."""
+    labels: ``"Person.fullName,Prize.category+year"`` or ``{"Person": "fullName"}``.
+    ``lexicon`` (and ``?lexicon=FILE``, which wins) names the graph owner's lexicon file
+    (:mod:`byokg.graph.vocabulary`). The store is handed its profiler: the graph's profile
+    (:mod:`byokg.graph.profile`) is built, or read from its disk cache, the first time the
+    store names a node."""
     from byokg import registry
-    from byokg.graph.profile import apply_display, parse_display, profile_graph
+    from byokg.graph.profile import (
+        apply_display,
+        apply_lexicon_option,
+        parse_display,
+        profile_graph,
+    )
 
     scheme = uri_scheme(uri)
     reg = registry.backends()
@@ -73,12 +83,19 @@ def open_graph(uri: str, *, display: Any = None, **options: Any) -> GraphStore:
         known = ", ".join(sorted(reg.names())) or "none"
         raise ConfigError(f"no backend for URI scheme {scheme!r} in {uri!r} (known: {known})")
     uri, in_uri = without_option(uri, "display")
+    uri, lex_uri = without_option(uri, "lexicon")
     wanted = {**parse_display(display), **parse_display(in_uri)}  # validated before opening
     store = reg.create(scheme, uri, **options)
     if getattr(store, "profiler", False) is None:  # a BaseGraphStore with none of its own
         store.profiler = profile_graph  # type: ignore[attr-defined]
-    if wanted:
-        apply_display(store, wanted, prefer=True)
+    try:
+        if wanted:
+            apply_display(store, wanted, prefer=True)
+        if lex_uri or lexicon:
+            apply_lexicon_option(store, lex_uri or lexicon, prefer=True)
+    except BaseException:
+        store.close()
+        raise
     return store
 
 

@@ -47,7 +47,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from byokg.config import cache_root, slug
+from byokg.config import graph_cache_dir
 from byokg.errors import ConfigError
 from byokg.graph.store import (
     Capability,
@@ -58,6 +58,16 @@ from byokg.graph.store import (
     RelationSample,
     SampledNode,
 )
+from byokg.graph.vocabulary import (
+    NameProperty,
+    Vocabulary,
+    carry_llm_phrases,
+    derive_vocabulary,
+    lexicon_current,
+    profile_words,
+)
+from byokg.language import lexicon
+from byokg.language.grams import fast_normalize
 from byokg.language.literals import is_integer, is_iso_date, is_literal_like, is_number
 
 __all__ = [
@@ -80,7 +90,7 @@ __all__ = [
 
 log = logging.getLogger("byokg.graph.profile")
 
-FORMAT = 2  # of the cached profile files
+FORMAT = 4  # of the cached profile files (4: relationship ends, date formats, example rows)
 SAMPLE_NODES = 200  # nodes sampled per label
 SAMPLE_EDGES = 200  # edges sampled per relationship type
 EXAMPLES = 3  # example values kept per property
@@ -89,16 +99,14 @@ MIN_DISTINCT = 0.8  # share of distinct values a display property needs
 MAX_DISPLAY_CHARS = 60  # average length above which a text is a description, not a name
 _FROZEN = ConfigDict(frozen=True)
 _UNNAMED_ID = re.compile(r"^[a-z]{1,3}\.[A-Za-z0-9_]+$")  # m.0abc, g.11b…, _.b1 style ids
-_MISSING = {"", "null", "none", "n/a", "nan"}
+_MISSING = lexicon.MISSING_VALUES
 _URLISH = re.compile(r"://|^www\.|^[^@\s]+@[^@\s]+\.\w+$")
 _IDENT_CHARS = re.compile(r"[_:/\\#@|]|\.\w")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-# A prior from the property's *name*, weighed together with its values: words that usually
-# mean "this names the thing" or "this identifies it" (never enough on their own).
-_NAME_WORDS = frozenset({"name", "title", "label", "caption", "heading"})
-_ID_WORDS = frozenset({"id", "ids", "key", "code", "uuid", "guid", "iri", "uri", "url", "hash",
-                       "ref", "no", "num", "number", "sku", "isbn", "email", "phone", "fax",
-                       "zip", "postal"})
+# A prior from the property's *name* (English words, byokg.language.lexicon)
+_NAME_WORDS = lexicon.NAME_PROPERTY_WORDS
+_ALIAS_WORDS = lexicon.ALIAS_PROPERTY_WORDS
+_ID_WORDS = lexicon.ID_PROPERTY_WORDS
 
 
 # --------------------------------------------------------------------------- models
@@ -113,6 +121,7 @@ class PropertyProfile(BaseModel):
     type: str | None = None  # the store's own type name ("INT64", "DATE", "str", …)
     kind: str = "unknown"  # string | int | float | bool | date | datetime | list | map | unknown
     text_kind: str | None = None  # "number" / "date" for text whose values are numbers / dates
+    text_format: str | None = None  # how dates written as text look: 'YYYY-MM-DD hh:mm:ss.SSS'
     examples: tuple[Any, ...] = ()  # JSON values (dates in ISO form)
     filled: float | None = None  # share of sampled nodes that have it
     distinct: float | None = None  # share of distinct values among those
@@ -146,8 +155,10 @@ class LabelProfile(BaseModel):
     aliases: tuple[str, ...] = ()  # properties whose values are other names of the node
     key: str | None = None  # property that identifies its nodes (None: the node id)
     reason: str = ""  # why the display was chosen
+    alias_why: dict[str, str] = {}  # alias property -> why it names the nodes too
     candidates: tuple[DisplayCandidate, ...] = ()  # best first
     properties: tuple[PropertyProfile, ...] = ()
+    example: dict[str, Any] = {}  # the properties of one sampled node (the fullest), as JSON
 
     def prop(self, name: str) -> PropertyProfile | None:
         return next((p for p in self.properties if p.name == name), None)
@@ -168,6 +179,10 @@ class RelationProfile(BaseModel):
     cardinality: str | None = None  # one-to-one | many-to-one | one-to-many | many-to-many
     properties: tuple[PropertyProfile, ...] = ()
     examples: tuple[tuple[str, str], ...] = ()  # (head display, tail display)
+    # distinct nodes per label with an edge of this type going out / coming in, counted in the
+    # data (empty: not counted); with the label's size this is the relation's coverage
+    heads: dict[str, int] = {}
+    tails: dict[str, int] = {}
 
 
 class GraphProfile(BaseModel):
@@ -186,6 +201,7 @@ class GraphProfile(BaseModel):
     queries: int = 0  # store round trips the build made
     source: str = "built"  # built | cache (disk) — not saved
     notes: tuple[str, ...] = ()
+    vocabulary: Vocabulary = Vocabulary()  # names, relation and label phrases (vocabulary.py)
 
     def label(self, name: str) -> LabelProfile | None:
         return next((lab for lab in self.labels if lab.name == name), None)
@@ -251,8 +267,9 @@ class GraphProfile(BaseModel):
             shown = " + ".join(lab.display_parts) if lab.display_parts else "(the node id)"
             lines.append(f"\n(:{lab.name})  {count} nodes")
             lines.append(f"  display: {shown}  — {lab.reason}")
-            if lab.aliases:
-                lines.append(f"  aliases: {', '.join(lab.aliases)}")
+            for a in lab.aliases:
+                lines.append(f"  alias:   {a}" + (f"  — {lab.alias_why[a]}"
+                                                   if a in lab.alias_why else ""))
             lines.append(f"  key:     {lab.key or '(the node id)'}")
             for c in lab.candidates[:4]:
                 lines.append(f"    {c.score:5.2f}  {c.property}: {c.why}")
@@ -272,6 +289,9 @@ class GraphProfile(BaseModel):
         if self.dates:
             lines.append("dates:   " + ", ".join(self.dates[:40]))
         lines += [f"note: {n}" for n in self.notes]
+        words = self.vocabulary.describe_lines()
+        if words:
+            lines += ["", "vocabulary (how questions may say the relations and labels):", *words]
         return "\n".join(lines)
 
 
@@ -396,9 +416,46 @@ def _text_kind(texts: Sequence[str]) -> str | None:
         return None
     if sum(is_number(t) for t in texts) >= 0.9 * len(texts):
         return "number"
-    if sum(is_iso_date(t) for t in texts) >= 0.9 * len(texts):
+    if sum(is_iso_date(t) for t in texts) >= 0.9 * len(texts) or date_format(texts):
         return "date"
     return None
+
+
+# how a date written as text looks, per shape of its digits (the shape is the text with every
+# digit written 9): what the KG-Linker is told so it compares text dates in their own format
+_DATE_SHAPES = {"9999-99-99": "YYYY-MM-DD", "9999/99/99": "YYYY/MM/DD",
+                "9999.99.99": "YYYY.MM.DD", "99.99.9999": "DD.MM.YYYY", "9999-99": "YYYY-MM",
+                "99/99/9999": "??/??/YYYY", "99-99-9999": "??-??-YYYY"}
+_TIME_SHAPES = {"99:99": "hh:mm", "99:99:99": "hh:mm:ss", "99:99:99.999": "hh:mm:ss.SSS",
+                "99:99:99.999999": "hh:mm:ss.SSSSSS"}
+
+
+def date_format(texts: Sequence[str]) -> str | None:
+    """The format shared by at least 90% of ``texts`` when they are dates written as text
+    (``'YYYY-MM-DD hh:mm:ss.SSS'``, ``'YYYY/MM/DD'``, ``'DD/MM/YYYY'``; day and month told apart
+    by a value above 12), else None."""
+    shapes: dict[str, int] = {}
+    for t in texts:
+        shape = re.sub(r"\d", "9", t.strip())
+        shapes[shape] = shapes.get(shape, 0) + 1
+    if not shapes:
+        return None
+    shape, n = max(shapes.items(), key=lambda kv: kv[1])
+    if n < 0.9 * len(texts):
+        return None
+    day, sep, time_ = shape.partition("T") if "T" in shape else shape.partition(" ")
+    fmt = _DATE_SHAPES.get(day)
+    if fmt is None or (time_ and time_.rstrip("Z") not in _TIME_SHAPES):
+        return None
+    if fmt.startswith("??"):  # day-first or month-first: a part above 12 tells
+        firsts = {int(t.strip()[:2]) for t in texts if t.strip()[:2].isdigit()}
+        seconds = {int(t.strip()[3:5]) for t in texts if t.strip()[3:5].isdigit()}
+        d, m = ("DD", "MM") if max(firsts, default=0) > 12 else (
+            ("MM", "DD") if max(seconds, default=0) > 12 else ("DD", "MM"))
+        fmt = fmt.replace("??", d, 1).replace("??", m, 1)
+    if time_:
+        fmt += sep + _TIME_SHAPES[time_.rstrip("Z")] + ("Z" if time_.endswith("Z") else "")
+    return fmt
 
 
 def name_words(prop: str) -> list[str]:
@@ -552,6 +609,7 @@ def _label_profile(lab: LabelSample, override: tuple[str, ...] | None,
             examples = tuple(_jsonable(v) for v in present[:1])
         props.append(PropertyProfile(
             name=p, type=lab.types.get(p), kind=kind, text_kind=_text_kind(texts),
+            text_format=date_format(texts) if texts else None,
             examples=examples, filled=round(len(present) / n, 3) if n else None,
             distinct=round(len({str(v) for v in present}) / len(present), 3) if present else None))
     groups = _sub_parts(order, lab)
@@ -563,7 +621,8 @@ def _label_profile(lab: LabelSample, override: tuple[str, ...] | None,
         cands.append((score, ok, p, why))
     cands.sort(key=lambda c: (-c[0], order.index(c[2])))
     candidates = tuple(DisplayCandidate(property=p, score=s, why=w) for s, _, p, w in cands)
-    aliases = tuple(p for p in order if kinds[p] == "list" and _alias_list(nodes, p))
+    why = {p: "a list of short texts" for p in order
+           if kinds[p] == "list" and _alias_list(nodes, p)}
     if override is not None:
         missing = [p for p in override if p not in kinds]
         if missing and n:
@@ -583,10 +642,97 @@ def _label_profile(lab: LabelSample, override: tuple[str, ...] | None,
             parts = ()
             reason = ("no property names these nodes; they are shown by their id"
                       if n else "no nodes sampled")
+    why.update(_scalar_aliases(nodes, order, kinds, parts, groups, lab.key))
+    why = {p: w for p, w in why.items() if p not in parts}
+    row = _typical_row(nodes)
+    example = {k: (x[:60] if isinstance(x := _jsonable(v), str) else x)
+               for k, v in (row.properties if row else {}).items() if _present([v])}
     return LabelProfile(
         name=lab.name, count=lab.count, display=parts[0] if len(parts) == 1 else None,
-        display_parts=parts, aliases=tuple(a for a in aliases if a not in parts), key=lab.key,
-        reason=reason, candidates=candidates[:6], properties=tuple(props))
+        display_parts=parts, aliases=tuple(p for p in order if p in why), key=lab.key,
+        reason=reason, alias_why=why, candidates=candidates[:6], properties=tuple(props),
+        example=example)
+
+
+def _tokens(value: Any) -> set[str]:
+    return set(fast_normalize(str(value)).split()) if isinstance(value, str) else set()
+
+
+def _scalar_aliases(nodes: Sequence[SampledNode], order: Sequence[str], kinds: dict[str, str],
+                    parts: tuple[str, ...], groups: dict[str, str], key: str | None,
+                    ) -> dict[str, str]:
+    """Text properties besides the display that name the nodes too (``knownName`` beside
+    ``fullName``), each with why: written like names (short, mostly letters, not identifiers,
+    numbers, dates or addresses, rarely repeated) and either named like a name (``…Name``,
+    ``title``, ``alias``; not a part's name such as ``contactName``) or sharing words with
+    the display name on most nodes. A property holding one word of the display name (a first
+    or last name) is a part of the name, not an alias."""
+    out: dict[str, str] = {}
+    for p in order:
+        if p in parts or p == key or kinds.get(p) != "string":
+            continue
+        pairs = [(v.strip(), nd.properties) for nd in nodes
+                 if isinstance(v := nd.properties.get(p), str) and _present([v])]
+        vals = [v for v, _ in pairs]
+        if not vals:
+            continue
+        if (sum(map(len, vals)) / len(vals) > MAX_DISPLAY_CHARS or _text_kind(vals) is not None
+                or sum(any(c.isalpha() for c in v) for v in vals) < 0.8 * len(vals)
+                or sum(map(_is_ident, vals)) > 0.5 * len(vals)
+                or sum(bool(_URLISH.search(v)) for v in vals) > 0.5 * len(vals)
+                or (len(vals) >= 5 and len(set(vals)) < 0.6 * len(vals))):
+            continue
+        shared, single = 0, 0
+        both = 0
+        for v, props in pairs:
+            shown = set().union(*(_tokens(props.get(q)) for q in parts)) if parts else set()
+            if not shown:
+                continue
+            both += 1
+            mine = _tokens(v)
+            if mine and len(mine & shown) >= 0.5 * len(mine):
+                shared += 1
+                single += len(mine) == 1
+        words = name_words(p)
+        named = bool(words) and words[-1] not in _ID_WORDS and any(
+            w in _NAME_WORDS or w in _ALIAS_WORDS or w.endswith(lexicon.NAME_WORD_ENDING)
+            for w in words)
+        if both and single >= 0.5 * both:
+            continue  # one word of the display name: a first or last name
+        if both and shared >= 0.5 * both:
+            out[p] = f"shares words with the display name on {shared} of {both} sampled nodes"
+        elif named and p not in groups:
+            out[p] = "written like names, and its name says it names things"
+    return out
+
+
+def _shape(v: Any) -> str:
+    """A value's kind, text split into numbers, dates and words (to tell a typical row)."""
+    kind = value_kind(v)
+    if kind != "string":
+        return kind
+    return _text_kind([v.strip()]) or ("words" if any(c.isalpha() for c in v) else "symbols")
+
+
+def _typical_row(nodes: Sequence[SampledNode]) -> SampledNode | None:
+    """The sampled node whose values look most like each property's usual values (a row whose
+    columns slipped, a postcode in the country column, loses), the fullest among equals: the
+    one row the schema's examples come from."""
+    if not nodes:
+        return None
+    usual: dict[str, dict[str, int]] = {}
+    for nd in nodes:
+        for k, v in nd.properties.items():
+            if _present([v]):
+                shapes = usual.setdefault(k, {})
+                shapes[_shape(v)] = shapes.get(_shape(v), 0) + 1
+    common = {k: max(c.items(), key=lambda kv: kv[1])[0] for k, c in usual.items()}
+
+    def score(nd: SampledNode) -> float:
+        got = [common.get(k) == _shape(v) for k, v in nd.properties.items() if _present([v])]
+        return sum(got) - 2 * (len(got) - sum(got))
+
+    return max(nodes, key=score)
 
 
 def _sub_parts(order: Sequence[str], lab: LabelSample) -> dict[str, str]:
@@ -618,7 +764,7 @@ def _relation_profile(rel: RelationSample, rules: dict[str, DisplayRule]) -> Rel
         texts = [v.strip() for v in present if isinstance(v, str)] if kind == "string" else []
         props.append(PropertyProfile(
             name=p, type=rel.types.get(p), kind=kind, text_kind=_text_kind(texts),
-            examples=tuple(dict.fromkeys(_jsonable(v) for v in present
+            text_format=date_format(texts) if texts else None, examples=tuple(dict.fromkeys(_jsonable(v) for v in present
                                          if not isinstance(v, list | dict)))[:EXAMPLES],
             filled=round(len(present) / len(rel.edges), 3) if rel.edges else None))
     card = None
@@ -636,7 +782,8 @@ def _relation_profile(rel: RelationSample, rules: dict[str, DisplayRule]) -> Rel
     return RelationProfile(
         name=rel.name, count=rel.count, domain=tuple(dict.fromkeys(a for a, _ in rel.pairs)),
         range=tuple(dict.fromkeys(b for _, b in rel.pairs)), pairs=rel.pairs, cardinality=card,
-        properties=tuple(props), examples=tuple((name(h), name(t)) for h, t in rel.examples))
+        properties=tuple(props), examples=tuple((name(h), name(t)) for h, t in rel.examples),
+        heads=dict(rel.heads or {}), tails=dict(rel.tails or {}))
 
 
 def build_profile(sample: GraphSample, *, uri: str = "",
@@ -657,7 +804,21 @@ def build_profile(sample: GraphSample, *, uri: str = "",
     return GraphProfile(uri=uri, dialect=sample.dialect, labels=labels, relations=relations,
                         ids_are_names=sample.ids_are_names, overrides=over,
                         fingerprint=fingerprint, seconds=time.perf_counter() - t0,
-                        queries=sample.queries, notes=sample.notes)
+                        queries=sample.queries, notes=sample.notes,
+                        vocabulary=_derived_vocabulary(labels, relations))
+
+
+def _derived_vocabulary(labels: Sequence[LabelProfile],
+                        relations: Sequence[RelationProfile]) -> Vocabulary:
+    """The vocabulary the graph's own names give (no lexicon, no LLM)."""
+    def names(lab: LabelProfile) -> list[NameProperty]:
+        out = [NameProperty(property=p, role="display", why=lab.reason)
+               for p in lab.display_parts]
+        return out + [NameProperty(property=a, role="alias", why=lab.alias_why.get(a, ""))
+                      for a in lab.aliases]
+
+    return derive_vocabulary(((r.name, r.domain, r.range) for r in relations),
+                             ((lab.name, names(lab)) for lab in labels))
 
 
 # --------------------------------------------------------------------------- from a store
@@ -704,25 +865,29 @@ _PROFILES_LOCK = threading.Lock()
 
 def _cache_file(store: GraphStore, over: Mapping[str, tuple[str, ...]],
                 cache_dir: str | os.PathLike[str] | None) -> Path | None:
-    uri = store.uri
-    if uri.rstrip(":/") in ("", "memory", "memory:networkx") or uri.startswith("memory:networkx"):
-        return None  # a graph built in this process has no identity to cache under
-    root = cache_root(cache_dir)
-    if root is None:
+    folder = graph_cache_dir(store.uri, cache_dir)
+    if folder is None:
         return None
     tag = hashlib.sha1(json.dumps(sorted(over.items())).encode()).hexdigest()[:8]
-    return root / slug(uri) / f"profile-{tag}.json"
+    return folder / f"profile-{tag}.json"
 
 
-def _read_cache(path: Path | None, fingerprint: str) -> GraphProfile | None:
+def _read_cache(path: Path | None, fingerprint: str | None, *,
+                vocabulary_only: bool = False) -> Any:
+    """The cached profile when its fingerprint is ``fingerprint``; with ``vocabulary_only``
+    the vocabulary of whatever profile is cached (None: none or unreadable)."""
     if path is None or not path.is_file():
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT or data.get("fingerprint") != fingerprint:
+        if data.get("format") != FORMAT:
+            return None
+        if vocabulary_only:
+            return Vocabulary.model_validate(data["profile"].get("vocabulary") or {})
+        if data.get("fingerprint") != fingerprint:
             return None
         return GraphProfile.model_validate(data["profile"]).model_copy(update={"source": "cache"})
-    except (OSError, ValueError, KeyError, ValidationError) as exc:
+    except (OSError, ValueError, KeyError, AttributeError, ValidationError) as exc:
         log.warning("ignoring unreadable profile cache %s (%s)", path, exc)
         return None
 
@@ -742,25 +907,36 @@ def _write_cache(path: Path | None, profile: GraphProfile) -> None:
 
 
 def profile_graph(store: GraphStore, *, refresh: bool = False,
-                  cache_dir: str | os.PathLike[str] | None = None) -> GraphProfile:
+                  cache_dir: str | os.PathLike[str] | None = None, llm: Any = None,
+                  recompile: bool = False) -> GraphProfile:
     """The profile of ``store``: the one it already names its nodes by, else read from the disk
     cache (keyed by the graph's URI, a content fingerprint and the display overrides) or built
     from the store's sample; handed to the store (:meth:`~byokg.graph.store.BaseGraphStore.
-    use_profile`), so it names its nodes by the profile's display rules."""
+    use_profile`), so it names its nodes by the profile's display rules. Its vocabulary has the
+    store's lexicon file (``store.lexicon``) applied, and with ``llm`` the graph's words
+    compiled once (again with ``recompile``); both are cached with it."""
     over = {k: tuple(v) for k, v in (store.display_override or {}).items()}
+    lexicon = lexicon_of(store)
     prof = _known_profile(store)
-    if prof is not None and not refresh and prof.overrides == over:
+    if (prof is not None and not refresh and not recompile and prof.overrides == over
+            and lexicon_current(prof.vocabulary, lexicon, check_digest=False)
+            and (llm is None or prof.vocabulary.compiled is not None)):
         return prof
     t0 = time.perf_counter()
     fp = _fingerprint(store)
     path = _cache_file(store, over, cache_dir)
     prof = None if refresh else _read_cache(path, fp)
+    built = prof is None
     if prof is None:
         prof = build_profile(_sample_of(store), uri=store.uri, overrides=over,
                              fingerprint=fp)
         prof = prof.model_copy(update={"seconds": time.perf_counter() - t0})
-        _write_cache(path, prof)
+        prof = carry_llm_phrases(prof, _read_cache(path, None, vocabulary_only=True))
         log.info("profiled %s in %.2fs (%d queries)", prof.uri, prof.seconds, prof.queries)
+    words = profile_words(prof, lexicon, llm=llm, recompile=recompile)
+    if built or words is not prof:
+        _write_cache(path, words.model_copy(update={"source": "built"}))
+    prof = words
     use = getattr(store, "use_profile", None)
     if callable(use):
         use(prof)
@@ -768,6 +944,32 @@ def profile_graph(store: GraphStore, *, refresh: bool = False,
         with _PROFILES_LOCK, contextlib.suppress(TypeError):  # not weak-referenceable
             _PROFILES[store] = prof
     return prof
+
+
+def lexicon_of(store: GraphStore) -> str | None:
+    """The lexicon file the store's vocabulary is built with (``?lexicon=`` in its URI or
+    ``RunConfig.lexicon``; None: none)."""
+    got = getattr(store, "lexicon", None)
+    return str(got) if got else None
+
+
+def apply_lexicon_option(store: GraphStore, path: str | os.PathLike[str] | None, *,
+                         prefer: bool = False) -> str | None:
+    """Name the lexicon file of ``store``'s vocabulary (an absolute path is kept): with
+    ``prefer`` it replaces the store's own (a URI), else a store that has one keeps it (a run
+    config). The vocabulary is rebuilt on next use when it changes. Returns the lexicon."""
+    cur = lexicon_of(store)
+    if path is None or (cur is not None and not prefer):
+        return cur
+    new = str(Path(path).expanduser().resolve())
+    if new != cur:
+        if not Path(new).is_file():
+            raise ConfigError(f"lexicon file {path}: not found (give the path of a .toml or "
+                              ".json file; see docs/profile.md, 'The vocabulary')")
+        store.lexicon = new  # type: ignore[attr-defined]
+        with _PROFILES_LOCK, contextlib.suppress(TypeError):
+            _PROFILES.pop(store, None)
+    return new
 
 
 def _known_profile(store: GraphStore) -> GraphProfile | None:
@@ -786,9 +988,14 @@ def get_profile(store: GraphStore, services: Any) -> GraphProfile:
     run's ``index_dir`` is where it is cached on disk when set."""
     known = _known_profile(store)
     over = {k: tuple(v) for k, v in (store.display_override or {}).items()}
-    if known is not None and known.overrides == over:
+    llm = None
+    if services.config.compile_words:  # the run's LLM, not a question's budgeted view
+        llm = getattr(services, "base", services).llm
+    if (known is not None and known.overrides == over
+            and lexicon_current(known.vocabulary, lexicon_of(store), check_digest=False)
+            and (llm is None or known.vocabulary.compiled is not None)):
         return known
-    return profile_graph(store, cache_dir=services.config.index_dir)
+    return profile_graph(store, cache_dir=services.config.index_dir, llm=llm)
 
 
 # --------------------------------------------------------------------------- overrides

@@ -149,6 +149,10 @@ class RelationSample(BaseModel):
     examples: tuple[tuple[SampledNode, SampledNode], ...] = ()  # (head, tail) of a few edges
     many_tails: bool | None = None  # some head has several edges of this type (None: unknown)
     many_heads: bool | None = None  # some tail has several edges of this type
+    # distinct heads / tails per label, counted over every edge of the type (None: not
+    # counted); a store that counts them sets many_tails / many_heads from the counts too
+    heads: dict[str, int] | None = None
+    tails: dict[str, int] | None = None
 
 
 class GraphSample(BaseModel):
@@ -265,6 +269,7 @@ class BaseGraphStore:
     capabilities: ClassVar[frozenset[str]] = frozenset()
     dialect: str | None = None
     display_override: dict[str, tuple[str, ...]] | None = None  # label -> properties
+    lexicon: str | None = None  # the graph owner's lexicon file (byokg.graph.vocabulary)
     # builds the profile on first use (None: nodes are named by their ids until one is handed)
     profiler: Callable[[Any], DisplayProfile] | None = None
     _profile: DisplayProfile | None = None

@@ -321,7 +321,10 @@ def _read_rows(
     extra_fields: str = "error",
     limits: Limits | None = None,
 ) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Typed rows of one CSV: (line number, {column: value}); empty cells are left out as None."""
+    """Typed rows of one CSV: (line number, {column: value}); empty cells are left out as None.
+
+    Long because opening, reading and typing share the raw line kept for error messages; every
+    error names the file and line in one place."""
     src = str(path)
     limits = limits or Limits.from_env()
     try:

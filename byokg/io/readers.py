@@ -757,7 +757,11 @@ def _load_csv_python(
     data_first: str | None = None,
 ) -> None:
     """The exact reader: csv module over bounded lines, interning through the builder's dict.
-    ``data_first``: the file's first line, already read, when it is a row (no header)."""
+    ``data_first``: the file's first line, already read, when it is a row (no header).
+
+    Long because the row loop is the hot path of a load: its checks are inlined, with the
+    builder's appends bound to locals, and its csv and decoding errors are turned into messages
+    naming the line in one place."""
     src = str(path)
     raw: list[str] = []
     offset = 0 if data_first is not None else 1  # lines before the reader's first

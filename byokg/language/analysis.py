@@ -21,6 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from byokg.language import lexicon as lx
 from byokg.language.literals import numbers_in
 from byokg.language.text import STOPWORDS, normalize, stem, words
 
@@ -46,14 +47,8 @@ __all__ = [
 
 # --------------------------------------------------------------------------- relation words
 
-# generic English question-word semantics (never a relation name of any graph): the kind of
-# thing a question word asks for, as words a relation or label may carry
-QUESTION_WORD_HINTS: dict[str, tuple[str, ...]] = {
-    "where": ("place", "location"),
-    "when": ("date", "year", "time"),
-    "who": ("person", "people"),
-    "whom": ("person", "people"),
-}
+# what a question word asks for, as words a relation or label may carry (lexicon)
+QUESTION_WORD_HINTS = lx.QUESTION_WORD_HINTS
 
 
 def _grams(w: str) -> frozenset[str]:
@@ -77,17 +72,16 @@ def term_sim(a: str, b: str) -> float:
     return j if j >= 0.45 else 0.0
 
 
-_AGENT_ENDINGS = ("or", "er", "r")
 
 
 def _agent_noun(verb: str, noun: str) -> bool:
     """``noun`` is the English agent noun of the stemmed ``verb`` (act / actor, play / player,
     produc / producer): the verb's stem plus *-or* / *-er* / *-r*."""
     bases = {verb}
-    for suffix in ("ed", "ing", "s", "d"):  # short forms the stemmer leaves ("acted")
+    for suffix in lx.VERB_FORM_SUFFIXES:  # short forms the stemmer leaves ("acted")
         if verb.endswith(suffix):
             bases.add(verb[: -len(suffix)])
-    return any(len(b) >= 3 and noun == b + e for b in bases for e in _AGENT_ENDINGS)
+    return any(len(b) >= 3 and noun == b + e for b in bases for e in lx.AGENT_ENDINGS)
 
 
 def _hinted(word: str) -> tuple[str, ...]:
@@ -211,18 +205,8 @@ class Phrase(BaseModel):
 
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-_DATE_WORDS = frozenset({"year", "date", "day", "decade", "century", "month"})
-_PERSON_WORDS = frozenset({"person", "people", "persons", "someone", "somebody"})
-# English words that ask for things sharing something with the question's entity ("the same
-# director as", "co-starred with", "other films by", "the director of X also directed"): the
-# answer chain goes out along a relation and back along the same one
-SHARING_WORDS = frozenset({"same", "share", "shares", "shared", "sharing", "co", "together",
-                           "fellow", "other", "others", "alongside", "common", "also"})
-_PLACE_WORDS = frozenset({"place", "places", "location", "locations"})
-# English nouns that ask for a category of things rather than the things ("what *kind* of
-# films", "what *types* are the films …"): the answer classifies what follows them
-CATEGORY_NOUNS = frozenset({"kind", "kinds", "type", "types", "sort", "sorts", "category",
-                            "categories", "variety", "varieties"})
+SHARING_WORDS = lx.SHARING_WORDS  # "the same director as", "co-starred with" (lexicon)
+CATEGORY_NOUNS = lx.CATEGORY_NOUNS  # "what *kind* of films" (lexicon)
 
 
 def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
@@ -233,23 +217,28 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
     type_words: list[str] = []
     plural = False
     for i, w in enumerate(toks):
-        if w in ("which", "what") and toks[i + 1 : i + 2] and toks[i + 1] in CATEGORY_NOUNS:
+        if w in lx.WH_WORDS and toks[i + 1 : i + 2] and toks[i + 1] in CATEGORY_NOUNS:
             # "what kind of films …", "what types are the films …": a category is asked for
             type_words.append(toks[i + 1])
             plural = toks[i + 1].endswith("s")
             break
-        if w in ("which", "what") or (w == "many" and i and toks[i - 1] == "how"):
+        if w in lx.WH_WORDS or (w == "many" and i and toks[i - 1] == lx.HOW):
             run = []  # "which instrument family": a compound right after the question word
             for nxt in toks[i + 1 : i + 5]:
-                if nxt in STOPWORDS or (run and len(nxt) > 4 and nxt.endswith("ed")):
-                    break  # "which customers *ordered* X": a past verb ends the compound
+                if nxt in STOPWORDS or nxt in lx.PAST_FORMS or (len(nxt) > 4
+                                                                and nxt.endswith("ed")):
+                    break  # "which customers *ordered* X", "what *killed* X": a past verb
                 run.append(nxt)
+            nxt1 = toks[i + 1] if i + 1 < len(toks) else ""
+            verb_next = nxt1 in lx.PAST_FORMS or (len(nxt1) > 4 and nxt1.endswith("ed"))
             if run:
                 type_words.extend(run)
-            else:
+            elif not (nxt1 in lx.DO_WORDS or verb_next):
+                # "what is the *capital* of X": the noun after the copula is what is asked;
+                # "what does the author of X research": after do/does/did comes the subject
                 for nxt in toks[i + 1 : i + 4]:
                     if nxt in STOPWORDS:
-                        if nxt in ("are", "were"):
+                        if nxt in lx.PLURAL_COPULAS:
                             plural = True
                         continue
                     type_words.append(nxt)
@@ -258,31 +247,26 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
                 head = type_words[-1]
                 plural = plural or (head.endswith("s") and not head.endswith("ss"))
             break
-    if " how many " in text or " number of " in text:
+    if any(f" {p} " in text for p in lx.COUNT_PHRASES):
         return "count", tuple(type_words), True
-    if re.search(r" how (much|long|old|big|large|tall|far|high|heavy|deep) ", text):
+    if any(a == lx.HOW and b in lx.HOW_MEASURES for a, b in zip(toks, toks[1:], strict=False)):
         return "number", tuple(type_words), False
-    if " when " in text or any(stem(t) in _DATE_WORDS or t in _DATE_WORDS for t in type_words[-1:]):
+    asks = {lx.QUESTION_WORD_KINDS[w] for w in toks if w in lx.QUESTION_WORD_KINDS}
+    if "date" in asks or any(stem(t) in lx.DATE_WORDS or t in lx.DATE_WORDS
+                                      for t in type_words[-1:]):
         return "date", tuple(type_words), plural
-    if re.search(r" (who|whom) ", text) or any(t in _PERSON_WORDS for t in type_words[-1:]):
-        return "person", tuple(type_words), plural or " who are " in text or " who were " in text
-    if " where " in text or any(t in _PLACE_WORDS for t in type_words[-1:]):
+    if "person" in asks or any(t in lx.PERSON_WORDS for t in type_words[-1:]):
+        who_list = any(w in lx.WHO_WORDS and b in lx.PLURAL_COPULAS
+                       for w, b in zip(toks, toks[1:], strict=False))
+        return "person", tuple(type_words), plural or who_list
+    if "place" in asks or any(t in lx.PLACE_WORDS for t in type_words[-1:]):
         return "place", tuple(type_words), plural
     return "thing", tuple(type_words), plural
 
 
-# Generic English words of arithmetic over rows (no dataset's names): what the routing reads.
-_SUM_WORDS = frozenset({"total", "sum", "altogether", "combined", "overall"})
-_AVG_WORDS = frozenset({"average", "mean", "avg"})
-_MOST = frozenset({"most", "highest", "largest", "biggest", "greatest", "maximum", "max", "top",
-                   "best", "longest", "oldest", "heaviest", "costliest", "priciest"})
-_LEAST = frozenset({"least", "lowest", "smallest", "fewest", "minimum", "min", "cheapest",
-                    "shortest", "youngest", "lightest", "worst", "bottom"})
-_COMPARATIVES = frozenset({"more", "less", "fewer", "greater", "higher", "lower", "larger",
-                           "smaller", "bigger", "cheaper", "older", "younger", "longer",
-                           "shorter"})
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "twenty": 20}
+_SUM_WORDS, _AVG_WORDS = lx.SUM_WORDS, lx.AVG_WORDS  # arithmetic words (lexicon)
+_MOST, _LEAST, _COMPARATIVES = lx.MOST_WORDS, lx.LEAST_WORDS, lx.COMPARATIVES
+_NUMBER_WORDS = lx.NUMBER_WORDS
 
 
 def _aggregate(toks: list[str], kind: AnswerKind) -> tuple[Aggregate | None, int | None, bool]:
@@ -290,7 +274,8 @@ def _aggregate(toks: list[str], kind: AnswerKind) -> tuple[Aggregate | None, int
     first). English question forms only; "top 5", "the most", "how many", "average"…"""
     text = " " + " ".join(toks) + " "
     k = None
-    m = re.search(r" (?:top|bottom) (\d+|" + "|".join(_NUMBER_WORDS) + ") ", text)
+    m = re.search(r" (?:" + "|".join(sorted(lx.RANK_ENDS)) + r") (\d+|"
+                  + "|".join(_NUMBER_WORDS) + ") ", text)
     if m:
         k = int(m.group(1)) if m.group(1).isdigit() else _NUMBER_WORDS[m.group(1)]
     most = bool(set(toks) & _MOST) or " top " in text
@@ -301,13 +286,12 @@ def _aggregate(toks: list[str], kind: AnswerKind) -> tuple[Aggregate | None, int
         k = next((int(w) if w.isdigit() else _NUMBER_WORDS[w] for w in toks[:sup]
                   if (w.isdigit() and 0 < int(w) < 1000) or w in _NUMBER_WORDS), None)
     comparative = set(toks) & _COMPARATIVES
-    if re.search(r" or (?:more|less|fewer|higher|lower|greater|above|below|over|under) ", text):
+    if re.search(r" or (?:" + "|".join(sorted(lx.BOUND_WORDS)) + ") ", text):
         comparative = set()  # "25 or higher" is a filter, not a comparison
-    if comparative and ((" than " in text and (" or " in text or toks[:1] and toks[0] in (
-            "is", "are", "does", "do", "did", "was", "were", "has", "have")))
-            or (" or " in text and toks[:1] and toks[0] in ("which", "who", "what"))):
-        return "compare", None, not comparative & {"less", "fewer", "lower", "smaller",
-                                                   "cheaper", "younger", "shorter"}
+    first = toks[0] if toks else ""
+    if comparative and ((" than " in text and (" or " in text or first in lx.AUXILIARIES))
+                        or (" or " in text and (first in lx.WH_WORDS or first in lx.WHO_WORDS))):
+        return "compare", None, not comparative & lx.DESCENDING_NOT
     if k is not None and (most or least or " top " in text):
         return "rank", k, desc  # "the top 3 categories by average price": ranked groups
     if set(toks) & _AVG_WORDS:
@@ -315,15 +299,15 @@ def _aggregate(toks: list[str], kind: AnswerKind) -> tuple[Aggregate | None, int
     if kind == "count" and set(toks) & _SUM_WORDS and not (most or least):
         return "sum", k, desc  # "the total number of units": a sum (one counted value passes)
     if kind == "count":
-        return ("rank", k, desc) if (most or least) and toks[:1] and toks[0] in (
-            "which", "who", "what", "list", "find", "show", "name") and " how many " not in text \
-            else ("count", k, desc)
+        return ("rank", k, desc) if (most or least) and first in lx.LIST_WORDS | lx.WH_WORDS \
+            and " how many " not in text else ("count", k, desc)
     if set(toks) & _SUM_WORDS and not (most or least):
         return "sum", k, desc
     if k is not None or most or least:
         # "what is the highest price" asks for a value; "which product has the highest price"
         # (or a top-k list) asks for the rows ranked
-        value_first = toks[:3] in (["what", "is", "the"], ["what", "s", "the"]) and k is None
+        value_first = (len(toks) > 2 and toks[0] in lx.WH_WORDS and toks[1] in lx.SINGULAR_COPULAS
+                       and toks[2] in lx.ARTICLES and k is None)
         if value_first and (set(toks[3:5]) & (_MOST | _LEAST)):
             return ("max" if desc else "min"), None, desc
         return "rank", k, desc

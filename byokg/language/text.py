@@ -6,23 +6,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from byokg.language import lexicon
+
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 _SPACES = re.compile(r"\s+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
-# English function words and question fillers; never content on their own (one list for
-# question analysis, spotting and relation scoring)
-STOPWORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is it
-    its itself just me might more most must my myself no nor not now of off on once one ones only
-    or other our ours out over own same shall she should so some such than that the their theirs
-    them then there these they this those through to too under until up us very was we were what
-    whats when where wheres which while who whom whos whose why will with would yes you your yours
-    s may name named called kind type sort many much""".split()
-)
+STOPWORDS = lexicon.STOPWORDS  # English function words (byokg.language.lexicon)
 
 
 def normalize(text: str) -> str:
@@ -80,7 +71,7 @@ def words(text: str) -> list[str]:
 
 def stem(word: str) -> str:
     """A light English suffix stripper (``directed`` -> ``direct``, ``cities`` -> ``cit``)."""
-    for suf in ("ing", "ies", "ed", "es", "s"):
+    for suf in lexicon.STEM_SUFFIXES:
         if len(word) > len(suf) + 3 and word.endswith(suf):
             return word[: -len(suf)]
     return word

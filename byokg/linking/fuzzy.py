@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from byokg.language import lexicon
 from byokg.language.grams import fast_normalize, gram_codes, gram_table
 
 from ..contracts import Candidate, MentionLinks
@@ -43,16 +44,7 @@ FORMAT = 1
 FUZZY_CAP = 0.99
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
-STOP_WORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is it
-    its itself just me more most my myself no nor not now of off on once only or other our ours
-    out over own same she should so some such than that the their theirs them then there these
-    they this those through to too under until up very was we were what when where which while
-    who whom whose why will with would you your yours also did does whats wheres whos name named
-    called many much""".split()
-)
+STOP_WORDS = lexicon.NAME_STOPWORDS  # function words that never make a name match alone
 
 
 _GLUED_BEFORE = "-&+#@/_"  # a character joined to the span: it is part of a longer token

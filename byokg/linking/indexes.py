@@ -2,8 +2,10 @@
 
 :func:`get_name_index` (the fuzzy n-gram/rapidfuzz :class:`~byokg.linking.fuzzy.NameIndex`) and
 :func:`get_dense_index` (FAISS over embedder vectors) are built once per store and run
-(``Services.shared``) and, when ``RunConfig.index_dir`` is set, saved there with a manifest and
-reused while the graph's names are unchanged. The ``entity-linker`` (``byokg.plugins.linking``)
+(``Services.shared``) and saved with a manifest in the graph's cache folder (under
+``RunConfig.index_dir`` when set, else next to the graph's profile in ``$BYOKG_CACHE_DIR`` or
+``~/.cache/byokg``; ``BYOKG_CACHE_DIR=off`` keeps nothing), reused while the graph's names are
+unchanged. The ``entity-linker`` (``byokg.plugins.linking``)
 searches them.
 """
 
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from byokg.config import slug
+from byokg.config import graph_cache_dir, slug
 from byokg.errors import InputError
 from byokg.graph.store import GraphStore
 from byokg.linking.manifest import collect_names, mismatch, read_manifest
@@ -27,9 +29,13 @@ log = logging.getLogger("byokg.linking")
 # ---------------------------------------------------------------------------- index cache
 
 
-def _index_root(services: Services, index_dir: str | Path | None) -> Path | None:
+def _graph_folder(store: GraphStore, services: Services, index_dir: str | Path | None
+                  ) -> Path | None:
+    """The graph's cache folder under ``index_dir``, else ``RunConfig.index_dir``, else the
+    cache root (``$BYOKG_CACHE_DIR`` or ``~/.cache/byokg``, next to the graph's profile); None
+    when caching is off or the graph was built in this process."""
     root = index_dir if index_dir is not None else services.config.index_dir
-    return Path(root).expanduser() if root else None
+    return graph_cache_dir(store.uri, Path(root).expanduser() if root else None)
 
 
 def _on_disk(folder: Path, expect: dict[str, Any], load: Callable[[], Any],
@@ -41,6 +47,7 @@ def _on_disk(folder: Path, expect: dict[str, Any], load: Callable[[], Any],
         try:
             index = load()
             index.status = "loaded"
+            log.info("%s index for %s loaded from %s", expect["kind"], store_uri, folder)
             return index
         except InputError as exc:
             why = str(exc)
@@ -59,12 +66,12 @@ def _on_disk(folder: Path, expect: dict[str, Any], load: Callable[[], Any],
 
 def get_name_index(store: GraphStore, services: Services | None = None, *,
                    index_dir: str | Path | None = None) -> Any:
-    """The fuzzy :class:`NameIndex` of ``store``: built once per run, and kept on disk under
-    ``index_dir`` (default ``services.config.index_dir``) when one is set. A saved index whose
+    """The fuzzy :class:`NameIndex` of ``store``: built once per run, and kept on disk in the
+    graph's cache folder (see the module doc; ``index_dir`` overrides). A saved index whose
     manifest does not match the store (names changed, other format) is rebuilt; its
     ``status`` attribute says what happened (``built``, ``loaded``, ``rebuilt: <why>``)."""
     services = services or Services()
-    root = _index_root(services, index_dir)
+    root = _graph_folder(store, services, index_dir)
 
     def build() -> Any:
         from byokg.linking.fuzzy import FORMAT, NameIndex
@@ -73,7 +80,7 @@ def get_name_index(store: GraphStore, services: Services | None = None, *,
             index = NameIndex.from_store(store)
             index.status = "built"
             return index
-        folder = root / slug(store.uri) / "names"
+        folder = root / "names"
         pairs, fp = collect_names(store)
         return _on_disk(folder, {"kind": "names", "format": FORMAT, "fingerprint": fp},
                         lambda: NameIndex.load(folder, expect_fingerprint=fp),
@@ -87,7 +94,7 @@ def get_dense_index(store: GraphStore, services: Services | None = None, *,
     """The :class:`DenseIndex` of ``store`` for ``services.embedder``, cached like
     :func:`get_name_index` (the manifest also pins the embedder name and dimension)."""
     services = services or Services()
-    root = _index_root(services, index_dir)
+    root = _graph_folder(store, services, index_dir)
     embedder = services.embedder
 
     def build() -> Any:
@@ -97,7 +104,7 @@ def get_dense_index(store: GraphStore, services: Services | None = None, *,
             index = DenseIndex.from_store(store, embedder, progress=progress)
             index.status = "built"
             return index
-        folder = root / slug(store.uri) / f"dense-{slug(embedder.name)}"
+        folder = root / f"dense-{slug(embedder.name)}"
         pairs, fp = collect_names(store)
         expect = {"kind": "dense", "format": FORMAT, "fingerprint": fp,
                   "embedder": embedder.name, "dim": embedder.dim}

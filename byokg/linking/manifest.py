@@ -131,4 +131,8 @@ def mismatch(found: Manifest | None, expected: dict[str, Any]) -> str | None:
 
 
 def default_index_dir() -> Path:
-    return Path.home() / ".cache" / "byokg"
+    """Where indexes are kept by default: the cache root (``$BYOKG_CACHE_DIR`` or
+    ``~/.cache/byokg``), next to the graphs' profiles."""
+    from byokg.config import cache_root
+
+    return cache_root() or Path.home() / ".cache" / "byokg"

@@ -62,6 +62,43 @@ def token_counts(usage: Any, prompt_key: str, completion_key: str) -> tuple[int,
     return out[0], out[1], warns
 
 
+class StreamedReply:
+    """A reply read as a provider streams it: each text piece sent on to ``on_token`` and kept,
+    reading stopped past ``max_reply_chars`` (``cut``). Providers decode their own events and
+    call :meth:`send`; :meth:`response` builds the :class:`LLMResponse`."""
+
+    usage_keys: ClassVar[tuple[str, str]] = ("prompt_tokens", "completion_tokens")
+
+    def __init__(self, llm: Any, on_token: TokenCallback) -> None:
+        self.llm, self.on_token = llm, on_token
+        self.parts: list[str] = []
+        self.chars = 0
+        self.cut = False
+        self.usage: Any = None
+        self.warnings: list[str] = []
+
+    def send(self, text: str) -> None:
+        room = self.llm.max_reply_chars - self.chars
+        if len(text) > room:
+            text, self.cut = text[:room], True
+        if text:
+            self.parts.append(text)
+            self.chars += len(text)
+            self.on_token(text)
+
+    def response(self) -> LLMResponse:
+        """The reply read so far, with the cut and the usage's problems as warnings."""
+        name = self.llm.name
+        warns = list(self.warnings)
+        if self.cut:
+            warns.append(f"reply cut at {self.llm.max_reply_chars:,} characters while reading "
+                         "(llm_options max_reply_chars); the rest was not read")
+        pt, ct, usage_warns = token_counts(self.usage, *self.usage_keys)
+        return LLMResponse(text="".join(self.parts), model=name, prompt_tokens=pt,
+                           completion_tokens=ct,
+                           warnings=[f"{name}: {w}" for w in warns + usage_warns])
+
+
 class BaseLLM:
     """``complete()`` for providers: retries with capped exponential back-off and jitter, a
     deadline for each call (connect + whole reply: ``timeout_s``) and a total budget across
@@ -156,6 +193,25 @@ class BaseLLM:
             f"{self.timeout_s:g} s per call, budget {self.budget_s:g} s in all; set "
             f"llm_options timeout_s / budget_s): {last}",
             code=last.code if last else "budget", summary=last.summary if last else None)
+
+
+class WrappingLLM(BaseLLM):
+    """An LLM that answers from a store of replies and asks a wrapped model on a miss (the
+    cache, the replay cassette): plain and streamed calls both go to :meth:`_answer`, which
+    sends the reply to ``on_token`` when given."""
+
+    def _call(self, prompt: str, system: str | None, max_tokens: int | None,
+              temperature: float | None, timeout_s: float) -> LLMResponse:
+        return self._answer(prompt, system, max_tokens, temperature, None)
+
+    def _stream(self, prompt: str, system: str | None, max_tokens: int | None,
+                temperature: float | None, timeout_s: float, on_token: TokenCallback
+                ) -> LLMResponse:
+        return self._answer(prompt, system, max_tokens, temperature, on_token)
+
+    def _answer(self, prompt: str, system: str | None, max_tokens: int | None,
+                temperature: float | None, on_token: TokenCallback | None) -> LLMResponse:
+        raise NotImplementedError
 
 
 @runtime_checkable

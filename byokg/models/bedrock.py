@@ -25,6 +25,7 @@ from byokg.models.base import (
     MAX_REPLY_CHARS,
     BaseLLM,
     LLMResponse,
+    StreamedReply,
     TokenCallback,
     TransientLLMError,
     token_counts,
@@ -224,16 +225,14 @@ class BedrockLLM(BaseLLM):
                            warnings=[f"{self.name}: {w}" for w in warns + usage_warns])
 
 
-class _Accumulator:
+class _Accumulator(StreamedReply):
     """The text, usage and stop reason of a ``converse_stream`` reply as its events arrive."""
 
+    usage_keys = ("inputTokens", "outputTokens")
+
     def __init__(self, llm: BedrockLLM, on_token: TokenCallback) -> None:
-        self.llm, self.on_token = llm, on_token
-        self.parts: list[str] = []
-        self.chars = 0
-        self.cut = False
+        super().__init__(llm, on_token)
         self.stopped: str | None = None
-        self.usage: Any = None
         self.skipped: list[str] = []
 
     def take(self, ev: dict[str, Any]) -> None:
@@ -241,7 +240,7 @@ class _Accumulator:
             delta = ev["contentBlockDelta"].get("delta") or {}
             text = delta.get("text")
             if isinstance(text, str):
-                self._send(text)
+                self.send(text)
             else:
                 self.skipped.extend(k for k in delta if k not in self.skipped)
         elif "messageStop" in ev:
@@ -249,25 +248,10 @@ class _Accumulator:
         elif "metadata" in ev:
             self.usage = ev["metadata"].get("usage")
 
-    def _send(self, text: str) -> None:
-        room = self.llm.max_reply_chars - self.chars
-        if len(text) > room:
-            text, self.cut = text[:room], True
-        if text:
-            self.parts.append(text)
-            self.chars += len(text)
-            self.on_token(text)
-
     def response(self) -> LLMResponse:
-        name = self.llm.name
         if not self.cut and self.stopped is None:
-            raise TransientLLMError(f"{name}: the stream ended before messageStop after "
-                                    f"{self.chars:,} characters", code="stream-ended")
-        warns = [f"skipped non-text content: {', '.join(self.skipped)}"] if self.skipped else []
-        if self.cut:
-            warns.append(f"reply cut at {self.llm.max_reply_chars:,} characters while reading "
-                         "(llm_options max_reply_chars); the rest was not read")
-        pt, ct, usage_warns = token_counts(self.usage, "inputTokens", "outputTokens")
-        return LLMResponse(text="".join(self.parts), model=name, prompt_tokens=pt,
-                           completion_tokens=ct,
-                           warnings=[f"{name}: {w}" for w in warns + usage_warns])
+            raise TransientLLMError(f"{self.llm.name}: the stream ended before messageStop "
+                                    f"after {self.chars:,} characters", code="stream-ended")
+        if self.skipped:
+            self.warnings.insert(0, f"skipped non-text content: {', '.join(self.skipped)}")
+        return super().response()

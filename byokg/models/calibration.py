@@ -13,31 +13,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-# Synonym and paraphrase pairs of everyday English: single words, a word and a phrase, two
-# phrases. Kept generic on purpose: no graph schema's names.
-RELATED_PAIRS: tuple[tuple[str, str], ...] = (
-    ("car", "automobile"), ("begin", "start"), ("big", "large"), ("child", "kid"),
-    ("buy", "purchase"), ("house", "home"), ("quick", "fast"), ("happy", "glad"),
-    ("doctor", "physician"), ("shop", "store"), ("road", "street"), ("error", "mistake"),
-    ("answer", "reply"), ("rich", "wealthy"), ("sick", "ill"), ("town", "city"),
-    ("photo", "picture"), ("job", "occupation"), ("wife", "spouse"), ("boat", "ship"),
-    ("couch", "sofa"), ("story", "tale"), ("gift", "present"), ("film", "movie"),
-    ("author", "writer"), ("speak", "talk"), ("hat", "cap"), ("stone", "rock"),
-    ("mother", "mom"), ("lawyer", "attorney"), ("ocean", "sea"), ("price", "cost"),
-    ("died", "passed away"), ("born in", "birthplace"), ("married to", "husband"),
-    ("works for", "employer"), ("lives in", "residence"), ("made by", "manufacturer"),
-    ("written by", "penned by"), ("located in", "situated in"), ("how old", "age"),
-    ("how tall", "height"), ("speaks", "language spoken"), ("belongs to", "owned by"),
-    ("cause of death", "what killed"), ("place of birth", "where was born"),
-    ("starting date", "when did it begin"), ("phone number", "telephone"),
-    ("brother or sister", "sibling"), ("studied at", "attended university"),
-    ("capital city", "seat of government"), ("team member", "plays for"),
-    ("country of origin", "comes from"), ("release date", "came out"),
-    ("leader", "head of"), ("teacher", "instructor"), ("salary", "wage"),
-    ("illustration", "drawing"), ("last name", "surname"), ("nickname", "also known as"),
-    ("weight", "how heavy"), ("founded", "established"), ("member of", "part of the group"),
-    ("expensive", "costly"),
-)
+from byokg.language import lexicon
+
+# Synonym and paraphrase pairs of everyday English (no graph schema's names)
+RELATED_PAIRS: tuple[tuple[str, str], ...] = lexicon.CALIBRATION_PAIRS
 
 
 class Calibration(BaseModel):

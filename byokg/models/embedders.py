@@ -35,6 +35,21 @@ _lock = threading.RLock()
 _instances: dict[tuple, Any] = {}
 
 
+
+def flag_model(path: str | os.PathLike[str], what: str, folder: str, cls: str) -> tuple[Path, Any]:
+    """The local model folder and the FlagEmbedding class ``cls`` for a ``what`` (an embedder, a
+    reranker); a clear error when the folder is missing or the extra is not installed."""
+    p = Path(path).expanduser()
+    if not p.is_dir():
+        raise ModelNotFoundError(
+            f"{what} model folder {p} not found; point path= at a local {folder} folder "
+            f"(nothing is downloaded) and install the extra: {EXTRA_HINT}")
+    try:
+        import FlagEmbedding
+    except ImportError as exc:
+        raise ConfigError(f"the FlagEmbedding {what} needs {EXTRA_HINT} ({exc})") from None
+    return p, getattr(FlagEmbedding, cls)
+
 @contextlib.contextmanager
 def quiet_loading() -> Iterator[None]:
     """Hide transformers' per-load "Loading weights" bar (byokg shows its own progress)."""
@@ -117,18 +132,9 @@ class FlagEmbedder:
         max_length: int = 128,
         query_instruction: str | None = None,
     ) -> None:
-        p = Path(path).expanduser()
-        if not p.is_dir():
-            raise ModelNotFoundError(
-                f"embedding model folder {p} not found; point path= at a local model folder "
-                f"(nothing is downloaded) and install the extra: {EXTRA_HINT}"
-            )
         if pooling not in ("cls", "mean", "last_token"):
             raise ConfigError(f"pooling must be cls, mean or last_token, got {pooling!r}")
-        try:
-            from FlagEmbedding import FlagModel
-        except ImportError as exc:
-            raise ConfigError(f"the FlagEmbedding embedder needs {EXTRA_HINT} ({exc})") from None
+        p, FlagModel = flag_model(path, "embedder", "model", "FlagModel")  # noqa: N806
         self.path = str(p)
         self.name = name or f"flag:{p.name}"
         self.max_length = max_length

@@ -72,7 +72,10 @@ def post(url: str, body: bytes, headers: dict[str, str], deadline_s: float, *,
     The body is kept up to ``max_bytes`` (an error status: up to 64 KiB); past that, reading
     stops, the connection is closed and the reply is marked ``cut`` - a huge reply is never
     read whole. With ``sink``, a 2xx ``text/event-stream`` body is not kept: each chunk goes
-    to ``sink`` as it arrives, and ``sink`` returns False to stop reading (``cut``)."""
+    to ``sink`` as it arrives, and ``sink`` returns False to stop reading (``cut``).
+
+    Long because the deadline timer, the cancellation watch and the connection are set up and
+    torn down around the whole read in one try/finally."""
     parts = urllib.parse.urlsplit(url)
     end = time.monotonic() + deadline_s
     conn = _connection(parts, timeout=max(deadline_s, 0.001))

@@ -33,6 +33,7 @@ from byokg.models.base import (
     MAX_REPLY_CHARS,
     BaseLLM,
     LLMResponse,
+    StreamedReply,
     TokenCallback,
     TransientLLMError,
     token_counts,
@@ -207,19 +208,15 @@ class OpenAICompatLLM(BaseLLM):
         return reader.finish()
 
 
-class _StreamReader:
+class _StreamReader(StreamedReply):
     """The sink of a streamed reply: decodes the events, sends each text delta on, keeps the
     usage of the last chunk and stops reading at ``[DONE]`` or past ``max_reply_chars``."""
 
     def __init__(self, llm: OpenAICompatLLM, on_token: TokenCallback) -> None:
-        self.llm, self.on_token = llm, on_token
+        super().__init__(llm, on_token)
         self.decoder = SSEDecoder(max_line=llm.max_reply_bytes)
-        self.parts: list[str] = []
-        self.chars = 0
-        self.done = self.cut = False
+        self.done = False
         self.finished: str | None = None  # the last finish_reason
-        self.usage: Any = None
-        self.warnings: list[str] = []
 
     def feed(self, chunk: bytes) -> bool:
         """Take one chunk of the body; False: stop reading."""
@@ -259,36 +256,19 @@ class _StreamReader:
             if isinstance(delta, dict):
                 text, warns = content_text(delta.get("content"))
                 self.warnings.extend(w for w in warns if w not in self.warnings)
-                self._send(text)
+                self.send(text)
             if first.get("finish_reason"):
                 self.finished = str(first["finish_reason"])
         return not self.cut
-
-    def _send(self, text: str) -> None:
-        room = self.llm.max_reply_chars - self.chars
-        if len(text) > room:
-            text, self.cut = text[:room], True
-        if text:
-            self.parts.append(text)
-            self.chars += len(text)
-            self.on_token(text)
 
     def finish(self) -> LLMResponse:
         for _name, data in self.decoder.close():
             if self.done or self.cut or not self._event(data):
                 break
-        name = self.llm.name
         if not (self.done or self.cut or self.finished):
-            raise TransientLLMError(f"{name}: the stream ended before its end ([DONE]) after "
-                                    f"{self.chars:,} characters", code="stream-ended")
-        warns = list(self.warnings)
-        if self.cut:
-            warns.append(f"reply cut at {self.llm.max_reply_chars:,} characters while reading "
-                         "(llm_options max_reply_chars); the rest was not read")
-        pt, ct, usage_warns = token_counts(self.usage, "prompt_tokens", "completion_tokens")
-        return LLMResponse(text="".join(self.parts), model=name, prompt_tokens=pt,
-                           completion_tokens=ct,
-                           warnings=[f"{name}: {w}" for w in warns + usage_warns])
+            raise TransientLLMError(f"{self.llm.name}: the stream ended before its end ([DONE]) "
+                                    f"after {self.chars:,} characters", code="stream-ended")
+        return self.response()
 
 
 def _salvage_content(raw: bytes) -> str | None:

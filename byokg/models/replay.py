@@ -21,9 +21,9 @@ from typing import Any
 from byokg.errors import ConfigError, InputError, LLMError
 from byokg.models.base import (
     LLM,
-    BaseLLM,
     LLMResponse,
     TokenCallback,
+    WrappingLLM,
     complete_streaming,
     prompt_checksum,
     token_counts,
@@ -64,7 +64,7 @@ def load_cassette(path: Path) -> dict[str, dict[str, Any]]:
     return entries
 
 
-class ReplayLLM(BaseLLM):
+class ReplayLLM(WrappingLLM):
     """Answers from a cassette; with ``record`` a real model answers (its deadline, budget and
     retries apply: options such as ``timeout_s`` / ``budget_s`` are passed through to it)."""
 
@@ -90,15 +90,6 @@ class ReplayLLM(BaseLLM):
             )
         self.entries = load_cassette(self.path)
         self.name = f"replay:{self.path.name}"
-
-    def _call(self, prompt: str, system: str | None, max_tokens: int | None,
-              temperature: float | None, timeout_s: float) -> LLMResponse:
-        return self._answer(prompt, system, max_tokens, temperature, None)
-
-    def _stream(self, prompt: str, system: str | None, max_tokens: int | None,
-                temperature: float | None, timeout_s: float, on_token: TokenCallback
-                ) -> LLMResponse:
-        return self._answer(prompt, system, max_tokens, temperature, on_token)
 
     def _answer(self, prompt: str, system: str | None, max_tokens: int | None,
                 temperature: float | None, on_token: TokenCallback | None) -> LLMResponse:

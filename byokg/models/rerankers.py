@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from byokg.errors import ConfigError, ModelNotFoundError
-from byokg.models.embedders import EXTRA_HINT, _cached, quiet_loading
+from byokg.errors import ModelNotFoundError
+from byokg.models.embedders import EXTRA_HINT, _cached, flag_model, quiet_loading
 
 
 class FlagCrossEncoder:
@@ -26,16 +26,7 @@ class FlagCrossEncoder:
 
     def __init__(self, path: str | os.PathLike[str], *, normalize: bool = True,
                  max_length: int = 512, name: str | None = None) -> None:
-        p = Path(path).expanduser()
-        if not p.is_dir():
-            raise ModelNotFoundError(
-                f"reranker model folder {p} not found; point path= at a local bge-reranker "
-                f"folder (nothing is downloaded) and install the extra: {EXTRA_HINT}"
-            )
-        try:
-            from FlagEmbedding import FlagReranker
-        except ImportError as exc:
-            raise ConfigError(f"the flag reranker needs {EXTRA_HINT} ({exc})") from None
+        p, FlagReranker = flag_model(path, "reranker", "bge-reranker", "FlagReranker")  # noqa: N806
         self.path = str(p)
         self.name = name or f"flag:{p.name}"
         self.normalize = normalize

@@ -85,6 +85,11 @@ class Services:
         LLM counted against ``budget`` (a :class:`byokg.models.budget.CallBudget`)."""
         return _QuestionServices(self, budget)
 
+    def without_llm(self, config: RunConfig) -> Services:
+        """A view of these services with no LLM and another config (the hybrid strategy's
+        offline pass): the same embedder, reranker and caches."""
+        return _QuestionServices(self, None, config=config, llm=False)
+
     def per_question(self, key: Hashable, build: Callable[[], _T]) -> _T:
         """Get-or-build something that lives as long as one question (a query's result that a
         later stage or round would otherwise run again). Outside a question: built each time."""
@@ -101,15 +106,16 @@ class Services:
 class _QuestionServices(Services):
     """Services of one question: everything delegated to the run's, the LLM budgeted."""
 
-    def __init__(self, base: Services, budget: Any) -> None:
+    def __init__(self, base: Services, budget: Any, *, config: RunConfig | None = None,
+                 llm: bool = True) -> None:
         from byokg.models.budget import budgeted
 
         self.base = base
-        self.config = base.config
+        self.config = config or base.config
         self.cache = base.cache
         self._lock = base._lock
         self.budget = budget
-        self._question_llm = budgeted(base.llm, budget)
+        self._question_llm = budgeted(base.llm, budget) if llm else None
         self._scratch: dict[Hashable, Any] = {}
         self._scratch_lock = threading.Lock()
 
@@ -129,6 +135,8 @@ class _QuestionServices(Services):
         return self.base.shared(key, build)
 
     def for_question(self, budget: Any) -> Services:
+        if self._question_llm is None and self.config is not self.base.config:
+            return _QuestionServices(self.base, budget, config=self.config, llm=False)
         return self.base.for_question(budget)
 
     def per_question(self, key: Hashable, build: Callable[[], _T]) -> _T:

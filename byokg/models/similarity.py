@@ -15,6 +15,7 @@ embedder that is gone takes its vectors with it).
 
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
 from collections.abc import Sequence
@@ -26,14 +27,23 @@ from byokg.language.analysis import (
     lexical_phrase_score,
     lexical_relation_scores,
 )
+from byokg.language.relwords import verbalize
+from byokg.language.text import STOPWORDS
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
 
+    from byokg.models.cache import VectorFile
+
 VEC_CACHE_MAX = 200_000  # vectors kept per embedder before its cache is cleared
-COSINE_FLOOR = 0.3  # MiniLM cosine of unrelated words sits around 0.2-0.3
-COSINE_SPAN = 0.38  # FLOOR + SPAN and above: a full match
+COSINE_FLOOR = 0.3  # an embedder without a calibration: a cosine counts from here ...
+COSINE_SPAN = 0.38  # ... and is a full match at FLOOR + SPAN (MiniLM's landmarks)
 TOPICAL_QUANTILE = 0.75  # a word's own floor: this quantile of its cosines to the graph's relations
+RELATION_TEXTS = 2  # phrases per direction a relation is read as (besides its own words)
+VOCABULARY_TEXTS = 8  # phrases per relation read from the graph's vocabulary (lexicon, LLM)
+FLOOR_VOCABULARY = 4  # relations from which a word's topical floor is measured
 
 _VEC_LOCK = threading.Lock()
 _VECTORS: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
@@ -47,14 +57,22 @@ def _vector_cache(embedder: Any) -> dict[str, Any]:
             return {}
 
 
-def encode_cached(embedder: Any, texts: Sequence[str], *, batch_size: int = 128) -> np.ndarray:
+def encode_cached(embedder: Any, texts: Sequence[str], *, batch_size: int = 128,
+                  file: VectorFile | None = None) -> np.ndarray:
     """``embedder.encode(texts)`` with a cache per embedder object; only unseen texts are
-    encoded."""
+    encoded. With ``file`` (the graph's vectors on disk for this embedder) texts it holds are
+    read from it and new ones are added to it."""
     import numpy as np
 
     cache = _vector_cache(embedder)
     with _VEC_LOCK:
         missing = list(dict.fromkeys(t for t in texts if t not in cache))
+    if missing and file is not None:
+        got = file.get(missing)
+        if got:
+            with _VEC_LOCK:
+                cache.update(got)
+            missing = [t for t in missing if t not in got]
     if missing:
         vecs = np.asarray(embedder.encode(missing, batch_size=batch_size), dtype=np.float32)
         with _VEC_LOCK:
@@ -64,6 +82,8 @@ def encode_cached(embedder: Any, texts: Sequence[str], *, batch_size: int = 128)
             found = {t: cache[t] for t in texts if t in cache}
         for t, v in zip(missing, vecs, strict=True):  # cleared meanwhile: still answer
             found.setdefault(t, v)
+        if file is not None:
+            file.add(dict(zip(missing, vecs, strict=True)))
     else:
         with _VEC_LOCK:
             found = {t: cache[t] for t in texts}
@@ -74,30 +94,47 @@ def encode_cached(embedder: Any, texts: Sequence[str], *, batch_size: int = 128)
 
 
 def semantic_model(services: Any) -> Any:
-    """The model for meaning-level similarity: the run's configured embedder, else MiniLM when
-    it is installed, else None (lexical only). The character n-gram ``lexical`` embedder says
-    nothing about meaning and is not used here."""
+    """The model for meaning-level similarity: the run's configured embedder, else the best
+    one installed (MiniLM when its weights are installed, else the static model shipped in
+    the core), or None when the run asks for the character n-gram ``lexical`` embedder
+    (spelling, not meaning) or has no services."""
     if services is None:
         return None
-    cfg = services.config
-    name = cfg.embedder
-    if name is None:
-        from byokg.models.embedders import minilm_available
-
-        try:
-            if not minilm_available():
-                return None
-        except ImportError:  # an import hook that refuses optional packages (a lean install)
-            return None
-    elif str(name).startswith("lexical"):
+    name = services.config.embedder
+    if name is not None and str(name).startswith("lexical"):
         return None
     return services.embedder
 
 
-def calibrate_cosine(cos: float, floor: float = COSINE_FLOOR) -> float:
-    """A sentence-embedding cosine mapped to [0, 1] like the lexical scores (at or below
-    ``floor``: 0)."""
-    return max(0.0, min(1.0, (cos - floor) / COSINE_SPAN))
+class Scale:
+    """Maps an embedder's cosines to [0, 1] from its calibration: 0 up to a floor (between its
+    typical and its 90th-percentile unrelated pair), 1 at its typical synonym pair."""
+
+    def __init__(self, embedder: Any) -> None:
+        cal = getattr(embedder, "calibration", None)
+        if cal is None:
+            self.floor, self.top = COSINE_FLOOR, COSINE_FLOOR + COSINE_SPAN
+        else:
+            self.floor = (cal.unrelated + cal.unrelated_p90) / 2.0
+            self.top = cal.related
+
+    def __call__(self, cos: float, floor: float | None = None) -> float:
+        lo = self.floor if floor is None else max(self.floor, floor)
+        span = max(self.top - lo, 1e-3)
+        return max(0.0, min(1.0, (cos - lo) / span))
+
+
+@functools.lru_cache(maxsize=65536)
+def relation_texts(name: str) -> tuple[str, ...]:
+    """What a relation (or label) name is read as by a model of meaning: its words, and its
+    first phrases each way (:func:`byokg.language.relwords.verbalize`) that bring a word of
+    their own ("born in" for ``place_of_birth``, "writer of" for ``wrote``; not "has book"
+    for ``Book``)."""
+    p = verbalize(name)
+    own = set(p.words) | STOPWORDS
+    extra = [x for x in (*p.forward[:RELATION_TEXTS], *p.backward[:RELATION_TEXTS])
+             if set(x.split()) - own]
+    return tuple(dict.fromkeys([p.text(), *([p.singular] if p.singular else []), *extra]))
 
 
 class Similarity:
@@ -107,23 +144,36 @@ class Similarity:
     :meth:`relation_scores`; :func:`semantic_model` (the configured embedder or MiniLM) into
     :meth:`phrase_similarity`. Without services both are lexical only."""
 
-    def __init__(self, analysis: QuestionAnalysis, services: Any = None) -> None:
+    def __init__(self, analysis: QuestionAnalysis, services: Any = None, *,
+                 vector_dir: Path | None = None) -> None:
         self.analysis = analysis
         self.services = services
+        self.vector_dir = vector_dir  # the graph's cache folder: vectors kept on disk there
+        self.vocabulary: Any = None  # the graph's vocabulary (:meth:`use_vocabulary`)
         self._lock = threading.Lock()
         self._rel: dict[str, float] = {}
         self._sim: dict[tuple[str, str, bool], float] = {}
         self._floor: dict[str, float] = {}
         self._model: Any = None
         self._model_known = False
+        self._scale: Scale | None = None
+        self._question_vec: dict[tuple[tuple[int, int], ...], Any] = {}
 
     @property
     def model(self) -> Any:
         """The model of meaning used for word similarity (None: lexical only)."""
         if not self._model_known:
             self._model = semantic_model(self.services)
+            self._scale = Scale(self._model) if self._model is not None else None
             self._model_known = True
         return self._model
+
+    @property
+    def scale(self) -> Scale:
+        """The model's cosine scale (:class:`Scale`)."""
+        if self.model is None or self._scale is None:
+            return Scale(None)
+        return self._scale
 
     # ------------------------------------------------------------------ relations
     def relation_scores(self, relations: Sequence[str]) -> dict[str, float]:
@@ -152,7 +202,7 @@ class Similarity:
         return self.services.embedder
 
     def _question_cosines(self, emb: Any, relations: list[str]) -> dict[str, float]:
-        vecs = encode_cached(emb, [humanize_relation(r) for r in relations])
+        vecs = self.encode(emb, [humanize_relation(r) for r in relations])
         qv = encode_cached(emb, [self.analysis.question])[0]
         return {r: float(c) for r, c in zip(relations, (vecs @ qv).tolist(), strict=True)}
 
@@ -181,13 +231,14 @@ class Similarity:
             if emb is not None:
                 ws = list(dict.fromkeys(w for w, _ in todo))
                 ns = list(dict.fromkeys(n for _, n in todo))
-                cos = self._pair_cosines(emb, ws, [humanize_relation(n) for n in ns])
+                cos = self._name_cosines(emb, ws, ns)
                 floors = self._floors(emb, ws, vocabulary)
                 wi = {w: i for i, w in enumerate(ws)}
                 ni = {n: i for i, n in enumerate(ns)}
+                scale = self.scale
                 for p in todo:
                     c = float(cos[wi[p[0]], ni[p[1]]])
-                    got[p] = max(got[p], calibrate_cosine(c, floors.get(p[0], COSINE_FLOOR)))
+                    got[p] = max(got[p], scale(c, floors.get(p[0])))
             with self._lock:
                 self._sim.update({(w, n, flag): v for (w, n), v in got.items()})
         with self._lock:
@@ -206,26 +257,116 @@ class Similarity:
         """Embed ``texts`` in one batch now (the model is slowest when called often with a few
         texts)."""
         if self.model is not None and texts:
-            encode_cached(self.model, list(dict.fromkeys(texts)))
+            self.encode(self.model, list(dict.fromkeys(texts)))
 
-    @staticmethod
-    def _pair_cosines(emb: Any, left: list[str], right: list[str]) -> Any:
-        return encode_cached(emb, left) @ encode_cached(emb, right).T
+    def encode(self, emb: Any, texts: Sequence[str]) -> np.ndarray:
+        """``texts`` embedded by ``emb`` through the caches: this process's, and the graph's
+        file of vectors when the question has a cache folder."""
+        file = None
+        if self.vector_dir is not None:
+            from byokg.models.cache import vector_file
+
+            file = vector_file(self.vector_dir, emb)
+        return encode_cached(emb, texts, file=file)
+
+    def _pair_cosines(self, emb: Any, left: list[str], right: list[str]) -> Any:
+        return self.encode(emb, left) @ self.encode(emb, right).T
+
+    def use_vocabulary(self, vocabulary: Any) -> None:
+        """Read relations through the graph's vocabulary too (``profile.vocabulary``: its
+        ``phrases(relation, inverse)`` with each phrase's ``source``), so the phrases of the
+        owner's lexicon and of an LLM compilation count beside those derived from the name.
+        Set it before the first comparison of the question."""
+        self.vocabulary = vocabulary
+
+    def relation_texts(self, name: str) -> tuple[str, ...]:
+        """:func:`relation_texts`, and the phrases the graph's vocabulary holds for the relation
+        from other sources than its name (the owner's lexicon, an LLM), both ways."""
+        base = relation_texts(name)
+        voc = self.vocabulary
+        if voc is None:
+            return base
+        try:
+            extra = [p.text for inv in (False, True) for p in voc.phrases(name, inv)
+                     if getattr(p, "source", "name") != "name"]
+        except (AttributeError, KeyError, TypeError):
+            return base
+        return tuple(dict.fromkeys([*base, *extra[:VOCABULARY_TEXTS]])) if extra else base
+
+    def _name_cosines(self, emb: Any, left: list[str], names: list[str]) -> Any:
+        """Cosines of words with relation names, each name read as its
+        :meth:`relation_texts` (the best of them counts)."""
+        import numpy as np
+
+        texts = [self.relation_texts(n) for n in names]
+        flat = list(dict.fromkeys(t for ts in texts for t in ts))
+        at = {t: i for i, t in enumerate(flat)}
+        cos = self.encode(emb, left) @ self.encode(emb, flat).T
+        out = np.empty((len(left), len(names)), dtype=np.float32)
+        for j, ts in enumerate(texts):
+            out[:, j] = cos[:, [at[t] for t in ts]].max(axis=1)
+        return out
+
+    # ------------------------------------------------------------------ chains
+    def question_vector(self, masks: Sequence[tuple[int, int]] = ()) -> Any:
+        """The question's vector with the character spans ``masks`` (its entity mentions)
+        left out (memoised per mask set); None without a model."""
+        emb = self.model
+        if emb is None:
+            return None
+        key = tuple(sorted(masks))
+        with self._lock:
+            got = self._question_vec.get(key)
+        if got is None:
+            q = self.analysis.question
+            parts, at = [], 0
+            for s, e in key:
+                parts.append(q[at:s])
+                at = max(at, e)
+            parts.append(q[at:])
+            text = " ".join(" ".join(parts).split()) or q
+            got = encode_cached(emb, [text])[0]
+            with self._lock:
+                self._question_vec[key] = got
+        return got
+
+    def chain_meaning(self, hops: Sequence[tuple[str, bool]],
+                      masks: Sequence[tuple[int, int]] = ()) -> float:
+        """How well the question (its mentions masked) says a relation chain read as English,
+        in [0, 1]: the calibrated cosine of the question's vector with the sum of the hops'
+        vectors, each hop the mean of its relation's :func:`relation_texts` (read both ways:
+        "the birthplace of X" and "where was X born" say one relation). 0 without a model."""
+        emb = self.model
+        if emb is None or not hops:
+            return 0.0
+        import numpy as np
+
+        qv = self.question_vector(masks)
+        total = None
+        for rel, _inv in hops:
+            vecs = self.encode(emb, list(self.relation_texts(rel)))
+            v = vecs.mean(axis=0)
+            n = float(np.linalg.norm(v))
+            v = v / n if n > 0 else v
+            total = v if total is None else total + v
+        n = float(np.linalg.norm(total)) if total is not None else 0.0
+        if n == 0.0:
+            return 0.0
+        return self.scale(float(qv @ (total / n)))
 
     def _floors(self, emb: Any, ws: list[str], vocabulary: Sequence[str]) -> dict[str, float]:
         """Per word, the cosine from which it starts to say a relation (see
-        :meth:`phrase_similarity`): the word's upper-quartile cosine over the vocabulary, never
-        below :data:`COSINE_FLOOR`."""
+        :meth:`phrase_similarity`): the word's upper-quartile cosine over the vocabulary (the
+        scale never counts from below its own floor)."""
         with self._lock:
             todo = [w for w in ws if w not in self._floor]
-        if todo and len(vocabulary) >= 4:
+        if todo and len(set(vocabulary)) >= FLOOR_VOCABULARY:
             import numpy as np
 
             vocab = list(dict.fromkeys(vocabulary))
-            cos = self._pair_cosines(emb, todo, [humanize_relation(n) for n in vocab])
+            cos = self._name_cosines(emb, todo, vocab)
             q = np.quantile(cos, TOPICAL_QUANTILE, axis=1)
             with self._lock:
-                self._floor.update({w: max(COSINE_FLOOR, float(v))
-                                    for w, v in zip(todo, q, strict=True)})
+                self._floor.update({w: float(v) for w, v in zip(todo, q, strict=True)})
         with self._lock:
-            return {w: self._floor.get(w, COSINE_FLOOR) for w in ws}
+            return {w: self._floor[w] for w in ws if w in self._floor}

@@ -26,6 +26,10 @@ class Answer(BaseModel):
     names: dict[str, str] = Field(default_factory=dict)
     # how likely the first answer is right, in [0, 1], where the answerer can say (None: unknown)
     confidence: float | None = None
+    # the list is not complete: ``RunConfig.max_answers`` cut it, or it comes from rows a cap
+    # cut; ``total`` says how many answers there are in all when that is known
+    truncated: bool = False
+    total: int | None = None
 
     def _repr_html_(self) -> str:
         """The evidence picture in a notebook (see :mod:`byokg.presentation.picture`);

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from byokg.contracts import ContextItem, Path, Triplet
-from byokg.cypher.execute import format_row, query_text
+from byokg.cypher.execute import cell_name, format_row, query_text
 from byokg.graph.store import GraphStore
 from byokg.language.text import count_tokens, normalize, stem, words
 from byokg.models.similarity import Similarity
@@ -32,6 +32,9 @@ DEFAULT_SCORE = 0.5  # for items a tool did not score
 AGREEMENT_BONUS = 0.1  # per extra tool that produced the same item
 TOOL_SCORE_WEIGHT = 0.2  # share of a tool's own score in the rank (relevance weighs 1)
 NOTE_TOKENS = 40  # kept back for the line that says what was cut
+NOTE_CHARS = 160  # the same, for a budget in characters
+NAMED_PROPERTY = 0.75  # a property value goes into a prompt when the question names it this well
+ALWAYS = frozenset({"query", "query-failed"})  # kinds every selection keeps (rows may be cut)
 
 
 def effective_score(item: ContextItem) -> float:
@@ -88,7 +91,7 @@ class Relevance:
         model = self._model_scores([it.text for it in items]) if self.how != "lexical" else None
         out = []
         for i, it in enumerate(items):
-            if it.kind == "query":
+            if it.kind in ALWAYS:
                 out.append(1.0)
                 continue
             s = model[i] if model is not None else self._lexical(it)
@@ -129,6 +132,8 @@ class Cut:
     budget: int
     items: dict[str, int] = field(default_factory=dict)
     rows: dict[str, int] = field(default_factory=dict)
+    unit: str = "tokens"  # of the budget: "tokens" or "characters"
+    unnamed: int = 0  # property values left out: the question names none of their properties
 
     @property
     def total(self) -> int:
@@ -138,10 +143,14 @@ class Cut:
         parts = []
         if self.items:
             per = ", ".join(f"{t} {n}" for t, n in sorted(self.items.items()))
-            parts.append(f"{self.total} more item(s) left out for the token budget ({per})")
+            parts.append(f"{self.total} more item(s) left out for the "
+                         f"{'token' if self.unit == 'tokens' else 'character'} budget ({per})")
         if self.rows:
             per = ", ".join(f"{t} {n}" for t, n in sorted(self.rows.items()))
             parts.append(f"{sum(self.rows.values())} query row(s) left out ({per})")
+        if self.unnamed:
+            parts.append(f"{self.unnamed} property value(s) of properties the question does "
+                         "not name left out")
         return "; ".join(parts)
 
 
@@ -167,7 +176,8 @@ class Selection:
             return None
         return ContextItem(text=f"[{cut.describe()}]", tool="context", kind="note",
                            metadata={"cut_items": dict(cut.items), "cut_rows": dict(cut.rows),
-                                     "budget": cut.budget})
+                                     "budget": cut.budget, "unit": cut.unit,
+                                     "unnamed_properties": cut.unnamed})
 
     def render(self) -> str:
         """The items as text, one per line, with a last line saying what was left out (what
@@ -249,22 +259,33 @@ class Context:
         order = sorted(range(len(items)), key=lambda i: (-keys[i], items[i].text))
         return [items[i] for i in order]
 
-    def select(self, token_budget: int | None = None) -> Selection:
-        """The items that fit the token budget, most relevant first: every query result (rows
-        shortened with a mark if need be), the best item of every tool, then the rest by rank;
-        with the cut of what was left out (nothing is recorded here: the caller records it)."""
-        budget = self.token_budget if token_budget is None else token_budget
+    def select(self, token_budget: int | None = None, *, chars: int | None = None,
+               named: Callable[[ContextItem], bool] | None = None) -> Selection:
+        """The items that fit the token budget (or ``chars``, a budget in characters: what an
+        LLM prompt holds), most relevant first: every query result (rows shortened with a mark
+        if need be) and every failed query's summary, the best item of every tool, then the
+        rest by rank; with the cut of what was left out (nothing is recorded here: the caller
+        records it). With ``named``, a property value (an item of kind ``property``) goes in
+        only when ``named(item)`` (the question names its property)."""
+        budget = chars if chars is not None else (
+            self.token_budget if token_budget is None else token_budget)
+        measure = len if chars is not None else count_tokens
+        note = NOTE_CHARS if chars is not None else NOTE_TOKENS
+        cut = Cut(budget=budget, unit="characters" if chars is not None else "tokens")
         ranked = self.ranked()
-        cost = [count_tokens(it.text) + 1 for it in ranked]
-        room = budget - (min(NOTE_TOKENS, budget // 4) if sum(cost) > budget else 0)
+        if named is not None:
+            kept = [it for it in ranked if it.kind != "property" or named(it)]
+            cut.unnamed = len(ranked) - len(kept)
+            ranked = kept
+        cost = [measure(it.text) + 1 for it in ranked]
+        room = budget - (min(note, budget // 4) if sum(cost) > budget or cut.unnamed else 0)
         chosen: dict[int, ContextItem] = {}
-        cut = Cut(budget=budget)
         used = 0
-        for i, it in enumerate(ranked):  # query results are never dropped
-            if it.kind == "query" and it.rows is not None:
-                short, rows_cut = _fit_query(it, max(room - used, 0))
+        for i, it in enumerate(ranked):  # query results and failures are never dropped
+            if it.kind in ALWAYS:
+                short, rows_cut = _fit_query(it, max(room - used, 0), measure)
                 chosen[i] = short
-                used += count_tokens(short.text) + 1
+                used += measure(short.text) + 1
                 if rows_cut:
                     cut.rows[it.tool] = cut.rows.get(it.tool, 0) + rows_cut
         best: dict[str, int] = {}
@@ -279,11 +300,39 @@ class Context:
             if i not in chosen:
                 cut.items[it.tool] = cut.items.get(it.tool, 0) + 1
         return Selection([chosen[i] for i in sorted(chosen)],
-                         cut if (cut.items or cut.rows) else None)
+                         cut if (cut.items or cut.rows or cut.unnamed) else None)
+
+    def for_prompt(self, chars: int) -> Selection:
+        """What an LLM prompt shows of the context: :meth:`select` within ``chars``
+        characters, property values only of properties the question names (by the question's
+        similarity service, at least :data:`NAMED_PROPERTY`)."""
+        sim = getattr(self.relevance, "similarity", None)
+        return self.select(chars=chars, named=None if sim is None else _naming(sim))
 
     def render(self, token_budget: int | None = None) -> str:
         """:meth:`select` as text (:meth:`Selection.render`)."""
         return self.select(token_budget).render()
+
+
+def _naming(sim: Similarity) -> Callable[[ContextItem], bool]:
+    """Whether the question names a property value's property: its name says a question word
+    well (:data:`NAMED_PROPERTY`), or half as well when the value is of the kind the question
+    writes (a date or year beside a date or year in the question, a number beside a number or a
+    "how many")."""
+    analysis = sim.analysis
+    has_date = any(len(n) == 4 or "-" in n or "/" in n for n in analysis.numbers)
+    has_number = bool(analysis.numbers) or analysis.kind in ("count", "number")
+
+    def named(item: ContextItem) -> bool:
+        prop = str(item.metadata.get("property") or "")
+        score = sim.relation_score(prop) if prop else 0.0
+        if score >= NAMED_PROPERTY:
+            return True
+        kind = item.metadata.get("value_type")
+        return score >= NAMED_PROPERTY - 0.25 and (
+            (kind in ("date", "year") and has_date) or (kind == "number" and has_number))
+
+    return named
 
 
 def stable_rows(item: ContextItem) -> ContextItem:
@@ -311,14 +360,16 @@ def stable_rows(item: ContextItem) -> ContextItem:
     return item.model_copy(update={"text": query_text(item.query, result), "rows": result})
 
 
-def _fit_query(item: ContextItem, max_tokens: int) -> tuple[ContextItem, int]:
-    """A query item within ``max_tokens``: its last rows left out, with a mark."""
-    if count_tokens(item.text) + 1 <= max_tokens or item.rows is None or not item.query:
+def _fit_query(item: ContextItem, max_tokens: int,
+               measure: Callable[[str], int] = count_tokens) -> tuple[ContextItem, int]:
+    """A query item within ``max_tokens`` (as ``measure`` counts): its last rows left out,
+    with a mark."""
+    if measure(item.text) + 1 <= max_tokens or item.rows is None or not item.query:
         return item, 0
     rows = list(item.rows.rows)
     cut = 0
     text = item.text
-    while rows and count_tokens(text) + 1 > max_tokens:
+    while rows and measure(text) + 1 > max_tokens:
         rows.pop()
         cut += 1
         shown = item.rows.model_copy(update={"rows": tuple(rows)})
@@ -343,10 +394,12 @@ class Support:
 
 
 def supported_answers(answers: Sequence[str], items: Sequence[ContextItem],
-                      store: GraphStore) -> Support:
+                      store: GraphStore, profile: Any = None) -> Support:
     """Check each answer against the items: the display name or id of a node an item mentions
-    (path nodes, triplet ends, listed nodes), or a cell of a query result. A match is exact
-    after normalisation (case, accents, punctuation) — never a guess."""
+    (path nodes, triplet ends, listed nodes), or a cell of a query result (a node cell by its
+    display name or key under ``profile``; the node ids the query tool found for a cell,
+    ``metadata["cell_ids"]``, come with it). A match is exact after normalisation (case,
+    accents, punctuation) — never a guess."""
     from byokg.graph.profile import display_names
 
     node_ids = list(dict.fromkeys(n for it in items for n in item_nodes(it)))
@@ -359,10 +412,15 @@ def supported_answers(answers: Sequence[str], items: Sequence[ContextItem],
                 by_key.setdefault(key, []).append((shown, n))
     for it in items:
         if it.rows is not None:
+            cell_ids = it.metadata.get("cell_ids") or {}
             for row in it.rows.rows:
                 for v in row:
-                    if v is not None and not isinstance(v, dict | list | tuple):
-                        by_key.setdefault(normalize(str(v)), []).append((str(v), None))
+                    text = cell_name(v, profile)
+                    if text is None:
+                        continue
+                    key = normalize(text)
+                    by_key.setdefault(key, []).append((text, None))
+                    by_key[key].extend((text, i) for i in cell_ids.get(text, ()))
     out = Support()
     for a in answers:
         hits = by_key.get(normalize(a)) if normalize(a) else None

@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from byokg.config import RunConfig
+from byokg.config import RunConfig, graph_cache_dir
 from byokg.contracts import (
     Artifacts,
     ContextItem,
@@ -54,16 +54,25 @@ from byokg.contracts import (
     TraceEvent,
     is_literal_text,
 )
-from byokg.errors import ByokgError, ConfigError, InputError, LLMError, PluginError, invalid_text
-from byokg.graph.profile import GraphProfile, apply_display, display_names, get_profile
+from byokg.errors import ConfigError, InputError, LLMError, PluginError, invalid_text
+from byokg.graph.profile import (
+    GraphProfile,
+    apply_display,
+    apply_lexicon_option,
+    display_names,
+    get_profile,
+)
 from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis, analyze
 from byokg.language.text import count_tokens, normalize, repair_mojibake
-from byokg.models.budget import BudgetExhausted, CallBudget
+from byokg.linking.numbers import QUESTION_KEY
+from byokg.models.budget import CallBudget
+from byokg.models.cache import flush_vector_files
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
 from byokg.pipeline.answer import Answer, Retrieval, StageEvent
 from byokg.pipeline.context import Context, Cut, Relevance, item_nodes, supported_answers
+from byokg.pipeline.policy import Outcome, outcome
 from byokg.pipeline.stages import (
     Answerer,
     AnswerRequest,
@@ -119,6 +128,7 @@ class _Question:
     seen_paths: set[Any] = field(default_factory=set)
     seen_cypher: set[str] = field(default_factory=set)
     tool_keys: dict[str, dict[str, int]] = field(default_factory=dict)  # tool -> request -> round
+    deferred: set[str] = field(default_factory=set)  # tools waiting for a later round
     finished: AnswerResult | None = None  # FINISH answers the context supports
     listener: Callable[[StageEvent], None] | None = None  # Engine.stream's seam
 
@@ -160,12 +170,27 @@ def _absorb(trace: Trace, out: StageOutput, iteration: int | None, prefix: str =
 def _record_cut(q: _Question, cut: Cut | None, where: str, rnd: int | None) -> None:
     """A trace event for what a selection of the context left out (nothing is cut silently)."""
     if cut is not None:
-        q.trace.event("context", f"{where}: {cut.describe()} (budget {cut.budget} tokens)",
+        q.trace.event("context", f"{where}: {cut.describe()} (budget {cut.budget} {cut.unit})",
                       iteration=rnd, items=dict(cut.items), rows=dict(cut.rows))
         for tool, n in cut.items.items():
             q.trace.count(f"context_cut.{tool}", n)
         for tool, n in cut.rows.items():
             q.trace.count(f"context_rows_cut.{tool}", n)
+
+
+def _query_values(art: Artifacts) -> dict[str, tuple[str, str]]:
+    """Names the proposal's queries compare with a property of a labelled node
+    (``{title: 'X'}``, ``c.city = 'Berlin'``): normalised value -> (label, property)."""
+    from byokg.cypher.verify import extract_entities
+
+    bound: dict[str, tuple[str, str]] = {}
+    for query in art.cypher:
+        used = extract_entities(query)
+        for var, prop, op, value in used.values:
+            labs = used.var_labels.get(var) or []
+            if op == "=" and isinstance(value, str) and labs:
+                bound.setdefault(normalize(value), (labs[0], prop))
+    return bound
 
 
 def _record_dropped(trace: Trace, links: Sequence[MentionLinks], rnd: int) -> None:
@@ -180,7 +205,8 @@ def _record_dropped(trace: Trace, links: Sequence[MentionLinks], rnd: int) -> No
         trace.count("linker.literal_mentions", len(numbers))
     if low:
         n = sum(len(m.dropped) for m in links if m.mention in low)
-        trace.event("linker", f"{n} candidate(s) below the confidence floor dropped",
+        trace.event("linker", f"{n} candidate(s) dropped (below the confidence floor, or "
+                    "numbers that differ from the question's)",
                     iteration=rnd, dropped=low)
         trace.count("linker.dropped_low", n)
 
@@ -203,12 +229,17 @@ class Engine:
         self.services = services or Services(self.config)
         if self.config.display:  # the graph's names as the run asks (URI and --display win)
             apply_display(store, self.config.display)
+        if self.config.lexicon:  # the owner's words for the graph (a URI's ?lexicon= wins)
+            apply_lexicon_option(store, self.config.lexicon)
         self.max_question_tokens = max_question_tokens
+        # where the graph's text vectors are kept between processes (None: nowhere)
+        self._vector_dir = graph_cache_dir(store.uri, self.config.index_dir)
         self._tools: list[tuple[str, Tool, ToolParams]] | None = None
         self._skipped: list[tuple[str, str]] = []
         self._linker: tuple[Linker, ToolParams] | None = None
         self._stages: tuple[Proposer, ToolParams, Answerer, ToolParams] | None = None
         self._checked = False
+        self._offline: Engine | None = None  # the hybrid strategy's offline pass
 
     # ------------------------------------------------------------------ setup
     def check_graph(self) -> None:
@@ -318,7 +349,8 @@ class Engine:
         analysis = analyze(question)
         budget = CallBudget(self.config.max_llm_calls)
         services = self.services.for_question(budget)
-        similarity = Similarity(analysis, services)
+        services.put(QUESTION_KEY, question)  # the linker reads the question's numbers
+        similarity = Similarity(analysis, services, vector_dir=self._vector_dir)
         return _Question(analysis, trace, Context(self.config.context_tokens, Relevance(similarity)),
                          services, budget, similarity, listener=listener)
 
@@ -326,14 +358,59 @@ class Engine:
             ) -> Answer:
         """Answer one question (thread-safe: questions share only the run's caches).
         ``on_event`` is called with each :class:`StageEvent` as the question goes."""
+        first = self._offline_first(question)
+        if first is not None and first.trace.counts.get("hybrid_offline"):
+            if on_event is not None:
+                on_event(StageEvent(kind="answer", stage="answer", answer=first))
+            return first
         q = self._start(question, on_event)
+        if first is not None:
+            self._hybrid_note(q, first)
         try:
             answer = self._ask(q)
         except LLMError as exc:
             self._stopped(q, exc)
             raise
+        finally:
+            flush_vector_files(self._vector_dir)
         q.emit("answer", stage="answer", answer=answer)
         return answer
+
+    def _offline_first(self, question: str) -> Answer | None:
+        """The hybrid strategy (``RunConfig.offline_first``): the offline stages' answer, with
+        count ``hybrid_offline`` when it is confident enough to keep (no LLM call); None when
+        the strategy is off or the run has no LLM."""
+        threshold = self.config.offline_first
+        if threshold is None:
+            return None
+        cfg = self.config.model_copy(update={"llm": "none", "offline_first": None,
+                                             "proposer": None, "answerer": None})
+        proposer, _, answerer, _ = self.stages()
+        if (proposer.name, answerer.name) == cfg.stage_names():
+            return None  # the run's own stages are the offline ones: one pass is enough
+        if self._offline is None:
+            self._offline = Engine(self.store, cfg, self.services.without_llm(cfg),
+                                   max_question_tokens=self.max_question_tokens)
+        t0 = time.perf_counter()
+        first = self._offline.ask(question)
+        first.trace.stages.insert(0, StageTiming(stage="offline", seconds=time.perf_counter() - t0))
+        conf = first.confidence
+        if first.answers and conf is not None and conf >= threshold:
+            first.trace.event("engine", f"hybrid: the offline answer is confident ({conf:.2f}, "
+                              f"at least {threshold:g}): kept, no LLM call", confidence=conf)
+            first.trace.count("hybrid_offline")
+        return first
+
+    def _hybrid_note(self, q: _Question, first: Answer) -> None:
+        """Say in the question's trace why the offline answer was not kept."""
+        conf = first.confidence
+        why = ("no answer" if not first.answers else "no confidence" if conf is None
+               else f"confidence {conf:.2f} below {self.config.offline_first:g}")
+        offline_s = sum(t.seconds for t in first.trace.stages if t.stage == "offline")
+        q.trace.stages.append(StageTiming(stage="offline", seconds=offline_s))
+        q.trace.event("engine", f"hybrid: the offline answer has {why}; the KG-Linker answers",
+                      offline_answers=first.answers[:5], confidence=conf)
+        q.trace.count("hybrid_fallback")
 
     def retrieve(self, question: str, *, on_event: Callable[[StageEvent], None] | None = None
                  ) -> Retrieval:
@@ -345,6 +422,8 @@ class Engine:
         except LLMError as exc:
             self._stopped(q, exc)
             raise
+        finally:
+            flush_vector_files(self._vector_dir)
         selection = q.context.select()
         _record_cut(q, selection.cut, "context of the retrieval", None)
         selected = selection.items
@@ -428,12 +507,14 @@ class Engine:
             q.trace.iterations = rnd + 1
             try:
                 proposal = self._propose(q, rnd)
-            except BudgetExhausted as exc:
+            except Exception as exc:
+                if outcome("proposer", exc) is not Outcome.END_ROUNDS:
+                    raise
                 self._budget_hit(q, f"the proposer ran out of calls: {exc}", rnd)
                 break
             if self._finish(q, proposal, rnd):
                 break
-            if not self._link(q, proposal, rnd) and rnd > 0:
+            if not self._link(q, proposal, rnd) and rnd > 0 and not q.deferred:
                 q.trace.event("engine", "nothing new to link; stopping", iteration=rnd,
                               finish=proposal.artifacts.finish)
                 break
@@ -480,13 +561,15 @@ class Engine:
         art = proposal.artifacts
         if not (self.config.finish_answers and art.finish and art.draft_answers and len(q.context)):
             return False
-        support = supported_answers(art.draft_answers, q.context.select().items, self.store)
+        support = supported_answers(art.draft_answers, q.context.select().items, self.store,
+                                    self.profile)
         if support.unsupported or not support.answers:
             q.trace.event("engine", f"FINISH with {len(support.unsupported)} answer(s) the "
                           "context does not name; the answer stage decides", iteration=rnd,
                           unsupported=support.unsupported[:10])
             return False
-        q.finished = AnswerResult(answers=support.answers, answer_ids=support.answer_ids)
+        q.finished = AnswerResult(answers=support.answers, answer_ids=support.answer_ids,
+                                  total=art.answers_total, truncated=art.answers_truncated)
         q.trace.event("engine", "the KG-Linker said FINISH with answers the context supports; "
                       "they are the answer (no answer call)", iteration=rnd,
                       answers=support.answers[:30])
@@ -498,9 +581,11 @@ class Engine:
         art = proposal.artifacts
         given = {m.mention for m in proposal.linked}
         with _Timer(q.trace, "link", rnd) as tm:
+            bound = _query_values(art)
             ents = [m.without_literal_ids() for m in proposal.linked] + self._link_mentions(
                 [e for e in art.entities if e not in q.entities and e not in given], q, rnd,
-                "entities")
+                "entities", bound)
+            ents = self._expandable(q, ents, bound, rnd)
             drafts = self._link_mentions([a for a in art.draft_answers if a not in q.drafts],
                                          q, rnd, "draft answers")
             tm.count = sum(len(m.candidates) for m in ents + drafts)
@@ -520,35 +605,92 @@ class Engine:
         return bool(new_ids or new_paths or new_cypher)
 
     def _link_mentions(self, mentions: Sequence[str], q: _Question, rnd: int,
-                       kind: str) -> list[MentionLinks]:
+                       kind: str, bound: dict[str, tuple[str, str]] | None = None
+                       ) -> list[MentionLinks]:
         if not mentions:
             return []
         linker, params = self.linker()
         try:
             links = list(linker.link(list(mentions), store=self.store, services=q.services,
                                      params=params))
-        except ByokgError:
-            raise
-        except Exception as exc:  # a broken linker is recorded, the run goes on unlinked
+        except Exception as exc:
+            if outcome("linker", exc) is Outcome.STOP:
+                raise
             q.trace.event("linker", f"linking {kind} failed: {type(exc).__name__}: {exc}",
                           level="error", iteration=rnd)
             return []
         links = [m.without_literal_ids() for m in links]
         unlinked = [m.mention for m in links if not m.candidates]
-        if unlinked:
-            q.trace.event("linker", f"{len(unlinked)} {kind} not found in the graph",
-                          level="warning", iteration=rnd, mentions=unlinked[:10])
+        # a number or date is a value, not a node, and so is a name the proposal's query
+        # compares with a property: that it links to none is what the prompt allows (a draft
+        # answer "1918", a city the query filters by), no warning
+        values = [u for u in unlinked if is_literal_text(u) or self._is_value(u, bound)]
+        names = [u for u in unlinked if u not in values]
+        if names:
+            q.trace.event("linker", f"{len(names)} {kind} not found in the graph",
+                          level="warning", iteration=rnd, mentions=names[:10])
+        if values:
+            q.trace.event("linker", f"{len(values)} {kind} are values (numbers, dates, or "
+                          "compared with a property by the query), not nodes", iteration=rnd,
+                          mentions=values[:10])
         return links
+
+    def _is_value(self, mention: str, bound: dict[str, tuple[str, str]] | None) -> bool:
+        """True when the proposal's query compares ``mention`` with a property that does not
+        name its label's nodes (a city, a country): a value, not a node."""
+        hit = (bound or {}).get(normalize(mention))
+        if hit is None:
+            return False
+        lab = self.profile.label(hit[0])
+        return lab is None or hit[1] not in (*lab.display_parts, lab.key)
+
+    def _expandable(self, q: _Question, links: list[MentionLinks],
+                    bound: dict[str, tuple[str, str]], rnd: int) -> list[MentionLinks]:
+        """The candidates the tools expand: beside an exact or alias match, only those; for a
+        name the proposal's query matches on a label's naming property or key, only nodes of
+        that label; for a name it compares with another property (a city, a country), none —
+        it is a value, not a node. The others move to ``dropped`` (a ``linker`` event says
+        so): noise a wrong link would bring in (its neighbours, a traversal from it) stays
+        out of the context."""
+        ids = [c.id for m in links for c in m.candidates] if bound else []
+        nodes = self.store.get_nodes(ids) if ids else {}
+        out, moved = [], {}
+        for m in links:
+            keep = list(m.candidates)
+            exact = [c for c in keep if c.method in ("exact", "alias")]
+            if exact and len(exact) < len(keep):
+                keep = exact
+            hit = bound.get(normalize(m.mention))
+            lab = self.profile.label(hit[0]) if hit else None
+            if hit and lab is not None:
+                naming = hit[1] in (*lab.display_parts, lab.key)
+                keep = [c for c in keep if naming and nodes.get(c.id) is not None
+                        and hit[0] in nodes[c.id].labels]
+            if len(keep) < len(m.candidates):
+                gone = [c for c in m.candidates if c not in keep]
+                moved[m.mention] = [f"{c.name} ({c.score:.2f}, {c.method})" for c in gone[:5]]
+                m = m.model_copy(update={"candidates": tuple(keep),
+                                         "dropped": (*m.dropped, *gone)})
+            out.append(m)
+        if moved:
+            n = sum(len(v) for v in moved.values())
+            q.trace.event("linker", f"{n} candidate(s) not expanded: another candidate matches "
+                          "exactly, or the KG-Linker's query reads the name otherwise",
+                          iteration=rnd, not_expanded=moved)
+            q.trace.count("linker.not_expanded", n)
+        return out
 
     def _run_tool(self, tool: Tool, request: ToolRequest) -> tuple[ToolResult | None, str | None, float]:
         t0 = time.perf_counter()
         try:
             return tool.run(request), None, time.perf_counter() - t0
         except Exception as exc:
+            if outcome("tool", exc) is Outcome.STOP:
+                raise
             return None, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0
 
     def _requests(self, q: _Question, rnd: int, artifacts: Artifacts
-                  ) -> list[tuple[str, Tool, ToolRequest]]:
+                  ) -> list[tuple[str, Tool, ToolRequest, str | None]]:
         """This round's request for every chosen tool, minus the repeats: a tool whose request
         (:meth:`Tool.request_key`) already ran for this question is skipped and counted."""
         entities, drafts = list(q.entities.values()), list(q.drafts.values())
@@ -559,7 +701,8 @@ class Engine:
         for name, tool, params in self.tools():
             req = ToolRequest(
                 question=q.analysis.question, store=self.store, services=q.services,
-                params=params, iteration=rnd, artifacts=artifacts, entities=entities,
+                params=params, iteration=rnd, rounds=self.config.iterations,
+                artifacts=artifacts, entities=entities,
                 answers=drafts, analysis=q.analysis, profile=self.profile,
                 llm_calls_used=used.get(f"tool:{name}", 0), llm_calls_left=q.budget.left(),
                 similarity=q.similarity)
@@ -572,7 +715,7 @@ class Engine:
                 continue
             if key is not None:
                 seen[key] = rnd
-            out.append((name, tool, req))
+            out.append((name, tool, req, key))
         return out
 
     def _retrieve(self, q: _Question, rnd: int, artifacts: Artifacts) -> list[ContextItem]:
@@ -584,11 +727,12 @@ class Engine:
         with ThreadPoolExecutor(max_workers=min(self.config.workers, len(reqs))) as pool:
             # each tool in a copy of this context: a stop (byokg.cancel) reaches its calls
             futures = [(name, pool.submit(contextvars.copy_context().run, self._run_tool, tool,
-                                          req)) for name, tool, req in reqs]
+                                          req)) for name, tool, req, _key in reqs]
             results = [(name, f.result()) for name, f in futures]
         if q.budget.refused > refused:
             self._budget_hit(q, f"{q.budget.refused - refused} tool call(s) refused", rnd)
         items: list[ContextItem] = []
+        keys = {name: key for name, _tool, _req, key in reqs}
         for name, (res, err, secs) in results:  # fixed tool order: merged order is stable
             q.trace.stages.append(StageTiming(stage=f"tool:{name}", iteration=rnd, seconds=secs,
                                               count=len(res.items) if res else None))
@@ -598,6 +742,13 @@ class Engine:
                 q.emit("tool", stage=f"tool:{name}", round=rnd, error=err)
                 continue
             _absorb(q.trace, res, rnd, prefix=f"{name}.", stage=f"tool:{name}")
+            if res.deferred is not None:  # not taken up: the same request may come again
+                q.tool_keys.get(name, {}).pop(keys.get(name), None)
+                q.deferred.add(name)
+                q.trace.event(name, f"deferred: {res.deferred}", iteration=rnd)
+                q.trace.count(f"tool_deferred.{name}")
+            else:
+                q.deferred.discard(name)
             q.trace.count(f"items.{name}", len(res.items))
             for it in res.items:
                 upd: dict[str, Any] = {}
@@ -628,6 +779,7 @@ class Engine:
             trace.counts["llm_calls_refused"] = q.budget.refused
         if not res.answers:
             trace.event("answer", "no answer found in the retrieved context", level="warning")
+        res = self._complete(q, res, selected)
         evidence = evidence_for(res.answers, selected, res.answer_ids, self.store, trace,
                                 first=res.evidence)
         trace.counts["evidence"] = len(evidence)
@@ -636,8 +788,38 @@ class Engine:
         ids.update(i for v in res.answer_ids.values() for i in v)
         return Answer(question=q.analysis.question, answers=res.answers, evidence=evidence,
                       context=selected, trace=trace, answer_ids=res.answer_ids, entities=entities,
-                      confidence=res.confidence,
+                      confidence=res.confidence, truncated=res.truncated, total=res.total,
                       names=display_names(self.store, sorted(ids)) if ids else {})
+
+    def _complete(self, q: _Question, res: AnswerResult, selected: list[ContextItem]
+                  ) -> AnswerResult:
+        """The answer list within ``RunConfig.max_answers`` (a cut is said: ``truncated``,
+        ``total``, a trace event), and node ids for answers a query row names (a node cell, its
+        key or display name) where the answerer gave none."""
+        cap = self.config.max_answers
+        answers = list(dict.fromkeys(res.answers))
+        total = res.total if res.total and res.total > len(answers) else None
+        truncated = res.truncated or total is not None
+        if len(answers) > cap:
+            total = max(total or 0, len(answers))
+            answers, truncated = answers[:cap], True
+        if truncated:
+            shown = f"{total:,}" if total else "more (how many is not known)"
+            why = ("the rows it comes from were cut at their cap" if res.truncated and not total
+                   else f"max_answers={cap}")
+            q.trace.event("answer", f"answer list cut: {len(answers)} of {shown} kept ({why})",
+                          level="warning", kept=len(answers), total=total)
+            q.trace.count("answers_cut")
+        missing = [a for a in answers if not res.answer_ids.get(a)]
+        ids = {a: v for a, v in res.answer_ids.items() if a in answers}
+        if missing:
+            found = supported_answers(missing, selected, self.store, self.profile)
+            for shown_as, got in found.answer_ids.items():
+                for a in missing:
+                    if normalize(a) == normalize(shown_as):
+                        ids[a] = got
+        res.answers, res.total, res.truncated, res.answer_ids = answers, total, truncated, ids
+        return res
 
     def _answer_stage(self, q: _Question, answerer: Answerer, params: ToolParams,
                       context: list[ContextItem]) -> AnswerResult:
@@ -648,12 +830,15 @@ class Engine:
                     profile=self.profile, params=params, context=context,
                     entities=list(q.entities.values()), drafts=list(q.drafts.values()),
                     history=list(q.history), similarity=q.similarity,
-                    on_token=q.token_listener()))
-            except BudgetExhausted as exc:
+                    on_token=q.token_listener(), select=q.context.for_prompt))
+            except Exception as exc:
+                if outcome("answerer", exc) is not Outcome.EMPTY:
+                    raise
                 self._budget_hit(q, f"the answer stage ran out of calls: {exc}", None)
                 res = AnswerResult()
             tm.count = len(res.answers)
         _absorb(q.trace, res, None, stage="answer")
+        _record_cut(q, res.context_cut, "context in the answer prompt", None)
         return res
 
 
@@ -685,6 +870,8 @@ def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
 
     strong, weak = [], []
     for it in items:
+        if it.kind in ("query-failed", "note"):  # what failed or was cut supports nothing
+            continue
         if it.path is not None and it.path.hops:
             if is_answer(it.path.end):
                 strong.append(it)
@@ -735,6 +922,9 @@ def ask(
 def explain(answer: Answer, *, max_warnings: int = 20) -> str:
     """The evidence and the trace's warnings (why there may be no answer) as readable lines."""
     lines = [f"Q: {answer.question}", "A: " + ("; ".join(answer.answers) if answer.answers else "(no answer)")]
+    if answer.truncated:
+        total = f"{answer.total:,}" if answer.total else "more (how many is not known)"
+        lines.append(f"   ({len(answer.answers)} of {total} answers: the list was cut)")
     if answer.evidence:
         lines.append("Evidence:")
         for it in answer.evidence:

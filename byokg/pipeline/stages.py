@@ -33,7 +33,7 @@ from byokg.pipeline.tools import Component, StageOutput, ToolParams
 if TYPE_CHECKING:
     from byokg.graph.profile import GraphProfile
     from byokg.models.base import LLM
-    from byokg.pipeline.context import Context, Cut
+    from byokg.pipeline.context import Context, Cut, Selection
 
 
 def complete(
@@ -82,11 +82,29 @@ def _tokens(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
+class _StageRequest:
+    """What a proposer's and an answerer's requests share: the question's similarity service
+    (built from the analysis and the run's services when the engine did not hand one) and
+    the question text."""
+
+    analysis: QuestionAnalysis
+    services: Services
+    similarity: Similarity | None
+
+    def __post_init__(self) -> None:
+        if self.similarity is None:
+            self.similarity = Similarity(self.analysis, self.services)
+
+    @property
+    def question(self) -> str:
+        return self.analysis.question
+
+
 # --------------------------------------------------------------------------- the proposer
 
 
 @dataclass
-class ProposalRequest:
+class ProposalRequest(_StageRequest):
     """What a proposer sees in one round."""
 
     analysis: QuestionAnalysis
@@ -99,14 +117,6 @@ class ProposalRequest:
     context: Context  # merged context so far (read it; never change it)
     history: list[Artifacts] = field(default_factory=list)  # earlier rounds' proposals
     similarity: Similarity | None = None  # the question's similarity service (None: built here)
-
-    def __post_init__(self) -> None:
-        if self.similarity is None:
-            self.similarity = Similarity(self.analysis, self.services)
-
-    @property
-    def question(self) -> str:
-        return self.analysis.question
 
 
 @dataclass
@@ -133,7 +143,7 @@ class Proposer(Component):
 
 
 @dataclass
-class AnswerRequest:
+class AnswerRequest(_StageRequest):
     """What an answerer sees once the rounds are over."""
 
     analysis: QuestionAnalysis
@@ -149,14 +159,9 @@ class AnswerRequest:
     # pieces of the answer text as the LLM writes them (Engine.stream's token events); an
     # answerer passes it to complete(); None: nobody listens
     on_token: Callable[[str], None] | None = None
-
-    def __post_init__(self) -> None:
-        if self.similarity is None:
-            self.similarity = Similarity(self.analysis, self.services)
-
-    @property
-    def question(self) -> str:
-        return self.analysis.question
+    # the context selected again for a prompt of so many characters (what an LLM answerer
+    # shows: Context.for_prompt); None: use ``context`` as it is
+    select: Callable[[int], Selection] | None = None
 
     @property
     def entity_ids(self) -> list[str]:
@@ -173,6 +178,9 @@ class AnswerResult(StageOutput):
     evidence: list[ContextItem] = field(default_factory=list)
     # how likely the first answer is right, in [0, 1], where the answerer can say (None: unknown)
     confidence: float | None = None
+    total: int | None = None  # answers in all, when the answerer knows there are more
+    truncated: bool = False  # more answers exist than ``answers`` holds (a cap cut them)
+    context_cut: Cut | None = None  # what the context shown to the answerer left out
 
 
 class Answerer(Component):

@@ -49,6 +49,7 @@ class ToolRequest:
     services: Services
     params: ToolParams
     iteration: int = 0
+    rounds: int = 1  # the question's rounds at most (T_R): a later round may come when < rounds
     artifacts: Artifacts = field(default_factory=Artifacts)
     entities: list[MentionLinks] = field(default_factory=list)  # linked question entities
     answers: list[MentionLinks] = field(default_factory=list)  # linked draft answers
@@ -103,6 +104,9 @@ class ToolResult(StageOutput):
     """A retrieval tool's output: context items with provenance, plus trace material."""
 
     items: list[ContextItem] = field(default_factory=list)
+    # the tool did not take this request up and may be asked again with the same one in a
+    # later round (why, for the trace); None: it ran
+    deferred: str | None = None
 
 
 REQUEST_FIELDS = ("entities", "answers", "entity_mentions", "relation_paths", "cypher",

@@ -95,7 +95,10 @@ def _item_triplets(item: ContextItem) -> list[Triplet]:
 
 
 def build_picture(answer: Answer) -> EvidencePicture:
-    """The evidence subgraph of ``answer`` with a deterministic layered layout."""
+    """The evidence subgraph of ``answer`` with a deterministic layered layout.
+
+    Long because it is one pass in the order the picture is read (facts, entities, answers,
+    caps, layout), each step reading the maps the step before built."""
     names = answer.names
 
     def display(nid: str) -> str:

@@ -89,6 +89,9 @@ class AskOut(_ResultOut):
     question: str
     answers: list[str]
     answer_ids: dict[str, list[str]] = Field(default_factory=dict)
+    truncated: bool = Field(False, description="the answer list is cut (max_answers, or rows "
+                                               "cut at a cap): more answers exist")
+    total: int | None = Field(None, description="answers in all, when known")
     evidence: list[ContextItem] = Field(default_factory=list)
     entities: list[MentionLinks] = Field(default_factory=list)
     names: dict[str, str] = Field(default_factory=dict)

@@ -7,6 +7,8 @@ configuration, and turns the facts found into ContextItems.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from byokg.plugins.agentic.agent import AgenticParams
 from pydantic import Field
 
@@ -20,6 +22,11 @@ class AgenticToolParams(AgenticParams):
 
     max_tokens: int = Field(2000, ge=0, description="token budget of the returned text")
     max_tails: int = Field(5, ge=1)
+    when: Literal["no-answer", "always"] = Field(
+        "no-answer", description="no-answer: in a round whose proposal has a query that a "
+        "configured query tool runs, the traversal waits for the next round (which comes only "
+        "when no query answered; in the last round it runs); always: it runs in every round "
+        "it is asked")
 
 
 class AgenticTool(Tool):
@@ -35,6 +42,12 @@ class AgenticTool(Tool):
     def retrieve(self, request: ToolRequest, p: AgenticToolParams, result: ToolResult) -> None:
         from byokg.plugins.agentic.agent import traverse
 
+        if p.when == "no-answer" and request.iteration + 1 < request.rounds \
+                and _query_runs(request):
+            result.deferred = ("a query runs this round; the traversal waits for a round "
+                               "that comes only when no query answered (params.agentic.when)")
+            result.counts["deferred"] = 1
+            return
         seeds = request.entity_ids
         llm = request.services.llm
         calls = p.max_calls - request.llm_calls_used
@@ -63,6 +76,27 @@ class AgenticTool(Tool):
             score=lambda idxs: round(1.0 - min(step[i] for i in idxs) / (n + 1), 4),
             metadata=lambda idxs: {"step": min(step[i] for i in idxs), "finished": tr.finished})
         result.counts["triplets_omitted"] = omitted
+
+
+def _query_runs(request: ToolRequest) -> bool:
+    """True when this round's proposal has a query and a configured tool runs queries."""
+    if not any(q and q.strip() for q in request.artifacts.cypher):
+        return False
+    if "cypher" not in request.store.capabilities:
+        return False
+    names = request.services.config.tools
+    if names is None:
+        return True  # every applicable tool: the query tool among them
+    from byokg import registry
+
+    for name in names:
+        try:
+            reads = getattr(registry.tools().create(name), "reads", None) or ()
+        except Exception:  # noqa: BLE001 - the engine reports unknown tools itself
+            continue
+        if "cypher" in reads:
+            return True
+    return False
 
 
 @hookimpl

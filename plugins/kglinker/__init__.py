@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import Field
+
 from byokg import hookimpl
-from byokg.contracts import Artifacts
+from byokg.contracts import Artifacts, ContextItem, QueryResult
 from byokg.pipeline.stages import (
     Answerer,
     AnswerRequest,
@@ -18,45 +20,137 @@ from byokg.pipeline.stages import (
     Proposer,
     complete,
 )
+from byokg.pipeline.tools import ToolParams
 
 MAX_DRAFT_ANSWERS = 10  # draft answers used when the answer reply has none
+LINKER_SCHEMA = ("byokg.kg-linker.schema",)  # the question's first KG-Linker schema text
+
+
+class KGLinkerParams(ToolParams):
+    """``params.kg-linker``."""
+
+    rows_answer: bool = Field(True, description="from round 2 on, when a query result of an "
+                              "earlier round fits the question's shape, answer from its rows: "
+                              "FINISH with them, no KG-Linker call (rows empty or an error: "
+                              "the round runs as usual)")
+    min_fit: float = Field(0.5, ge=0.0, le=1.0, description="rows fit at least this well "
+                           "(byokg.plugins.routing.shapes.fit)")
 
 
 class KGLinkerProposer(Proposer):
     name = "kg-linker"
     description = ("The LLM KG-Linker: one call per round proposes entities, relation paths, "
-                   "openCypher and draft answers from the schema (and the context so far)")
+                   "openCypher and draft answers from the schema (and the context so far); "
+                   "from round 2 on, query rows that fit the question answer it without a call")
     needs_llm = True
+    Params = KGLinkerParams
 
     def propose(self, request: ProposalRequest) -> Proposal:
-        from byokg.plugins.kglinker.prompt import (
-            CONTEXT_PROMPT_TOKENS,
-            iterative_prompt,
-            linker_prompt,
-            parse_reply,
-            render_schema_for,
-        )
+        from byokg.plugins.kglinker.prompt import fit_prompt, kg_linker_prompt, parse_reply
 
+        p = request.params if isinstance(request.params, KGLinkerParams) else KGLinkerParams()
+        if request.round > 0 and p.rows_answer:
+            done = rows_proposal(request, p.min_fit)
+            if done is not None:
+                return done
         store, services, profile = request.store, request.services, request.profile
-        schema_text = render_schema_for(profile, request.similarity)
-        cypher = "cypher" in store.capabilities
-        dialect = store.dialect
+        cfg = services.config
         out = Proposal()
-        if request.round == 0:
-            prompt = linker_prompt(request.question, schema_text, cypher=cypher, dialect=dialect,
-                                   store=store, profile=profile)
-        else:
-            budget = min(services.config.context_tokens, CONTEXT_PROMPT_TOKENS)
-            shown = request.context.select(budget)
-            out.context_cut = shown.cut
-            prompt = iterative_prompt(request.question, schema_text, shown.render(),
-                                      round_no=request.round + 1, rounds=request.rounds,
-                                      cypher=cypher, dialect=dialect, store=store,
-                                      profile=profile)
+        shown: list[Any] = []
+
+        def build(schema_text: str, context_text: str | None) -> Any:
+            return kg_linker_prompt(request.question, schema_text, context_text=context_text,
+                                    round_no=request.round + 1, rounds=request.rounds,
+                                    cypher="cypher" in store.capabilities, dialect=store.dialect,
+                                    store=store, profile=profile, max_answers=cfg.max_answers)
+
+        def context_for(chars: int) -> str:
+            sel = request.context.for_prompt(chars)
+            shown[:] = [sel]
+            return sel.render()
+
+        schemas: list[str] = []
+
+        def schema_for(chars: int) -> str:
+            schemas.append(schema_text_for(request, chars))
+            return schemas[-1]
+
+        prompt = fit_prompt(build, schema_for, max_chars=cfg.prompt_chars,
+                            context_for=context_for if request.round > 0 else None)
+        if request.round == 0 and schemas:  # what repair and the critic show too
+            services.put(LINKER_SCHEMA, schemas[-1])
+        if shown:
+            out.context_cut = shown[0].cut
         reply = complete(services.llm, prompt.text, purpose="kg-linker", out=out,
                          template=prompt.template)
         out.artifacts = parse_reply(reply)  # the engine records its warnings
         return out
+
+
+def schema_text_for(request: Any, chars: int | None = None) -> str:
+    """The schema for this question within ``chars`` characters, rendered once per question and
+    budget; without ``chars`` the text the question's first KG-Linker prompt showed (so the
+    query critic and repair show the same schema), else the default budget."""
+    from byokg.plugins.kglinker.prompt import SCHEMA_CHARS, render_schema_for
+
+    if chars is None:
+        shown = request.services.peek(LINKER_SCHEMA)
+        if shown is not None:
+            return str(shown)
+        chars = SCHEMA_CHARS
+    profile = request.graph_profile() if hasattr(request, "graph_profile") else request.profile
+    key = ("byokg.schema-text", id(profile), chars)
+    return request.services.per_question(
+        key, lambda: render_schema_for(profile, request.similarity, max_chars=chars))
+
+
+def rows_answers(analysis: Any, rows: QueryResult, profile: Any = None) -> list[str]:
+    """The answers a query result gives: for a count, sum, rank … the value the rows hold (as
+    :func:`byokg.plugins.routing.shapes.compute` reads it, only when it is a cell); for a lookup
+    the cells of the first column, a node written by its display name (or key)."""
+    from byokg.plugins.routing.shapes import compute
+
+    from byokg.cypher.execute import cell_name
+
+    if analysis.aggregate is not None:
+        comp = compute(analysis, rows)
+        cells = {cell_name(v, profile) for r in rows.rows for v in r}
+        if comp and comp.answers and all(a in cells for a in comp.answers):
+            return list(comp.answers)
+        if analysis.aggregate == "rank" and rows.rows and all(
+                isinstance(r[0], dict) for r in rows.rows if r):  # whole nodes, in query order
+            k = analysis.top_k or (min(len(rows.rows), 10) if analysis.plural else 1)
+            got = (cell_name(r[0], profile) for r in rows.rows[:k])
+            return list(dict.fromkeys(a for a in got if a))
+        return []
+    got = (cell_name(r[0], profile) for r in rows.rows if r)
+    return list(dict.fromkeys(a for a in got if a))
+
+
+def rows_proposal(request: ProposalRequest, min_fit: float) -> Proposal | None:
+    """FINISH with the answers of the best-fitting query result of an earlier round, with no
+    LLM call; None when no result has rows that fit (the round runs as usual)."""
+    from byokg.plugins.routing.shapes import fit
+
+    items: list[ContextItem] = [it for it in request.context.items if it.kind == "query"
+                                and it.rows is not None and it.rows.rows]
+    if not items:
+        return None
+    scored = sorted(((fit(request.analysis, it.rows), i, it) for i, it in enumerate(items)),
+                    key=lambda t: (-t[0], t[1]))
+    score, _, best = scored[0]
+    if score < min_fit or best.rows is None:
+        return None
+    answers = rows_answers(request.analysis, best.rows, request.profile)
+    out = Proposal(artifacts=Artifacts(finish=True, draft_answers=tuple(answers),
+                                       answers_truncated=best.rows.truncated))
+    out.event("kg-linker", f"the rows of a round-{best.iteration + 1} query fit the question "
+              f"(fit {score:.2f}): answered from them, no KG-Linker call in round "
+              f"{request.round + 1}" + ("" if answers else "; the answer stage reads them"),
+              query=best.query, fit=round(score, 3), answers=len(answers),
+              truncated=best.rows.truncated)
+    out.counts["rows_answer"] = 1
+    return out
 
 
 class QuestionOnlyProposer(Proposer):
@@ -67,11 +161,21 @@ class QuestionOnlyProposer(Proposer):
         return Proposal(artifacts=Artifacts(finish=True))
 
 
-def _llm_answer(request: AnswerRequest, prompt: Any) -> AnswerResult:
-    """One answer call; what the parser could not read is a warning."""
+def _llm_answer(request: AnswerRequest, build: Any, *, fallback: bool) -> AnswerResult:
+    """One answer call with the prompt ``build(context_text)`` (None: the prompt without graph
+    context) within the run's prompt size; what the parser could not read is a warning. With
+    ``fallback``, an empty reply falls back to the KG-Linker's draft answers (said)."""
     from byokg.plugins.kglinker.prompt import parse_reply
 
     out = AnswerResult()
+    cfg = request.services.config
+    if request.select is not None:  # the context fitted to what the template leaves
+        room = max(cfg.prompt_chars - build("").chars, 200)
+        sel = request.select(room)
+        out.context_cut = sel.cut
+        prompt = build(sel.render())
+    else:
+        prompt = build("\n".join(i.text for i in request.context) if request.context else None)
     reply = complete(request.services.llm, prompt.text, purpose="answer", out=out,
                      template=prompt.template, on_token=request.on_token)
     art = parse_reply(reply)
@@ -79,6 +183,15 @@ def _llm_answer(request: AnswerRequest, prompt: Any) -> AnswerResult:
         out.event("answer", f"parse: {w}", level="warning")
     out.counts["parse_warnings"] = len(art.warnings)
     out.answers = list(art.draft_answers)
+    out.total = art.answers_total
+    if fallback and not out.answers:
+        drafts = list(dict.fromkeys(a for h in request.history for a in h.draft_answers))
+        out.answers = drafts[:MAX_DRAFT_ANSWERS]
+        if out.answers:
+            cut = len(drafts) - len(out.answers)
+            out.event("answer", "answer reply had no answers; using KG-Linker draft answers"
+                      + (f" (the first {MAX_DRAFT_ANSWERS} of {len(drafts)})" if cut else ""),
+                      level="warning")
     return out
 
 
@@ -90,17 +203,9 @@ class LLMAnswerer(Answerer):
     def answer(self, request: AnswerRequest) -> AnswerResult:
         from byokg.plugins.kglinker.prompt import answer_prompt
 
-        text = "\n".join(i.text for i in request.context)
-        out = _llm_answer(request, answer_prompt(request.question, text))
-        if not out.answers:
-            drafts = list(dict.fromkeys(a for art in request.history for a in art.draft_answers))
-            out.answers = drafts[:MAX_DRAFT_ANSWERS]
-            if out.answers:
-                cut = len(drafts) - len(out.answers)
-                out.event("answer", "answer reply had no answers; using KG-Linker draft answers"
-                          + (f" (the first {MAX_DRAFT_ANSWERS} of {len(drafts)})" if cut else ""),
-                          level="warning")
-        return out
+        cap = request.services.config.max_answers
+        return _llm_answer(request, lambda text: answer_prompt(request.question, text or "",
+                                                               max_answers=cap), fallback=True)
 
 
 class VanillaAnswerer(Answerer):
@@ -111,7 +216,8 @@ class VanillaAnswerer(Answerer):
     def answer(self, request: AnswerRequest) -> AnswerResult:
         from byokg.plugins.kglinker.prompt import vanilla_prompt
 
-        out = _llm_answer(request, vanilla_prompt(request.question))
+        bare = AnswerRequest(**{**request.__dict__, "context": [], "select": None})
+        out = _llm_answer(bare, lambda _text: vanilla_prompt(request.question), fallback=False)
         out.event("engine", "vanilla LLM: the question alone, no graph")
         return out
 

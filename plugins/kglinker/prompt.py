@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from byokg.contracts import Artifacts, GraphSchema, RelationPath
 from byokg.errors import ConfigError
-from byokg.graph.profile import GraphProfile
+from byokg.graph.profile import GraphProfile, RelationProfile
 from byokg.graph.schema_render import render_schema
 from byokg.language.text import count_tokens
 from byokg.models import replies
@@ -24,9 +25,13 @@ from byokg.models.base import prompt_checksum
 from byokg.models.similarity import Similarity
 
 TEMPLATE_VERSION = "v1"
-SCHEMA_TOKENS = 1200  # budget of the schema inside a KG-Linker prompt (~4,800 characters)
-CONTEXT_PROMPT_TOKENS = 2500  # budget of the graph context inside the iterative prompt
-
+SCHEMA_CHARS = 4800  # the schema's budget when a caller gives none (about 1,200 tokens)
+SCHEMA_TOKENS = 1200  # the older budget in tokens (render_schema_for(max_tokens=…))
+PROMPT_CHARS = 8000  # a prompt's size at most, unless the run sets RunConfig.prompt_chars
+SCHEMA_SHARE = 0.6  # of a prompt's size the schema takes at most (4,800 of 8,000 characters)
+MAX_ANSWERS = 50  # answers a reply lists at most, unless the run sets RunConfig.max_answers
+TOUCH = 0.5  # a label at least this relevant to the question shows every property
+NAMED = 0.75  # a property at least this relevant is named by the question
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 
 
@@ -80,17 +85,72 @@ def render_schema_for(
     schema: GraphSchema | GraphProfile,
     similarity: Similarity,
     *,
-    max_tokens: int = SCHEMA_TOKENS,
+    max_tokens: int | None = None,
+    max_chars: int | None = None,
 ) -> str:
-    """The schema (or the graph's profile: typed properties, names, relationship properties),
-    most question-relevant relations first (ties by name), pruned to ``max_tokens``. Labels,
-    properties and relations are put in a fixed order first, so the text never depends on the
-    order the store listed them in."""
+    """The schema (or the graph's profile: typed properties, names, coverage, relationship
+    properties) for one question: the labels it touches with every property, best first, the
+    relations most relevant first (ties by name), within ``max_chars`` (default
+    :data:`SCHEMA_CHARS`) or ``max_tokens``; what does not fit is summarised or cut, and said.
+    Labels, properties and relations are put in a fixed order first, so the text never depends
+    on the order the store listed them in."""
     schema = _canonical(schema)
-    names = sorted(schema.relation_names)
-    scores = similarity.relation_scores(names) if len(names) > 1 else {}
-    order = sorted(names, key=lambda r: (-round(scores.get(r, 0.0), 6), r))
-    return render_schema(schema, relation_order=order, max_tokens=max_tokens)
+    if max_tokens is None and max_chars is None:
+        max_chars = SCHEMA_CHARS
+    rel = schema_relevance(schema, similarity)
+    return render_schema(schema, relation_order=rel.relation_order, max_tokens=max_tokens,
+                         max_chars=max_chars, label_scores=rel.label_scores,
+                         touched=rel.touched, prop_rank=rel.prop_rank)
+
+
+@dataclass(frozen=True)
+class SchemaRelevance:
+    """What of the schema one question touches: labels (scored; ``touched`` ones are shown
+    with every property), relations most relevant first, and a property ranking."""
+
+    label_scores: dict[str, float]
+    touched: tuple[str, ...]
+    relation_order: list[str]
+    prop_scores: dict[str, float]
+
+    def prop_rank(self, label: str, prop: str) -> float:
+        return self.prop_scores.get(prop, 0.0)
+
+
+def schema_relevance(schema: GraphSchema | GraphProfile, similarity: Similarity
+                     ) -> SchemaRelevance:
+    """Labels the question touches: named by the question (the label, or a property it names
+    at least :data:`NAMED`), or at an end of a relation it names; relations ranked by their
+    own relevance, lifted when they join touched labels."""
+    from byokg.graph.schema_render import as_profile
+
+    prof = as_profile(schema)
+    rels = sorted(prof.relation_names)
+    props = sorted({p.name for lab in prof.labels for p in lab.properties})
+    labels = sorted(lab.name for lab in prof.labels)
+    words = similarity.relation_scores(rels + props + labels) if rels or props or labels else {}
+    lab_score = {}
+    for lab in prof.labels:
+        named = [words.get(p.name, 0.0) for p in lab.properties
+                 if words.get(p.name, 0.0) >= NAMED]
+        lab_score[lab.name] = max([words.get(lab.name, 0.0), *(0.9 * x for x in named)])
+    for r in prof.relations:  # a named relation touches both its ends
+        if words.get(r.name, 0.0) >= TOUCH:
+            for end in (*r.domain, *r.range):
+                if end in lab_score:
+                    lab_score[end] = max(lab_score[end], 0.9 * words[r.name])
+    touched = tuple(n for n in labels if lab_score.get(n, 0.0) >= TOUCH)
+    tset = set(touched)
+
+    def rel_score(r: RelationProfile) -> float:  # joining touched labels lifts a little
+        ends = {*r.domain, *r.range}
+        lift = 0.0 if len(labels) < 2 else (0.1 if ends and ends <= tset else
+                                             (0.05 if ends & tset else 0.0))
+        return words.get(r.name, 0.0) + lift
+
+    scored = {r.name: rel_score(r) for r in prof.relations} if len(rels) > 1 else {}
+    order = sorted(rels, key=lambda r: (-round(scored.get(r, 0.0), 6), r))
+    return SchemaRelevance(lab_score, touched, order, {p: words.get(p, 0.0) for p in props})
 
 
 def _canonical(schema: GraphSchema | GraphProfile) -> GraphSchema | GraphProfile:
@@ -157,57 +217,66 @@ def _cypher_sections(cypher: bool, dialect: str | None, store: Any = None,
     return task, load_template("cypher_format"), 4
 
 
-def linker_prompt(
+def kg_linker_prompt(
     question: str,
     schema_text: str,
     *,
+    context_text: str | None = None,
+    round_no: int = 1,
+    rounds: int = 1,
     cypher: bool = False,
     dialect: str | None = None,
     store: Any = None,
     profile: GraphProfile | None = None,
+    max_answers: int = MAX_ANSWERS,
 ) -> Prompt:
-    """The first-round KG-Linker prompt (entities, relation paths, [cypher], draft answers).
+    """The KG-Linker prompt of one round: without ``context_text`` the first-round prompt
+    (entities, relation paths, [cypher], draft answers); with it a later round's, which shows
+    the graph context and may be answered with FINISH.
 
     ``store`` lets the dialect hints describe the store's layout (e.g. Kùzu triple graphs);
-    ``profile`` says which property names the nodes of each label."""
+    ``profile`` says which property names the nodes of each label; ``max_answers`` is the cap
+    the FINISH answers are told."""
     task, fmt, n = _cypher_sections(cypher, dialect, store, profile)
-    return _prompt(
-        "kg_linker",
-        schema=schema_text,
-        naming=naming_text(profile),
-        question=question.strip(),
-        cypher_task=task,
-        cypher_format=fmt,
-        answer_task_number=n,
-    )
+    values: dict[str, object] = dict(schema=schema_text, naming=naming_text(profile),
+                                     question=question.strip(), cypher_task=task,
+                                     cypher_format=fmt, answer_task_number=n)
+    if context_text is None:
+        return _prompt("kg_linker", **values)
+    return _prompt("kg_linker_iterative", **values, round=round_no, rounds=rounds,
+                   context=context_text or "(nothing retrieved yet)", max_answers=max_answers)
 
 
-def iterative_prompt(
-    question: str,
-    schema_text: str,
-    context_text: str,
-    *,
-    round_no: int,
-    rounds: int,
-    cypher: bool = False,
-    dialect: str | None = None,
-    store: Any = None,
-    profile: GraphProfile | None = None,
-) -> Prompt:
+def linker_prompt(question: str, schema_text: str, **kwargs: Any) -> Prompt:
+    """The first-round KG-Linker prompt (:func:`kg_linker_prompt` without context)."""
+    return kg_linker_prompt(question, schema_text, **kwargs)
+
+
+def iterative_prompt(question: str, schema_text: str, context_text: str, *, round_no: int,
+                     rounds: int, **kwargs: Any) -> Prompt:
     """A later-round KG-Linker prompt: receives the graph context and may reply FINISH."""
-    task, fmt, n = _cypher_sections(cypher, dialect, store, profile)
-    return _prompt(
-        "kg_linker_iterative",
-        schema=schema_text,
-        naming=naming_text(profile),
-        question=question.strip(),
-        context=context_text or "(nothing retrieved yet)",
-        round=round_no,
-        rounds=rounds,
-        cypher_task=task,
-        cypher_format=fmt,
-        answer_task_number=n,
-    )
+    return kg_linker_prompt(question, schema_text, context_text=context_text or "",
+                            round_no=round_no, rounds=rounds, **kwargs)
+
+
+def fit_prompt(build: Callable[[str, str | None], Prompt], schema_for: Callable[[int], str],
+               *, max_chars: int, context_for: Callable[[int], str] | None = None) -> Prompt:
+    """The prompt ``build(schema_text, context_text)`` within ``max_chars``: the schema
+    (``schema_for(chars)``) and the graph context (``context_for(chars)``; None: a first-round
+    prompt without context) get what the template and the question leave: the schema at most
+    :data:`SCHEMA_SHARE` of the prompt, the context at least half of the room when it needs
+    it; each part says itself what it left out."""
+    empty = build("", "" if context_for is not None else None)
+    room = max(max_chars - empty.chars, 200)
+    most = min(room, int(SCHEMA_SHARE * max_chars))  # the schema never crowds the prompt
+    if context_for is None:
+        return build(schema_for(most), None)
+    schema = schema_for(most)
+    context = context_for(room)
+    if len(schema) + len(context) > room:
+        schema = schema_for(max(room // 2, room - len(context)))
+        context = context_for(max(room - len(schema), 100))
+    return build(schema, context)
 
 
 def vanilla_prompt(question: str) -> Prompt:
@@ -215,8 +284,9 @@ def vanilla_prompt(question: str) -> Prompt:
     return _prompt("vanilla", question=question.strip())
 
 
-def answer_prompt(question: str, context_text: str) -> Prompt:
-    return _prompt("answer", question=question.strip(), context=context_text or "(empty)")
+def answer_prompt(question: str, context_text: str, *, max_answers: int = MAX_ANSWERS) -> Prompt:
+    return _prompt("answer", question=question.strip(), context=context_text or "(empty)",
+                   max_answers=max_answers)
 
 
 # --------------------------------------------------------------------------- parser
@@ -240,8 +310,14 @@ _SECTION_ALIASES = {
     "answer": "answers",
     "draft-answers": "answers",
 }
+MAX_ANSWER_ITEMS = 10_000  # answers read from one reply (the run's max_answers cuts, and says so)
+_TOTAL = re.compile(r"^\s*(?:[-*•]\s*)?TOTAL\s*[:=]\s*(\d[\d,]*)\s*\.?\s*$", re.I | re.M)
+
+
 def parse_reply(reply: object) -> Artifacts:
-    """Parse a KG-Linker (or answer-generation) reply. Never raises; problems become warnings."""
+    """Parse a KG-Linker (or answer-generation) reply. Never raises; problems become warnings.
+    An empty section is no problem (the prompts allow it); a ``TOTAL: n`` line in
+    ``<answers>`` says how many answers there are in all when the reply lists fewer."""
     warnings: list[str] = []
     try:
         text = replies.clean_text(reply, warnings)
@@ -273,11 +349,12 @@ def parse_reply(reply: object) -> Artifacts:
                 paths.append(rp)
         cypher = replies.queries("\n\n".join(bodies.get("cypher", [])), warnings,
                                  _SECTION_ALIASES)
-        answers = replies.items("\n".join(bodies.get("answers", [])), "answers", warnings)
-        for name in ("entities", "paths", "answers"):
-            if name in bodies and not any(b.strip() for b in bodies[name]):
-                warnings.append(f"<{name}> is empty")
+        body = "\n".join(bodies.get("answers", []))
+        totals = [int(m.group(1).replace(",", "")) for m in _TOTAL.finditer(body)]
+        answers = replies.items(_TOTAL.sub("", body), "answers", warnings,
+                                max_items=MAX_ANSWER_ITEMS)
         return Artifacts(
+            answers_total=max(totals) if totals else None,
             entities=tuple(entities),
             relation_paths=tuple(paths),
             cypher=tuple(cypher),

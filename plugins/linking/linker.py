@@ -9,6 +9,11 @@ otherwise. Where the store declares ``fulltext`` / ``vector`` capabilities and
 
 A confidence floor applies to every candidate that is not an exact or alias match (see
 :class:`EntityLinkerParams`); dropped candidates are listed in ``MentionLinks.dropped``.
+Numbers never link by a word match (:mod:`byokg.linking.numbers`): a number alone stays a
+literal, a fuzzy or dense candidate carries the mention's numbers and no other — save numbers
+the question says (its text is read from the question's scratch, ``QUESTION_KEY``), which also
+complete a name ("chemistry" and 1903 -> "chemistry 1903") and narrow nodes sharing one name to
+those whose property says the number.
 """
 
 from __future__ import annotations
@@ -24,6 +29,13 @@ from byokg.errors import BackendError
 from byokg.graph.store import Capability, GraphStore, has_capability
 from byokg.language.grams import fast_normalize
 from byokg.linking.indexes import get_dense_index, get_name_index
+from byokg.linking.numbers import (
+    QUESTION_KEY,
+    context_numbers,
+    filter_numbers,
+    narrow_families,
+    only_number,
+)
 from byokg.models.services import Services
 from byokg.pipeline.tools import Linker, ToolParams
 
@@ -195,10 +207,57 @@ class EntityLinker(Linker):
         if not uniq:
             return [MentionLinks(mention=m) for m in mentions]
         method = resolve_method(p.method, services)
-        groups = []
+        # the numbers the question says (its text, its other mentions) may complete a name
+        # ("chemistry" + 1903); candidates are then fetched wider and narrowed by them
+        ctx = context_numbers(uniq, services.peek(QUESTION_KEY))
+        wide = p.model_copy(update={"top_k": min(100, p.top_k * 4)}) if ctx else p
+        groups = [_with_numbers(store, services, uniq, ctx, p)] if ctx else []
         if method in ("fuzzy", "both"):
-            groups.append(_fuzzy(store, services, uniq, p))
+            groups.append(_fuzzy(store, services, uniq, wide))
         if method in ("dense", "both"):
-            groups.append(_dense(store, services, uniq, p))
-        merged = {ml.mention: apply_floor(ml, p).without_literal_ids() for ml in union(*groups)}
+            groups.append(_dense(store, services, uniq, wide))
+        links = [filter_numbers(apply_floor(ml, p).without_literal_ids(), ctx)
+                 for ml in union(*groups)]
+        links = narrow_families(store, links, ctx)
+        merged = {ml.mention: _top(ml, p.top_k) for ml in links}
         return [merged.get(m, MentionLinks(mention=m)) for m in mentions]
+
+
+def _with_numbers(store: GraphStore, services: Services, mentions: list[str],
+                  ctx: frozenset[str], p: EntityLinkerParams) -> list[MentionLinks]:
+    """Names made of a mention and one of the question's numbers ("chemistry" and 1903 ->
+    "chemistry 1903"), found exactly: in the store's full-text index when the run uses it
+    (no local index is built for this), else in the name index."""
+    keys = {m: [k for num in sorted(ctx) for k in (f"{m} {num}", f"{num} {m}")]
+            for m in mentions if not only_number(m)}
+    flat = list(dict.fromkeys(k for ks in keys.values() for k in ks))
+    exact: dict[str, list[str]] = {}
+    if flat and p.use_store_index and has_capability(store, Capability.FULLTEXT):
+        try:
+            found = store.fulltext_search(flat, k=3)  # type: ignore[attr-defined]
+            hits = _rescore(store, flat, [list(found.get(k, ())) for k in flat], "fulltext",
+                            3, None)
+            exact = {ml.mention: [c.id for c in ml.candidates if c.method in EXACT]
+                     for ml in hits}
+        except BackendError as exc:
+            log.warning("full-text search of %s failed (%s)", store.uri, exc)
+    elif flat:
+        index = get_name_index(store, services)
+        exact = {k: [nid for nid, _alias in index.exact(k)] for k in flat}
+    ids = list(dict.fromkeys(i for k in flat for i in exact.get(k, ())))
+    named = store.display_names(ids) if ids and hasattr(store, "display_names") else {}
+    out = []
+    for m in mentions:
+        cands = {i: Candidate(id=i, name=named.get(i) or k, score=1.0, method="number")
+                 for k in reversed(keys.get(m, [])) for i in exact.get(k, ())}
+        out.append(MentionLinks(mention=m, candidates=tuple(cands.values())))
+    return out
+
+
+def _top(ml: MentionLinks, k: int) -> MentionLinks:
+    """At most ``k`` candidates, exact and alias matches and number completions first."""
+    if len(ml.candidates) <= k:
+        return ml
+    rank = {"exact": 0, "alias": 0, "number": 1}
+    ordered = sorted(ml.candidates, key=lambda c: (rank.get(c.method, 2), -c.score))
+    return ml.model_copy(update={"candidates": tuple(ordered[:k])})

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from byokg import hookimpl
@@ -21,6 +23,15 @@ from byokg.pipeline.tools import ToolParams
 TRACE_CHAINS = 5  # best chains described in the proposer's trace event
 
 
+def profile_label_nouns(profile: Any) -> dict[str, tuple[str, ...]]:
+    """What the graph's relations call each label's nodes (see
+    :func:`~byokg.plugins.offline.answer_types.label_nouns`), from the profile's relation
+    domains and ranges."""
+    from byokg.plugins.offline.answer_types import label_nouns
+
+    return label_nouns([(r.name, r.domain, r.range) for r in profile.relations])
+
+
 class OfflineProposerParams(ToolParams):
     max_hops: int = Field(3, ge=1, le=3, description="longest relation chain walked")
     max_paths: int = Field(10, ge=1, le=50, description="relation chains proposed")
@@ -34,7 +45,6 @@ class OfflineProposer(Proposer):
 
     def propose(self, request: ProposalRequest) -> Proposal:
         from byokg.plugins.offline.chains import (
-            W_TYPE,
             ChainScorer,
             enumerate_chains,
             select_chains,
@@ -59,9 +69,11 @@ class OfflineProposer(Proposer):
                                                       if i not in mentions.get(s.mention, []))
             spans.setdefault(s.mention, (s.start, s.end))
         labels = [lab.name for lab in request.profile.labels]
+        request.similarity.use_vocabulary(request.profile.vocabulary)
         scorer = ChainScorer(request.similarity, mentions=spans, labels=labels,
                              relations=request.profile.relation_names,
-                             mention_labels=mention_labels(mentions, request.store, labels))
+                             mention_labels=mention_labels(mentions, request.store, labels),
+                             label_nouns=profile_label_nouns(request.profile))
         walked = enumerate_chains(request.store, mentions, scorer, max_hops=p.max_hops)
         chosen = select_chains(walked.chains, p.max_paths)
         out.counts.update({"spots": len(spots), "chains": len(walked.chains),
@@ -70,7 +82,7 @@ class OfflineProposer(Proposer):
             entities=tuple(mentions),
             relation_paths=tuple(c.relation_path for c in chosen),
             path_scores=tuple(PathScore(score=round(c.score, 4),
-                                        type_score=round(W_TYPE * c.type_score, 4),
+                                        type_score=round(scorer.w.type * c.type_score, 4),
                                         mention=c.mention, ends=len(c.ends)) for c in chosen),
             warnings=() if spots else ("no graph entity name found in the question",),
         )
@@ -103,16 +115,21 @@ class OfflineAnswerer(Answerer):
         from byokg.plugins.offline.reasoner import answer_offline
 
         p: OfflineAnswererParams = request.params  # type: ignore[assignment]
+        request.similarity.use_vocabulary(request.profile.vocabulary)
         got = answer_offline(request.similarity, request.context, request.store,
                              entities=request.entities, history=request.history,
                              max_answers=p.max_answers, tie=p.tie,
                              labels=[lab.name for lab in request.profile.labels],
-                             relations=request.profile.relation_names)
-        out = AnswerResult(answers=got.answers, answer_ids=got.answer_ids, evidence=got.evidence)
+                             relations=request.profile.relation_names,
+                             label_nouns=profile_label_nouns(request.profile))
+        out = AnswerResult(answers=got.answers, answer_ids=got.answer_ids, evidence=got.evidence,
+                           confidence=got.confidence if got.answers else None)
         ranked = got.ranked[: max(p.max_answers, len(got.answers))]
         out.event(self.name, f"{len(got.answers)} answers extracted offline"
                   + (f" from {got.chain}" if got.chain else ""),
                   chain=got.chain, answer_ids=[r.node for r in ranked if r.node],
+                  confidence=got.confidence, confidence_features={
+                      k: round(v, 4) for k, v in got.confidence_features.items()},
                   candidates=[{"name": r.name, "score": round(r.score, 4),
                                "chain": r.group.key if r.group else None} for r in ranked[:10]])
         for note in got.notes:

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from byokg.plugins.offline.weights import WEIGHTS, TypeScores
 from pydantic import BaseModel, ConfigDict
 
+from byokg.language import lexicon as lx
 from byokg.language.analysis import CATEGORY_NOUNS, QuestionAnalysis, humanize_relation, term_sim
 from byokg.language.literals import LiteralKind, literal_kind
+from byokg.language.relwords import verbalize
 from byokg.language.text import STOPWORDS, stem, words
 
 Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
@@ -32,18 +35,9 @@ Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], floa
 __all__ = ["KIND_WORDS", "EndType", "Expectation", "LiteralKind", "end_type", "expectation", "literal_kind",
            "type_head", "type_match"]
 
-MATCH = 0.6  # word similarity from which a type word "is" a label or relation noun
 _FROZEN = ConfigDict(frozen=True)
-_AGENT_SUFFIXES = ("or", "er", "ist", "ian")
-# generic words for what "when", "where" and "who" ask for (question-word semantics)
-KIND_WORDS: dict[str, tuple[str, ...]] = {
-    "date": ("date", "year", "time"),
-    "place": ("place", "location"),
-    "person": ("person", "people"),
-    # what "what kind / type / sort of …" asks for: English words for a category of things
-    "category": ("kind", "type", "sort", "category", "class", "genre", "form", "style",
-                 "variety"),
-}
+_AGENT_SUFFIXES = lx.AGENT_NOUN_SUFFIXES
+KIND_WORDS = lx.KIND_WORDS  # generic words for what "when", "where", "who" and "what kind" ask
 
 
 class Expectation(BaseModel):
@@ -74,9 +68,11 @@ class EndType(BaseModel):
     agentive: bool = False  # the ends are the agents of the relation walked into them
     typed_noun: bool = False  # a noun is the class of the ends (a dotted name's type segment)
     value: bool = False  # property values, not nodes (a node property read as the answer)
+    name_words: tuple[str, ...] = ()  # words most of the ends' names share ("university")
+    # nouns the relation's English reading gives the ends ("the *advisor* of X" names what
+    # ``advisor`` reaches forwards, "the *writer* of X" what ``wrote`` reaches backwards)
+    end_nouns: tuple[str, ...] = ()
 
-
-LABEL_MARGIN = 0.1  # labels this close to the best-fitting one fit too
 
 
 def type_head(words_: Sequence[str], types: Sequence[str]) -> str | None:
@@ -95,7 +91,8 @@ def type_head(words_: Sequence[str], types: Sequence[str]) -> str | None:
 
 def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[str] = frozenset(),
                 *, labels: Sequence[str] = (), sim: Similarity | None = None,
-                types: Sequence[str] = ()) -> Expectation:
+                types: Sequence[str] = (), scores: TypeScores = WEIGHTS.types,
+                label_nouns: dict[str, tuple[str, ...]] | None = None) -> Expectation:
     """The asked-for kind and type word, leaving out words of the question's own entities; with
     the graph's ``labels``, the ones the type word names (relative: "country" names Country,
     not Continent, even where a similarity model finds the two close). ``types``: the graph's
@@ -111,13 +108,19 @@ def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[
         heads = {lab: stem(words(lab)[-1]) if words(lab) else "" for lab in labels}
         fitting = tuple(lab for lab in labels
                         if any(term_sim(stem(w), heads[lab]) >= 0.8 for w in types))
+        if not fitting and label_nouns:
+            # what the graph's relations call a label's nodes ("writers": the heads of
+            # ``wrote`` are Persons)
+            fitting = tuple(lab for lab in labels if any(
+                term_sim(stem(w), stem(words(n)[-1])) >= 0.8 for w in types
+                for n in label_nouns.get(lab, ()) if words(n)))
         if not fitting and sim is not None:
             table = sim(types, list(labels))
             best = {lab: max(table[(w, lab)] for w in types) for lab in labels}
             top = max(best.values(), default=0.0)
-            if top >= MATCH:
+            if top >= scores.match:
                 fitting = tuple(lab for lab, v in best.items()
-                                if v >= max(MATCH, top - LABEL_MARGIN))
+                                if v >= max(scores.match, top - scores.label_margin))
     return Expectation(kind=analysis.kind, type_words=(head,) if head else (),
                        fitting_labels=fitting, category=head in CATEGORY_NOUNS)
 
@@ -153,7 +156,35 @@ def end_type(relation: str | None, inverted: bool, *, labels: Sequence[str] = ()
                 nouns.append(segs[-2])
     typed = bool(relation) and inverted and relation.count(".") >= 2
     return EndType(labels=tuple(dict.fromkeys(labels)), nouns=tuple(nouns), literal=literal,
-                   agentive=agentive, typed_noun=typed)
+                   agentive=agentive, typed_noun=typed,
+                   end_nouns=end_nouns(relation, inverted) if relation else ())
+
+
+def label_nouns(relations: Sequence[tuple[str, Sequence[str], Sequence[str]]]
+                ) -> dict[str, tuple[str, ...]]:
+    """Per label, the nouns the graph's relations call its nodes: for each ``(relation,
+    domain labels, range labels)``, the nouns naming its tails go to the range labels and
+    those naming its heads to the domain labels (:func:`end_nouns`)."""
+    out: dict[str, list[str]] = {}
+    for rel, domain, range_ in relations:
+        for lab in range_:
+            out.setdefault(lab, []).extend(end_nouns(rel, False))
+        for lab in domain:
+            out.setdefault(lab, []).extend(end_nouns(rel, True))
+    return {lab: tuple(dict.fromkeys(v)) for lab, v in out.items()}
+
+
+def end_nouns(relation: str, inverted: bool) -> tuple[str, ...]:
+    """The nouns that name the nodes a hop reaches, read from the relation's verbalisation:
+    the "N of" phrases reading from the reached node (``advisor`` forwards: "advisor";
+    ``wrote`` backwards: "writer"), and a noun-form name walked forwards (``home_venue``)."""
+    p = verbalize(relation)
+    suffix = " " + lx.RELATIONAL_OF
+    out = [x[: -len(suffix)] for x in p.along(not inverted)
+           if x.endswith(suffix) and len(x) > len(suffix)]
+    if not inverted and p.form in ("noun", "generic"):
+        out.append(p.text())
+    return tuple(dict.fromkeys(out))
 
 
 def _best(sim: Similarity, left: Sequence[str], right: Sequence[str]) -> float:
@@ -162,9 +193,6 @@ def _best(sim: Similarity, left: Sequence[str], right: Sequence[str]) -> float:
     return max(sim(left, right).values(), default=0.0)
 
 
-SURE = 0.9  # meaning-level similarity from which a relation noun surely names the type
-AGENT_MISFIT = 0.5  # agents (the tails of ``directed_by``) when a non-agent is asked
-
 
 def _passive(names: Sequence[str]) -> bool:
     """A relation named in the passive (``directed_by``, ``writtenBy``): its tails are surely
@@ -172,77 +200,102 @@ def _passive(names: Sequence[str]) -> bool:
     return any(len(ws := words(humanize_relation(n))) > 1 and ws[-1] == "by" for n in names)
 
 
-def _names_agents(type_words: Sequence[str], sim: Similarity) -> bool:
+def _names_agents(type_words: Sequence[str], sim: Similarity, least: float) -> bool:
     """Whether the asked-for type word names agents: an agent noun itself ("writers",
     "directors"), a person word, or close to one by meaning ("actress", "band"). English
     morphology only."""
     if any(is_agentive(w) for w in type_words):
         return True
-    return _best(sim, type_words, [*KIND_WORDS["person"], "organization", "group"]) >= 0.3
+    return _best(sim, type_words, list(lx.AGENT_KIND_WORDS)) >= least
 
 
 def type_match(exp: Expectation, end: EndType, sim: Similarity,
-               lex: Similarity | None = None, *, semantic: bool = False) -> float:
-    """How well ``end`` fits what is asked, in [-1, 1] (0: the graph cannot tell).
+               lex: Similarity | None = None, *, semantic: bool = False,
+               scores: TypeScores = WEIGHTS.types) -> float:
+    """How well ``end`` fits what is asked, in [-1, 1] (0: the graph cannot tell); each
+    finding's value is a named score of :class:`~byokg.plugins.offline.weights.TypeScores`.
 
     ``sim`` is the word similarity (lexical and meaning); ``lex`` the lexical one, used to
     match the type word against relation names: a meaning-level likeness between a type word
     and a relation ("writers" / ``wrote``) says nothing about which end of it is meant.
     ``semantic``: ``sim`` includes a similarity model (only then can a type word be told to
     name no agent: "which *movies*" is not answered with directors)."""
+    if exp.kind in ("count", "date", "number"):
+        return _measured(exp, end, sim, scores)
     lit = end.literal
-    names = [*end.labels, *end.nouns]
-    if exp.kind == "count":
-        return 0.3 if lit == "number" else 0.0
-    if exp.kind == "date":
-        if lit in ("date", "year"):
-            return 1.0
-        if lit == "number":
-            return -0.3
-        s = _best(sim, KIND_WORDS["date"], names)
-        return 0.6 * s if s >= MATCH else -0.6
-    if exp.kind == "number":
-        if lit in ("number", "year"):
-            return 1.0
-        return -0.5 if end.labels or lit else 0.0
     if exp.fitting_labels and (lit is not None or end.value) and (exp.category
                                                                   or exp.type_words):
-        return -0.8  # the type word names a label of the graph: a value is none of them
+        return scores.misfit  # the type word names a label of the graph: a value is none
+    if exp.fitting_labels and end.labels and (exp.category or exp.type_words):
+        # the graph says what the ends are: is it what is asked?
+        return scores.fits if set(end.labels) & set(exp.fitting_labels) else scores.misfit
     if exp.category:
-        if exp.fitting_labels and end.labels:
-            return 1.0 if set(end.labels) & set(exp.fitting_labels) else -0.8
         s = _best(lex or sim, KIND_WORDS["category"], [*end.labels, *end.nouns])
-        if s >= MATCH:
+        if s >= scores.match:
             return s  # ``genre``, ``form_of_government``: the relation names a category
         if lit is not None or end.agentive:
-            return -0.6  # a year, a number or the people who did it is no kind of thing
-        return -0.2 if end.labels else 0.0
+            return scores.category_misfit  # a year or the people who did it is no kind
+        return scores.labelled_unsure if end.labels else 0.0
     if exp.type_words:
-        if exp.fitting_labels and end.labels:
-            # the graph says what the ends are: is it what is asked?
-            return 1.0 if set(end.labels) & set(exp.fitting_labels) else -0.8
-        s = _best(lex or sim, exp.type_words, end.nouns)
-        sure = _best(sim, exp.type_words, end.nouns)
-        s = max(s, sure if sure >= SURE else 0.0)
-        if lit is not None or end.value:  # a value: its property's name is all that says
-            return 0.8 if s >= MATCH else -0.8  # what it is
-        if s >= MATCH:
-            return s
-        if end.labels or end.typed_noun:
-            return -0.8 if end.labels else -0.4  # the graph names the class, another one
-        if (semantic and end.agentive and _passive(end.nouns)
-                and not _names_agents(exp.type_words, sim)):
-            return -AGENT_MISFIT  # "which movies …" answered with the people who made them
-        return 0.0  # a relation name that does not name the type says little
+        return _typed_word(exp, end, sim, lex, semantic, scores)
     if lit is not None:
-        return -0.8 if exp.kind in ("person", "place") else -0.2
+        return (scores.literal_for_entity if exp.kind in ("person", "place")
+                else scores.literal_for_thing)
+    names = [*end.labels, *end.nouns]
     if exp.kind == "person":
         # "who" also asks for organisations (who signed, who owns): a miss costs little
         s = _best(sim, KIND_WORDS["person"], names)
         agent = any(is_agentive(n) for n in end.labels) or end.agentive
-        score = 0.7 * max(s, 0.8 if agent else 0.0)
-        return score if score > 0 else (-0.1 if end.labels else 0.0)
+        score = scores.person_scale * max(s, scores.person_agent if agent else 0.0)
+        return score if score > 0 else (scores.person_labelled if end.labels else 0.0)
     if exp.kind == "place":  # weak: many relations lead to places without saying so
         s = _best(sim, KIND_WORDS["place"], names)
-        return 0.4 * s if s >= 0.4 else (-0.2 if end.labels else 0.0)
+        return (scores.place_scale * s if s >= scores.place_min
+                else (scores.labelled_unsure if end.labels else 0.0))
     return 0.0
+
+
+def _measured(exp: Expectation, end: EndType, sim: Similarity, scores: TypeScores) -> float:
+    """A count, a date or a number asked: the literal kind of the ends decides."""
+    lit = end.literal
+    if exp.kind == "count":
+        return scores.count_number if lit == "number" else 0.0
+    if exp.kind == "date":
+        if lit in ("date", "year"):
+            return scores.fits
+        if lit == "number":
+            return scores.date_number
+        s = _best(sim, KIND_WORDS["date"], [*end.labels, *end.nouns])
+        return scores.date_named * s if s >= scores.match else scores.date_misfit
+    if lit in ("number", "year"):
+        return scores.fits
+    return scores.number_misfit if end.labels or lit else 0.0
+
+
+def _typed_word(exp: Expectation, end: EndType, sim: Similarity, lex: Similarity | None,
+                semantic: bool, scores: TypeScores) -> float:
+    """A type word asked ("which *city*") and no label of the ends names it: the relation
+    walked into them (its noun, a dotted name's type segment) or its agents decide."""
+    if end.name_words and any(term_sim(stem(t), stem(n)) >= 0.8 for t in exp.type_words
+                              for n in end.name_words):
+        return scores.named_fits  # "which university": the ends are called "University of …"
+    # only nouns that name the ends count ("which *writers*" is not answered with what
+    # ``wrote`` reaches, though *writer* is its agent noun); they may match by meaning
+    # ("which stadium": ``home_venue``)
+    named = [*end.end_nouns, *(end.nouns if end.typed_noun else ())]
+    s = max(_best(lex or sim, exp.type_words, named), _best(sim, exp.type_words, named))
+    if s >= scores.named_min and end.literal is None and not end.value and not end.labels:
+        return s  # graded: "which *job*" and ``profession`` are close, not the same word
+    if end.literal is not None or end.value:  # a value: its property's name is all that says
+        return scores.value_fits if s >= scores.match else scores.misfit  # what it is
+    if s >= scores.match:
+        return s
+    if end.typed_noun:
+        return scores.typed_noun_misfit  # a dotted name's type segment names another class
+    if end.labels:
+        # labels the type word names none of (else :attr:`Expectation.fitting_labels` decided)
+        return scores.labelled_unsure
+    if (semantic and end.agentive and _passive(end.nouns)
+            and not _names_agents(exp.type_words, sim, scores.agent_word)):
+        return scores.agent_misfit  # "which movies …" answered with the people who made them
+    return 0.0  # a relation name that does not name the type says little

@@ -40,59 +40,29 @@ from byokg.plugins.offline.answer_types import (
     expectation,
     type_match,
 )
+from byokg.plugins.offline.weights import WEIGHTS, OfflineWeights
+from byokg.plugins.offline.weights import current as current_weights
 
 from byokg.contracts import Direction, Path, RelationPath
 from byokg.graph.profile import is_unnamed
 from byokg.graph.store import GraphStore
+from byokg.language import lexicon as lx
 from byokg.language.analysis import (
     SHARING_WORDS,
     Phrase,
     QuestionAnalysis,
     humanize_relation,
+    term_sim,
 )
 from byokg.language.literals import literal_kind
+from byokg.language.relwords import verbalize
 from byokg.language.text import STOPWORDS, stem, words
 from byokg.models.similarity import Similarity
 
 Hop = tuple[str, bool]  # (relation, walked against its stored direction)
 
-# caps of the walk (per question)
-FANOUT_1 = 2000  # edges read per question entity
-PREFIXES_2 = 8  # 1-hop chains extended to a second hop
-PREFIXES_3 = 4  # 2-hop chains extended to a third hop
-NODES_2 = 40  # end nodes expanded per extended 1-hop chain
-NODES_3 = 30  # end nodes expanded per extended 2-hop chain
-MAX_NODES = 300  # nodes expanded per hop in all
-FANOUT_2 = 80  # edges read per expanded node
-SAMPLE_PATHS = 30  # example paths kept per chain
-MAX_ENDS = 5000  # end nodes counted per chain
-TYPE_SAMPLE = 6  # end nodes per chain whose labels / names are read for its type
-TYPED_CHAINS = 150  # best chains (before typing) whose end type is read
-MEET_SAMPLE = 20  # meeting nodes per chain and mention whose specificity is read
-
-# score weights
-W_COVER, W_PRECISION, W_TYPE = 0.45, 0.35, 0.25
-STEP_COST = 0.04
-ORDER_COST = 0.08  # per pair of steps aligned against the question's word order
-CONJUNCTION = 0.3  # the end set meets another question entity's reach
-IDLE_STEP = 0.12  # a step no question word says
-UNSAID = 0.08  # a content word of the question no relation of the chain says
-SAID = 0.3  # ... at this similarity or more
-IDLE_SIM = 0.2  # ... below this similarity
-TYPE_WORD_SAYS = 0.6  # similarity from which the asked-for type word says the last relation
-TYPE_LEADS_SAID = 0.6  # ... and the steps before them are said this well
-TYPE_LEADS = 0.75  # type fit from which unsaid steps at the end of a chain are not idle
-MIRROR = 0.12  # out along a relation and back along it: bonus when the question asks for
-# things sharing something with its entity, cost otherwise
-UNNAMED_END = 0.3  # the chain ends at unnamed nodes (CVTs)
-CANDIDATE_PHRASES = 3  # phrases tried per hop in the alignment
-VOICE = 0.1  # the last hop reaches the subject / object role the question asks for
-REPEAT_GAP = 2  # words apart from which two phrases saying one relation mean two hops
-REPEAT_SAYS = 0.6  # ... when the second one names it by its letters this well (not a type
-# segment: "country" and "capital" both say ``location.country.capital`` in one hop)
-SHARED_WITHIN = 3  # words after a sharing word ("share *actors*") naming what is shared
-_DO_WORDS = frozenset({"do", "does", "did"})
-_CLAUSE_WORDS = frozenset({"where", "that", "which", "who", "whom", "whose", "when"})
+_DO_WORDS = lx.DO_WORDS
+_CLAUSE_WORDS = lx.CLAUSE_WORDS
 
 
 @dataclass
@@ -106,6 +76,7 @@ class Alignment:
     shared: int = 0  # steps whose phrase also says another step (a mirrored relation)
     unsaid: int = 0  # content words of the question no relation says
     steps: tuple[float, ...] = ()  # per step, how well its own phrase says it
+    reps: tuple[int | None, ...] = ()  # per step, the index of the phrase that says it
 
 
 @dataclass
@@ -126,6 +97,7 @@ class Chain:
     partners: list[Chain] = field(default_factory=list)  # their chains that meet it
     score: float = 0.0
     parts: dict[str, float] = field(default_factory=dict)
+    features: dict[str, float] = field(default_factory=dict)  # the scorer's, by name
 
     @property
     def relation_path(self) -> RelationPath:
@@ -136,17 +108,17 @@ class Chain:
     def last(self) -> Hop:
         return self.hops[-1]
 
-    def add(self, nodes: tuple[str, ...]) -> None:
+    def add(self, nodes: tuple[str, ...], cap: int = WEIGHTS.caps.max_ends) -> None:
         end = nodes[-1]
         if end in self.ends:
             self.ends[end] += 1
-        elif len(self.ends) < MAX_ENDS:
+        elif len(self.ends) < cap:
             self.ends[end] = 1
             self.via[end] = nodes
         else:
             self.truncated = True
 
-    def examples(self, n: int = SAMPLE_PATHS) -> list[Path]:
+    def examples(self, n: int = WEIGHTS.caps.sample_paths) -> list[Path]:
         """Up to ``n`` walks of this chain, one per end node."""
         rels = tuple(r for r, _ in self.hops)
         inv = tuple(i for _, i in self.hops)
@@ -164,7 +136,11 @@ class ChainScorer:
     def __init__(self, similarity: Similarity, *,
                  mentions: dict[str, tuple[int, int]] | None = None,
                  labels: Sequence[str] = (), relations: Sequence[str] = (),
-                 mention_labels: dict[str, Sequence[str]] | None = None) -> None:
+                 mention_labels: dict[str, Sequence[str]] | None = None,
+                 weights: OfflineWeights | None = None,
+                 label_nouns: dict[str, tuple[str, ...]] | None = None) -> None:
+        self.weights = weights = weights or current_weights()
+        self.w = weights.chain
         self.similarity = similarity
         self.analysis = analysis = similarity.analysis
         self.services = similarity.services
@@ -175,7 +151,9 @@ class ChainScorer:
         # labels say something only when the graph has more than one
         self.labels = tuple(labels) if len(labels) > 1 else ()
         self.expect: Expectation = expectation(analysis, mention_words, labels=self.labels,
-                                               sim=self.sim, types=type_segments(relations))
+                                               sim=self.sim, types=type_segments(relations),
+                                               scores=weights.types,
+                                               label_nouns=label_nouns)
         self.phrases: tuple[Phrase, ...] = self._own_phrases(analysis.phrases(
             list(self.mentions.values()), type_word=next(iter(self.expect.type_words), None)))
         self._dist: dict[str, list[int]] = {}
@@ -201,7 +179,7 @@ class ChainScorer:
 
         def names_mention(p: Phrase) -> bool:
             for m, labs in own.items():
-                if max(lex[(p.word, lab)] for lab in labs) < TYPE_WORD_SAYS:
+                if max(lex[(p.word, lab)] for lab in labs) < self.w.type_word_says:
                     continue
                 d = self.analysis.token_distance(p, self.mentions[m])
                 if d == 0 or (d == 1 and p.position + 1 < len(toks)
@@ -243,8 +221,8 @@ class ChainScorer:
         return tuple(x for x in labels if x in self.labels) if self.labels else ()
 
     def said_words(self, relations: Sequence[str] | None = None) -> set[str]:
-        """Question words some relation seen so far says (similarity :data:`SAID` or more)."""
-        return self.similarity.said_words(SAID, relations)
+        """Question words some relation seen so far says (similarity ``said`` or more)."""
+        return self.similarity.said_words(self.w.said, relations)
 
     def lex(self, left: Sequence[str], right: Sequence[str]) -> dict[tuple[str, str], float]:
         return self.similarity.phrase_similarity(left, right, semantic=False)
@@ -255,14 +233,15 @@ class ChainScorer:
         verb the question asks *who* did."""
         active = False
         if inverted and self.who_verb and self.voice == "subject":
-            active = self.lex([self.who_verb], [relation])[(self.who_verb, relation)] >= 0.6
+            active = (self.lex([self.who_verb], [relation])[(self.who_verb, relation)]
+                      >= self.w.active_verb)
         return end_type(relation, inverted, labels=labels, literal=literal, active=active)
 
     def type_score(self, end: EndType) -> float:
         got = self._typed.get(end)
         if got is None:
             got = self._typed[end] = type_match(self.expect, end, self.sim, self.lex,
-                                                semantic=self.semantic)
+                                                semantic=self.semantic, scores=self.weights.types)
         return got
 
     def voice_fit(self, hop: Hop) -> float:
@@ -336,6 +315,11 @@ class ChainScorer:
         return got
 
     def _align(self, relations: Sequence[str], mention: str, steps: list[list[int]]) -> Alignment:
+        """:meth:`align` itself: every choice of a representative word per step (at most
+        ``candidate_phrases`` each, or none) is valued and the best kept; long because the
+        valuation reads the choice's owner map in place (splitting it would copy it per
+        choice)."""
+        w = self.w
         words_ = [p.word for p in self.phrases]
         rels = list(dict.fromkeys(relations))
         self.prepare(rels)
@@ -349,10 +333,9 @@ class ChainScorer:
             # the asked-for type word ("which *films*") says what the answer is: it can only
             # say the last step, and only when it names that step's relation well
             allowed = [j for j in range(len(words_)) if self.phrases[j].weight >= 1.0
-                       or (st == last and max(lexical[(words_[j], rels[r])] for r in rs)
-                           >= TYPE_WORD_SAYS)]
+                       or (st == last and max(sim[j][r] for r in rs) >= w.type_word_says)]
             ranked = sorted(allowed, key=lambda j, rs=rs: -max(sim[j][r] for r in rs))
-            opts: list[int | None] = [j for j in ranked[:CANDIDATE_PHRASES]
+            opts: list[int | None] = [j for j in ranked[:w.candidate_phrases]
                                       if max(sim[j][r] for r in rs) > 0.05]
             options.append([*opts, None])
         dist = self._distances(mention)
@@ -380,8 +363,8 @@ class ChainScorer:
                 r = owner.get(j)
                 if r is None:
                     r = max(range(len(rels)), key=lambda r, j=j: sim[j][r])
-                    if lexical[(words_[j], rels[r])] >= REPEAT_SAYS and reps.get(r) and all(
-                            abs(self.phrases[j].position - p) > REPEAT_GAP for p in reps[r]):
+                    if lexical[(words_[j], rels[r])] >= w.repeat_says and reps.get(r) and all(
+                            abs(self.phrases[j].position - p) > w.repeat_gap for p in reps[r]):
                         # a second, separate mention of a relation the chain walks once
                         # ("the films *directed* by the *director* of X"): another hop
                         if weights[j] >= 1.0:
@@ -389,72 +372,161 @@ class ChainScorer:
                         continue
                 if weights[j] >= 1.0:
                     cover += weights[j] * sim[j][r]
-                    unsaid += sim[j][r] < SAID
+                    unsaid += sim[j][r] < w.said
             # each step is said by its own representative phrase (or not at all)
             step_sims = [sim[j][owner[j]] if j is not None else 0.0 for j in choice]
             precision = sum(step_sims) / len(steps)
             coverage = cover / total_w
             pos = [dist[j] for j in choice if j is not None]
-            order = ORDER_COST * sum(1 for a, b in itertools.combinations(pos, 2) if a > b)
-            idle = sum(1 for v in step_sims if v < IDLE_SIM)
+            order = w.order * sum(1 for a, b in itertools.combinations(pos, 2) if a > b)
+            idle = sum(1 for v in step_sims if v < w.idle_sim)
             reps = [j for j in choice if j is not None]
             shared = len(reps) - len(set(reps))
-            value = (W_COVER * coverage + W_PRECISION * precision - order - IDLE_STEP * idle
-                     - UNSAID * unsaid)
+            value = (w.coverage * coverage + w.precision * precision - order - w.idle * idle
+                     - w.unsaid * unsaid)
             if shared and not self.analysis.sharing:
-                value -= MIRROR * shared  # prefer a phrase of its own for each step
+                value -= w.mirror * shared  # prefer a phrase of its own for each step
             if value > best_value:
                 best_value = value
                 best = Alignment(coverage, precision, order, idle, shared, unsaid,
-                                 tuple(step_sims))
+                                 tuple(step_sims), tuple(choice))
         return best
 
-    def score(self, chain: Chain) -> float:
-        """Score ``chain`` in place (its ``score`` and ``parts``) and return the score."""
+    def features(self, chain: Chain) -> dict[str, float]:
+        """The chain's named features (see :class:`~byokg.plugins.offline.weights.ChainWeights`
+        for what each weighs): alignment with the question's words, answer type, meaning,
+        steps, order, idle steps, unsaid words, voice, mirroring, conjunction, unnamed end."""
+        w = self.w
         rels = [r for r, _ in chain.hops]
         steps = _steps(len(rels), chain.unnamed_middle)
         al = self.align(rels, chain.mention, steps)
-        cover, prec, order, idle = al.coverage, al.precision, al.order, al.idle
+        prec, idle = al.precision, al.idle
         typ = chain.type_score
-        if (self.expect.category and typ >= TYPE_LEADS and al.steps
-                and al.steps[-1] < IDLE_SIM):
+        if self.expect.category and typ >= w.type_leads and al.steps and al.steps[-1] < w.idle_sim:
             # "what kind of movie is X": the category word says the last step (``genre``)
             said = [*al.steps[:-1], typ]
             idle -= 1
             prec = sum(said) / len(said)
-        elif typ >= TYPE_LEADS and self.expect.specific and al.steps:
+        elif typ >= w.type_leads and self.expect.specific and al.steps:
             # steps no word says at the end of a chain whose end is what is asked ("in which
             # country was X born": born_in, then located_in until a country) are led by the type
             said = list(al.steps)
             trailing = 0
-            while len(said) > 1 and said[-1] < IDLE_SIM:
+            while len(said) > 1 and said[-1] < w.idle_sim:
                 said.pop()
                 trailing += 1
-            if trailing and sum(said) / len(said) >= TYPE_LEADS_SAID:
+            if trailing and sum(said) / len(said) >= w.type_leads_said:
                 idle -= trailing  # only after steps the question says clearly
                 prec = sum(said) / len(said)
-        value = (W_COVER * cover + W_PRECISION * prec + W_TYPE * typ
-                 - STEP_COST * (len(steps) - 1) - order - IDLE_STEP * idle - UNSAID * al.unsaid)
-        value += VOICE * self.voice_fit(chain.last)
+        mirror = 0.0
         if is_mirrored(chain.hops):
             # out and back along one relation said once: only when the question asks for
             # things sharing something with its entity ("co-starred", "the same director"),
             # and that relation is what is shared when the question says so ("share *actors*")
             if self.analysis.sharing and self.shares(chain.hops):
-                value += MIRROR
-            elif al.shared or idle:
-                value -= MIRROR
+                mirror += 1.0
+            elif al.shared or al.idle:  # (idle before the type led any step)
+                mirror -= 1.0
             if not self.analysis.sharing and literal_join(chain):
-                value -= MIRROR  # things with the same year or number meet by coincidence
-        if chain.conjunction:
-            value += CONJUNCTION * min(chain.conjunction, 1.0)
-        if chain.end_type is not None and chain.end_type.labels == () and chain.parts.get("unnamed"):
-            value -= UNNAMED_END
-        chain.parts.update({"coverage": round(cover, 4), "precision": round(prec, 4),
-                            "order": round(order, 4), "type": round(typ, 4), "idle": float(idle),
-                            "steps": float(len(steps))})
-        chain.score = value
-        return value
+                mirror -= 1.0  # things with the same year or number meet by coincidence
+        unnamed = bool(chain.end_type is not None and chain.end_type.labels == ()
+                       and chain.parts.get("unnamed"))
+        left = self.leftover_units(al.reps)
+        covered = min(max(idle, 0), left)
+        return {"coverage": al.coverage, "precision": prec, "type": typ,
+                "idle_bare": float(max(idle, 0) - covered), "leftover": float(left - covered),
+                "meaning": self.meaning(chain.hops, steps), "extra_steps": len(steps) - 1.0,
+                "order": al.order, "idle": float(idle), "unsaid": float(al.unsaid),
+                "voice": self.voice_fit(chain.last), "role": self.role(chain.hops, steps),
+                "mirror": mirror,
+                "conjunction": min(chain.conjunction, 1.0), "unnamed_end": float(unnamed)}
+
+    def score(self, chain: Chain) -> float:
+        """Score ``chain`` in place (its ``score`` and ``parts``) and return the score: its
+        :meth:`features` combined by the weights model."""
+        f = self.features(chain)
+        chain.score = self.w.combine(f)
+        chain.parts.update({"coverage": round(f["coverage"], 4),
+                            "precision": round(f["precision"], 4), "order": round(f["order"], 4),
+                            "type": round(f["type"], 4), "meaning": round(f["meaning"], 4),
+                            "role": f["role"],
+                            "idle": f["idle"], "steps": f["extra_steps"] + 1.0})
+        chain.features = f
+        return chain.score
+
+    def role(self, hops: Sequence[Hop], steps: Sequence[Sequence[int]]) -> float:
+        """Whether the chain walks each relation the way the question's nouns say: a word
+        used as a relational noun ("the *advisor* of X", "X 's doctoral *advisor*") names the
+        node a hop reaches, so the hop whose relation reads "advisor of" at its far end is
+        walked (``advisor`` forwards from X; not backwards to X's students). +1 per step
+        walked the way a noun says, -1 the other way, 0 when the question or the name cannot
+        tell; the mean over the steps that tell."""
+        nouns = [p.stem for p, used in zip(self.phrases, self._noun_use, strict=True) if used]
+        if not nouns:
+            return 0.0
+        marks: list[float] = []
+        for st in steps:
+            for i in st:
+                rel, inv = hops[i]
+                far = any(_names_end(rel, inv, n) for n in nouns)
+                near = any(_names_end(rel, not inv, n) for n in nouns)
+                if far != near:
+                    marks.append(1.0 if far else -1.0)
+                    break
+        return sum(marks) / len(marks) if marks else 0.0
+
+    @functools.cached_property
+    def _units(self) -> list[list[int]]:
+        """The question's content words outside the mentions grouped into units: runs of
+        adjacent words ("doctoral advisor", "home ground"), the asked-for type word left out.
+        A chain should say each unit with a step of its own."""
+        units: list[list[int]] = []
+        prev = -2
+        for j, p in enumerate(self.phrases):
+            if p.weight < 1.0:
+                continue
+            if units and p.position == prev + 1:
+                units[-1].append(j)
+            else:
+                units.append([j])
+            prev = p.position
+        return units
+
+    def leftover_units(self, reps: Sequence[int | None]) -> int:
+        """Units of the question no step of the alignment chose as its word."""
+        chosen = {j for j in reps if j is not None}
+        return sum(1 for u in self._units if not chosen & set(u))
+
+    @functools.cached_property
+    def _noun_use(self) -> list[bool]:
+        """Per phrase, whether the question uses it in a relational noun phrase: a run of
+        content words followed by "of" ("the doctoral advisor *of* X") or after a possessive
+        the tokenizer leaves as "s" ("X 's doctoral advisor")."""
+        toks = [t.text for t in self.analysis.tokens]
+        content = [t not in STOPWORDS for t in toks]
+        out = []
+        for p in self.phrases:
+            i = p.position
+            j = i + 1
+            while j < len(toks) and content[j]:
+                j += 1
+            k = i - 1
+            while k >= 0 and content[k] and toks[k] not in lx.POSSESSIVES:
+                k -= 1
+            out.append((j < len(toks) and toks[j] == lx.RELATIONAL_OF)
+                       or (k >= 0 and toks[k] in lx.POSSESSIVES))
+        return out
+
+    def meaning(self, hops: Sequence[Hop], steps: Sequence[Sequence[int]] | None = None) -> float:
+        """How well the question with its mentions masked says the chain read as English
+        (:meth:`~byokg.models.similarity.Similarity.chain_meaning`); 0 without a model."""
+        if self.similarity.model is None or self.w.meaning == 0.0:
+            return 0.0
+        return self.similarity.chain_meaning(list(hops), self.mask_spans)
+
+    @functools.cached_property
+    def mask_spans(self) -> tuple[tuple[int, int], ...]:
+        return tuple(sorted(self.mentions.values()))
 
     def shares(self, hops: Sequence[Hop]) -> bool:
         """Whether a mirrored chain turns on the relation the question says is shared: the
@@ -467,18 +539,18 @@ class ChainScorer:
         self.prepare(list(rels))
         mirrored = {a[0] for a, b in itertools.pairwise(hops) if a[0] == b[0] and a[1] != b[1]}
         said = {r: self._rows[r][0][j] for r in rels}
-        if any(said[r] >= SAID for r in mirrored):
+        if any(said[r] >= self.w.said for r in mirrored):
             return True
-        return not any(v >= SAID for v in said.values())
+        return not any(v >= self.w.said for v in said.values())
 
     @functools.cached_property
     def _shared(self) -> int | None:
         """Index of the phrase a sharing word qualifies (first phrase at most
-        :data:`SHARED_WITHIN` words after it), if any."""
+        ``shared_within`` words after it), if any."""
         for i, t in enumerate(self.analysis.tokens):
             if t.text in SHARING_WORDS:
                 near = [j for j, p in enumerate(self.phrases)
-                        if 0 < p.position - i <= SHARED_WITHIN]
+                        if 0 < p.position - i <= self.w.shared_within]
                 if near:
                     return near[0]
         return None
@@ -488,13 +560,13 @@ class ChainScorer:
         question (or pass through unnamed nodes) and the question says more than it covers."""
         rels = [r for r, _ in chain.hops]
         al = self.align(rels, chain.mention, _steps(len(rels), chain.unnamed_middle))
-        value = al.precision + 0.3 * (1.0 - al.coverage)
+        value = al.precision + self.w.potential_gap * (1.0 - al.coverage)
         if chain.parts.get("unnamed"):
-            value += 0.5  # a CVT end is only ever a step towards the answer
+            value += self.w.potential_unnamed  # a CVT end is only ever a step towards the answer
         return value
 
 
-_PREPOSITIONS = frozenset({"by", "in", "of", "to", "at", "on", "into", "from", "with", "for"})
+_PREPOSITIONS = lx.PREPOSITIONS
 
 
 def relation_verb(relation: str) -> tuple[str | None, bool]:
@@ -514,9 +586,9 @@ def question_verb(analysis: QuestionAnalysis, expect: Expectation,
     and "which films did X *direct*" for objects (English question forms only)."""
     toks = [t.text for t in analysis.tokens]
     for i, (a, b) in enumerate(itertools.pairwise(toks)):
-        if a in ("who", "whom") and b not in STOPWORDS:
+        if a in lx.WHO_WORDS and b not in STOPWORDS:
             return b, "subject"
-        if a in ("which", "what"):
+        if a in lx.WH_WORDS:
             rest = toks[i + 1:]
             head = expect.type_words[0] if expect.type_words else None
             if head in rest and rest.index(head) < 4:
@@ -543,6 +615,20 @@ def type_segments(relations: Sequence[str]) -> tuple[str, ...]:
 def _type_segments(relations: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(w for r in relations if r.count(".") >= 2
                                for w in words(r.split(".")[-2])[-1:]))
+
+
+@functools.lru_cache(maxsize=65536)
+def _end_nouns(relation: str, inverted: bool) -> frozenset[str]:
+    """Stems of the nouns that name the node a hop reaches: "N of" phrases reading from the
+    reached node (:func:`byokg.language.relwords.verbalize`)."""
+    phrases = verbalize(relation).along(not inverted)
+    suffix = " " + lx.RELATIONAL_OF
+    return frozenset(stem(p[: -len(suffix)].split()[-1]) for p in phrases
+                     if p.endswith(suffix) and len(p) > len(suffix))
+
+
+def _names_end(relation: str, inverted: bool, word_stem: str) -> bool:
+    return any(term_sim(word_stem, n) >= 0.8 for n in _end_nouns(relation, inverted))
 
 
 def literal_join(chain: Chain) -> bool:
@@ -608,7 +694,8 @@ def enumerate_chains(store: GraphStore, mentions: dict[str, list[str]], scorer: 
     if not topic:
         return out
     chains: dict[tuple[str, tuple[Hop, ...]], Chain] = {}
-    hood = store.neighbors(list(owner), direction=Direction.BOTH, limit_per_node=FANOUT_1)
+    caps = scorer.weights.caps
+    hood = store.neighbors(list(owner), direction=Direction.BOTH, limit_per_node=caps.fanout_1)
     for s, m in owner.items():
         nb = hood.get(s)
         if nb is not None:
@@ -622,28 +709,29 @@ def enumerate_chains(store: GraphStore, mentions: dict[str, list[str]], scorer: 
             if ch is None:
                 ch = chains[key] = Chain(mention=m, hops=((rel, inv),))
                 ch.truncated = bool(nb is not None and nb.truncated)
-            ch.add((s, other))
+            ch.add((s, other), caps.max_ends)
     scorer.prepare(list({r for _, hops in chains for r, _ in hops}))
     level = [c for c in chains.values()]
     names: dict[str, str | None] = {}
-    _mark_unnamed(store, level, names)
+    _mark_unnamed(store, level, names, caps.sample_paths)
     for hops in range(2, max_hops + 1):
-        cap, per = (PREFIXES_2, NODES_2) if hops == 2 else (PREFIXES_3, NODES_3)
+        cap, per = ((caps.prefixes_2, caps.nodes_2) if hops == 2
+                    else (caps.prefixes_3, caps.nodes_3))
         ranked = sorted(level, key=lambda c: (-scorer.potential(c), c.hops))[:cap]
-        level = _extend(store, ranked, topic, per, out)
+        level = _extend(store, ranked, topic, per, out, caps)
         for c in level:
             chains[(c.mention, c.hops)] = c
         scorer.prepare(list({r for c in level for r, _ in c.hops}))
-        _mark_unnamed(store, level, names)
+        _mark_unnamed(store, level, names, caps.sample_paths)
     result = list(chains.values())
     for c in result:
         scorer.score(c)
     # the answer type needs the ends' labels and names: read them for the contenders only
     result.sort(key=lambda c: -c.score)
-    _type(store, result[:TYPED_CHAINS], scorer, names)
-    for c in result[:TYPED_CHAINS]:
+    _type(store, result[:caps.typed_chains], scorer, names)
+    for c in result[:caps.typed_chains]:
         scorer.score(c)
-    if _conjunctions(result, store, scorer.services):
+    if _conjunctions(result, store, scorer.services, caps.meet_sample):
         for c in result:
             scorer.score(c)
     result.sort(key=lambda c: (-c.score, len(c.hops), c.mention, c.hops))
@@ -652,12 +740,12 @@ def enumerate_chains(store: GraphStore, mentions: dict[str, list[str]], scorer: 
 
 
 def _extend(store: GraphStore, prefixes: Sequence[Chain], topic: set[str], per: int,
-            out: Walked) -> list[Chain]:
+            out: Walked, caps: Any = WEIGHTS.caps) -> list[Chain]:
     """One more hop from (up to ``per``) end nodes of every prefix, one batched call."""
     todo: dict[str, list[tuple[Chain, tuple[str, ...]]]] = {}
     for ch in prefixes:
         for end, nodes in itertools.islice(ch.via.items(), per):
-            if len(todo) >= MAX_NODES and end not in todo:
+            if len(todo) >= caps.max_nodes and end not in todo:
                 ch.truncated = True
                 break
             todo.setdefault(end, []).append((ch, nodes))
@@ -665,7 +753,7 @@ def _extend(store: GraphStore, prefixes: Sequence[Chain], topic: set[str], per: 
             ch.truncated = True
     if not todo:
         return []
-    hood = store.neighbors(list(todo), direction=Direction.BOTH, limit_per_node=FANOUT_2)
+    hood = store.neighbors(list(todo), direction=Direction.BOTH, limit_per_node=caps.fanout_2)
     out.nodes_expanded += len(todo)
     new: dict[tuple[str, tuple[Hop, ...]], Chain] = {}
     for node, pairs in todo.items():
@@ -684,15 +772,16 @@ def _extend(store: GraphStore, prefixes: Sequence[Chain], topic: set[str], per: 
                     c = new[key] = Chain(mention=ch.mention, hops=hops, truncated=ch.truncated)
                 if nb is not None and nb.truncated:
                     c.truncated = True
-                c.add((*nodes, other))
+                c.add((*nodes, other), caps.max_ends)
     return list(new.values())
 
 
-def _mark_unnamed(store: GraphStore, chains: Sequence[Chain], names: dict[str, str | None]) -> None:
+def _mark_unnamed(store: GraphStore, chains: Sequence[Chain], names: dict[str, str | None],
+                  sample: int = WEIGHTS.caps.sample_paths) -> None:
     """Which inner nodes and ends of each chain are unnamed (CVT-like), from its examples."""
     from byokg.graph.profile import display_names
 
-    samples = {id(c): list(itertools.islice(c.via.values(), SAMPLE_PATHS)) for c in chains}
+    samples = {id(c): list(itertools.islice(c.via.values(), sample)) for c in chains}
     want = [n for v in samples.values() for nodes in v for n in nodes[1:] if n not in names]
     if want:
         names.update(display_names(store, list(dict.fromkeys(want)), missing_as_id=False))
@@ -715,22 +804,28 @@ def _mark_unnamed(store: GraphStore, chains: Sequence[Chain], names: dict[str, s
 def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
           names: dict[str, str | None]) -> None:
     """Each chain's end type from a sample of its ends (labels and names in one call)."""
-    sample = {c.mention + str(c.hops): list(c.ends)[:TYPE_SAMPLE] for c in chains}
+    sample = {c.mention + str(c.hops): list(c.ends)[:scorer.weights.caps.type_sample]
+              for c in chains}
     ids = list(dict.fromkeys(i for v in sample.values() for i in v))
     nodes = store.get_nodes(ids) if ids else {}
     for c in chains:
         labels: list[str] = []
         lits: list[str | None] = []
-        for i in sample[c.mention + str(c.hops)]:
+        named: list[str] = []
+        ends = sample[c.mention + str(c.hops)]
+        for i in ends:
             n = nodes.get(i)
             if n is not None:
                 labels.extend(scorer.node_labels(n.labels))
             name = n.name if n is not None and n.name else names.get(i) or i
             lits.append(literal_kind(name))
+            named.extend(dict.fromkeys(w for w in words(name)
+                                       if w not in STOPWORDS and not w.isdigit()))
         lit = _majority(lits)
+        common = tuple(w for w, k in _counted(named) if k * 2 > len(ends) and len(ends) > 1)
         rel, inv = c.last
         c.end_type = scorer.end_type(rel, inv, labels=[x for x, _ in _counted(labels)],
-                                     literal=lit)
+                                     literal=lit).model_copy(update={"name_words": common})
         c.type_score = scorer.type_score(c.end_type)
 
 
@@ -779,7 +874,7 @@ def _node_count(store: GraphStore, services: Any) -> int:
 
 
 def _conjunctions(chains: Sequence[Chain], store: GraphStore | None = None,
-                  services: Any = None) -> bool:
+                  services: Any = None, meet_sample: int = WEIGHTS.caps.meet_sample) -> bool:
     """Mark chains whose end set meets what another mention constrains (the ends of its
     one-step chains), weighted by the meeting node's :func:`specificity`; remember the partner
     so both get proposed. True when any was marked."""
@@ -799,7 +894,7 @@ def _conjunctions(chains: Sequence[Chain], store: GraphStore | None = None,
                 continue
             hits = [e for e in c.ends if e in ends]
             if hits:
-                found.append((ends[hits[0]], hits[:MEET_SAMPLE]))
+                found.append((ends[hits[0]], hits[:meet_sample]))
         meets[id(c)] = found
     met = [e for v in meets.values() for _p, hits in v for e in hits]
     spec = specificity(store, met, services) if store is not None else {}

@@ -28,34 +28,27 @@ from typing import Any
 
 from byokg.plugins.offline.answer_types import end_type
 from byokg.plugins.offline.chains import (
-    CONJUNCTION,
-    W_TYPE,
     Chain,
     ChainScorer,
     _steps,
     specificity,
 )
+from byokg.plugins.offline.confidence import confidence
+from byokg.plugins.offline.confidence import features as confidence_features
+from byokg.plugins.offline.weights import WEIGHTS, OfflineWeights
+from byokg.plugins.offline.weights import current as current_weights
 
 from byokg.contracts import Candidate, ContextItem, MentionLinks, PathScore, RelationPath
 from byokg.graph.profile import display_names, is_unnamed
 from byokg.graph.store import GraphStore
+from byokg.language import lexicon as lx
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.literals import literal_kind
 from byokg.language.text import STOPWORDS, normalize, stem, words
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
 
-MAX_IDS_PER_SPOT = 5
-SPOT_WORDS = 12  # longest name spotted, in words ("Mike O'Callaghan–Pat Tillman Memorial Bridge": 7)
-OTHER_MENTION = 0.15  # a chain proposed for another entity, walked from this one
-UNPROPOSED = 0.05  # a path or fact no proposer rated (scored here)
-NUMBER_MATCH = 0.2  # a candidate with a property or neighbour equal to a number of the question
-ECHO = 0.1  # a candidate whose name only repeats words of the question
-TYPED_CANDIDATES = 80  # candidates whose labels are read for their own type
-RESIDUAL = 0.03  # per unsaid question word naming a neighbour of a candidate
-RESIDUAL_BAND = 0.05  # candidates this close to the best are checked
-RESIDUAL_CANDIDATES = 40
-RESIDUAL_FANOUT = 60
+_W = WEIGHTS.answer
 
 
 # --------------------------------------------------------------------------- spotting
@@ -84,7 +77,7 @@ def id_spots(analysis: QuestionAnalysis, store: GraphStore) -> list[Spot]:
     return [Spot(k, *spans[k], [k]) for k, node in found.items() if node is not None]
 
 
-ADJECTIVE_ENDINGS = ("n", "an")  # English place adjectives: America-n, Europe-an, Asia-n
+ADJECTIVE_ENDINGS = lx.ADJECTIVE_ENDINGS  # English place adjectives: America-n, Europe-an
 
 
 def adjective_spots(analysis: QuestionAnalysis, idx: Any) -> list[Spot]:
@@ -99,7 +92,7 @@ def adjective_spots(analysis: QuestionAnalysis, idx: Any) -> list[Spot]:
         for cut in ADJECTIVE_ENDINGS:
             if not last.endswith(cut):
                 continue
-            ids = [i for i, _alias in idx.exact(sp.text[: -len(cut)])][:MAX_IDS_PER_SPOT]
+            ids = [i for i, _alias in idx.exact(sp.text[: -len(cut)])][:_W.max_ids_per_spot]
             if ids:
                 out.append(Spot(sp.text, sp.start, sp.end, ids))
                 break
@@ -107,7 +100,6 @@ def adjective_spots(analysis: QuestionAnalysis, idx: Any) -> list[Spot]:
 
 
 _ACRONYM = re.compile(r"(?<![\w.])(?:[A-Z]\.){2,}|\b[A-Z]{2,5}\b")
-ACRONYM_LEAD = 2.0  # the best-connected expansion must have this many times the next one's edges
 
 
 def acronym_spots(question: str, idx: Any, store: GraphStore, taken: Sequence[Spot]) -> list[Spot]:
@@ -124,7 +116,7 @@ def acronym_spots(question: str, idx: Any, store: GraphStore, taken: Sequence[Sp
         deg = store.degrees(ids)
         ranked = sorted(ids, key=lambda i: -deg.get(i, 0))
         first = deg.get(ranked[0], 0)
-        if len(ranked) > 1 and first < ACRONYM_LEAD * max(deg.get(ranked[1], 0), 1):
+        if len(ranked) > 1 and first < _W.acronym_lead * max(deg.get(ranked[1], 0), 1):
             continue  # no clear expansion: left unlinked
         out.append(Spot(m.group(), m.start(), m.end(), [ranked[0]]))
     return out
@@ -148,13 +140,21 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
     ("country", "bird") dropped when capitalised names were found."""
     from byokg.linking.fuzzy import short_name_ok
     from byokg.linking.indexes import get_name_index
+    from byokg.linking.numbers import number_spots, numbers_of, pick_by_numbers
 
     question = analysis.question
     idx = get_name_index(store, services)
-    spots = [Spot(s.mention, s.start, s.end, list(s.ids)[:MAX_IDS_PER_SPOT])
-             for s in idx.spot(question, max_ngram=SPOT_WORDS)]
+    found = idx.spot(question, max_ngram=_W.spot_words)
+    # nodes sharing a name: those whose year (or other number) the question says, if any
+    said = set(pick_by_numbers(store, [i for s in found if len(s.ids) > 1 for i in s.ids],
+                               numbers_of(question)))
+    spots = [Spot(s.mention, s.start, s.end,
+                  ([i for i in s.ids if i in said] or list(s.ids))[:_W.max_ids_per_spot])
+             for s in found]
     by_span = {(s.start, s.end): s for s in spots}
-    for s in [*id_spots(analysis, store), *adjective_spots(analysis, idx)]:
+    numbered = [Spot(question[a:b], a, b, list(ids)[:_W.max_ids_per_spot])
+                for a, b, _name, ids in number_spots(question, idx)]  # "chemistry … 1903"
+    for s in [*id_spots(analysis, store), *adjective_spots(analysis, idx), *numbered]:
         same = by_span.get((s.start, s.end))
         if same is not None:
             same.ids.extend(i for i in s.ids if i not in same.ids)
@@ -262,6 +262,8 @@ class OfflineAnswer:
     ranked: list[Ranked] = field(default_factory=list)
     chain: str | None = None  # the chain (or chain + property) that produced the answer
     notes: list[str] = field(default_factory=list)
+    confidence: float | None = None  # how likely the first answer is right (fitted model)
+    confidence_features: dict[str, float] = field(default_factory=dict)
 
 
 def _walks(item: ContextItem, qids: set[str]) -> list[tuple[str, str, tuple[tuple[str, bool], ...]]]:
@@ -292,7 +294,7 @@ def _hops_of(text: str) -> tuple[tuple[str, bool], ...]:
 
 def format_value(value: Any, analysis: QuestionAnalysis) -> str:
     """A property value as an answer: dates in ISO form, the year alone when a year is asked."""
-    asks_year = "year" in analysis.words or "years" in analysis.words
+    asks_year = bool(lx.YEAR_WORDS & set(analysis.words))
     if isinstance(value, _dt.datetime):
         value = value.date()
     if isinstance(value, _dt.date):
@@ -310,8 +312,12 @@ class _Answering:
 
     def __init__(self, similarity: Similarity, store: GraphStore, entities: Sequence[MentionLinks],
                  history: Sequence[Any], labels: Sequence[str] = (),
-                 relations: Sequence[str] = ()) -> None:
+                 relations: Sequence[str] = (), weights: OfflineWeights | None = None,
+                 label_nouns: dict[str, tuple[str, ...]] | None = None) -> None:
         analysis = similarity.analysis
+        self.weights = weights = weights or current_weights()
+        self.w = weights.answer
+        self.wtype = weights.chain.type
         self.analysis, self.store, self.services = analysis, store, similarity.services
         self.mention_of: dict[str, str] = {}
         for m in entities:
@@ -330,7 +336,8 @@ class _Answering:
             by_mention.setdefault(m, []).append(i)
         self.scorer = ChainScorer(similarity, mentions=spans, labels=labels,
                                   relations=relations,
-                                  mention_labels=mention_labels(by_mention, store, labels))
+                                  mention_labels=mention_labels(by_mention, store, labels),
+                                  weights=weights, label_nouns=label_nouns)
         self.names: dict[str, str] = {}
 
     # -- chains
@@ -356,7 +363,8 @@ class _Answering:
     def _rate(self, g: Group) -> None:
         ps = self.hints.get(g.key)
         if ps is not None:
-            g.score = ps.score - (OTHER_MENTION if ps.mention not in (None, g.mention) else 0.0)
+            g.score = ps.score - (self.w.other_mention if ps.mention not in (None, g.mention)
+                                  else 0.0)
             g.type_score = ps.type_score
             return
         ch = Chain(mention=g.mention, hops=g.hops)
@@ -367,8 +375,16 @@ class _Answering:
         ch.end_type = self.scorer.end_type(rel, inv)
         ch.type_score = self.scorer.type_score(ch.end_type)
         self.scorer.prepare([r for r, _ in g.hops])
-        g.score = self.scorer.score(ch) - UNPROPOSED
-        g.type_score = W_TYPE * ch.type_score
+        g.score = self.scorer.score(ch) - self.w.unproposed
+        g.type_score = self.wtype * ch.type_score
+
+    def chain_features(self, g: Group) -> dict[str, float]:
+        """The scorer's features of a group's chain (for the confidence)."""
+        ch = Chain(mention=g.mention, hops=g.hops)
+        ch.unnamed_middle = self._middles(g)
+        ch.type_score = g.type_score / self.wtype if self.wtype else 0.0
+        self.scorer.prepare([r for r, _ in g.hops])
+        return self.scorer.features(ch)
 
     def _middles(self, g: Group) -> tuple[bool, ...]:
         """Which inner nodes of a group's first walk are unnamed (CVTs)."""
@@ -392,13 +408,13 @@ class _Answering:
         for node in list(cands):
             if is_unnamed(node, self.names.get(node)):
                 del cands[node]
-        top = sorted(cands.values(), key=lambda r: -r.score)[:TYPED_CANDIDATES]
+        top = sorted(cands.values(), key=lambda r: -r.score)[:self.w.typed_candidates]
         found = self.store.get_nodes([r.node for r in top if r.node]) if top else {}
         mention_words = {w for m in set(self.mention_of.values()) for w in words(m)}
         qwords = {w for w in self.analysis.content_words if w not in mention_words}
         met = [r.node for r in cands.values() if r.node and r.group is not None
                and support.get(r.node, set()) - {r.group.mention}]
-        spec = specificity(self.store, met[:TYPED_CANDIDATES], self.services)
+        spec = specificity(self.store, met[:self.w.typed_candidates], self.services)
         for r in cands.values():
             r.name = self.names.get(r.node or "", r.node or "")
             n = found.get(r.node or "")
@@ -406,17 +422,39 @@ class _Answering:
                 rel, inv = r.group.hops[-1]
                 t = self.scorer.end_type(rel, inv, labels=self.scorer.node_labels(n.labels),
                                          literal=literal_kind(r.name))
-                r.score += W_TYPE * self.scorer.type_score(t) - r.group.type_score
+                r.score += self.wtype * self.scorer.type_score(t) - r.group.type_score
             if r.group is not None:
                 others = support.get(r.node or "", set()) - {r.group.mention}
                 if others:
-                    r.score += CONJUNCTION * len(others) * spec.get(r.node or "", 1.0)
+                    r.score += (self.scorer.w.conjunction * len(others)
+                                * spec.get(r.node or "", 1.0))
             nw = {w for w in words(r.name) if w not in STOPWORDS}
             if nw and nw <= qwords:
-                r.score -= ECHO
+                r.score -= self.w.echo
             if r.group is not None:
-                r.score += 0.005 * math.log1p(len(r.group.ends.get(r.node or "", ())))
+                r.score += self.w.walks * math.log1p(len(r.group.ends.get(r.node or "", ())))
+        self.alternatives(cands)
         return cands
+
+    def alternatives(self, cands: dict[str, Ranked]) -> None:
+        """"Is X a man *or* a woman?": candidates whose names say one of the alternatives the
+        question lists ("female" for "woman") are lifted by their similarity to it (lexical
+        and the model of meaning). One batch of similarities over the best candidates."""
+        toks = [t.text for t in self.analysis.tokens]
+        alts: list[str] = []
+        for i, t in enumerate(toks):
+            if t in lx.OR_WORDS:  # the content words either side, articles skipped
+                alts += [next((w for w in reversed(toks[:i]) if w not in STOPWORDS), ""),
+                         next((w for w in toks[i + 1:] if w not in STOPWORDS), "")]
+        alts = [w for w in dict.fromkeys(alts) if w]
+        if len(alts) < 2:
+            return
+        top = sorted(cands.values(), key=lambda r: -r.score)[:self.w.typed_candidates]
+        names = list(dict.fromkeys(r.name for r in top if r.name))
+        sim = self.scorer.sim(alts, names)
+        for r in top:
+            r.score += self.w.alternative * max((sim.get((a, r.name), 0.0) for a in alts),
+                                                default=0.0)
 
     # -- what the chain leaves unsaid
     def residual(self, ranked: list[Ranked]) -> None:
@@ -434,12 +472,12 @@ class _Answering:
         if not rest:
             return
         best = ranked[0].score
-        near = [r for r in ranked if r.node is not None and r.score >= best - RESIDUAL_BAND]
-        near = near[:RESIDUAL_CANDIDATES]
+        near = [r for r in ranked if r.node is not None and r.score >= best - self.w.residual_band]
+        near = near[:self.w.residual_candidates]
         if len(near) < 2:
             return
         hoods = self.store.neighbors([r.node for r in near if r.node],
-                                     limit_per_node=RESIDUAL_FANOUT)
+                                     limit_per_node=self.w.residual_fanout)
         others = {t.head if t.tail == r.node else t.tail
                   for r in near for t in (hoods[r.node].triplets if r.node in hoods else ())}
         names = display_names(self.store, list(others))
@@ -451,7 +489,7 @@ class _Answering:
                 seen.update(stem(w) for w in words(names.get(other, other)))
             hits = sum(1 for w in rest if any(x.startswith(w) or w.startswith(x)
                                               for x in seen if len(x) >= 4))
-            r.score += RESIDUAL * min(hits, 3)
+            r.score += self.w.residual * min(hits, 3)
 
     # -- property values
     def values(self, items: Sequence[ContextItem], groups: dict[tuple[str, str], Group],
@@ -478,7 +516,7 @@ class _Answering:
             if mention is None:
                 continue
             if numbers and normalize(str(value)).replace(" ", "") in numbers and node in cands:
-                cands[node].score += NUMBER_MATCH  # the question names this value
+                cands[node].score += self.w.number_match  # the question names this value
             full = (*hops, (prop, False))
             ch = Chain(mention=mention, hops=full)
             ch.end_type = end_type(prop, False, literal=literal_kind(value)).model_copy(
@@ -508,11 +546,13 @@ def answer_offline(
     tie: float = 0.02,
     labels: Sequence[str] = (),
     relations: Sequence[str] = (),
+    label_nouns: dict[str, tuple[str, ...]] | None = None,
 ) -> OfflineAnswer:
     """The answer from the retrieved context (see the module doc); ``labels`` and
     ``relations``: the graph's node labels and relation names (from its profile)."""
     analysis = similarity.analysis
-    a = _Answering(similarity, store, entities, history, labels, relations)
+    a = _Answering(similarity, store, entities, history, labels, relations,
+                   label_nouns=label_nouns)
     groups = a.groups(items)
     cands = a.nodes(groups)
     ranked = list(cands.values()) + a.values(items, groups, cands)
@@ -530,6 +570,11 @@ def answer_offline(
     elif best.items:
         md = best.items[0].metadata
         out.chain = " -> ".join(x for x in (md.get("relation_path"), md.get("property")) if x)
+    g = best.group
+    out.confidence_features = confidence_features(
+        ranked, len(top), a.chain_features(g) if g is not None else None,
+        g.type_score / a.wtype if g is not None and a.wtype else 0.0)
+    out.confidence = confidence(out.confidence_features, a.weights.confidence)
     if analysis.kind == "count" and best.node is not None and literal_kind(best.name) is None:
         _count(out, best, top)
         return out

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from byokg.contracts import ContextItem, QueryResult
+from byokg.language import lexicon as lx
 
 if TYPE_CHECKING:
     from byokg.plugins.kglinker.prompt import Prompt
@@ -125,11 +126,10 @@ def _colname(result: QueryResult, i: int) -> str:
 
 def grouped(analysis: QuestionAnalysis) -> bool:
     """True when the question asks for one value per group ("per supplier", "each customer")."""
-    return bool({"each", "per", "every"} & set(analysis.words))
+    return bool(lx.GROUP_WORDS & set(analysis.words))
 
 
-_LIST_WORDS = frozenset({"list", "show", "display", "find", "name", "give", "which", "who",
-                         "identify", "retrieve", "get", "return"})
+_LIST_WORDS = lx.LIST_WORDS
 
 
 def lists_rows(analysis: QuestionAnalysis) -> bool:
@@ -263,7 +263,7 @@ def compute(analysis: QuestionAnalysis, result: QueryResult) -> Computed | None:
     return None
 
 
-_AUX = frozenset({"is", "are", "does", "do", "did", "was", "were", "has", "have", "had"})
+_AUX = lx.AUXILIARIES
 
 
 def _yes_no(analysis: QuestionAnalysis, pairs: list[tuple[str, float]]) -> str | None:

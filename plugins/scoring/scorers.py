@@ -128,7 +128,9 @@ def rank_subgraph(
     expansion caps cut the neighbourhood, a second expansion restricted to the top ``k_r``
     relations recovers edges the caps dropped. At most ``max_candidates`` triplets (best
     relations first) are embedded.
-    """
+
+    Long because its four stages (expand, relations, triplets, final rank) fill one result's
+    counts and timings as they go; each stage is a few lines."""
     import numpy as np
 
     out = Ranked(scorer="embedder")

@@ -15,7 +15,7 @@ import pytest
 
 pytest.register_assert_rewrite("byokg.testing")  # detailed diffs in the contract suite
 
-from byokg.testing import loaded_store, write_triples_csv  # noqa: E402 - after the rewrite hook
+from byokg.testing import loaded_store, store_factory, write_triples_csv  # noqa: E402 - after the rewrite hook
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED_DATA = Path(os.environ.get("BYOKG_SHARED_DATA", REPO.parent / "shared" / "data"))
@@ -46,34 +46,21 @@ def memory_store_from_triples() -> TripleFactory:
 @pytest.fixture(scope="session")
 def kuzu_store_from_triples(tmp_path_factory) -> TripleFactory:
     """Load triples through ``byokg load`` (CSV -> Kùzu) and open the store read-only."""
-    opened = []
-
-    def make(triples):
-        d = tmp_path_factory.mktemp("kuzu-triples")
-        store = loaded_store(triples, f"kuzu:{d / 'graph.kz'}", d)
-        opened.append(store)
-        return store
-
-    yield make
-    for s in opened:
-        s.close()
+    with store_factory(lambda triples: _loaded(tmp_path_factory, triples, "kuzu", "kz")) as make:
+        yield make
 
 
 @pytest.fixture(scope="session")
 def ladybug_store_from_triples(tmp_path_factory) -> TripleFactory:
     """Load triples through ``byokg load`` (CSV -> LadybugDB) and open the store read-only
     (in a child process when Kùzu is loaded in this one: byokg.cypher.kuzuengine)."""
-    opened = []
+    with store_factory(lambda t: _loaded(tmp_path_factory, t, "ladybug", "lbug")) as make:
+        yield make
 
-    def make(triples):
-        d = tmp_path_factory.mktemp("ladybug-triples")
-        store = loaded_store(triples, f"ladybug:{d / 'graph.lbug'}", d)
-        opened.append(store)
-        return store
 
-    yield make
-    for s in opened:
-        s.close()
+def _loaded(tmp_path_factory, triples, scheme: str, ext: str):
+    d = tmp_path_factory.mktemp(f"{scheme}-triples")
+    return loaded_store(triples, f"{scheme}:{d / f'graph.{ext}'}", d)
 
 
 @pytest.fixture(scope="session")

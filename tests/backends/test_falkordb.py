@@ -98,6 +98,9 @@ def test_catalogue_and_profile(small) -> None:
     assert meta["nodeCount"] == 4 and meta["relCount"] == 4
     prof = profile_graph(small)
     assert prof is not None
+    # distinct heads and tails counted by FalkorDB itself (cardinality and coverage)
+    knows = prof.relation("knows")
+    assert knows.heads and knows.tails and sum(knows.heads.values()) <= (knows.count or 0)
 
 
 def test_timeout_is_the_servers(small) -> None:

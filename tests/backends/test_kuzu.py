@@ -11,15 +11,17 @@ from byokg.errors import BackendError, ConfigError, InputError, QueryError
 from byokg.graph.open import open_graph
 from byokg.graph.store import Capability, has_capability
 from byokg.io.loading import load_into
+from byokg.testing import triples
 
-TRIPLES = [
-    ("m.01", "people.person.place_of_birth", "Paris"),
-    ("m.01", "people.person.nationality", "France"),
-    ("Paris", "location.location.containedby", "France"),
-    ("Anna Harbor", "people.person.place_of_birth", "Paris"),
-    ("Anna Harbor", "knows", "m.01"),
-    ("Anna Harbor", "knows", "m.01"),  # duplicate: counted, stored once
-]
+# the last line is a duplicate: counted, stored once
+TRIPLES = triples("""
+    m.01 | people.person.place_of_birth | Paris
+    m.01 | people.person.nationality | France
+    Paris | location.location.containedby | France
+    Anna Harbor | people.person.place_of_birth | Paris
+    Anna Harbor | knows | m.01
+    Anna Harbor | knows | m.01
+""")
 
 
 @pytest.fixture(scope="module")

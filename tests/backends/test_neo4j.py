@@ -7,23 +7,24 @@ import pytest
 from byokg.contracts import Direction, Triplet
 from byokg.errors import BackendError, ConfigError, QueryError, ReadOnlyViolation
 from byokg.graph.store import Capability, has_capability
+from byokg.testing import triples
 
 pytestmark = pytest.mark.server
 
 QUOTED = "O'Brien `the` \"Great\""
-TRIPLES = [
-    ("alice", "knows", "bob"),
-    ("bob", "knows", "carol"),
-    ("alice", "likes", "carol"),
-    ("carol", "likes", "dave"),
-    ("dave", "lives_in", "paris"),
-    (QUOTED, "knows", "alice"),
-    ("hub", "links", "n1"),
-    ("hub", "links", "n2"),
-    ("hub", "links", "n3"),
-    ("hub", "links", "n4"),
-    ("island", "knows", "islander"),
-]
+TRIPLES = triples(f"""
+    alice | knows | bob
+    bob | knows | carol
+    alice | likes | carol
+    carol | likes | dave
+    dave | lives_in | paris
+    {QUOTED} | knows | alice
+    hub | links | n1
+    hub | links | n2
+    hub | links | n3
+    hub | links | n4
+    island | knows | islander
+""")
 
 
 @pytest.fixture(scope="module")

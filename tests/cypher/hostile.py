@@ -165,6 +165,51 @@ def build(wrapper: str, payload: str, how: str = "plain", fill: dict[str, str] |
     return wrapper.replace("{{", "{").replace("}}", "}").replace("{w}", body)
 
 
+def secret_fill(folder, secret: str) -> dict[str, str]:
+    """Placeholders for payloads that reach for files: a secret file written in ``folder``, a
+    file to write beside it, another path and the folder itself."""
+    path = folder / "secret.csv"
+    path.write_text(f"{secret}\n")
+    return {"secret": str(path), "out": str(folder / "out.csv"), "other": str(folder / "o"),
+            "dir": str(folder)}
+
+
+def campaign(store, payloads: list[str], fill: dict[str, str], secret: str,
+             examples: int = 150) -> tuple[list[str], list[str], list[str]]:
+    """Every wrapper around every payload as written, then ``examples`` generated mixes with
+    disguised keywords, each through byokg's execution path on ``store``: (tried, accepted,
+    leaked) — accepted ran (harmless reads); leaked showed the secret file's content."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from byokg.cypher.execute import Status, execute
+
+    tried: list[str] = []
+    accepted: list[str] = []
+    leaked: list[str] = []
+
+    def attack(q: str) -> None:
+        tried.append(q)
+        ex = execute(store, q, timeout_s=10, row_limit=20)
+        if ex.status is not Status.REJECTED:
+            accepted.append(q)
+        if secret in repr(ex.result) or secret in (ex.error or ""):
+            leaked.append(q)
+
+    for wrapper in WRAPPERS:
+        for payload in payloads:
+            attack(build(wrapper, payload, "plain", fill))
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(wrapper=st.sampled_from(WRAPPERS), payload=st.sampled_from(payloads),
+           how=st.sampled_from(DISGUISES))
+    def generated(wrapper, payload, how) -> None:
+        attack(build(wrapper, payload, how, fill))
+
+    generated()
+    return tried, accepted, leaked
+
+
 # --------------------------------------------------------------------------- legitimate
 
 # Reads that look odd: keywords as names, clause words in strings and comments, escapes,

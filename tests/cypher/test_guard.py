@@ -312,7 +312,10 @@ def test_attack_summary_and_database_unchanged(writable_kuzu) -> None:
         res = CypherTool().run(ToolRequest(
             question="q", store=store, services=Services(llm=llm),
             params=CypherParams(max_queries=1), artifacts=Artifacts(cypher=(q,))))
-        assert res.items == [] and res.counts.get("cypher_rejected") == 1, q
+        assert res.counts.get("cypher_rejected") == 1, q
+        # no rows: only the line telling the next prompt the query was refused, and why
+        assert [(it.kind, it.text.splitlines()[-1].split(":")[0]) for it in res.items] == [
+            ("query-failed", "Failed")] and "refused" in res.items[0].text, q
     assert llm.prompts == [] and store.sent == []
     assert table_counts(store.con) == before
 

@@ -78,7 +78,8 @@ def test_no_file_content_reaches_a_prompt(llm, nw_kuzu_path, tmp_path, batch) ->
     assert any(e["data"].get("error_kind") == "rejected" for e in stolen)
     honest = [e for e in cypher if e["data"]["query"].startswith(HONEST)]
     assert honest and honest[0]["data"]["outcome"] == "ok"  # ran in the worker process
-    assert any("Seafood" in p for p in llm.prompts)  # its rows reached the answer prompt
+    # its rows answer the question (no second round: they fit it) and no stolen line does
+    assert "Seafood" in json.loads(res.output)["answers"]
 
     shown = CliRunner().invoke(cli, [
         "ask", "Which categories are there?", "--graph", f"kuzu:{nw_kuzu_path}",

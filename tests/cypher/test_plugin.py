@@ -54,8 +54,9 @@ def test_tool_run_on_kuzu(nw_kuzu) -> None:
         artifacts=Artifacts(cypher=queries),
     )
     res = CypherTool().run(req)
-    assert len(res.items) == 3
-    first, second, third = res.items
+    assert len(res.items) == 4  # three results and the refused query's line
+    assert res.items[3].kind == "query-failed" and "refused" in res.items[3].text
+    first, second, third, _refused = res.items
     assert first.kind == "query" and first.tool == "cypher" and first.iteration == 1
     assert first.rows.columns == ("product", "price") and first.rows.truncated
     assert first.rows.rows[0] == ("Côte de Blaye", 263.5)

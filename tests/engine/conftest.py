@@ -56,3 +56,36 @@ def tool_runs(monkeypatch):
 
     monkeypatch.setattr(Engine, "_run_tool", spy)
     return ran
+
+
+@pytest.fixture(scope="session")
+def festivals(tmp_path_factory):
+    """The typed festival graph of benchmarks/llmpath_graph.py in Kùzu, in two naming styles
+    (``camel``; ``spaced``: labels and property names with spaces and brackets): per style its
+    URI, its generated questions with their gold rows, and the generated data."""
+    from benchmarks.llmpath_graph import build, generate
+
+    folder = tmp_path_factory.mktemp("festivals")
+    data = generate()
+    out = {}
+    for style in ("camel", "spaced"):
+        uri, questions = build(folder / f"{style}.kz", style, data)
+        out[style] = SimpleNamespace(uri=uri, questions=questions, data=data)
+    return out
+
+
+@pytest.fixture
+def festival_store(festivals):
+    """``festival_store(style)``: the festival graph opened (closed when the test ends)."""
+    from byokg.graph.open import open_graph
+
+    opened = []
+
+    def open_style(style: str = "spaced"):
+        store = open_graph(festivals[style].uri)
+        opened.append(store)
+        return store
+
+    yield open_style
+    for s in opened:
+        s.close()

@@ -13,7 +13,9 @@ def test_ask_json():
     r = CliRunner().invoke(cli, ["ask", "Where was Wynton Marsalis born?", "--graph", "memory:demo", "--json"])
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
-    assert set(data) == {"question", "answers", "evidence", "trace"}
+    assert set(data) == {"question", "answers", "answer_ids", "truncated", "total", "evidence",
+                         "trace"}
+    assert data["truncated"] is False and data["total"] is None
     assert data["answers"][0] == "New Orleans"
     assert data["evidence"] and data["trace"]["llm_calls"] == [] and data["trace"]["iterations"] >= 1
     assert "stage_seconds" in data["trace"]

@@ -132,7 +132,15 @@ def test_parse_extra_unknown_and_empty_sections():
     a = parse_reply("<thinking>hmm</thinking><entities></entities><answers>\nnone\n</answers><foo>")
     assert a.entities == () and a.draft_answers == ()
     w = " ".join(a.warnings)
-    assert "unknown tag <thinking>" in w and "<entities> is empty" in w and "unknown tag <foo>" in w
+    assert "unknown tag <thinking>" in w and "unknown tag <foo>" in w
+    assert "empty" not in w  # the prompts allow an empty section: no warning
+
+
+def test_parse_answer_total_and_no_cut_at_thirty():
+    names = [f"Laureate {i}" for i in range(40)]
+    a = parse_reply("FINISH\n<answers>\n" + "\n".join(names) + "\nTOTAL: 61\n</answers>")
+    assert a.draft_answers == tuple(names) and a.answers_total == 61 and not a.warnings
+    assert parse_reply("<answers>\nx\n</answers>").answers_total is None
 
 
 def test_parse_finish():

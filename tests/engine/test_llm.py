@@ -8,6 +8,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from http_stub import LocalServer, StubHandler
 
 from byokg.errors import ConfigError, LLMError
 from byokg.models.base import prompt_checksum
@@ -126,21 +127,15 @@ def test_backoff_is_capped_with_full_jitter():
 # --------------------------------------------------------------------------- openai-compatible
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(StubHandler):
     plan: list[int] = []  # status codes to answer before succeeding
     seen: list[dict] = []
 
-    def log_message(self, *args):  # quiet
-        pass
-
     def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        body = self.read_json()
         type(self).seen.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
         if type(self).plan:
-            code = type(self).plan.pop(0)
-            self.send_response(code)
-            self.end_headers()
-            self.wfile.write(b'{"error": {"message": "nope"}}')
+            self.send_body(type(self).plan.pop(0), b'{"error": {"message": "nope"}}')
             return
         prompt = body["messages"][-1]["content"]
         reply = {
@@ -149,26 +144,17 @@ class _Handler(BaseHTTPRequestHandler):
             "choices": [{"index": 0, "message": {"role": "assistant", "content": f"echo: {prompt[:20]}"}}],
             "usage": {"prompt_tokens": 11, "completion_tokens": 3},
         }
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        self.send_body(200, json.dumps(reply).encode())
 
 
 @pytest.fixture
 def server():
     _Handler.plan, _Handler.seen = [], []
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield srv, f"http://127.0.0.1:{srv.server_address[1]}/v1"
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        t.join(5)
+    srv = LocalServer()
+    srv.serve(_Handler)
+    srv.start()
+    yield srv.server, f"http://127.0.0.1:{srv.port}/v1"
+    srv.stop()  # again after a test that stopped it: a no-op
 
 
 def test_openai_compatible_round_trip(server, monkeypatch):

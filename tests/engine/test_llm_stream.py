@@ -9,30 +9,20 @@ Stubber cannot stub an event stream: it validates ``stream`` as one dict).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import threading
 import time
 import tracemalloc
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
+import bedrock_stub
+import llm_stub
 import pytest
+from http_stub import StubHandler, serving
 
 from byokg.errors import ConfigError, InputError, LLMError
 from byokg.models.llm import create_llm
 
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"byokg_{name}",
-                                                  Path(__file__).resolve().parents[1] / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-llm_stub = _load("llm_stub")
-bedrock_stub = _load("bedrock_stub")
 REPLY = "<answers>\nNew Orleans\n</answers>"
 MODEL = "anthropic.claude-3-haiku-20240307-v1:0"
 
@@ -195,12 +185,8 @@ class _HugeReply(BaseHTTPRequestHandler):
 @pytest.fixture
 def huge():
     _HugeReply.sent, _HugeReply.stream = 0, False
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), _HugeReply)
-    srv.daemon_threads = True
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/v1"
-    srv.shutdown()
-    srv.server_close()
+    with serving(_HugeReply) as url:
+        yield f"{url}/v1"
 
 
 @pytest.mark.parametrize("stream", [False, True])
@@ -271,30 +257,19 @@ LEAKY_BODY = json.dumps({"error": {
     "type": "invalid_request_error", "code": "invalid_api_key"}}).encode()
 
 
-class _Leaky(BaseHTTPRequestHandler):
+class _Leaky(StubHandler):
     status = 401
-
-    def log_message(self, *args):
-        pass
 
     def do_POST(self):  # noqa: N802
         self.rfile.read(int(self.headers["Content-Length"]))
-        self.send_response(type(self).status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(LEAKY_BODY)))
-        self.end_headers()
-        self.wfile.write(LEAKY_BODY)
+        self.send_body(type(self).status, LEAKY_BODY)
 
 
 @pytest.fixture
 def leaky():
     _Leaky.status = 401
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Leaky)
-    srv.daemon_threads = True
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/v1"
-    srv.shutdown()
-    srv.server_close()
+    with serving(_Leaky) as url:
+        yield f"{url}/v1"
 
 
 @pytest.mark.parametrize("stream", [False, True])

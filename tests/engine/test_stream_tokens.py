@@ -5,37 +5,18 @@ the LLM."""
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 import time
-from pathlib import Path
 
+import llm_stub
 import pytest
 
 from byokg import graph_from_triplets
 from byokg.config import RunConfig
 from byokg.pipeline.engine import Engine
 
-_spec = importlib.util.spec_from_file_location(
-    "byokg_llm_stub", Path(__file__).resolve().parents[1] / "llm_stub.py")
-llm_stub = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(llm_stub)
-
-TRIPLETS = [
-    ("Quillon Vale", "HAS_ALMA_MATER", "Ostrava Polytechnic"),
-    ("Ostrava Polytechnic", "SITUATED-IN", "Brnova"),
-    ("Mirela Dask", "HAS_ALMA_MATER", "Ostrava Polytechnic"),
-]
-QUESTION = "Which school is the alma mater of Quillon Vale?"
-ANSWER_REPLY = "<answers>\nOstrava Polytechnic\n</answers>"
-LINKER_REPLY = ("<entities>\nQuillon Vale\n</entities>\n<relation-paths>\nHAS_ALMA_MATER\n"
-                "</relation-paths>\n<answers>\n</answers>")
-
-
-def reply(prompt: str, body: dict) -> str:
-    if "Answer the question using ONLY the graph context" in prompt:
-        return ANSWER_REPLY
-    return LINKER_REPLY
+TRIPLETS, QUESTION = llm_stub.ALMA_TRIPLETS, llm_stub.ALMA_QUESTION
+ANSWER_REPLY, LINKER_REPLY, reply = llm_stub.ALMA_ANSWER, llm_stub.ALMA_LINKER, llm_stub.alma_reply
 
 
 @pytest.fixture

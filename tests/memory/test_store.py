@@ -12,16 +12,17 @@ from pydantic import ValidationError
 from byokg.contracts import Direction, Neighborhood, Node, Triplet
 from byokg.graph.store import GraphStore
 from byokg.language.text import normalize
+from byokg.testing import triples
 
-TRIPLES = [
-    ("Ada Lovelace", "people.person.spouse", "William King"),
-    ("Ada Lovelace", "people.person.nationality", "United Kingdom"),
-    ("Ada Lovelace", "people.person.parents", "Lord Byron"),
-    ("Lord Byron", "people.person.nationality", "United Kingdom"),
-    ("Charles Babbage", "people.person.nationality", "United Kingdom"),
-    ("Charles Babbage", "influenced", "Ada Lovelace"),
-    ("London", "location.location.containedby", "United Kingdom"),
-]
+TRIPLES = triples("""
+    Ada Lovelace | people.person.spouse | William King
+    Ada Lovelace | people.person.nationality | United Kingdom
+    Ada Lovelace | people.person.parents | Lord Byron
+    Lord Byron | people.person.nationality | United Kingdom
+    Charles Babbage | people.person.nationality | United Kingdom
+    Charles Babbage | influenced | Ada Lovelace
+    London | location.location.containedby | United Kingdom
+""")
 
 
 @pytest.fixture

@@ -71,11 +71,13 @@ def test_ask_json_keeps_exact_values(hostile_graph):
 
 
 def test_link_escaped(hostile_graph):
-    out = run("link", "Quux City", "Land evil", "--graph", hostile_graph, "--min-score", "0.3")
+    # the name's escape sequence holds a number ("]0;"): a word match must say it too
+    out = run("link", "Quux 0 owned City", "Land evil", "--graph", hostile_graph,
+              "--min-score", "0.3")
     assert_safe(out)
     assert "Quux\\x1b]0;owned\\x07City\\x1b[2J\\r" in out
     assert "Land\\u202eevil\\x9b31m" in out
-    data = json.loads(run("link", "Quux City", "--graph", hostile_graph, "--json"))
+    data = json.loads(run("link", "Quux 0 owned City", "--graph", hostile_graph, "--json"))
     assert data[0]["candidates"][0]["name"] == CITY
 
 

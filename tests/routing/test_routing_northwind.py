@@ -6,20 +6,15 @@ of the shared Northwind data). Also: the fallback to the KG-Linker, and the quer
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
 import re
 from pathlib import Path
 
+import llm_stub
 import pytest
 
 from byokg.config import RunConfig
 from byokg.pipeline.engine import Engine
-
-_spec = importlib.util.spec_from_file_location(
-    "byokg_llm_stub", Path(__file__).resolve().parents[1] / "llm_stub.py")
-llm_stub = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(llm_stub)
 
 ROUTED = {"proposer": "routed-linker", "answerer": "rows-answer"}
 

@@ -9,26 +9,12 @@ import os
 import threading
 
 import pytest
+from serve_helpers import rows, run
 
-from byokg.cli import main
 from byokg.errors import InputError
 
 SECRET = "sk-TOPSECRET-4242"
 PASSWORD = "hunter2-Secret"
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def rows(path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def _config(tmp_path, key: str) -> str:

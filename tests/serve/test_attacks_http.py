@@ -16,6 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from serve_helpers import hold_workers
+
+from byokg.testing import stop_process
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
@@ -57,12 +60,7 @@ def serve(*args: str, host: str = "127.0.0.1", graph: str = "memory:demo"
             time.sleep(0.2)
         yield url, port, proc
     finally:
-        proc.terminate()
-        try:
-            proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
+        stop_process(proc)
         err.close()
 
 
@@ -247,14 +245,7 @@ def test_health_answers_while_every_worker_is_busy():
     svc.prepare()
     try:
         with BackgroundServer(svc) as srv, httpx.Client(base_url=srv.url, timeout=10) as c:
-            held = [threading.Thread(target=c.post, args=("/ask",),
-                                     kwargs={"json": {"question": "What did Vela Quorn found?"}})
-                    for _ in range(2)]
-            for t in held:
-                t.start()
-            deadline = time.monotonic() + 5
-            while svc.health().busy < 2 and time.monotonic() < deadline:
-                time.sleep(0.02)
+            held = hold_workers(c, svc, "What did Vela Quorn found?")
             t0 = time.monotonic()
             h = c.get("/health")
             assert h.status_code == 200 and h.json()["busy"] == 2

@@ -6,26 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from serve_helpers import rows, run
 
 import byokg.graph.open
-from byokg.cli import main
 
 QUESTIONS = ["Where was Wynton Marsalis born?", "Where was Satchmo born?",
              "What is the capital of Jamaica?"]
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def rows(path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 @pytest.fixture

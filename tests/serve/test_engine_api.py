@@ -13,15 +13,16 @@ from byokg.config import RunConfig
 from byokg.errors import InputError
 from byokg.pipeline.answer import Answer, Retrieval, StageEvent
 from byokg.pipeline.engine import Engine
+from byokg.testing import triples
 
 # relation names unlike the demo's, a literal value, a two-hop chain
-TRIPLETS = [
-    ("Quillon Vale", "HAS_ALMA_MATER", "Ostrava Polytechnic"),
-    ("Ostrava Polytechnic", "SITUATED-IN", "Brnova"),
-    ("Quillon Vale", "wrote", "The Copper Orchard"),
-    ("The Copper Orchard", "pub.year", "1987"),
-    ("Mirela Dask", "HAS_ALMA_MATER", "Ostrava Polytechnic"),
-]
+TRIPLETS = triples("""
+    Quillon Vale | HAS_ALMA_MATER | Ostrava Polytechnic
+    Ostrava Polytechnic | SITUATED-IN | Brnova
+    Quillon Vale | wrote | The Copper Orchard
+    The Copper Orchard | pub.year | 1987
+    Mirela Dask | HAS_ALMA_MATER | Ostrava Polytechnic
+""")
 QUESTION = "Which school is the alma mater of Quillon Vale?"
 
 

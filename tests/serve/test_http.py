@@ -10,11 +10,11 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
+from serve_helpers import hold_workers
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
@@ -137,14 +137,7 @@ def test_timeout_is_a_504_and_the_server_keeps_serving():
         r = c.post("/ask", json={"question": "What did Vela Quorn found?"})
         assert r.status_code == 200 and r.json()["answers"][:1] == ["Quorn Works"]
         # both workers held by slow questions, no queue: the next request is "busy" at once
-        held = [threading.Thread(target=c.post, args=("/ask",),
-                                 kwargs={"json": {"question": "Who founded it, slowly?"}})
-                for _ in range(2)]
-        for t in held:
-            t.start()
-        deadline = time.monotonic() + 5
-        while svc.health().busy < 2 and time.monotonic() < deadline:
-            time.sleep(0.02)
+        held = hold_workers(c, svc, "Who founded it, slowly?")
         with httpx.Client(base_url=srv.url, timeout=30) as c2:
             r = c2.post("/ask", json={"question": "What did Vela Quorn found?"})
             assert r.status_code == 503 and r.json()["error"] == "busy"

@@ -6,7 +6,6 @@ official SDK's client over stdio."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 import sys
@@ -15,6 +14,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import llm_stub
 import pytest
 
 httpx = pytest.importorskip("httpx")
@@ -31,24 +31,9 @@ from byokg.serve.http import BackgroundServer  # noqa: E402
 
 pytestmark = pytest.mark.server
 
-_spec = importlib.util.spec_from_file_location(
-    "byokg_llm_stub", Path(__file__).resolve().parents[1] / "llm_stub.py")
-llm_stub = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(llm_stub)
 
-TRIPLETS = [
-    ("Quillon Vale", "HAS_ALMA_MATER", "Ostrava Polytechnic"),
-    ("Ostrava Polytechnic", "SITUATED-IN", "Brnova"),
-    ("Mirela Dask", "HAS_ALMA_MATER", "Ostrava Polytechnic"),
-]
-QUESTION = "Which school is the alma mater of Quillon Vale?"
-ANSWER_REPLY = "<answers>\nOstrava Polytechnic\n</answers>"
-LINKER_REPLY = ("<entities>\nQuillon Vale\n</entities>\n<relation-paths>\nHAS_ALMA_MATER\n"
-                "</relation-paths>\n<answers>\n</answers>")
-
-
-def reply(prompt: str, body: dict) -> str:
-    return ANSWER_REPLY if "Answer the question using ONLY" in prompt else LINKER_REPLY
+TRIPLETS, QUESTION = llm_stub.ALMA_TRIPLETS, llm_stub.ALMA_QUESTION
+ANSWER_REPLY, LINKER_REPLY, reply = llm_stub.ALMA_ANSWER, llm_stub.ALMA_LINKER, llm_stub.alma_reply
 
 
 def _service(base_url: str, **limits) -> Service:

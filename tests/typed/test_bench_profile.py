@@ -17,6 +17,7 @@ def test_profile_section_runs_and_reports_its_figures(shared_data):
     assert errors == {}
     got = results["profile"]
     assert got["profile_memory_relations"] > 0
-    assert got["profile_northwind_kuzu_queries"] == 18  # 2 per node table + 2 per rel table
+    # 2 per node table, 4 per rel table (count, sample, distinct heads and tails)
+    assert got["profile_northwind_kuzu_queries"] == 26
     assert got["profile_cache_kuzu_hit"] == 1
     assert 0.0 <= got["typed_hit_at_1"] <= 1.0 and got["first_prompt_chars"] > 1000

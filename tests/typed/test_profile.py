@@ -234,6 +234,7 @@ def test_neptune_analytics_profile_through_a_stubber():
         ([{"c": 1}], None), (cities, {"n": 200}),  # per label, sorted: City, Person
         ([{"c": 6}], None), (people, {"n": 200}),
         ([{"c": 6}], None), (edges, {"n": 200}), (ex, {"n": 3}),  # the relationship type
+        ([{"l": "Person", "c": 6}], None), ([{"l": "City", "c": 1}], None),  # its ends
     ]
     with Stubber(client) as stub:
         for rows, params in replies:
@@ -244,7 +245,8 @@ def test_neptune_analytics_profile_through_a_stubber():
             stub.add_response("execute_query", payload(rows), want)
         prof = profile_graph(store, cache_dir=None)
         stub.assert_no_pending_responses()
-    assert store.attempts == 10 and prof.queries == 2 + 2 * 2 + 3
+    assert store.attempts == 12 and prof.queries == 2 + 2 * 2 + 5
+    assert prof.relation("LIVES_IN").heads == {"Person": 6}
     assert prof.label("Person").display_parts == ("knownName",)
     assert {p.name: p.kind for p in prof.label("Person").properties} == {
         "knownName": "string", "born": "date"}
@@ -272,7 +274,8 @@ def test_neptune_database_profile_through_a_stubber():
     store = NeptuneDatabaseGraph("neptune-db://db.example.com", client=client)
     replies = [([{"c": 1}], None), (cities, {"n": 200}),  # per label, sorted: City, Person
                ([{"c": 6}], None), (people, {"n": 200}),
-               ([{"c": 6}], None), (edges, {"n": 200}), (ex, {"n": 3})]  # the type
+               ([{"c": 6}], None), (edges, {"n": 200}), (ex, {"n": 3}),  # the type
+               ([{"l": "Person", "c": 6}], None), ([{"l": "City", "c": 1}], None)]  # its ends
     with Stubber(client) as stub:
         stub.add_response("get_propertygraph_summary",
                           {"statusCode": 200, "payload": {
@@ -287,7 +290,7 @@ def test_neptune_database_profile_through_a_stubber():
         prof = profile_graph(store, cache_dir=None)
         again = store.profile_fingerprint()  # the summary is read once
         stub.assert_no_pending_responses()
-    assert store.attempts == 8 and again == prof.fingerprint
+    assert store.attempts == 10 and again == prof.fingerprint
     assert prof.label("Person").display_parts == ("knownName",)
     assert prof.label("City").display_parts == ("label",)
     # no catalogue types over HTTPS: dates arrive as text, and are known as text holding dates

@@ -49,7 +49,8 @@ def test_profile_choices_over_bolt(typed_bolt):
     assert rel["BORN_IN"].pairs == (("Person", "City"),)
     assert rel["BORN_IN"].cardinality == "many-to-one"
     assert {p.name: p.kind for p in rel["WON"].properties} == {"share": "int", "awardedOn": "date"}
-    assert prof.queries == 2 + 2 * 6 + 3 * 7
+    assert prof.queries == 2 + 2 * 6 + 5 * 7  # per type: count, sample, examples, two ends
+    assert rel["BORN_IN"].heads == {"Person": 60} and rel["LOCATED_IN"].tails == {"Country": 4}
 
 
 def test_integer_ids_round_trip_and_names(typed_bolt):

@@ -1,0 +1,679 @@
+"""Generated graphs in several naming styles with paraphrase sets: the offline reasoner's
+development and report sets (nothing here is shipped or read by byokg itself).
+
+Each *domain* (music, academia, sports, family, business) is a small world of typed entities
+and relations, written by us: every relation has a noun-style name (``place_of_birth``), a
+verb-style name (``BORN_IN``) and a camelCase name, and *several phrasings* — noun phrases for
+the tail given the head ("the birthplace of {x}", "the town {x} was born in"), questions asking
+for it ("where was {x} born?", "what is {x} 's hometown?"), and relative clauses for the head
+given the tail ("was born in {x}"), some of them indirect ("{x} 's other half", "what killed
+{x}"). A domain is rendered as a *variant*: a relation naming style (snake_case, camelCase,
+dotted ``domain.type.property``, UPPER_CASE verbs), typed (node labels) or plain triples, and
+entity names written as names ("Ada Brandt") or as lower-case ids with underscores and a spaced
+possessive ("ada_brandt 's other half ?").
+
+Questions are composed from the phrasings: 1-hop (asking forwards and backwards), 2- and 3-hop
+(noun phrases nested: "what is the job of ada_brandt 's son ?") and conjunctions ("which
+musician plays the cello and comes from Aldwick?"); the gold answers are computed from the
+graph by walking the chain (a conjunction: the intersection).
+
+The **fit** split (music, academia, sports) is the only one the offline scorer's weights and
+confidence were fitted on; the **report** split (family, business) shares no relation name and
+no phrasing with it and is only measured. Deterministic for a seed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+Hop = tuple[str, bool]  # (relation key, walked backwards)
+STYLES = ("snake", "camel", "dotted", "upper")
+
+
+@dataclass(frozen=True)
+class Rel:
+    """One relation of a domain, with its names and phrasings. ``{x}`` stands for the head
+    (``np``, ``ask``) or the tail (``clause``, ``np_back``, ``ask_back``)."""
+
+    key: str
+    head: str  # entity type of the head
+    tail: str  # entity type of the tail
+    noun: str  # snake_case noun-style name
+    verb: str  # UPPER_CASE verb-style name
+    camel: str  # camelCase name
+    np: tuple[str, ...]  # the tail(s) of {x}, as a noun phrase
+    ask: tuple[str, ...]  # a question asking for the tail(s) of {x}
+    clause: tuple[str, ...] = ()  # "{head} <clause>" is true: "was born in {x}"
+    np_back: tuple[str, ...] = ()  # the head(s) of {x}, as a noun phrase
+    ask_back: tuple[str, ...] = ()  # a question asking for the head(s) of {x}
+    fanout: tuple[int, int] = (1, 1)  # tails per head (min, max)
+    skew: float = 0.6  # popularity skew of the tails (higher: a few hubs)
+    chain: bool = True  # may be an inner hop of a multi-hop question
+
+    def name(self, style: str, domain: str) -> str:
+        if style == "snake":
+            return self.noun
+        if style == "camel":
+            return self.camel
+        if style == "upper":
+            return self.verb
+        return f"{domain}.{self.head.lower()}.{self.noun}"
+
+
+@dataclass(frozen=True)
+class Domain:
+    name: str
+    prefix: str  # the dotted style's domain segment
+    types: dict[str, tuple[str, int]]  # type -> (name pool key, how many entities)
+    type_words: dict[str, str]  # type -> the word a question uses for it ("musician")
+    rels: tuple[Rel, ...]
+
+
+@dataclass
+class Question:
+    text: str
+    topic: tuple[str, ...]  # the question's entities (node ids)
+    hops: tuple[Hop, ...]  # relation keys (the conjunction's first branch)
+    answers: list[str]
+    kind: str  # "1hop" | "2hop" | "3hop" | "conj"
+    variant: str = ""
+
+    @property
+    def n_hops(self) -> int:
+        return len(self.hops)
+
+
+@dataclass
+class Variant:
+    """One domain rendered in one style."""
+
+    name: str
+    domain: str
+    split: str  # "fit" | "report"
+    style: str
+    typed: bool
+    underscored: bool
+    triples: list[tuple[str, str, str]]
+    labels: dict[str, str]
+    questions: list[Question] = field(default_factory=list)
+
+    def write_jsonl(self, path: str | os.PathLike[str]) -> None:
+        """The graph as byokg JSONL: node records with labels (typed variants), then triples."""
+        with open(path, "w", encoding="utf-8") as fh:
+            if self.typed:
+                for node, label in self.labels.items():
+                    fh.write(json.dumps({"id": node, "labels": [label]}) + "\n")
+            for h, r, t in self.triples:
+                fh.write(json.dumps({"head": h, "relation": r, "tail": t}) + "\n")
+
+    def store(self):
+        """An in-memory store of the variant (typed variants keep their labels)."""
+        import tempfile
+
+        from byokg.graph.open import open_graph
+
+        tmp = tempfile.mkdtemp(prefix=f"byokg-{self.name}-")
+        path = os.path.join(tmp, "graph.jsonl")
+        self.write_jsonl(path)
+        return open_graph(f"memory:{path}")
+
+
+# --------------------------------------------------------------------------- name pools
+
+_SYL = ("ka ri lo ne ta mi so va de lu po ra ve ni ko sa te mo li da be ru fa go hi ju "
+        "na pe ro si tu wa ze ya bo cu").split()
+_FIRST = ("Ada Boris Carla Dmitri Elena Farid Greta Hiro Ines Jonas Kemal Lucia Mateo Nadia "
+          "Otto Priya Quentin Rosa Stellan Tamsin Umberto Vesna Wilhelm Ximena Yannick Zofia "
+          "Anouk Bastian Cosima Darius Eamon Flora Gideon Halina Ilario Juno Kasimir Leona "
+          "Marius Noor Orla Pavel Rhea Silvio Thora Ulric Valentina Wendell Yara Zeno").split()
+_LAST = ("Abernathy Brandt Castellano Dufresne Ekwueme Falkenrath Gallagher Halvorsen Ibarra "
+         "Jovanovic Kowalczyk Lindqvist Marchetti Nakamura Okonkwo Petrov Quiroga Rasmussen "
+         "Santangelo Tanaka Ulvaeus Vasquez Whitfield Xenakis Yamamoto Zeller Achterberg "
+         "Bergmann Cavendish Dragomir Esposito Fairbanks Grimaldi Holloway Iwasaki Jablonski "
+         "Kristiansen Lombardi Moreau Novak Oyelaran Pellegrini Rahimi Sorensen Thackeray").split()
+FIXED = {
+    "instrument": "cello violin trumpet drums piano bass guitar harp flute saxophone oboe "
+                  "clarinet accordion banjo".split(),
+    "genre": "jazz punk reggae folk techno opera blues funk ambient grunge".split(),
+    "field": "topology genomics linguistics astrophysics ecology cryptography economics "
+             "neuroscience seismology epidemiology".split(),
+    "position": "goalkeeper striker defender midfielder winger sweeper".split(),
+    "profession": "lawyer architect nurse carpenter journalist pilot chemist farmer teacher "
+                  "surgeon diplomat painter".split(),
+    "gender": "male female".split(),
+    "religion": "buddhism judaism islam hinduism christianity sikhism".split(),
+    "cause": "pneumonia stroke malaria tuberculosis cancer heart_failure drowning "
+             "influenza".split(),
+    "industry": "aerospace retail banking shipping mining software textiles tourism "
+                "pharmaceuticals agriculture".split(),
+    "product": "tractors lenses bicycles turbines yogurt umbrellas ceramics satellites "
+               "perfume pianos ladders batteries helmets".split(),
+}
+
+
+def _coined(rng: random.Random, parts: int, suffix: str = "") -> str:
+    word = "".join(rng.choice(_SYL) for _ in range(parts))
+    return word.capitalize() + suffix
+
+
+def _pool(kind: str, rng: random.Random, n: int) -> list[str]:
+    """``n`` distinct names of a kind (people, places, organisations, titles, fixed words)."""
+    if kind in FIXED:
+        return FIXED[kind][:n]
+    seen: set[str] = set()
+    out: list[str] = []
+    while len(out) < n:
+        if kind == "person":
+            name = f"{rng.choice(_FIRST)} {rng.choice(_LAST)}"
+        elif kind == "city":
+            name = _coined(rng, rng.choice([2, 3]), rng.choice(["", "", "burg", "ford", "ville"]))
+        elif kind == "country":
+            name = _coined(rng, 2, rng.choice(["ia", "land", "stan", "ora"]))
+        elif kind == "band":
+            name = f"The {_coined(rng, 2)} {rng.choice(['Collective', 'Brothers', 'Echoes', 'Union', 'Machines'])}"
+        elif kind == "album":
+            name = f"{rng.choice(['Songs of', 'Nights in', 'Return to', 'Letters from'])} {_coined(rng, 3)}"
+        elif kind == "label":
+            name = f"{_coined(rng, 2)} {rng.choice(['Records', 'Sounds', 'Music'])}"
+        elif kind == "university":
+            name = f"University of {_coined(rng, 3)}"
+        elif kind == "paper":
+            name = f"{rng.choice(['Notes on', 'A Theory of', 'On the', 'Towards'])} {_coined(rng, 3).lower()} {rng.choice(['graphs', 'flows', 'fields', 'bounds'])}"
+        elif kind == "team":
+            name = f"{_coined(rng, 2)} {rng.choice(['Rovers', 'United', 'Falcons', 'Athletic', 'Wanderers'])}"
+        elif kind == "league":
+            name = f"{_coined(rng, 2)} {rng.choice(['Premier League', 'Cup', 'Division'])}"
+        elif kind == "stadium":
+            name = f"{_coined(rng, 2)} {rng.choice(['Arena', 'Park', 'Stadium', 'Field'])}"
+        elif kind == "company":
+            name = f"{_coined(rng, 2)} {rng.choice(['Industries', 'Holdings', 'Group', 'Works', 'Labs'])}"
+        else:
+            raise KeyError(kind)
+        if name not in seen:
+            seen.add(name)
+            out.append(name)
+    return out
+
+
+# --------------------------------------------------------------------------- domains
+
+def _r(key, head, tail, noun, verb, camel, np, ask, clause=(), np_back=(), ask_back=(),
+       fanout=(1, 1), skew=0.6, chain=True) -> Rel:
+    return Rel(key, head, tail, noun, verb, camel, tuple(np), tuple(ask), tuple(clause),
+               tuple(np_back), tuple(ask_back), fanout, skew, chain)
+
+
+MUSIC = Domain("music", "sound", {
+    "Musician": ("person", 160), "Band": ("band", 40), "Album": ("album", 90),
+    "Label": ("label", 12), "City": ("city", 30), "Country": ("country", 8),
+    "Instrument": ("instrument", 12), "Genre": ("genre", 10)}, {
+    "Musician": "musician", "Band": "band", "Album": "album", "Label": "label",
+    "City": "city", "Country": "country", "Instrument": "instrument", "Genre": "genre"}, (
+    _r("member_of", "Musician", "Band", "band", "MEMBER_OF", "memberOf",
+       ["the band of {x}", "{x} 's band", "the group {x} plays in"],
+       ["which band is {x} in?", "what group does {x} belong to?", "{x} is a member of which band?"],
+       ["plays in {x}", "is a member of {x}", "belongs to {x}"],
+       ["the members of {x}", "the musicians in {x}"],
+       ["who plays in {x}?", "who are the members of {x}?"], skew=0.3),
+    _r("instrument", "Musician", "Instrument", "instrument", "PLAYS", "playsInstrument",
+       ["the instrument of {x}", "{x} 's instrument"],
+       ["what instrument does {x} play?", "which instrument is {x} known for?"],
+       ["plays the {x}"], chain=False),
+    _r("artist", "Album", "Band", "performer", "RECORDED_BY", "recordedBy",
+       ["the band behind {x}", "the artist of {x}", "the group that recorded {x}"],
+       ["who recorded {x}?", "which band made {x}?", "who is the artist behind {x}?"],
+       ["was recorded by {x}", "is by {x}"],
+       ["the albums of {x}", "{x} 's records"],
+       ["which albums did {x} record?", "what records has {x} made?"], skew=0.4),
+    _r("label", "Album", "Label", "record_label", "RELEASED_ON", "recordLabel",
+       ["the label of {x}", "the record company that released {x}"],
+       ["on which label was {x} released?", "which record company put out {x}?"],
+       ["was released on {x}", "came out on {x}"], skew=0.8),
+    _r("label_city", "Label", "City", "home_city", "BASED_IN", "basedIn",
+       ["the home city of {x}", "the city {x} is based in"],
+       ["where is {x} based?", "in which city is {x} headquartered?"],
+       ["is based in {x}"]),
+    _r("hometown", "Musician", "City", "hometown", "COMES_FROM", "hometown",
+       ["the hometown of {x}", "{x} 's home town", "the city {x} comes from"],
+       ["where does {x} come from?", "what is {x} 's hometown?", "which city is {x} from?"],
+       ["comes from {x}", "grew up in {x}"],
+       ["the musicians from {x}"], ["which musicians come from {x}?"]),
+    _r("genre", "Band", "Genre", "genre", "PERFORMS_STYLE", "musicGenre",
+       ["the style of {x}", "the genre of {x}", "{x} 's kind of music"],
+       ["what kind of music does {x} play?", "which genre is {x}?", "what style does {x} perform?"],
+       ["is a {x} band", "performs {x}"], chain=False),
+    _r("city_country", "City", "Country", "country", "LOCATED_IN", "inCountry",
+       ["the country of {x}", "the nation {x} lies in"],
+       ["which country is {x} in?", "in what nation is {x}?"],
+       ["lies in {x}", "is located in {x}"], skew=0.2),
+))
+
+ACADEMIA = Domain("academia", "scholar", {
+    "Researcher": ("person", 160), "University": ("university", 18), "Paper": ("paper", 150),
+    "Field": ("field", 10), "City": ("city", 20), "Country": ("country", 7)}, {
+    "Researcher": "researcher", "University": "university", "Paper": "paper",
+    "Field": "field", "City": "city", "Country": "country"}, (
+    _r("employer", "Researcher", "University", "affiliation", "WORKS_AT", "employedBy",
+       ["the employer of {x}", "the university {x} works for", "{x} 's institution"],
+       ["where does {x} work?", "which university employs {x}?", "what is {x} 's institution?"],
+       ["works at {x}", "is employed by {x}"],
+       ["the staff of {x}", "the researchers at {x}"],
+       ["who works at {x}?", "which researchers are employed by {x}?"]),
+    _r("advisor", "Researcher", "Researcher", "doctoral_advisor", "ADVISED_BY", "advisor",
+       ["the advisor of {x}", "{x} 's mentor", "the supervisor of {x}"],
+       ["who supervised {x}?", "who was {x} 's doctoral advisor?", "who mentored {x}?"],
+       ["was advised by {x}", "studied under {x}"],
+       ["the students of {x}", "{x} 's doctoral students"],
+       ["who did {x} supervise?", "who were the students of {x}?"], skew=0.3),
+    _r("author", "Paper", "Researcher", "author", "WRITTEN_BY", "hasAuthor",
+       ["the author of {x}", "the person who wrote {x}"],
+       ["who wrote {x}?", "who is the author of {x}?", "who penned {x}?"],
+       ["was written by {x}", "is by {x}"],
+       ["the papers of {x}", "the articles {x} wrote"],
+       ["what papers did {x} write?", "which articles has {x} published?"],
+       fanout=(1, 2), skew=0.3),
+    _r("topic", "Paper", "Field", "subject", "COVERS", "subjectArea",
+       ["the topic of {x}", "the subject of {x}"],
+       ["what is {x} about?", "which field does {x} cover?", "what subject does {x} deal with?"],
+       ["is about {x}", "covers {x}"], chain=False),
+    _r("expertise", "Researcher", "Field", "research_area", "SPECIALIZES_IN", "researchArea",
+       ["the specialty of {x}", "{x} 's research area", "the field {x} works in"],
+       ["what does {x} research?", "what is {x} 's area of expertise?", "which field is {x} an expert in?"],
+       ["specializes in {x}", "researches {x}"], chain=False),
+    _r("campus", "University", "City", "campus_city", "SITUATED_IN", "campusLocation",
+       ["the city of {x}", "the town where {x} is", "the location of {x}"],
+       ["where is {x}?", "in which city is {x} located?", "which town is {x} in?"],
+       ["is situated in {x}"], skew=0.2),
+    _r("alma_mater", "Researcher", "University", "alma_mater", "GRADUATED_FROM", "almaMater",
+       ["the alma mater of {x}", "the school {x} graduated from"],
+       ["where did {x} study?", "which university did {x} graduate from?", "where was {x} educated?"],
+       ["graduated from {x}", "studied at {x}"]),
+    _r("city_nation", "City", "Country", "nation", "WITHIN", "countryOf",
+       ["the nation of {x}", "the country {x} belongs to"],
+       ["which country is {x} in?", "what nation does {x} belong to?"],
+       ["is within {x}"], skew=0.2),
+))
+
+SPORTS = Domain("sports", "sport", {
+    "Athlete": ("person", 170), "Team": ("team", 24), "League": ("league", 5),
+    "Stadium": ("stadium", 20), "City": ("city", 16), "Position": ("position", 6),
+    "Coach": ("person", 30), "Country": ("country", 8)}, {
+    "Athlete": "athlete", "Team": "team", "League": "league", "Stadium": "stadium",
+    "City": "city", "Position": "position", "Coach": "coach", "Country": "country"}, (
+    _r("team", "Athlete", "Team", "team", "PLAYS_FOR", "playsFor",
+       ["the team of {x}", "the club {x} plays for", "{x} 's side"],
+       ["which team does {x} play for?", "what club is {x} on?", "who does {x} play for?"],
+       ["plays for {x}", "is on {x}"],
+       ["the players of {x}", "the squad of {x}"],
+       ["who plays for {x}?", "which athletes are on {x}?"], skew=0.2),
+    _r("position", "Athlete", "Position", "position", "PLAYS_AS", "fieldPosition",
+       ["the position of {x}", "{x} 's role on the field"],
+       ["what position does {x} play?", "what is {x} 's role on the pitch?"],
+       ["plays as a {x}"], chain=False),
+    _r("coach", "Team", "Coach", "head_coach", "COACHED_BY", "coachedBy",
+       ["the coach of {x}", "the manager of {x}", "the person in charge of {x}"],
+       ["who coaches {x}?", "who manages {x}?", "who is in charge of {x}?"],
+       ["is coached by {x}", "is managed by {x}"],
+       ["the teams coached by {x}"], ["which teams does {x} coach?"]),
+    _r("league", "Team", "League", "league", "COMPETES_IN", "competition",
+       ["the league of {x}", "the competition {x} plays in"],
+       ["which league does {x} compete in?", "what competition is {x} part of?"],
+       ["competes in {x}"], skew=0.2),
+    _r("venue", "Team", "Stadium", "home_venue", "PLAYS_HOME_GAMES_AT", "homeGround",
+       ["the stadium of {x}", "{x} 's home ground", "the arena where {x} plays"],
+       ["where does {x} play home games?", "what is {x} 's home ground?", "which stadium does {x} use?"],
+       ["plays home games at {x}"], skew=0.1),
+    _r("venue_city", "Stadium", "City", "city", "STANDS_IN", "cityOfVenue",
+       ["the city of {x}", "the town {x} stands in"],
+       ["in which city is {x}?", "where is {x}?"],
+       ["stands in {x}"], skew=0.2),
+    _r("citizenship", "Athlete", "Country", "citizenship", "CITIZEN_OF", "nationality",
+       ["the country of {x}", "{x} 's homeland"],
+       ["what is the nationality of {x}?", "which country does {x} represent?", "where is {x} a citizen?"],
+       ["represents {x}", "is a citizen of {x}"]),
+    _r("coach_from", "Coach", "Country", "home_country", "HAILS_FROM", "homeCountry",
+       ["the home country of {x}", "the country {x} hails from"],
+       ["where does {x} hail from?", "which country is {x} from?"],
+       ["hails from {x}"]),
+))
+
+FAMILY = Domain("family", "kin", {
+    "Person": ("person", 220), "City": ("city", 30), "Country": ("country", 8),
+    "Profession": ("profession", 12), "Gender": ("gender", 2), "Religion": ("religion", 6),
+    "Cause": ("cause", 8)}, {
+    "Person": "person", "City": "city", "Country": "country", "Profession": "profession",
+    "Gender": "gender", "Religion": "religion", "Cause": "cause"}, (
+    _r("spouse", "Person", "Person", "spouse", "MARRIED_TO", "spouse",
+       ["the spouse of {x}", "{x} 's other half", "{x} 's partner", "the person {x} married",
+        "{x} 's husband or wife"],
+       ["who is {x} married to?", "who is the spouse of {x}?", "who did {x} marry?",
+        "who is {x} 's better half?"],
+       ["is married to {x}"], skew=0.0),
+    _r("child", "Person", "Person", "children", "PARENT_OF", "hasChild",
+       ["the children of {x}", "{x} 's son", "{x} 's daughter", "{x} 's kids", "the offspring of {x}"],
+       ["who are the children of {x}?", "who is {x} 's son?", "name the kids of {x}",
+        "who did {x} raise?"],
+       ["is a parent of {x}"],
+       ["the parents of {x}", "{x} 's father", "{x} 's mother"],
+       ["who are the parents of {x}?", "who is {x} 's mother?", "who raised {x}?"],
+       fanout=(1, 3), skew=0.0),
+    _r("profession", "Person", "Profession", "profession", "WORKS_AS", "occupation",
+       ["the profession of {x}", "{x} 's job", "the occupation of {x}"],
+       ["what does {x} do for a living?", "what is the job of {x}?", "what was {x} 's line of work?",
+        "what is {x} 's trade?"],
+       ["works as a {x}"], chain=False),
+    _r("gender", "Person", "Gender", "gender", "HAS_GENDER", "gender",
+       ["the gender of {x}", "{x} 's sex"],
+       ["is {x} a man or a woman?", "what is the gender of {x}?", "what sex is {x}?"],
+       chain=False),
+    _r("birthplace", "Person", "City", "place_of_birth", "BORN_IN", "birthPlace",
+       ["the birthplace of {x}", "the town {x} was born in", "the city where {x} was born"],
+       ["where was {x} born?", "in which city was {x} born?", "what is the birthplace of {x}?",
+        "where did {x} come into the world?"],
+       ["was born in {x}"], ["the people born in {x}"], ["who was born in {x}?"]),
+    _r("death", "Person", "Cause", "cause_of_death", "DIED_OF", "causeOfDeath",
+       ["the cause of death of {x}", "what killed {x}"],
+       ["what killed {x}?", "how did {x} die?", "what did {x} die of?"],
+       ["died of {x}"], chain=False),
+    _r("religion", "Person", "Religion", "religion", "PRACTICES", "faith",
+       ["the religion of {x}", "{x} 's faith"],
+       ["what faith does {x} follow?", "what is {x} 's religion?", "which religion did {x} practice?"],
+       ["practices {x}"], chain=False),
+    _r("city_state", "City", "Country", "sovereign_state", "PART_OF_COUNTRY", "stateOf",
+       ["the country containing {x}", "the state {x} is part of"],
+       ["which country is {x} part of?", "in what country does {x} lie?"],
+       ["is part of {x}"], skew=0.2),
+))
+
+BUSINESS = Domain("business", "trade", {
+    "Company": ("company", 60), "Person": ("person", 90), "City": ("city", 20),
+    "Country": ("country", 7), "Industry": ("industry", 10), "Product": ("product", 13)}, {
+    "Company": "company", "Person": "person", "City": "city", "Country": "country",
+    "Industry": "industry", "Product": "product"}, (
+    _r("founder", "Company", "Person", "founder", "FOUNDED_BY", "foundedBy",
+       ["the founder of {x}", "the person who started {x}", "{x} 's creator"],
+       ["who founded {x}?", "who started {x}?", "who set up {x}?"],
+       ["was founded by {x}", "was started by {x}"],
+       ["the companies {x} founded", "the firms started by {x}"],
+       ["which companies did {x} found?", "what firms did {x} start?"], skew=0.3),
+    _r("ceo", "Company", "Person", "chief_executive", "LED_BY", "ceo",
+       ["the boss of {x}", "the CEO of {x}", "the person running {x}"],
+       ["who runs {x}?", "who is the head of {x}?", "who leads {x}?"],
+       ["is led by {x}", "is run by {x}"], skew=0.0),
+    _r("hq", "Company", "City", "headquarters", "HEADQUARTERED_IN", "headOffice",
+       ["the headquarters of {x}", "the city where {x} has its head office"],
+       ["where is {x} headquartered?", "in which city is the head office of {x}?",
+        "where does {x} have its main office?"],
+       ["is headquartered in {x}", "has its head office in {x}"],
+       ["the companies based in {x}"], ["which companies are headquartered in {x}?"]),
+    _r("industry", "Company", "Industry", "sector", "OPERATES_IN", "industrySector",
+       ["the industry of {x}", "the sector {x} is in", "{x} 's line of business"],
+       ["what business is {x} in?", "which industry does {x} belong to?", "what sector is {x} in?"],
+       ["operates in {x}", "is in the {x} business"], chain=False),
+    _r("product", "Company", "Product", "products", "MAKES", "manufactures",
+       ["the products of {x}", "the goods {x} makes"],
+       ["what does {x} make?", "what does {x} manufacture?", "what goods does {x} produce?"],
+       ["makes {x}", "manufactures {x}"], fanout=(1, 2), chain=False),
+    _r("owner", "Company", "Company", "parent_company", "OWNED_BY", "parentOrganization",
+       ["the owner of {x}", "the parent of {x}", "the company that owns {x}"],
+       ["who owns {x}?", "which company is {x} part of?", "what is the parent company of {x}?"],
+       ["is owned by {x}"],
+       ["the subsidiaries of {x}", "the companies {x} owns"],
+       ["which companies does {x} own?", "what are the subsidiaries of {x}?"], skew=0.3),
+    _r("residence", "Person", "City", "residence", "LIVES_IN", "livesIn",
+       ["the home of {x}", "the city {x} lives in"],
+       ["where does {x} live?", "in which city does {x} reside?", "where is {x} 's home?"],
+       ["lives in {x}", "resides in {x}"]),
+    _r("city_land", "City", "Country", "land", "IN_TERRITORY_OF", "territoryOf",
+       ["the land of {x}", "the country {x} is in"],
+       ["which country holds {x}?", "what land is {x} in?"],
+       ["is in {x}"], skew=0.2),
+))
+
+DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, FAMILY, BUSINESS)}
+FIT, REPORT = ("music", "academia", "sports"), ("family", "business")
+# (domain, style, typed, underscored): each domain in two or three renderings
+VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
+    ("music", "snake", True, False), ("music", "upper", False, True),
+    ("academia", "camel", True, False), ("academia", "dotted", False, True),
+    ("sports", "dotted", True, False), ("sports", "upper", True, False),
+    ("sports", "snake", False, True),
+    ("family", "dotted", False, True), ("family", "camel", True, False),
+    ("family", "upper", True, False),
+    ("business", "snake", False, False), ("business", "upper", False, True),
+    ("business", "dotted", True, False),
+)
+
+
+# --------------------------------------------------------------------------- graphs
+
+
+def _skewed(rng: random.Random, items: Sequence[str], skew: float) -> str:
+    k = int(len(items) * rng.random() ** (1 + 2 * skew))
+    return items[min(k, len(items) - 1)]
+
+
+def _facts(dom: Domain, seed: int) -> tuple[list[tuple[str, str, str]], dict[str, str]]:
+    """(head, relation key, tail) facts and every entity's type."""
+    rng = random.Random(seed)
+    ents: dict[str, list[str]] = {}
+    used: set[str] = set()
+    for typ, (pool, n) in dom.types.items():
+        names = [x for x in _pool(pool, rng, n + len(used)) if x not in used][:n]
+        used.update(names)
+        ents[typ] = names
+    types = {e: t for t, es in ents.items() for e in es}
+    facts: list[tuple[str, str, str]] = []
+    for rel in dom.rels:
+        tails = ents[rel.tail]
+        for h in ents[rel.head]:
+            k = rng.randint(*rel.fanout)
+            got = {_skewed(rng, tails, rel.skew) for _ in range(k)} - {h}
+            facts += [(h, rel.key, t) for t in sorted(got)]
+    if any(r.key == "spouse" for r in dom.rels):  # marriages are mutual and one each
+        facts = [f for f in facts if f[1] != "spouse"]
+        people = list(ents["Person"])
+        rng.shuffle(people)
+        for a, b in zip(people[0::2], people[1::2], strict=False):
+            if rng.random() < 0.8:
+                facts += [(a, "spouse", b), (b, "spouse", a)]
+    return list(dict.fromkeys(facts)), types
+
+
+def _underscore(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+class _Index:
+    def __init__(self, facts: Sequence[tuple[str, str, str]]) -> None:
+        self.out: dict[tuple[str, str], list[str]] = defaultdict(list)
+        self.inn: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for h, r, t in facts:
+            self.out[(h, r)].append(t)
+            self.inn[(t, r)].append(h)
+
+    def step(self, node: str, hop: Hop) -> list[str]:
+        rel, back = hop
+        return self.inn.get((node, rel), []) if back else self.out.get((node, rel), [])
+
+    def walk(self, start: str, hops: Sequence[Hop]) -> list[str]:
+        walks = [(start,)]
+        for hop in hops:
+            walks = [(*w, n) for w in walks for n in self.step(w[-1], hop) if n not in w]
+        return sorted({w[-1] for w in walks})
+
+
+# --------------------------------------------------------------------------- questions
+
+
+def _fits(template: str, x: str, nested: bool) -> bool:
+    """A possessive template ("{x} 's band") takes a name or another possessive ("X 's son 's
+    band"), not a phrase ending elsewhere ("the team of X 's home ground" reads as the team of
+    X's home ground)."""
+    if not nested or "{x} 's" not in template:
+        return True
+    toks = x.split()
+    return len(toks) >= 2 and toks[-2] == "'s"
+
+
+def _pick(options: Sequence[str], rng: random.Random, x: str, nested: bool) -> str | None:
+    fitting = [t for t in options if _fits(t, x, nested)]
+    return rng.choice(fitting).format(x=x) if fitting else None
+
+
+def _np(rel: Rel, back: bool, rng: random.Random, x: str, nested: bool) -> str | None:
+    return _pick(rel.np_back if back else rel.np, rng, x, nested)
+
+
+def _ask(rel: Rel, back: bool, rng: random.Random, x: str, dom: Domain,
+         nested: bool) -> str | None:
+    if back:
+        if rel.ask_back:
+            return _pick(rel.ask_back, rng, x, nested)
+        if rel.clause:
+            who = dom.type_words[rel.head]
+            return f"which {who} {rng.choice(rel.clause).format(x=x)}?"
+        return None
+    return _pick(rel.ask, rng, x, nested)
+
+
+def _chains(dom: Domain, k: int) -> list[tuple[Hop, ...]]:
+    """Every k-hop chain of the domain's relations that types line up, no hop undoing the one
+    before it (``spouse`` then ``spouse`` back), inner hops only through chainable relations."""
+    out: list[tuple[Hop, ...]] = []
+
+    def ends(hop: Hop) -> tuple[str, str]:
+        r = next(x for x in dom.rels if x.key == hop[0])
+        return (r.tail, r.head) if hop[1] else (r.head, r.tail)
+
+    def extend(prefix: tuple[Hop, ...]) -> None:
+        if len(prefix) == k:
+            out.append(prefix)
+            return
+        at = ends(prefix[-1])[1] if prefix else None
+        for r in dom.rels:
+            for back in (False, True):
+                hop = (r.key, back)
+                if back and not (r.np_back or r.ask_back or r.clause):
+                    continue
+                if at is not None and ends(hop)[0] != at:
+                    continue
+                if prefix and prefix[-1][0] == r.key:
+                    continue  # out and back along one relation: a sharing question, not here
+                if len(prefix) < k - 1 and not r.chain:
+                    continue
+                if len(prefix) < k - 1 and not (r.np_back if back else r.np):
+                    continue
+                extend((*prefix, hop))
+
+    extend(())
+    return out
+
+
+def _questions(dom: Domain, facts, types, names: dict[str, str], rng: random.Random,
+               n: dict[str, int]) -> list[Question]:
+    idx = _Index(facts)
+    rel = {r.key: r for r in dom.rels}
+    by_type: dict[str, list[str]] = defaultdict(list)
+    for e, t in types.items():
+        by_type[t].append(e)
+    out: list[Question] = []
+    for k, kind in ((1, "1hop"), (2, "2hop"), (3, "3hop")):
+        chains = _chains(dom, k)
+        tries = 0
+        got = 0
+        while got < n[kind] and tries < n[kind] * 60 and chains:
+            tries += 1
+            hops = rng.choice(chains)
+            first = rel[hops[0][0]]
+            start_type = first.tail if hops[0][1] else first.head
+            topic = rng.choice(by_type[start_type])
+            gold = [g for g in idx.walk(topic, hops) if g != topic]
+            if not gold or len(gold) > 25:
+                continue
+            text: str | None = names[topic]
+            for i, (r, back) in enumerate(hops[:-1]):
+                text = _np(rel[r], back, rng, text, nested=i > 0) if text else None
+            last, back = hops[-1]
+            q = _ask(rel[last], back, rng, text, dom, nested=k > 1) if text else None
+            if not q or not text:
+                continue
+            out.append(Question(q, (topic,), hops, gold, kind))
+            got += 1
+    out += _conjunctions(dom, idx, by_type, names, rng, n["conj"])
+    return out
+
+
+def _conjunctions(dom: Domain, idx: _Index, by_type, names, rng: random.Random,
+                  n: int) -> list[Question]:
+    """"which musician plays the cello and comes from Aldwick?": two clauses about one head
+    type, the gold the heads both are true of."""
+    pairs = [(a, b) for a in dom.rels for b in dom.rels
+             if a.key < b.key and a.head == b.head and a.clause and b.clause]
+    out: list[Question] = []
+    tries = 0
+    while len(out) < n and tries < n * 80 and pairs:
+        tries += 1
+        a, b = rng.choice(pairs)
+        head = rng.choice(by_type[a.head])
+        ta, tb = idx.step(head, (a.key, False)), idx.step(head, (b.key, False))
+        if not ta or not tb:
+            continue
+        xa, xb = rng.choice(ta), rng.choice(tb)
+        gold = sorted(set(idx.step(xa, (a.key, True))) & set(idx.step(xb, (b.key, True))))
+        if not gold or len(gold) > 10 or len(idx.step(xa, (a.key, True))) < 2:
+            continue
+        who = dom.type_words[a.head]
+        text = (f"which {who} {rng.choice(a.clause).format(x=names[xa])} and "
+                f"{rng.choice(b.clause).format(x=names[xb])}?")
+        out.append(Question(text, (xa, xb), ((a.key, True),), gold, "conj"))
+    return out
+
+
+def _spaced(text: str, underscored: bool) -> str:
+    """Underscored variants write questions in lower case with spaced punctuation."""
+    if not underscored:
+        return text[0].upper() + text[1:]
+    return re.sub(r"\s*\?$", " ?", text.lower())
+
+
+def variant(domain: str, style: str, typed: bool, underscored: bool, *, seed: int = 0,
+            per_kind: int = 16) -> Variant:
+    """One domain rendered in one style, with ``per_kind`` questions per kind (1-, 2-, 3-hop,
+    conjunction)."""
+    dom = DOMAINS[domain]
+    facts, types = _facts(dom, seed)
+    names = {e: (_underscore(e) if underscored else e) for e in types}
+    rel = {r.key: r for r in dom.rels}
+    triples = [(names[h], rel[r].name(style, dom.prefix), names[t]) for h, r, t in facts]
+    labels = {names[e]: t for e, t in types.items()}
+    split = "fit" if domain in FIT else "report"
+    name = f"{domain}-{style}-{'typed' if typed else 'plain'}{'-ids' if underscored else ''}"
+    v = Variant(name, domain, split, style, typed, underscored, triples, labels)
+    rng = random.Random(seed + 7)
+    qs = _questions(dom, facts, types, names, rng, {"1hop": per_kind, "2hop": per_kind,
+                                                   "3hop": per_kind // 2, "conj": per_kind // 2})
+    for q in qs:
+        q.text = _spaced(q.text, underscored)
+        q.topic = tuple(names[t] for t in q.topic)
+        q.answers = [names[a] for a in q.answers]
+        q.variant = name
+    v.questions = qs
+    return v
+
+
+def variants(split: str | None = None, *, seed: int = 0, per_kind: int = 16) -> list[Variant]:
+    """Every variant of a split (``fit`` / ``report``; None: both)."""
+    return [variant(d, s, t, u, seed=seed, per_kind=per_kind) for d, s, t, u in VARIANTS
+            if split is None or (d in FIT) == (split == "fit")]
+
+
+def relation_names(split: str) -> set[str]:
+    """Every relation name a split's variants use (for the no-overlap check)."""
+    return {r for v in variants(split, per_kind=0) for _h, r, _t in v.triples}

@@ -1,0 +1,311 @@
+"""The English lexicon: every word list that decides what an English word means, as data.
+
+byokg reads the user's questions and the graph's names in English. Whatever it knows about
+English *words* (which ones ask a question, which are auxiliaries or prepositions, which ask
+for a kind of thing or a count, how a verb forms its participle) lives here and nowhere else;
+the code that reads questions and relation names imports these tables.
+``tests/core/test_lexicon.py`` parses every module of ``byokg/`` and ``plugins/`` and fails
+on a literal word list anywhere else.
+
+Nothing here names a relation, a label or a question template of any graph or benchmark: the
+entries are general English (grammar words, morphology, generic nouns for kinds of things).
+What a *graph's* words mean comes from its vocabulary (relation verbalisation in
+:mod:`byokg.language.relwords`, the profile's vocabulary, a user lexicon) and from the model
+of meaning, never from a table here.
+
+Sections: grammar words · question words and what they ask for · answer kinds · arithmetic ·
+morphology · relation-name grammar · property-name priors · calibration pairs.
+"""
+
+from __future__ import annotations
+
+# --------------------------------------------------------------------------- grammar words
+
+# English function words and question fillers: never content on their own (one list for
+# question analysis, spotting and relation scoring)
+STOPWORDS = frozenset(
+    """a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it
+    its itself just me might more most must my myself no nor not now of off on once one ones only
+    or other our ours out over own same shall she should so some such than that the their theirs
+    them then there these they this those through to too under until up us very was we were what
+    whats when where wheres which while who whom whos whose why will with would yes you your yours
+    s may name named called kind type sort many much""".split()
+)
+
+# the name index's stop words: function words that never make a name match on their own
+# (kept apart from STOPWORDS: "one", "may", "kind", "type" are real names' words)
+NAME_STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it
+    its itself just me more most my myself no nor not now of off on once only or other our ours
+    out over own same she should so some such than that the their theirs them then there these
+    they this those through to too under until up very was we were what when where which while
+    who whom whose why will with would you your yours also did does whats wheres whos name named
+    called many much""".split()
+)
+
+# prepositions a relation name or a question may end a verb phrase with ("directed *by*")
+PREPOSITIONS = frozenset({"by", "in", "of", "to", "at", "on", "into", "from", "with", "for",
+                          "about", "as", "under", "over", "near", "within", "via", "per"})
+# auxiliary verbs: they open yes/no questions and carry tense, never a relation's meaning
+AUXILIARIES = frozenset({"is", "are", "does", "do", "did", "was", "were", "has", "have", "had"})
+DO_WORDS = frozenset({"do", "does", "did"})  # "what does Mars orbit": the object is asked for
+# words that open a relative clause ("the city *where* X was born", "films *that* …")
+CLAUSE_WORDS = frozenset({"where", "that", "which", "who", "whom", "whose", "when"})
+# "are"/"were" after a question word ask for a list ("what *are* the films …")
+PLURAL_COPULAS = frozenset({"are", "were"})
+SINGULAR_COPULAS = frozenset({"is", "s", "was"})  # "what *is* the …", "what's the …"
+ARTICLES = frozenset({"a", "an", "the"})
+# possessive markers a tokenizer leaves as a word ("X 's other half", "X' s")
+POSSESSIVES = frozenset({"s"})
+OR_WORDS = frozenset({"or"})  # "a man *or* a woman": the answer is one of the alternatives
+RELATIONAL_OF = "of"  # "the *advisor of* X": a relational noun names what X is linked to
+
+# --------------------------------------------------------------------------- question words
+
+WH_WORDS = frozenset({"which", "what"})  # followed by the asked-for type ("which *films*")
+WHO_WORDS = frozenset({"who", "whom"})
+HOW = "how"
+# "how much / long / old …": a measured number is asked for
+HOW_MEASURES = frozenset({"much", "long", "old", "big", "large", "tall", "far", "high", "heavy",
+                          "deep"})
+COUNT_PHRASES = ("how many", "number of")  # a count is asked for
+# generic English question-word semantics (never a relation name of any graph): the kind of
+# thing a question word asks for, as words a relation or label may carry
+QUESTION_WORD_HINTS: dict[str, tuple[str, ...]] = {
+    "where": ("place", "location"),
+    "when": ("date", "year", "time"),
+    "who": ("person", "people"),
+    "whom": ("person", "people"),
+}
+# the kind of answer a question word asks for
+QUESTION_WORD_KINDS: dict[str, str] = {"when": "date", "who": "person", "whom": "person",
+                                       "where": "place"}
+# imperative openers of a list request ("*List* the products …", "*Which* …")
+LIST_WORDS = frozenset({"list", "show", "display", "find", "name", "give", "which", "who",
+                        "identify", "retrieve", "get", "return"})
+GROUP_WORDS = frozenset({"each", "per", "every"})  # one value per group is asked for
+
+# --------------------------------------------------------------------------- answer kinds
+
+DATE_WORDS = frozenset({"year", "date", "day", "decade", "century", "month"})
+PERSON_WORDS = frozenset({"person", "people", "persons", "someone", "somebody"})
+PLACE_WORDS = frozenset({"place", "places", "location", "locations"})
+# English nouns that ask for a category of things rather than the things ("what *kind* of
+# films", "what *types* are the films …"): the answer classifies what follows them
+CATEGORY_NOUNS = frozenset({"kind", "kinds", "type", "types", "sort", "sorts", "category",
+                            "categories", "variety", "varieties"})
+# generic words for what "when", "where" and "who" ask for, and for a category of things: a
+# label or relation carrying one of them names what its ends are
+KIND_WORDS: dict[str, tuple[str, ...]] = {
+    "date": ("date", "year", "time"),
+    "place": ("place", "location"),
+    "person": ("person", "people"),
+    "category": ("kind", "type", "sort", "category", "class", "genre", "form", "style",
+                 "variety"),
+}
+# words close to "someone who does things" besides people: agents a *who* question may mean
+AGENT_KIND_WORDS = ("person", "people", "organization", "group")
+# English words that ask for things sharing something with the question's entity ("the same
+# director as", "co-starred with", "other films by", "the director of X also directed"): the
+# answer chain goes out along a relation and back along the same one
+SHARING_WORDS = frozenset({"same", "share", "shares", "shared", "sharing", "co", "together",
+                           "fellow", "other", "others", "alongside", "common", "also"})
+YEAR_WORDS = frozenset({"year", "years"})  # a year (not a full date) is asked for
+
+# --------------------------------------------------------------------------- arithmetic
+
+SUM_WORDS = frozenset({"total", "sum", "altogether", "combined", "overall"})
+AVG_WORDS = frozenset({"average", "mean", "avg"})
+MOST_WORDS = frozenset({"most", "highest", "largest", "biggest", "greatest", "maximum", "max",
+                        "top", "best", "longest", "oldest", "heaviest", "costliest", "priciest"})
+LEAST_WORDS = frozenset({"least", "lowest", "smallest", "fewest", "minimum", "min", "cheapest",
+                         "shortest", "youngest", "lightest", "worst", "bottom"})
+COMPARATIVES = frozenset({"more", "less", "fewer", "greater", "higher", "lower", "larger",
+                          "smaller", "bigger", "cheaper", "older", "younger", "longer",
+                          "shorter"})
+# comparatives that put the smaller one first
+DESCENDING_NOT = frozenset({"less", "fewer", "lower", "smaller", "cheaper", "younger",
+                            "shorter"})
+# "25 *or higher*": a filter's bound, not a comparison
+BOUND_WORDS = frozenset({"more", "less", "fewer", "higher", "lower", "greater", "above",
+                         "below", "over", "under"})
+RANK_ENDS = frozenset({"top", "bottom"})
+NUMBER_WORDS: dict[str, int] = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                                "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twenty": 20}
+YES, NO = "yes", "no"
+
+# --------------------------------------------------------------------------- morphology
+
+# suffixes the light stemmer strips, longest first
+STEM_SUFFIXES = ("ing", "ies", "ed", "es", "s")
+# endings of an agent noun made from a verb (act-or, play-er, produce-r)
+AGENT_ENDINGS = ("or", "er", "r")
+# endings a word may carry that make it an agent noun (direct-or, writ-er, novel-ist, histor-ian)
+AGENT_NOUN_SUFFIXES = ("or", "er", "ist", "ian")
+# verb endings a past form adds to its stem ("acted", "playing")
+VERB_FORM_SUFFIXES = ("ed", "ing", "s", "d")
+# verb endings after which the agent noun takes -or, not -er (act-or, edit-or, creat-or)
+AGENT_OR_AFTER = ("ct", "it", "at", "ut", "ss")
+# English place adjectives: America-n, Europe-an, Asia-n
+ADJECTIVE_ENDINGS = ("n", "an")
+# irregular verbs: base -> (past, past participle)
+IRREGULAR_VERBS: dict[str, tuple[str, str]] = {
+    "be": ("was", "been"), "bear": ("bore", "born"), "become": ("became", "become"),
+    "begin": ("began", "begun"), "bring": ("brought", "brought"), "build": ("built", "built"),
+    "buy": ("bought", "bought"), "catch": ("caught", "caught"), "choose": ("chose", "chosen"),
+    "come": ("came", "come"), "do": ("did", "done"), "draw": ("drew", "drawn"),
+    "drive": ("drove", "driven"), "eat": ("ate", "eaten"), "fight": ("fought", "fought"),
+    "find": ("found", "found"), "fly": ("flew", "flown"), "forget": ("forgot", "forgotten"),
+    "get": ("got", "gotten"), "give": ("gave", "given"), "go": ("went", "gone"),
+    "grow": ("grew", "grown"), "have": ("had", "had"), "hold": ("held", "held"),
+    "keep": ("kept", "kept"), "know": ("knew", "known"), "lead": ("led", "led"),
+    "leave": ("left", "left"), "lose": ("lost", "lost"), "make": ("made", "made"),
+    "meet": ("met", "met"), "pay": ("paid", "paid"), "put": ("put", "put"),
+    "read": ("read", "read"), "ride": ("rode", "ridden"), "rise": ("rose", "risen"),
+    "run": ("ran", "run"), "say": ("said", "said"), "see": ("saw", "seen"),
+    "sell": ("sold", "sold"), "send": ("sent", "sent"), "set": ("set", "set"),
+    "shoot": ("shot", "shot"), "sing": ("sang", "sung"), "sit": ("sat", "sat"),
+    "speak": ("spoke", "spoken"), "spend": ("spent", "spent"), "stand": ("stood", "stood"),
+    "steal": ("stole", "stolen"), "swim": ("swam", "swum"), "take": ("took", "taken"),
+    "teach": ("taught", "taught"), "tell": ("told", "told"), "think": ("thought", "thought"),
+    "throw": ("threw", "thrown"), "wear": ("wore", "worn"), "win": ("won", "won"),
+    "write": ("wrote", "written"),
+}
+# past forms of the irregular verbs ("what *killed*" is regular; "who *wrote*" is not)
+PAST_FORMS = frozenset(past for past, _pp in IRREGULAR_VERBS.values())
+# verbs English doubles the last consonant of before -ed / -er (star-r-ed, plan-n-ed)
+DOUBLED_CONSONANT = frozenset({"star", "plan", "stop", "ship", "shop", "admit", "commit",
+                               "refer", "prefer", "control", "drum", "rap", "rob", "tag",
+                               "map", "wrap", "chat", "jog", "dub", "scan", "submit"})
+
+# irregular plurals (plural -> singular); regular ones follow the -s / -es / -ies rules
+IRREGULAR_PLURALS: dict[str, str] = {
+    "children": "child", "people": "person", "men": "man", "women": "woman", "feet": "foot",
+    "teeth": "tooth", "mice": "mouse", "geese": "goose", "wives": "wife", "lives": "life",
+    "knives": "knife", "halves": "half", "wolves": "wolf", "criteria": "criterion",
+    "phenomena": "phenomenon", "indices": "index", "alumni": "alumnus", "theses": "thesis",
+    "analyses": "analysis", "series": "series", "species": "species", "offspring": "offspring",
+}
+# endings after which a final -s is no plural ("boss", "genus", "analysis", "news")
+SINGULAR_S_ENDINGS = ("ss", "us", "is", "ics", "ews")
+
+# --------------------------------------------------------------------------- relation names
+
+# words a relation name may open with that carry no meaning of their own (``hasAuthor``,
+# ``is_part_of``, ``getsFunding``): dropped before the name is read
+RELATION_PREFIXES = frozenset({"has", "have", "had", "is", "are", "was", "were", "get", "gets",
+                               "rel", "relation", "prop", "property"})
+# generic relation names that say only that a link exists (``HAS``, ``RELATED_TO``): their
+# meaning comes from the labels at their ends
+GENERIC_RELATION_WORDS = frozenset({"has", "have", "is", "in", "of", "to", "rel", "relation",
+                                    "related", "link", "linked", "edge", "property", "prop",
+                                    "relationship", "with", "a", "an", "the"})
+# common English verbs a one-word relation name may be (``orbits``, ``EMPLOYS``, ``knows``):
+# read as a verb ("is orbited by") rather than a plural noun ("has orbits")
+RELATION_VERBS = frozenset(
+    """accept acquire act admire advise affect agree allow appear apply appoint approve attack
+    attend author award ban beat believe belong border borrow break call capture carry cause
+    celebrate change cite claim coach command compete compose conduct connect contain control
+    cover create cure defeat defend deliver depend describe design destroy develop direct
+    discover distribute divorce donate edit elect employ endorse enjoy establish exhibit export
+    feature follow found fund govern guide hate help host house illustrate import include
+    influence inhabit inherit inspire install interview invade invent invest invite join kill
+    know lead like link love manage manufacture marry mention mentor narrate need nominate
+    observe occupy operate orbit order organize own paint participate perform photograph play
+    portray precede predict prefer prepare present preserve produce program promote protect
+    provide publish purchase rank rate receive recommend record release rent replace report
+    represent require reside review rule sample score serve ship sign speak sponsor star study
+    succeed supervise supply support surround teach train translate treat trust use visit vote
+    want watch win work worship write""".split()
+)
+# nominalisations morphology cannot derive (born -> birth, die -> death): the noun goes
+# beside the verb in a relation's phrases ("born in" is also "place of birth"). Derivational
+# English only; what a *graph's* words mean comes from its vocabulary and the model of meaning
+VERB_NOUNS: dict[str, tuple[str, ...]] = {
+    "born": ("birth", "birthplace", "place of birth"),
+    "bear": ("birth",),
+    "die": ("death",),
+    "died": ("death", "place of death"),
+    "marry": ("marriage",),
+    "married": ("marriage",),
+    "locate": ("location",),
+    "located": ("location",),
+    "situated": ("location",),
+    "reside": ("residence",),
+    "resides": ("residence",),
+    "live": ("residence",),
+    "lives": ("residence",),
+    "educate": ("education",),
+    "educated": ("education",),
+    "found": ("foundation",),
+    "founded": ("foundation",),
+    "bury": ("burial",),
+    "buried": ("burial", "burial place"),
+    "release": ("release",),
+    "released": ("release",),
+    "publish": ("publication",),
+    "published": ("publication",),
+}
+# the preposition a verb of VERB_NOUNS takes before a place ("born *in*", "educated *at*")
+VERB_PREPOSITION: dict[str, str] = {"born": "in", "died": "in", "located": "in", "situated": "in",
+                                    "buried": "in", "lives": "in", "live": "in", "resides": "in",
+                                    "reside": "in", "educated": "at", "married": "to",
+                                    "marry": "to"}
+HAVE_WORDS = frozenset({"has", "have", "had"})  # ``hasAuthor``: a noun follows
+# nouns of kin and partnership that read the same both ways ("spouse of" / "has spouse"):
+# a symmetric relation's backward phrases equal its forward ones
+SYMMETRIC_NOUNS = frozenset({"spouse", "partner", "sibling", "friend", "neighbor",
+                             "neighbour", "colleague", "twin", "cousin", "peer", "rival",
+                             "teammate", "ally", "border", "borders"})
+
+# --------------------------------------------------------------------------- property names
+
+# A prior from a property's *name*, weighed together with its values: words that usually
+# mean "this names the thing" or "this identifies it" (never enough on their own).
+NAME_PROPERTY_WORDS = frozenset({"name", "title", "label", "caption", "heading"})
+ID_PROPERTY_WORDS = frozenset({"id", "ids", "key", "code", "uuid", "guid", "iri", "uri", "url",
+                               "hash", "ref", "no", "num", "number", "sku", "isbn", "email",
+                               "phone", "fax", "zip", "postal"})
+# --- the graph's vocabulary (byokg.graph.vocabulary; issue 24a's section) ---
+# words a property name carries when its values are other names of the node ("nickname",
+# "aliases", "aka"): beside NAME_PROPERTY_WORDS, what makes a text property an alias for linking
+ALIAS_PROPERTY_WORDS = frozenset({"alias", "aliases", "aka", "synonym", "synonyms", "nickname",
+                                  "nicknames", "moniker", "pseudonym"})
+# a property name's last word ending like this names things too ("nickname", "surname")
+NAME_WORD_ENDING = "name"
+
+# text a property holds when it holds nothing
+MISSING_VALUES = frozenset({"", "null", "none", "n/a", "nan"})
+
+# --------------------------------------------------------------------------- calibration
+
+# Synonym and paraphrase pairs of everyday English: single words, a word and a phrase, two
+# phrases; an embedder's cosines are calibrated on them (byokg.models.calibration). Kept
+# generic on purpose: no graph schema's names.
+CALIBRATION_PAIRS: tuple[tuple[str, str], ...] = (
+    ("car", "automobile"), ("begin", "start"), ("big", "large"), ("child", "kid"),
+    ("buy", "purchase"), ("house", "home"), ("quick", "fast"), ("happy", "glad"),
+    ("doctor", "physician"), ("shop", "store"), ("road", "street"), ("error", "mistake"),
+    ("answer", "reply"), ("rich", "wealthy"), ("sick", "ill"), ("town", "city"),
+    ("photo", "picture"), ("job", "occupation"), ("wife", "spouse"), ("boat", "ship"),
+    ("couch", "sofa"), ("story", "tale"), ("gift", "present"), ("film", "movie"),
+    ("author", "writer"), ("speak", "talk"), ("hat", "cap"), ("stone", "rock"),
+    ("mother", "mom"), ("lawyer", "attorney"), ("ocean", "sea"), ("price", "cost"),
+    ("died", "passed away"), ("born in", "birthplace"), ("married to", "husband"),
+    ("works for", "employer"), ("lives in", "residence"), ("made by", "manufacturer"),
+    ("written by", "penned by"), ("located in", "situated in"), ("how old", "age"),
+    ("how tall", "height"), ("speaks", "language spoken"), ("belongs to", "owned by"),
+    ("cause of death", "what killed"), ("place of birth", "where was born"),
+    ("starting date", "when did it begin"), ("phone number", "telephone"),
+    ("brother or sister", "sibling"), ("studied at", "attended university"),
+    ("capital city", "seat of government"), ("team member", "plays for"),
+    ("country of origin", "comes from"), ("release date", "came out"),
+    ("leader", "head of"), ("teacher", "instructor"), ("salary", "wage"),
+    ("illustration", "drawing"), ("last name", "surname"), ("nickname", "also known as"),
+    ("weight", "how heavy"), ("founded", "established"), ("member of", "part of the group"),
+    ("expensive", "costly"),
+)

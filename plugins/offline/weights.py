@@ -1,0 +1,200 @@
+"""The offline reasoner's weights, thresholds and caps: one typed, frozen model.
+
+Every number the offline feature scores with lives here, named, with what it means; the
+scorer (:mod:`~byokg.plugins.offline.chains`), the answer types
+(:mod:`~byokg.plugins.offline.answer_types`), the answerer
+(:mod:`~byokg.plugins.offline.reasoner`) and the confidence read :data:`WEIGHTS` (or a model
+passed to them). A chain's score is a sum of named features times these weights (see
+:meth:`ChainWeights.combine`).
+
+The combination weights (``ChainWeights`` coverage … unnamed_end) and the confidence
+coefficients come from ``python -m benchmarks.fit_offline`` on the *fit* split only: the
+generated paraphrase graphs' fit domains (``benchmarks/paraphrase_graphs.py``: music,
+academia, sports in four naming styles) and the film, cinema and library graphs of
+``benchmarks/reasoning_graphs.py``, weighted half and half. The weights the reasoner had
+before were the starting point; the new features (``idle_bare``, ``leftover``, ``meaning``,
+``role``) and the type, step, idle and unsaid weights were fitted (coordinate ascent on the
+value of each question's top chain). The report split (family, business) was never used to
+choose them. Thresholds are similarities on the 0–1 scale of
+:meth:`byokg.models.similarity.Similarity.phrase_similarity`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import BaseModel, ConfigDict, Field
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+class WalkCaps(BaseModel):
+    """Caps of the chain walk (per question)."""
+
+    model_config = _FROZEN
+
+    fanout_1: int = Field(2000, description="edges read per question entity")
+    prefixes_2: int = Field(8, description="1-hop chains extended to a second hop")
+    prefixes_3: int = Field(4, description="2-hop chains extended to a third hop")
+    nodes_2: int = Field(40, description="end nodes expanded per extended 1-hop chain")
+    nodes_3: int = Field(30, description="end nodes expanded per extended 2-hop chain")
+    max_nodes: int = Field(300, description="nodes expanded per hop in all")
+    fanout_2: int = Field(80, description="edges read per expanded node")
+    sample_paths: int = Field(30, description="example paths kept per chain")
+    max_ends: int = Field(5000, description="end nodes counted per chain")
+    type_sample: int = Field(6, description="end nodes per chain whose labels are read")
+    typed_chains: int = Field(150, description="best chains (before typing) whose type is read")
+    meet_sample: int = Field(20, description="meeting nodes per chain whose specificity is read")
+
+
+class ChainWeights(BaseModel):
+    """How a chain's features add up to its score, and the thresholds the features use."""
+
+    model_config = _FROZEN
+
+    # -- combination weights (fitted)
+    coverage: float = Field(0.45, description="share of the question's words a relation says")
+    precision: float = Field(0.35, description="how well each step is said by its own word")
+    type: float = Field(0.1513, description="the end set fits the asked-for type")
+    meaning: float = Field(0.0333, description="the masked question against the verbalised chain")
+    step: float = Field(0.0399, description="cost per step beyond the first")
+    order: float = Field(0.08, description="cost per pair of steps said against word order")
+    conjunction: float = Field(0.3, description="the end set meets another entity's reach")
+    idle: float = Field(0.081, description="cost per step no question word says")
+    idle_bare: float = Field(0.055, description="cost per idle step with no unit of the question "
+                             "left to say it")
+    leftover: float = Field(0.11, description="cost per unit of the question no step takes "
+                            "(beyond the idle steps): a hop may be missing")
+    unsaid: float = Field(0.0, description="cost per content word no relation says")
+    mirror: float = Field(0.12, description="out and back along one relation: bonus when the "
+                          "question asks for sharing, cost otherwise")
+    unnamed_end: float = Field(0.3, description="cost of ending at unnamed (CVT) nodes")
+    voice: float = Field(0.1, description="the last hop reaches the role the verb asks for")
+    role: float = Field(0.0, description="each hop walked the way its relational noun says")
+    # -- thresholds
+    said: float = Field(0.3, description="similarity from which a word says a relation")
+    idle_sim: float = Field(0.2, description="similarity below which a step is not said")
+    type_word_says: float = Field(0.6, description="similarity from which the asked-for type "
+                                  "word says the last relation")
+    type_leads_said: float = Field(0.6, description="... when the steps before it are said "
+                                   "this well")
+    type_leads: float = Field(0.75, description="type fit from which unsaid last steps are "
+                              "not idle")
+    candidate_phrases: int = Field(3, description="words tried per step in the alignment")
+    repeat_gap: int = Field(2, description="words apart from which two words saying one "
+                            "relation mean two hops")
+    repeat_says: float = Field(0.6, description="... when the second says it by its letters "
+                               "this well")
+    shared_within: int = Field(3, description="words after a sharing word naming what is shared")
+    active_verb: float = Field(0.6, description="lexical similarity from which the verb a "
+                               "question asks *who* did names the relation")
+    potential_gap: float = Field(0.3, description="prefix ranking: weight of what the question "
+                                 "says beyond the prefix")
+    potential_unnamed: float = Field(0.5, description="prefix ranking: bonus of a prefix ending "
+                                     "at unnamed nodes")
+
+    def combine(self, f: dict[str, float]) -> float:
+        """The score of a chain from its features (missing features count 0)."""
+        g = f.get
+        return (self.coverage * g("coverage", 0.0) + self.precision * g("precision", 0.0)
+                + self.type * g("type", 0.0) + self.meaning * g("meaning", 0.0)
+                - self.step * g("extra_steps", 0.0) - g("order", 0.0)
+                - self.idle * g("idle", 0.0) - self.unsaid * g("unsaid", 0.0)
+                - self.idle_bare * g("idle_bare", 0.0) - self.leftover * g("leftover", 0.0)
+                + self.voice * g("voice", 0.0) + self.role * g("role", 0.0)
+                + self.mirror * g("mirror", 0.0)
+                + self.conjunction * g("conjunction", 0.0)
+                - self.unnamed_end * g("unnamed_end", 0.0))
+
+
+class TypeScores(BaseModel):
+    """What :func:`~byokg.plugins.offline.answer_types.type_match` returns for each finding,
+    in [-1, 1] (1 fits, 0 cannot tell, negative does not fit), and its thresholds."""
+
+    model_config = _FROZEN
+
+    match: float = Field(0.6, description="similarity from which a type word names a label")
+    label_margin: float = Field(0.1, description="labels this close to the best fit too")
+    agent_word: float = Field(0.3, description="similarity from which a type word names agents")
+    fits: float = Field(1.0, description="the ends' labels (or literal kind) are what is asked")
+    misfit: float = Field(-0.8, description="the graph names the ends, and not what is asked")
+    count_number: float = Field(0.3, description="a count asked, a number reached")
+    date_number: float = Field(-0.3, description="a date asked, a plain number reached")
+    date_named: float = Field(0.6, description="a date asked, a relation naming dates (scaled)")
+    date_misfit: float = Field(-0.6, description="a date asked, nothing date-like reached")
+    number_misfit: float = Field(-0.5, description="a number asked, labelled or literal ends")
+    value_fits: float = Field(0.8, description="a value whose property names the type")
+    named_fits: float = Field(0.8, description="most of the ends' names carry the type word")
+    named_min: float = Field(0.6, description="similarity from which a noun naming the ends "
+                             "counts as a (graded) fit of the type word")
+    category_misfit: float = Field(-0.6, description="a category asked, a literal or agents")
+    labelled_unsure: float = Field(-0.2, description="labelled ends the type word does not name")
+    typed_noun_misfit: float = Field(-0.4, description="a dotted name's type segment, another")
+    agent_misfit: float = Field(-0.5, description="agents reached when a non-agent is asked")
+    literal_for_entity: float = Field(-0.8, description="a literal when a person/place is asked")
+    literal_for_thing: float = Field(-0.2, description="a literal when a thing is asked")
+    person_scale: float = Field(0.7, description="a person asked: scale of the person fit")
+    person_agent: float = Field(0.8, description="a person asked: fit of agentive ends")
+    person_labelled: float = Field(-0.1, description="a person asked, labelled non-person ends")
+    place_scale: float = Field(0.4, description="a place asked: scale of the place fit")
+    place_min: float = Field(0.4, description="a place asked: least similarity that counts")
+
+
+class AnswerWeights(BaseModel):
+    """The offline answerer's adjustments of candidate answers."""
+
+    model_config = _FROZEN
+
+    other_mention: float = Field(0.15, description="a chain proposed for another entity")
+    unproposed: float = Field(0.05, description="a path or fact no proposer rated")
+    number_match: float = Field(0.2, description="a property equal to a number of the question")
+    echo: float = Field(0.1, description="a candidate whose name only repeats the question")
+    alternative: float = Field(0.3, description="a candidate saying one of the alternatives the "
+                               "question lists (scaled by its similarity)")
+    walks: float = Field(0.005, description="per log walk reaching a candidate (ties)")
+    typed_candidates: int = Field(80, description="candidates whose labels are read")
+    residual: float = Field(0.03, description="per unsaid word naming a candidate's neighbour")
+    residual_band: float = Field(0.05, description="candidates this close to the best checked")
+    residual_candidates: int = Field(40, description="candidates checked for residual words")
+    residual_fanout: int = Field(60, description="neighbours read per checked candidate")
+    max_ids_per_spot: int = Field(5, description="nodes one spotted name may stand for")
+    spot_words: int = Field(12, description="longest name spotted, in words")
+    acronym_lead: float = Field(2.0, description="edges of an acronym's best expansion over "
+                                "the next")
+
+
+class ConfidenceModel(BaseModel):
+    """A logistic model of how likely the offline answer's first answer is right, from the
+    features of the winning chain (:func:`~byokg.plugins.offline.confidence.features`); its
+    coefficients are fitted on the fit split (see the module doc)."""
+
+    model_config = _FROZEN
+
+    intercept: float = -0.0583
+    coefficients: dict[str, float] = Field(default_factory=lambda: {
+        "score": 0.7666, "margin": 3.7979, "type": 1.4761, "coverage": 0.8134, "idle": 0.0711,
+        "leftover": -0.4752, "steps": -0.1064, "tied": -0.3118, "ends": -0.0453, "value": 0.0})
+
+    def probability(self, features: dict[str, float]) -> float:
+        z = self.intercept + sum(c * features.get(k, 0.0) for k, c in self.coefficients.items())
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+class OfflineWeights(BaseModel):
+    """Everything the offline reasoner weighs (see the module doc)."""
+
+    model_config = _FROZEN
+
+    caps: WalkCaps = WalkCaps()
+    chain: ChainWeights = ChainWeights()
+    types: TypeScores = TypeScores()
+    answer: AnswerWeights = AnswerWeights()
+    confidence: ConfidenceModel = ConfidenceModel()
+
+
+WEIGHTS = OfflineWeights()
+
+
+def current() -> OfflineWeights:
+    """The weights in force (:data:`WEIGHTS`, read at call time so a fit can swap them)."""
+    return WEIGHTS

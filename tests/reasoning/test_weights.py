@@ -1,0 +1,86 @@
+"""The offline reasoner's weights model (plugins/offline/weights.py) and its confidence: one
+frozen, typed model read by the scorer; a chain's score is its named features times the
+weights; the confidence is a probability that separates right answers from wrong ones."""
+
+from __future__ import annotations
+
+import pydantic
+import pytest
+from byokg.plugins.offline.weights import (
+    WEIGHTS,
+    ChainWeights,
+    ConfidenceModel,
+    OfflineWeights,
+)
+
+from benchmarks import paraphrase_graphs as pg
+from byokg.pipeline.engine import Engine
+
+
+def test_the_weights_are_frozen_and_typed():
+    with pytest.raises(pydantic.ValidationError):
+        WEIGHTS.chain.coverage = 2.0  # type: ignore[misc]
+    with pytest.raises(pydantic.ValidationError):
+        ChainWeights(unknown_weight=1.0)  # type: ignore[call-arg]
+    with pytest.raises(pydantic.ValidationError):
+        ChainWeights(coverage="a lot")  # type: ignore[arg-type]
+    assert OfflineWeights().model_dump() == WEIGHTS.model_dump()
+
+
+def test_a_score_is_the_weighted_sum_of_named_features():
+    w = ChainWeights(coverage=1.0, precision=0.0, type=2.0, meaning=0.5, step=0.1, idle=0.3,
+                     idle_bare=0.0, leftover=0.2, unsaid=0.0, voice=0.0, role=0.0, mirror=0.0,
+                     conjunction=0.0, unnamed_end=0.0)
+    f = {"coverage": 0.5, "type": -0.5, "meaning": 1.0, "extra_steps": 2.0, "idle": 1.0,
+         "leftover": 1.0, "order": 0.08}
+    assert w.combine(f) == pytest.approx(0.5 - 1.0 + 0.5 - 0.2 - 0.3 - 0.2 - 0.08)
+    assert w.combine({}) == 0.0
+
+
+def test_the_scorer_reads_the_weights_it_is_given():
+    """Two weights models rank the same chains differently: the scorer has no weight of its
+    own."""
+    v = pg.variant("music", "snake", True, False, per_kind=2)
+    store = v.store()
+    from byokg.plugins.offline.chains import Chain, ChainScorer
+
+    from byokg.config import RunConfig
+    from byokg.language.analysis import analyze
+    from byokg.models.services import Services
+    from byokg.models.similarity import Similarity
+
+    sim = Similarity(analyze("Which band is Ada Brandt in?"), Services(RunConfig(embedder="lexical")))
+    one = Chain(mention="Ada Brandt", hops=(("band", False),))
+    two = Chain(mention="Ada Brandt", hops=(("band", False), ("genre", False)))
+    plain = ChainScorer(sim, relations=["band", "genre"])
+    costly = ChainScorer(sim, relations=["band", "genre"], weights=WEIGHTS.model_copy(
+        update={"chain": WEIGHTS.chain.model_copy(update={"step": 5.0})}))
+    for c in (one, two):
+        plain.prepare([r for r, _ in c.hops])
+    gap_plain = plain.score(one) - plain.score(two)
+    gap_costly = costly.score(one) - costly.score(two)
+    assert gap_costly == pytest.approx(gap_plain + 5.0 - WEIGHTS.chain.step)
+    del store
+
+
+def test_confidence_grows_with_the_margin():
+    m = ConfidenceModel(intercept=-1.0, coefficients={"margin": 4.0})
+    assert m.probability({"margin": 0.0}) < m.probability({"margin": 0.5}) < 1.0
+    assert 0.0 < m.probability({}) < 0.5
+
+
+def test_confidence_separates_right_from_wrong_answers():
+    """On a generated graph of the fit split, answers come with a confidence in [0, 1], and
+    the right ones are more confident on average than the wrong ones."""
+    v = pg.variant("sports", "upper", True, False, per_kind=8)
+    eng = Engine(v.store())
+    right, wrong = [], []
+    for q in v.questions:
+        a = eng.ask(q.text)
+        if not a.answers:
+            continue
+        assert a.confidence is not None and 0.0 <= a.confidence <= 1.0
+        first = (a.answer_ids.get(a.answers[0]) or [a.answers[0]])[0]
+        (right if first in q.answers else wrong).append(a.confidence)
+    assert right and wrong
+    assert sum(right) / len(right) > sum(wrong) / len(wrong) + 0.1
