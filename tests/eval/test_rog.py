@@ -115,6 +115,7 @@ class _Recorder:
                 self.triples = {(t.head, t.relation, t.tail) for n in nb.values()
                                 for t in n.triplets}
                 self.answers = sorted({t for _h, _r, t in self.triples})
+                self.truncated, self.total = False, len(self.answers)
                 self.context = []
 
                 class _T:
