@@ -549,19 +549,34 @@ class MemoryGraph(BaseGraphStore):
                 names.append(labs[0])
         return names, node_label
 
-    def _end_counts(self, ends: np.ndarray) -> dict[int, dict[str, int]]:
-        """Per relation, the distinct nodes at this end of its edges, per label (numpy over
-        the edge arrays: exact)."""
+    def _end_stats(self, ends: np.ndarray) -> tuple[np.ndarray, dict[int, dict[str, int]]]:
+        """Per relation at this end of its edges: whether some node has several of them, and
+        the distinct nodes per label (exact). One sort of the (relation, node) keys serves
+        both; ``np.unique`` hashes instead, about eight times slower on 10M+ edges."""
         n = max(len(self._ids), 1)
-        uniq = np.unique(self.rels.astype(np.int64) * n + ends)
+        keys = self.rels.astype(np.int64) * n + ends
+        keys.sort()
+        first = np.ones(len(keys), dtype=bool)
+        first[1:] = keys[1:] != keys[:-1]
+        many = np.zeros(len(self._rels), dtype=bool)
+        many[keys[~first] // n] = True
+        uniq = keys[first]
+        del keys, first
         names, node_label = self._label_index()
-        keys = (uniq // n) * len(names) + node_label[uniq % n]
-        ks, counts = np.unique(keys, return_counts=True)
+        lab_keys = (uniq // n) * len(names) + node_label[uniq % n]
+        if len(self._rels) * len(names) <= 4 * max(len(lab_keys), 1):
+            counts = np.bincount(lab_keys, minlength=len(self._rels) * len(names))
+            ks = np.flatnonzero(counts)
+            cnts = counts[ks]
+        else:  # many labels: count the sorted keys instead of a sparse table
+            lab_keys.sort()
+            starts = np.flatnonzero(np.r_[True, lab_keys[1:] != lab_keys[:-1]])
+            ks, cnts = lab_keys[starts], np.diff(np.r_[starts, len(lab_keys)])
         out: dict[int, dict[str, int]] = {}
-        for key, cnt in zip(ks.tolist(), counts.tolist(), strict=True):
+        for key, cnt in zip(ks.tolist(), cnts.tolist(), strict=True):
             r, lab = divmod(key, len(names))
             out.setdefault(r, {})[names[lab]] = cnt
-        return out
+        return many, out
 
     # ------------------------------------------------------------------ profile
     def profile_fingerprint(self) -> str:
@@ -615,12 +630,11 @@ class MemoryGraph(BaseGraphStore):
         if not m:
             return tuple(RelationSample(name=r, count=0) for r in self._rels)
         counts = np.bincount(self.rels, minlength=n_rel)
-        many_tails = self._repeats(self.heads)
-        many_heads = self._repeats(self.tails)
+        many_tails, head_counts = self._end_stats(self.heads)
+        many_heads, tail_counts = self._end_stats(self.tails)
         order = np.argsort(self.rels, kind="stable")
         starts = np.searchsorted(self.rels[order], np.arange(n_rel))
         patterns = self._relation_patterns()
-        head_counts, tail_counts = self._end_counts(self.heads), self._end_counts(self.tails)
         out = []
         for r, name in enumerate(self._rels):
             first = order[starts[r]: starts[r] + min(per_type, int(counts[r]))].tolist()
@@ -634,15 +648,6 @@ class MemoryGraph(BaseGraphStore):
                 many_heads=bool(many_heads[r]), heads=head_counts.get(r, {}),
                 tails=tail_counts.get(r, {})))
         return tuple(out)
-
-    def _repeats(self, ends: np.ndarray) -> np.ndarray:
-        """Per relation: does some node have several edges of it at this end?"""
-        keys = self.rels.astype(np.int64) * max(len(self._ids), 1) + ends
-        keys = np.sort(keys)
-        dup = keys[1:][keys[1:] == keys[:-1]]
-        out = np.zeros(len(self._rels), dtype=bool)
-        out[(dup // max(len(self._ids), 1)).astype(np.int64)] = True
-        return out
 
     def stats(self) -> GraphStats:
         labels = {lab for labs in self._labels.values() for lab in labs}
