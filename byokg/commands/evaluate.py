@@ -15,8 +15,11 @@ from .options import RegistryOption, display_option, llm_option
 @click.group("eval", invoke_without_command=True)
 @click.option("--dataset", cls=RegistryOption, registry_kind="datasets",
               help="Dataset name: {names}.")
-@click.option("--data", "data_path", help="Path of the dataset file or folder.")
-@click.option("--graph", "graph_uri", help="Graph URI, e.g. memory:PATH, kuzu:PATH, bolt://HOST.")
+@click.option("--data", "data_path", help="Path of the dataset file or folder (rog-*: a JSONL or "
+                                            "Parquet file, a folder or a glob of shards).")
+@click.option("--graph", "graph_uri", help="Graph URI, e.g. memory:PATH, kuzu:PATH, bolt://HOST "
+                                           "(not for rog-webqsp / rog-cwq: each record brings its "
+                                           "own graph).")
 @llm_option("--llm", default="none", show_default=True)
 @click.option("--strategy", default="offline", show_default=True,
               help="offline, vanilla-llm, graph-query, text-retrieval, graph-reranker, agentic, multi, "
@@ -39,8 +42,15 @@ def eval_group(ctx, dataset, data_path, graph_uri, llm, strategy, limit, workers
     """Evaluate a strategy on a dataset and archive the run."""
     if ctx.invoked_subcommand is not None:
         return
-    missing = [n for n, v in (("--dataset", dataset), ("--data", data_path), ("--graph", graph_uri),
-                              ("--out", out_dir)) if not v]
+    from byokg import registry
+
+    per_question = bool(dataset) and dataset in registry.datasets() and bool(
+        registry.datasets().get(dataset).meta.get("per_question_graphs"))
+    if per_question and graph_uri:
+        raise click.UsageError(f"--dataset {dataset} brings one graph per question (each record's "
+                               f"'graph' field); --graph {graph_uri} would not be read: drop it")
+    missing = [n for n, v in (("--dataset", dataset), ("--data", data_path),
+                              ("--graph", graph_uri or per_question), ("--out", out_dir)) if not v]
     if missing:
         raise click.UsageError(f"missing {', '.join(missing)} (or use `byokg eval compare DIR...`)")
     from ..config import RunConfig
@@ -65,14 +75,19 @@ def eval_group(ctx, dataset, data_path, graph_uri, llm, strategy, limit, workers
     summary = run_eval(settings, out_dir, resume=resume, progress=None if not as_json else False)
     brief = {"metrics": {k: round(v["mean"], 4) for k, v in summary["metrics"].items()},
              "n": summary["n"], "excluded": summary["excluded"], "errors": summary["errors"],
-             "archive": str(out_dir)}
+             "bad_records": len(summary.get("bad_rows") or []), "archive": str(out_dir)}
     if as_json:
         click.echo(json_safe(json.dumps(brief)))
         return
     width = max((len(k) for k in brief["metrics"]), default=6)
     for k, v in brief["metrics"].items():
         echo_safe(f"{k:<{width}}  {v}")
-    echo_safe(f"questions: {brief['n']}, excluded: {brief['excluded']}, errors: {brief['errors']}")
+    echo_safe(f"questions: {brief['n']}, excluded: {brief['excluded']}, errors: {brief['errors']}"
+              f", bad records: {brief['bad_records']}")
+    for row in (summary.get("bad_rows") or [])[:5]:
+        echo_safe(f"  bad record: {row}")
+    if brief["bad_records"] > 5:
+        echo_safe(f"  … {brief['bad_records'] - 5} more in {out_dir}/summary.json")
     echo_safe(f"archive: {out_dir}")
 
 

@@ -1,19 +1,22 @@
-"""Evaluation datasets: WebQSP, CWQ, Northwind text2cypher, and generic JSONL.
+"""Evaluation datasets: WebQSP, CWQ, Northwind text2cypher, and generic JSONL (per-question
+subgraphs in RoG's format: :mod:`byokg.eval.subgraphs`).
 
 Every loader returns a :class:`Dataset` whose ``excluded`` list names each question left out and
 why (no gold answers, gold query failed or came back empty); malformed rows are an error naming
 file and line, or with ``skip_bad_rows`` are listed in ``bad_rows``. Nothing is dropped silently.
+A streamed dataset (:meth:`Dataset.set_stream`) reads its examples one at a time while the run
+goes; its ``excluded`` and ``bad_rows`` fill as it is read.
 """
 
 from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path as FsPath
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from ..errors import InputError
 
@@ -29,6 +32,9 @@ class Example(BaseModel):
     gold_query: str | None = None
     gold_rows: list[list[Any]] | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
+    # the question's own graph (a :class:`byokg.eval.subgraphs.Subgraph`), for datasets that
+    # carry one graph per question; never archived
+    graph: Any = Field(None, exclude=True, repr=False)
 
     def gold_answer_forms(self) -> list[list[str]]:
         """Each gold answer with its aliases, for the metrics."""
@@ -47,9 +53,25 @@ class Dataset(BaseModel):
     examples: list[Example] = Field(default_factory=list)
     excluded: list[Excluded] = Field(default_factory=list)
     bad_rows: list[str] = Field(default_factory=list)
+    per_question_graphs: bool = False  # each example brings its own graph (Example.graph)
+    _stream: Callable[[], Iterator[Example]] | None = PrivateAttr(None)
 
     def __len__(self) -> int:
         return len(self.examples)
+
+    def set_stream(self, stream: Callable[[], Iterator[Example]]) -> None:
+        """Examples come from ``stream()`` one at a time instead of the ``examples`` list."""
+        self._stream = stream
+
+    @property
+    def streamed(self) -> bool:
+        return self._stream is not None
+
+    def iter_examples(self) -> Iterator[Example]:
+        """The examples in order: the list, or the stream (read once per call)."""
+        if self._stream is None:
+            return iter(self.examples)
+        return self._stream()
 
 
 def _iter_jsonl(path: FsPath, skip_bad_rows: bool, bad: list[str]) -> Iterator[tuple[int, dict]]:

@@ -1,8 +1,9 @@
 """Answer metrics: Hit, Hit@1, exact match, F1, Recall@k, execution accuracy, bootstrap CIs.
 
 String answers are compared after :func:`normalize_answer` (case, accents, punctuation, articles,
-whitespace). ``Hit`` is lenient (a gold answer equals a prediction or occurs in it as whole words,
-as in the KGQA literature); exact match and F1 are strict set comparisons.
+whitespace). ``Hit`` is lenient by default (a gold answer equals a prediction or occurs in it as
+whole words, as in the KGQA literature); ``lenient=False`` makes it exact (``Kansas`` does not
+match ``Kansas City``). Exact match and F1 are strict set comparisons.
 """
 
 from __future__ import annotations
@@ -64,14 +65,19 @@ def answer_matches(pred: str, gold_forms: set[str], *, lenient: bool = True) -> 
     return lenient and any(_contains(p, g) for g in gold_forms)
 
 
-def hit(preds: Sequence[str], gold: Sequence[str | Sequence[str]]) -> float:
-    """1.0 when any gold answer matches any prediction (lenient), else 0.0."""
+def hit(preds: Sequence[str], gold: Sequence[str | Sequence[str]], *,
+        lenient: bool = True) -> float:
+    """1.0 when any gold answer matches any prediction, else 0.0: ``lenient`` (the default) also
+    counts a gold answer occurring in a prediction as whole words, else only equal normalised
+    forms count."""
     golds = _gold_forms(gold)
-    return float(any(answer_matches(p, g) for p in preds for g in golds))
+    return float(any(answer_matches(p, g, lenient=lenient) for p in preds for g in golds))
 
 
-def hit_at_1(preds: Sequence[str], gold: Sequence[str | Sequence[str]]) -> float:
-    return hit(preds[:1], gold)
+def hit_at_1(preds: Sequence[str], gold: Sequence[str | Sequence[str]], *,
+             lenient: bool = True) -> float:
+    """:func:`hit` of the first prediction alone."""
+    return hit(preds[:1], gold, lenient=lenient)
 
 
 def exact_match(preds: Sequence[str], gold: Sequence[str | Sequence[str]]) -> float:

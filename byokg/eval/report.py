@@ -7,7 +7,25 @@ import math
 from pathlib import Path as FsPath
 from typing import Any
 
-ACCURACY_METRICS = ("hit", "hit@1", "em", "f1", "recall@10", "recall@50", "exec_acc", "exec_partial", "judge")
+ACCURACY_METRICS = ("hit", "hit_exact", "hit@1", "hit@1_exact", "em", "f1", "recall@10",
+                    "recall@50", "exec_acc", "exec_partial", "judge")
+# what each metric means, shown beside it in report.md (docs/evaluation.md has the long form)
+METRIC_NOTES = {
+    "hit": "a gold answer among the answers (lenient: also as whole words inside one)",
+    "hit_exact": "a gold answer among the answers, exact after normalisation",
+    "hit@1": "the first answer is a gold answer (lenient)",
+    "hit@1_exact": "the first answer is a gold answer, exact",
+    "em": "answer set equals gold set",
+    "f1": "set F1 of answers against gold (exact)",
+    "recall@10": "share of gold answers in the top-10 context items",
+    "recall@50": "share of gold answers in the top-50 context items",
+    "gold_in_graph": "a gold answer is a node of the question's own graph (the ceiling)",
+    "llm_calls": "LLM calls per question",
+    "kg_tokens": "tokens of the final graph context per question",
+    "exec_acc": "result rows equal the gold rows",
+    "exec_partial": "F1 over result rows",
+    "judge": "LLM-as-judge (1 / 0.5 / 0)",
+}
 
 
 def _fmt(v: Any) -> str:
@@ -62,6 +80,11 @@ def _plots(out: FsPath, summary: dict[str, Any], records: list[dict[str, Any]]) 
     return made
 
 
+def _md(text: str) -> str:
+    """One line of a user's file shown in a Markdown list: no line breaks, no table pipes."""
+    return " ".join(str(text).split()).replace("|", "\\|")[:400]
+
+
 def write_report(out: FsPath, summary: dict[str, Any], records: list[dict[str, Any]]) -> FsPath:
     cfg: dict[str, Any] = {}
     run: dict[str, Any] = {}
@@ -71,7 +94,8 @@ def write_report(out: FsPath, summary: dict[str, Any], records: list[dict[str, A
     lines = [
         f"# byokg eval: {cfg.get('dataset', '?')} / {cfg.get('strategy', '?')}",
         "",
-        f"graph `{cfg.get('graph', '?')}`, LLM `{cfg.get('llm', '?')}`, data `{cfg.get('data', '?')}`",
+        f"graph `{cfg.get('graph') or 'one per question (the records)'}`, LLM "
+        f"`{cfg.get('llm', '?')}`, data `{cfg.get('data', '?')}`",
         "",
         f"proposer `{run.get('proposer') or 'default'}`, answerer "
         f"`{run.get('answerer') or 'default'}`, query critic "
@@ -79,11 +103,16 @@ def write_report(out: FsPath, summary: dict[str, Any], records: list[dict[str, A
         "",
         f"questions scored: {summary['n']}, excluded: {summary['excluded']}, errors: {summary['errors']}",
         "",
-        "| metric | mean | 95% CI | n |",
-        "|---|---|---|---|",
+        "| metric | mean | 95% CI | n | meaning |",
+        "|---|---|---|---|---|",
     ]
     for name, m in summary["metrics"].items():
-        lines.append(f"| {name} | {_fmt(m['mean'])} | {_fmt(m['ci_low'])} – {_fmt(m['ci_high'])} | {m['n']} |")
+        lines.append(f"| {name} | {_fmt(m['mean'])} | {_fmt(m['ci_low'])} – {_fmt(m['ci_high'])} "
+                     f"| {m['n']} | {METRIC_NOTES.get(name, '')} |")
+    sub = summary.get("subgraph_triplets")
+    if sub:
+        lines += ["", f"one graph per question: {sub['mean']:,.1f} triplets on average (median "
+                      f"{sub['p50']}, largest {sub['max']}, {sub['empty']} empty)"]
     if summary.get("latency_p50_s") is not None:
         lines += ["", f"p50 latency per question: {summary['latency_p50_s'] * 1000:.1f} ms"]
     if summary.get("stage_mean_s"):
@@ -91,6 +120,11 @@ def write_report(out: FsPath, summary: dict[str, Any], records: list[dict[str, A
         lines += [f"| {k} | {v * 1000:.1f} |" for k, v in summary["stage_mean_s"].items()]
     for png in _plots(out, summary, records):
         lines += ["", f"![{png[:-4]}]({png})"]
+    if summary.get("bad_rows"):
+        lines += ["", "## Bad records (not scored)", ""]
+        lines += [f"- {_md(row)}" for row in summary["bad_rows"][:200]]
+        if len(summary["bad_rows"]) > 200:
+            lines.append(f"- … {len(summary['bad_rows']) - 200} more in summary.json")
     if summary.get("excluded_examples"):
         lines += ["", "## Excluded questions", ""]
         lines += [f"- {e['id']}: {e['question']} — {e['reason']}" for e in summary["excluded_examples"][:200]]

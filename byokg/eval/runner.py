@@ -7,6 +7,11 @@ Archive layout (``--out DIR``):
   loses nothing; ``--resume`` skips the ids already there);
 - ``summary.json``: ``{"metrics": {name: {mean, ci_low, ci_high, n}}, "n", "excluded", ...}``;
 - ``report.md`` plus PNG plots.
+
+Datasets registered with ``per_question_graphs=True`` (``rog-webqsp``, ``rog-cwq``) bring one
+graph per question instead of ``--graph``: each question is answered by an engine on its own
+graph, built in memory when the question starts and dropped when it ends (the run's LLM,
+embedder and reranker are shared; caches keyed by the graph are not).
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ import platform
 import sys
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, as_completed, wait
 from importlib import metadata, resources
+from itertools import islice
 from pathlib import Path as FsPath
 from typing import Any
 
@@ -31,6 +37,7 @@ from byokg.language.text import count_tokens
 from ..config import RunConfig, settings_diff
 from ..errors import ConfigError
 from ..io.files import write_fresh
+from ..models.services import Services
 from ..redaction import redact_argv, redact_settings
 from . import metrics as M
 from .datasets import Dataset, Example
@@ -64,7 +71,8 @@ STRATEGIES: dict[str, dict[str, Any]] = {
 class EvalSettings(BaseModel):
     dataset: str
     data: str
-    graph: str
+    graph: str | None = Field(None, description="graph URI; None for datasets that bring one "
+                                                "graph per question")
     llm: str = "none"
     strategy: str = "offline"
     limit: int | None = Field(None, ge=1, description="evaluate the first N questions")
@@ -171,9 +179,12 @@ def _rows_from_answer(answer: Any) -> list[list[Any]] | None:
 def score_example(ex: Example, answers: list[str], context: list[str], rows: list[list[Any]] | None) -> dict[str, float]:
     gold = ex.gold_answer_forms()
     alt = ex.meta.get("alternative_answers") or []
+    with_alt = gold + [[a] for a in alt]
     out = {
-        "hit": M.hit(answers, gold + [[a] for a in alt]),
-        "hit@1": M.hit_at_1(answers, gold + [[a] for a in alt]),
+        "hit": M.hit(answers, with_alt),
+        "hit_exact": M.hit(answers, with_alt, lenient=False),
+        "hit@1": M.hit_at_1(answers, with_alt),
+        "hit@1_exact": M.hit_at_1(answers, with_alt, lenient=False),
         "em": M.exact_match(answers, gold),
         "f1": M.f1(answers, gold),
     }
@@ -279,16 +290,72 @@ def _routing_metrics(trace: dict[str, Any]) -> dict[str, float]:
             "computed_answer": float(bool(counts.get("computed_answers")))}
 
 
-def _question_runner(engine: Any, store: Any, judge: Any, archive: Archive
+class _GraphServices(Services):
+    """The run's models (LLM, embedder, reranker: built once, shared) with the caches of one
+    question's graph: indexes are cached by store and URI, and every per-question graph is an
+    unnamed ``memory:`` graph, so each needs caches of its own (dropped with the question)."""
+
+    def __init__(self, base: Services) -> None:
+        super().__init__(base.config)
+        self._base = base
+
+    @property
+    def llm(self) -> Any:
+        return self._base.llm
+
+    @property
+    def embedder(self) -> Any:
+        return self._base.embedder
+
+    @property
+    def reranker(self) -> Any:
+        return self._base.reranker
+
+
+def _graph_facts(store: Any, ex: Example) -> dict[str, Any]:
+    """Size of a question's own graph and whether its topic entities and a gold answer are
+    nodes of it (names and ids compared after normalisation): the ceiling of that question."""
+    seen: set[str] = set()
+    for batch in store.iter_node_names():
+        for nid, name in batch:
+            seen.add(M.normalize_answer(nid))
+            seen.add(M.normalize_answer(name))
+    gold = any(M.normalize_answer(f) in seen for forms in ex.gold_answer_forms() for f in forms)
+    topics = ex.topic_entities
+    return {"record": ex.meta.get("record"), "triplets": len(store), "nodes": store.stats().nodes,
+            "topic_in_graph": any(M.normalize_answer(t) in seen for t in topics) if topics
+            else None, "gold_in_graph": gold}
+
+
+def _question_runner(engine: Any, store: Any, judge: Any, archive: Archive,
+                     graph_engine: Callable[[Any], Any] | None = None
                      ) -> Callable[[Example], dict[str, Any]]:
+    """What answers one question, scores it and archives the record. ``graph_engine``: for
+    questions that bring their own graph, the engine for that graph (None: gold-query)."""
+
     def one(ex: Example) -> dict[str, Any]:
         t0 = time.perf_counter()
         record: dict[str, Any] = {"id": ex.id, "question": ex.question, "gold": ex.answers}
+        q_engine, q_store, facts = engine, store, None
         try:
-            fields, answers, ctx, rows = _answer(engine, store, ex)
+            if ex.graph is not None:  # the question's own graph, built now, dropped at the end
+                q_store = ex.graph.open() if len(ex.graph) else None
+                ex.graph = None
+                facts = _graph_facts(q_store, ex) if q_store is not None else {
+                    "record": ex.meta.get("record"), "triplets": 0, "nodes": 0,
+                    "topic_in_graph": False, "gold_in_graph": False}
+                q_engine = graph_engine(q_store) if graph_engine and q_store is not None else None
+            if q_store is None and facts is not None:
+                fields, answers, ctx, rows = {"trace": {}, "stages": {}, "llm_calls": 0}, [], [], None
+                record["note"] = "the question's graph has no triplets: nothing to answer from"
+            else:
+                fields, answers, ctx, rows = _answer(q_engine, q_store, ex)
         except Exception as exc:  # one failing question is recorded, the run goes on
             fields, answers, ctx, rows = {"trace": {}, "stages": {}, "llm_calls": 0}, [], [], None
             record["error"] = f"{type(exc).__name__}: {exc}"
+        finally:
+            if q_store is not store and hasattr(q_store, "close"):
+                q_store.close()
         trace, stages, llm_calls = fields.pop("trace"), fields.pop("stages"), fields.pop(
             "llm_calls")
         record.update(fields)
@@ -297,10 +364,13 @@ def _question_runner(engine: Any, store: Any, judge: Any, archive: Archive
         if judge is not None and "error" not in record:
             record["metrics"]["judge"] = judge(ex, answers)
         record["metrics"]["llm_calls"] = llm_calls
-        run_cfg = getattr(engine, "config", None)
+        run_cfg = getattr(q_engine, "config", None)
         if run_cfg is not None and (run_cfg.query_critic or run_cfg.proposer):
             record["metrics"].update(_routing_metrics(trace))
         record["metrics"]["kg_tokens"] = sum(count_tokens(c) for c in ctx)
+        if facts is not None:
+            record["subgraph"] = facts
+            record["metrics"]["gold_in_graph"] = float(facts["gold_in_graph"])
         record["latency_s"] = time.perf_counter() - t0
         record["stages"] = stages
         record["context"] = ctx[: max(RECALL_K)]
@@ -311,6 +381,19 @@ def _question_runner(engine: Any, store: Any, judge: Any, archive: Archive
         return record
 
     return one
+
+
+def _check_graph_setting(settings: EvalSettings, per_question: bool, store: Any) -> None:
+    """``--graph`` is needed, except for datasets that bring one graph per question, where it
+    is refused (the run would not read it)."""
+    if per_question and (settings.graph or store is not None):
+        raise ConfigError(
+            f"dataset {settings.dataset!r} brings one graph per question (the records' "
+            f"'graph' field), so --graph {settings.graph or '(a store)'} would not be read; "
+            "drop --graph")
+    if not per_question and not settings.graph and store is None:
+        raise ConfigError(f"dataset {settings.dataset!r} is answered over one graph: give "
+                          "--graph URI (e.g. memory:triples.csv, kuzu:PATH, bolt://HOST)")
 
 
 def run_eval(
@@ -326,7 +409,9 @@ def run_eval(
 
     One question never stops the run: an exception, an engine crash or a timeout in a tool is
     recorded on that question (``error``) and the run goes on; ``--resume`` skips every
-    question already in ``predictions.jsonl``, errored ones included.
+    question already in ``predictions.jsonl``, errored ones included. ``engine_factory(store,
+    config)`` replaces the default engine (called once per question for datasets that bring
+    their own graphs).
     """
     from byokg import registry
     from byokg.graph.open import open_graph
@@ -334,6 +419,9 @@ def run_eval(
     out = FsPath(out_dir)
     cfg_path = out / "config.json"
     run_cfg = strategy_config(settings.strategy, settings.config, settings.llm)
+    ds_entry = registry.datasets().get(settings.dataset)
+    per_question = bool(ds_entry.meta.get("per_question_graphs"))
+    _check_graph_setting(settings, per_question, store)
     config_record = archived_config(settings, run_cfg)
     pred_path = out / "predictions.jsonl"
     if resume and cfg_path.exists():
@@ -341,28 +429,49 @@ def run_eval(
     elif not resume and pred_path.exists() and pred_path.stat().st_size:
         raise ConfigError(f"{out} already holds predictions; pass --resume to continue or use a new --out")
 
-    own_store = store is None
-    store = store or open_graph(settings.graph)  # a graph that cannot be opened: no archive
+    own_store = store is None and not per_question
+    if own_store:
+        store = open_graph(settings.graph)  # a graph that cannot be opened: no archive
     try:
         archive = Archive(out)
         write_fresh(cfg_path, json.dumps(config_record, indent=2, default=str))
-        ds_entry = registry.datasets().get(settings.dataset)
         opts = dict(settings.dataset_options)
         if ds_entry.meta.get("needs_store"):
             opts["store"] = store
         dataset: Dataset = ds_entry.factory(settings.data, **opts)
-        examples = dataset.examples[: settings.limit] if settings.limit else dataset.examples
         done = archive.done_ids() if resume else set()
-        todo = [ex for ex in examples if ex.id not in done]
-        engine = None
+        examples: Iterable[Example] = dataset.iter_examples()
+        if settings.limit:
+            examples = islice(examples, settings.limit)
+        todo: Iterable[Example] = (ex for ex in examples if ex.id not in done)
+        total = None
+        if not dataset.streamed:
+            todo = list(todo)
+            total = len(todo)
+        engine, graph_engine = None, None
         if settings.strategy != "gold-query":
-            engine = (engine_factory or _default_engine)(store, run_cfg)
-        one = _question_runner(engine, store, _make_judge(settings.judge), archive)
-        _run_parallel(one, todo, settings.workers, progress)
+            if per_question:
+                graph_engine = _per_graph_engines(run_cfg, engine_factory)
+            else:
+                engine = (engine_factory or _default_engine)(store, run_cfg)
+        one = _question_runner(engine, store, _make_judge(settings.judge), archive, graph_engine)
+        _run_parallel(one, todo, settings.workers, progress, total)
         return summarize(archive.records(), dataset, out)
     finally:
         if own_store and hasattr(store, "close"):
             store.close()
+
+
+def _per_graph_engines(cfg: RunConfig, factory: Callable[[Any, RunConfig], Any] | None
+                       ) -> Callable[[Any], Any]:
+    """An engine per question graph: the given factory's, else the default engine with the
+    run's models shared and that graph's own caches."""
+    if factory is not None:
+        return lambda store: factory(store, cfg)
+    from byokg.pipeline.engine import Engine
+
+    base = Services(cfg)
+    return lambda store: Engine(store, cfg, services=_GraphServices(base))
 
 
 def _default_engine(store: Any, cfg: RunConfig) -> Any:
@@ -371,10 +480,13 @@ def _default_engine(store: Any, cfg: RunConfig) -> Any:
     return Engine(store, cfg)
 
 
-def _run_parallel(fn: Callable[[Example], Any], todo: list[Example], workers: int, progress: bool | None) -> None:
+def _run_parallel(fn: Callable[[Example], Any], todo: Iterable[Example], workers: int,
+                  progress: bool | None, total: int | None = None) -> None:
+    """Answer ``todo`` with ``workers`` threads, at most ``2 * workers`` questions taken from it
+    ahead of the answers (a streamed dataset is read only as fast as it is answered)."""
     from tqdm import tqdm
 
-    bar = tqdm(total=len(todo), desc="eval", unit="q", disable=(not progress) if progress is not None else None,
+    bar = tqdm(total=total, desc="eval", unit="q", disable=(not progress) if progress is not None else None,
                file=sys.stderr)
     try:
         if workers <= 1:
@@ -383,8 +495,15 @@ def _run_parallel(fn: Callable[[Example], Any], todo: list[Example], workers: in
                 bar.update(1)
         else:
             with ThreadPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(fn, ex) for ex in todo]
-                for f in as_completed(futures):
+                pending: set[Any] = set()
+                for ex in todo:
+                    pending.add(pool.submit(fn, ex))
+                    if len(pending) >= 2 * workers:
+                        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                        for f in finished:
+                            f.result()
+                            bar.update(1)
+                for f in as_completed(pending):
                     f.result()
                     bar.update(1)
     finally:
@@ -428,6 +547,12 @@ def summarize(records: list[dict[str, Any]], dataset: Dataset, out: FsPath) -> d
         "latency_p50_s": lat[len(lat) // 2] if lat else None,
         "stage_mean_s": {k: v / max(len(records), 1) for k, v in stage_tot.items()},
     }
+    sizes = [r["subgraph"]["triplets"] for r in records if r.get("subgraph")]
+    if sizes:
+        sizes.sort()
+        summary["subgraph_triplets"] = {"mean": sum(sizes) / len(sizes),
+                                        "p50": sizes[len(sizes) // 2], "max": sizes[-1],
+                                        "empty": sum(1 for x in sizes if not x)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
     from .report import write_report
 

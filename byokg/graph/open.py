@@ -12,7 +12,7 @@ ones."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode
@@ -113,11 +113,12 @@ def builtin_graph(name: str) -> FsPath | None:
 
 def graph_from_triplets(
     rows: Iterable[Triplet | tuple[str, str, str]], *, uri: str = "memory:",
-    backend: str = "memory",
+    backend: str = "memory", names: Mapping[str, str] | None = None,
 ) -> GraphStore:
     """A graph built in memory from ``(head, relation, tail)`` tuples or Triplets, by the
     ``from_triplets`` the ``backend`` registered (``register(…, from_triplets=…)``); ``uri`` is
-    what the store reports as its ``uri``. A row that is not three non-empty strings is an
+    what the store reports as its ``uri``; ``names``: display names of node ids (handed on only
+    when given). A row that is not three non-empty strings is an
     :class:`~byokg.errors.InputError` naming it."""
     from byokg import registry
 
@@ -128,4 +129,4 @@ def graph_from_triplets(
             f"backend {backend!r} (plugin {entry.plugin}) cannot build a graph from triplets; "
             "use backend='memory'"
         )
-    return build(rows, uri=uri)
+    return build(rows, uri=uri, names=names) if names else build(rows, uri=uri)

@@ -863,12 +863,14 @@ def _load_csv_arrow(
     rels = pc.dictionary_encode(cols_[1], memory_pool=pool)
     del table, cols_
     trim_heap()  # the reader threads' heap arenas: hand the table's pages back now
-    node_codes, node_names = _arrow_codes(nodes)
+    node_codes, node_dict = _arrow_codes(nodes)
     del nodes
-    rel_codes, rel_names = _arrow_codes(rels)
+    rel_codes, rel_dict = _arrow_codes(rels)
     del rels
-    if _irregular_names(node_names, limit) or _irregular_names(rel_names, limit):
+    if _irregular_arrow(node_dict, limit) or _irregular_arrow(rel_dict, limit):
         return False  # an empty, space-padded or over-long field: the exact reader reports it
+    node_names, rel_names = node_dict.to_pylist(), rel_dict.to_pylist()
+    del node_dict, rel_dict
     b.add_encoded(node_names, node_codes[:n], node_codes[n:], rel_names, rel_codes)
     del node_codes, rel_codes, node_names, rel_names
     pool.release_unused()
@@ -876,8 +878,23 @@ def _load_csv_arrow(
     return True
 
 
-def _irregular_names(names: Sequence[str], limit: int) -> bool:
-    return any(not x or x[0].isspace() or x[-1].isspace() or len(x) > limit for x in names)
+# a first or last character that str.isspace() calls a space, as RE2 spells the same set (ASCII
+# and C1 controls the csv module treats as spaces, and Unicode's separators Z*)
+_SPACE_CLASS = r"[\t\n\x0b\x0c\r\x1c-\x1f\x85\pZ]"
+EDGE_SPACE = rf"^{_SPACE_CLASS}|{_SPACE_CLASS}$"
+
+
+def _irregular_arrow(names: Any, limit: int) -> bool:
+    """Whether an Arrow string array holds an empty name, one with a space first or last, or
+    one longer than ``limit`` characters (vectorised: 11M names in under a second)."""
+    import pyarrow.compute as pc
+
+    if not len(names):
+        return False
+    lengths = pc.min_max(pc.utf8_length(names))
+    if lengths["min"].as_py() == 0 or lengths["max"].as_py() > limit:
+        return True
+    return bool(pc.any(pc.match_substring_regex(names, EDGE_SPACE)).as_py())
 
 
 def _arrow_table(path: str | os.PathLike[str], delim: str, cols: tuple[int, int, int],
@@ -913,16 +930,18 @@ def _arrow_table(path: str | os.PathLike[str], delim: str, cols: tuple[int, int,
     return None if irregular else table
 
 
-def _arrow_codes(enc: Any) -> tuple[np.ndarray, list[str]]:
-    """(int32 codes, dictionary) of a dictionary-encoded chunked array."""
+def _arrow_codes(enc: Any) -> tuple[np.ndarray, Any]:
+    """(int32 codes, dictionary as an Arrow string array) of a dictionary-encoded chunked
+    array."""
     import numpy as np
+    import pyarrow as pa
 
     if enc.num_chunks == 0:
-        return np.zeros(0, dtype=np.int32), []
+        return np.zeros(0, dtype=np.int32), pa.array([], pa.string())
     # chunks share one growing dictionary: the last chunk's is the union
     dictionary = enc.chunk(enc.num_chunks - 1).dictionary
     idx = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in enc.chunks])
-    return idx.astype(np.int32, copy=False), dictionary.to_pylist()
+    return idx.astype(np.int32, copy=False), dictionary
 
 
 # --------------------------------------------------------------------------- JSONL

@@ -26,6 +26,15 @@ def test_hit_is_lenient_hit_at_1_uses_first():
     assert M.hit([], ["x"]) == 0.0
 
 
+def test_exact_hit_does_not_take_a_name_inside_another():
+    assert M.hit(["Kansas City"], ["Kansas"]) == 1.0  # lenient: whole words inside
+    assert M.hit(["Kansas City"], ["Kansas"], lenient=False) == 0.0
+    assert M.hit(["kansas", "Kansas City"], ["Kansas"], lenient=False) == 1.0  # normalised
+    assert M.hit_at_1(["Kansas City", "Kansas"], ["Kansas"], lenient=False) == 0.0
+    assert M.hit_at_1(["The Kansas"], [["Kansas", "KS"]], lenient=False) == 1.0  # articles
+    assert M.hit_at_1(["KS"], [["Kansas", "KS"]], lenient=False) == 1.0  # an alias
+
+
 def test_aliases_count_as_gold():
     gold = [["United States of America", "USA", "United States"]]
     assert M.hit(["USA"], gold) == 1.0

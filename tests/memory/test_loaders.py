@@ -169,6 +169,28 @@ def test_fast_and_exact_readers_agree(tmp_path, edge_set):
     assert [fast._ids[h] for h in fast.heads[:50]] == [exact._ids[h] for h in exact.heads[:50]]
 
 
+def test_the_fast_readers_space_test_is_str_isspace():
+    """The pyarrow path finds space-padded names with one RE2 pattern; it must call a space
+    exactly what Python's str.isspace() (and so the exact reader) does, for every character."""
+    pa = pytest.importorskip("pyarrow")
+    pc = pytest.importorskip("pyarrow.compute")
+    chars = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    want = [c.isspace() for c in chars]
+    for names in (["a" + c for c in chars], [c + "a" for c in chars]):
+        got = pc.match_substring_regex(pa.array(names), readers.EDGE_SPACE).to_pylist()
+        assert got == want
+
+
+@pytest.mark.parametrize("name", ["Kansas\u00a0", "\u3000Kansas", "Kansas\x85", "Kan sas ", " Kansas"])
+def test_unicode_padded_names_read_alike_on_both_paths(write, name, edge_set):
+    pytest.importorskip("pyarrow")
+    p = write("pad.csv", f"head,relation,tail\n{name},r,b\nc,r,d\n")
+    fast, rep_fast = build_csv(p, "auto")
+    exact, rep_exact = build_csv(p, "python")
+    assert edge_set(fast) == edge_set(exact) == {(name.strip(), "r", "b"), ("c", "r", "d")}
+    assert rep_fast.stripped == rep_exact.stripped == 1
+
+
 def test_fast_path_declines_quoted_files(write, edge_set):
     pytest.importorskip("pyarrow")
     p = write("q.csv", 'head,relation,tail\n"a",r,b\n')

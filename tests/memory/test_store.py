@@ -223,6 +223,49 @@ def test_batched_neighbors_match_a_naive_scan(seed):
                     assert nb.truncated == (cap is not None and len(want) > cap)
 
 
+@pytest.mark.parametrize("grouped", [False, True])
+def test_csr_index_is_a_stable_grouping(grouped):
+    """Edges grouped by node in insertion order, whether the ends come grouped already (a
+    dump sorted by subject: no sort needed) or not."""
+    from byokg.backends.memory import _csr
+
+    rng = np.random.default_rng(7)
+    src = rng.integers(0, 50, 2_000).astype(np.int32)
+    if grouped:
+        src.sort()
+    ptr, order = _csr(src, 60)
+    assert order.tolist() == np.argsort(src, kind="stable").tolist()
+    assert ptr.tolist() == [0, *np.cumsum(np.bincount(src, minlength=60)).tolist()]
+    empty_ptr, empty = _csr(np.zeros(0, dtype=np.int32), 3)
+    assert empty.tolist() == [] and empty_ptr.tolist() == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("labels", [1, 7, 2_000])
+def test_end_stats_match_a_naive_count(labels):
+    """Per relation and end: several edges at one node, and distinct nodes per label (with few
+    labels a counting table, with many a sort)."""
+    rng = np.random.default_rng(labels)
+    rows = list(dict.fromkeys(
+        (f"n{h}", f"r{r}", f"n{t}") for h, r, t in zip(
+            rng.integers(0, 2_000, 6_000).tolist(), rng.integers(0, 40, 6_000).tolist(),
+            rng.integers(0, 2_000, 6_000).tolist(), strict=True)))
+    g = MemoryGraph.from_triplets(rows)
+    label_of = {nid: f"L{int(nid[1:]) % labels}" for nid in g._ids}
+    if labels > 1:
+        for i, nid in enumerate(g._ids):
+            g._labels[i] = (label_of[nid],)
+    for end, pos in ((g.heads, 0), (g.tails, 2)):
+        many, counts = g._end_stats(end)
+        for r, rel in enumerate(g._rels):
+            ends = [row[pos] for row in rows if row[1] == rel]
+            assert bool(many[r]) == (len(ends) > len(set(ends)))
+            want: dict[str, int] = {}
+            for nid in set(ends):
+                lab = label_of[nid] if labels > 1 else "Entity"
+                want[lab] = want.get(lab, 0) + 1
+            assert counts.get(r, {}) == want
+
+
 def test_schema_patterns_cover_every_edge_not_only_samples():
     from byokg.backends.memory import GraphBuilder
 
