@@ -212,6 +212,54 @@ def _northwind_pairs(p: FsPath) -> list[tuple[str, str, str]]:
     return out
 
 
+def _northwind_file_gold(gf: FsPath, ds: Dataset) -> dict[str, list[tuple[str, list[list[Any]]]]]:
+    """Gold rows per question from the shared gold file (only queries that ran OK with rows)."""
+    out: dict[str, list[tuple[str, list[list[Any]]]]] = {}
+    for _line, obj in _iter_jsonl(gf, False, ds.bad_rows):
+        if obj.get("kuzu_status") == "ok" and obj.get("kuzu_rows"):
+            out.setdefault(obj["question"].strip(), []).append((obj["cypher"], obj["kuzu_rows"]))
+    return out
+
+
+def _northwind_backend_gold(
+    store: Any, cands: list[tuple[str, str]], timeout_s: float, reasons: list[str]
+) -> tuple[str, list[list[Any]]] | None:
+    """The first gold query that returns rows on ``store``; why each other failed goes to ``reasons``."""
+    from ..cypher.execute import Status, execute  # guarded, read-only, dialect rewrites
+
+    for _sid, cypher in cands:
+        run = execute(store, cypher, timeout_s=timeout_s, row_limit=10_000)
+        if run.status == Status.OK and run.result is not None:
+            return cypher, [list(r) for r in run.result.rows]
+        if run.status == Status.EMPTY:
+            reasons.append("gold query returned no rows")
+        else:  # reported per question, never silently dropped
+            reasons.append(f"gold query {run.status}: {(run.error or '').splitlines()[0][:160]}")
+    return None
+
+
+def _northwind_example(
+    qid: str, question: str, cands: list[tuple[str, str]], cypher: str, rows: list[list[Any]], from_file: bool
+) -> Example:
+    """One Northwind example: gold answers are the distinct cell values of the gold rows."""
+    answers = list(dict.fromkeys(str(v) for r in rows for v in r if v is not None))[:50]
+    return Example(
+        id=qid,
+        question=question,
+        answers=answers,
+        gold_query=cypher,
+        gold_rows=rows,
+        meta={
+            "sources": [s for s, _ in cands],
+            # the shared gold file keeps only the first GOLD_FILE_ROWS rows of a result
+            "gold_truncated": from_file and len(rows) >= GOLD_FILE_ROWS,
+            "gold_has_limit": _has_limit(cypher),
+            # Northwind's schema has no `id`; byokg's Bolt loader adds one as node key
+            "ignore_node_keys": ["id"],
+        },
+    )
+
+
 def load_northwind(
     path: str | FsPath,
     *,
@@ -236,9 +284,7 @@ def load_northwind(
     file_gold: dict[str, list[tuple[str, list[list[Any]]]]] = {}
     if gold_source == "file":
         gf = FsPath(gold_file) if gold_file else (p.parent if p.is_dir() else p.parent.parent) / "kuzu_gold_results.jsonl"
-        for _line, obj in _iter_jsonl(gf, False, ds.bad_rows):
-            if obj.get("kuzu_status") == "ok" and obj.get("kuzu_rows"):
-                file_gold.setdefault(obj["question"].strip(), []).append((obj["cypher"], obj["kuzu_rows"]))
+        file_gold = _northwind_file_gold(gf, ds)
     elif gold_source != "backend":
         raise InputError(f"gold_source must be 'backend' or 'file', not {gold_source!r}", field="gold_source")
     elif store is None or "cypher" not in store.capabilities:
@@ -249,47 +295,18 @@ def load_northwind(
         )
     for idx, (question, cands) in enumerate(by_question.items()):
         qid = f"nw{idx:04d}"
-        reasons = []
-        chosen: tuple[str, list[list[Any]]] | None = None
+        reasons: list[str] = []
         if gold_source == "file":
             got = file_gold.get(question)
             chosen = got[0] if got else None
             if not chosen:
                 reasons.append("no gold query ran OK with rows in the gold file")
         else:
-            from ..cypher.execute import Status, execute  # guarded, read-only, dialect rewrites
-
-            for _sid, cypher in cands:
-                run = execute(store, cypher, timeout_s=timeout_s, row_limit=10_000)
-                if run.status == Status.OK and run.result is not None:
-                    chosen = (cypher, [list(r) for r in run.result.rows])
-                    break
-                if run.status == Status.EMPTY:
-                    reasons.append("gold query returned no rows")
-                else:  # reported per question, never silently dropped
-                    reasons.append(f"gold query {run.status}: {(run.error or '').splitlines()[0][:160]}")
+            chosen = _northwind_backend_gold(store, cands, timeout_s, reasons)
         if chosen is None:
             ds.excluded.append(Excluded(id=qid, question=question, reason="; ".join(reasons)))
             continue
-        cypher, rows = chosen
-        answers = list(dict.fromkeys(str(v) for r in rows for v in r if v is not None))[:50]
-        ds.examples.append(
-            Example(
-                id=qid,
-                question=question,
-                answers=answers,
-                gold_query=cypher,
-                gold_rows=rows,
-                meta={
-                    "sources": [s for s, _ in cands],
-                    # the shared gold file keeps only the first GOLD_FILE_ROWS rows of a result
-                    "gold_truncated": gold_source == "file" and len(rows) >= GOLD_FILE_ROWS,
-                    "gold_has_limit": _has_limit(cypher),
-                    # Northwind's schema has no `id`; byokg's Bolt loader adds one as node key
-                    "ignore_node_keys": ["id"],
-                },
-            )
-        )
+        ds.examples.append(_northwind_example(qid, question, cands, *chosen, gold_source == "file"))
     return ds
 
 

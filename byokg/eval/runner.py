@@ -423,11 +423,7 @@ def run_eval(
     per_question = bool(ds_entry.meta.get("per_question_graphs"))
     _check_graph_setting(settings, per_question, store)
     config_record = archived_config(settings, run_cfg)
-    pred_path = out / "predictions.jsonl"
-    if resume and cfg_path.exists():
-        check_resume(cfg_path, config_record)
-    elif not resume and pred_path.exists() and pred_path.stat().st_size:
-        raise ConfigError(f"{out} already holds predictions; pass --resume to continue or use a new --out")
+    _check_out(out, config_record, resume)
 
     own_store = store is None and not per_question
     if own_store:
@@ -439,15 +435,7 @@ def run_eval(
         if ds_entry.meta.get("needs_store"):
             opts["store"] = store
         dataset: Dataset = ds_entry.factory(settings.data, **opts)
-        done = archive.done_ids() if resume else set()
-        examples: Iterable[Example] = dataset.iter_examples()
-        if settings.limit:
-            examples = islice(examples, settings.limit)
-        todo: Iterable[Example] = (ex for ex in examples if ex.id not in done)
-        total = None
-        if not dataset.streamed:
-            todo = list(todo)
-            total = len(todo)
+        todo, total = _pending(dataset, archive.done_ids() if resume else set(), settings.limit)
         engine, graph_engine = None, None
         if settings.strategy != "gold-query":
             if per_question:
@@ -460,6 +448,27 @@ def run_eval(
     finally:
         if own_store and hasattr(store, "close"):
             store.close()
+
+
+def _check_out(out: FsPath, config_record: dict[str, Any], resume: bool) -> None:
+    """A resumed run must match the archived config; a fresh one must not overwrite predictions."""
+    pred_path = out / "predictions.jsonl"
+    if resume and (out / "config.json").exists():
+        check_resume(out / "config.json", config_record)
+    elif not resume and pred_path.exists() and pred_path.stat().st_size:
+        raise ConfigError(f"{out} already holds predictions; pass --resume to continue or use a new --out")
+
+
+def _pending(dataset: Dataset, done: set[str], limit: int | None) -> tuple[Iterable[Example], int | None]:
+    """The examples still to run (after ``limit``, minus ``done``) and their count when known."""
+    examples: Iterable[Example] = dataset.iter_examples()
+    if limit:
+        examples = islice(examples, limit)
+    todo: Iterable[Example] = (ex for ex in examples if ex.id not in done)
+    if dataset.streamed:
+        return todo, None
+    listed = list(todo)
+    return listed, len(listed)
 
 
 def _per_graph_engines(cfg: RunConfig, factory: Callable[[Any, RunConfig], Any] | None

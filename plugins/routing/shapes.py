@@ -196,70 +196,89 @@ def compute(analysis: QuestionAnalysis, result: QueryResult) -> Computed | None:
     op = analysis.aggregate
     if op is None or not result.rows:
         return None
+    if op in ("count", "sum", "avg", "min", "max"):
+        return _compute_aggregate(op, analysis, result)
+    if op == "rank":
+        return _compute_rank(analysis, result)
+    if op == "compare":
+        return _compute_compare(analysis, result)
+    return None
+
+
+def _compute_aggregate(op: str, analysis: QuestionAnalysis, result: QueryResult) -> Computed | None:
+    """count/sum/avg/min/max: the query's one value, a per-name grouping, or computed over rows."""
     rows = result.rows
     names, nums = _columns(result)
-    if op in ("count", "sum", "avg", "min", "max"):
-        if len(rows) == 1 and nums:
-            raw = rows[0][nums[-1]]
-            v = number(raw) or 0.0
-            return Computed(op=op, answers=[format_number(v, raw)], value=v,
-                            how=f"{op}: the query returned it as one value ({format_number(v, raw)})")
-        if names and nums and grouped(analysis):  # one number per name, largest first
-            pairs = _pairs(rows, names[0], nums[-1], descending=True)
-            numbers_asked = analysis.kind in ("count", "number")  # "how many … per supplier"
-            return Computed(op=op, answers=[f"{nm}: {format_number(v)}" if numbers_asked else nm
-                                            for nm, v in pairs[:MAX_LIST]],
-                            how=f"{op} per {_colname(result, names[0])} as the query grouped "
-                                f"it ({len(pairs)} groups)")
-        if result.truncated or (names and lists_rows(analysis)):
-            return None  # cut rows; or "display the products above the average": a list
-        if op == "count":
-            distinct = len(dict.fromkeys(tuple(map(repr, r)) for r in rows))
-            return Computed(op=op, answers=[str(distinct)], value=float(distinct),
-                            how=f"count: {distinct} distinct rows of {len(rows)} counted in Python")
-        if not nums:
-            return None
-        col = nums[-1]
-        vals = [v for v in (number(r[col]) for r in rows) if v is not None]
-        if not vals:
-            return None
-        v = {"sum": math.fsum(vals), "avg": math.fsum(vals) / len(vals), "min": min(vals),
-             "max": max(vals)}[op]
-        cname = _colname(result, col)
-        return Computed(op=op, answers=[format_number(v)], value=v,
-                        how=f"{op} of {cname} over {len(vals)} rows computed in Python = "
-                            f"{format_number(v)}")
-    if op == "rank":
-        k = analysis.top_k or (min(len(rows), 10) if analysis.plural else 1)
-        if names and nums:
-            pairs = _pairs(rows, names[0], nums[-1], descending=analysis.descending)
-            cut = pairs[min(k, len(pairs)) - 1][1]
-            keep = [p for i, p in enumerate(pairs) if i < k or p[1] == cut]  # ties at the cut
-            return Computed(op=op, answers=list(dict.fromkeys(nm for nm, _ in keep)),
-                            how=f"top {k} by {_colname(result, nums[-1])}"
-                                f" ({'largest' if analysis.descending else 'smallest'} first) of "
-                                f"{len(pairs)} rows, sorted in Python"
-                                + (f"; {len(keep) - k} tied at the cut" if len(keep) > k else ""))
-        if names:
-            got = list(dict.fromkeys(_label(r[names[0]]) or "" for r in rows))[:k]
-            return Computed(op=op, answers=[g for g in got if g],
-                            how=f"the first {k} rows in the query's order")
+    if len(rows) == 1 and nums:
+        raw = rows[0][nums[-1]]
+        v = number(raw) or 0.0
+        return Computed(op=op, answers=[format_number(v, raw)], value=v,
+                        how=f"{op}: the query returned it as one value ({format_number(v, raw)})")
+    if names and nums and grouped(analysis):  # one number per name, largest first
+        pairs = _pairs(rows, names[0], nums[-1], descending=True)
+        numbers_asked = analysis.kind in ("count", "number")  # "how many … per supplier"
+        return Computed(op=op, answers=[f"{nm}: {format_number(v)}" if numbers_asked else nm
+                                        for nm, v in pairs[:MAX_LIST]],
+                        how=f"{op} per {_colname(result, names[0])} as the query grouped "
+                            f"it ({len(pairs)} groups)")
+    if result.truncated or (names and lists_rows(analysis)):
+        return None  # cut rows; or "display the products above the average": a list
+    if op == "count":
+        distinct = len(dict.fromkeys(tuple(map(repr, r)) for r in rows))
+        return Computed(op=op, answers=[str(distinct)], value=float(distinct),
+                        how=f"count: {distinct} distinct rows of {len(rows)} counted in Python")
+    if not nums:
         return None
-    if op == "compare":
-        if len(rows) >= 2 and names and nums:
-            pairs = _pairs(rows, names[0], nums[-1], descending=analysis.descending)
-            how = "compared in Python: " + ", ".join(f"{nm} = {format_number(v)}"
-                                                     for nm, v in pairs[:10])
-            verdict = _yes_no(analysis, pairs)
-            if verdict is not None:
-                return Computed(op=op, answers=[verdict], how=how)
-            best = pairs[0]
-            tied = [p for p in pairs if p[1] == best[1]]
-            return Computed(op=op, answers=[nm for nm, _ in tied], value=best[1], how=how)
-        if len(rows) == 1 and len(rows[0]) == 1 and isinstance(rows[0][0], bool):
-            verdict = "yes" if rows[0][0] else "no"  # the query compared: one true/false
-            return Computed(op=op, answers=[verdict], how=f"the query's comparison: {verdict}")
+    col = nums[-1]
+    vals = [v for v in (number(r[col]) for r in rows) if v is not None]
+    if not vals:
         return None
+    v = {"sum": math.fsum(vals), "avg": math.fsum(vals) / len(vals), "min": min(vals),
+         "max": max(vals)}[op]
+    cname = _colname(result, col)
+    return Computed(op=op, answers=[format_number(v)], value=v,
+                    how=f"{op} of {cname} over {len(vals)} rows computed in Python = "
+                        f"{format_number(v)}")
+
+
+def _compute_rank(analysis: QuestionAnalysis, result: QueryResult) -> Computed | None:
+    """Top k by the last number column (ties at the cut kept), or the query's first k rows."""
+    rows = result.rows
+    names, nums = _columns(result)
+    k = analysis.top_k or (min(len(rows), 10) if analysis.plural else 1)
+    if names and nums:
+        pairs = _pairs(rows, names[0], nums[-1], descending=analysis.descending)
+        cut = pairs[min(k, len(pairs)) - 1][1]
+        keep = [p for i, p in enumerate(pairs) if i < k or p[1] == cut]  # ties at the cut
+        return Computed(op="rank", answers=list(dict.fromkeys(nm for nm, _ in keep)),
+                        how=f"top {k} by {_colname(result, nums[-1])}"
+                            f" ({'largest' if analysis.descending else 'smallest'} first) of "
+                            f"{len(pairs)} rows, sorted in Python"
+                            + (f"; {len(keep) - k} tied at the cut" if len(keep) > k else ""))
+    if names:
+        got = list(dict.fromkeys(_label(r[names[0]]) or "" for r in rows))[:k]
+        return Computed(op="rank", answers=[g for g in got if g],
+                        how=f"the first {k} rows in the query's order")
+    return None
+
+
+def _compute_compare(analysis: QuestionAnalysis, result: QueryResult) -> Computed | None:
+    """A yes/no verdict or the winner(s) of a comparison; or the query's own true/false."""
+    rows = result.rows
+    names, nums = _columns(result)
+    if len(rows) >= 2 and names and nums:
+        pairs = _pairs(rows, names[0], nums[-1], descending=analysis.descending)
+        how = "compared in Python: " + ", ".join(f"{nm} = {format_number(v)}"
+                                                 for nm, v in pairs[:10])
+        verdict = _yes_no(analysis, pairs)
+        if verdict is not None:
+            return Computed(op="compare", answers=[verdict], how=how)
+        best = pairs[0]
+        tied = [p for p in pairs if p[1] == best[1]]
+        return Computed(op="compare", answers=[nm for nm, _ in tied], value=best[1], how=how)
+    if len(rows) == 1 and len(rows[0]) == 1 and isinstance(rows[0][0], bool):
+        verdict = "yes" if rows[0][0] else "no"  # the query compared: one true/false
+        return Computed(op="compare", answers=[verdict], how=f"the query's comparison: {verdict}")
     return None
 
 
