@@ -123,8 +123,25 @@ def rows_answers(analysis: Any, rows: QueryResult, profile: Any = None) -> list[
             got = (cell_name(r[0], profile) for r in rows.rows[:k])
             return list(dict.fromkeys(a for a in got if a))
         return []
-    got = (cell_name(r[0], profile) for r in rows.rows if r)
+    col = _asked_column(analysis.question, rows, profile)
+    got = (cell_name(r[col], profile) for r in rows.rows if len(r) > col)
     return list(dict.fromkeys(a for a in got if a))
+
+
+def _asked_column(question: str, rows: QueryResult, profile: Any = None) -> int:
+    """The column a lookup's answer is read from: the first one, unless every name in it is
+    already said by the question ("the capacity of Tidal Fest 2013" -> name, capacity: the
+    question names the festival, so the answer is the next column the question does not say)."""
+    from byokg.cypher.execute import cell_name
+
+    said = " ".join(question.casefold().split())
+    width = max((len(r) for r in rows.rows), default=0)
+    for col in range(width):
+        names = {cell_name(r[col], profile) for r in rows.rows if len(r) > col}
+        names.discard(None)
+        if names and not all(" ".join(str(n).casefold().split()) in said for n in names):
+            return col
+    return 0
 
 
 def rows_proposal(request: ProposalRequest, min_fit: float) -> Proposal | None:

@@ -138,3 +138,20 @@ def test_the_hybrid_preset():
     cfg = strategy_config("hybrid", RunConfig(), "openai:x")
     assert cfg.offline_first == 0.8 and cfg.tools is None
     assert cfg.stage_names() == ("kg-linker", "llm-answer")
+
+
+def test_rows_answer_reads_the_column_the_question_does_not_name(festivals, festival_store):
+    """A lookup query that returns the named subject beside the asked-for value ("the capacity
+    of X" -> X, capacity) is answered with the value, not with X again."""
+    fx = festivals["camel"]
+    store = festival_store("camel")
+    gq = next(q for q in fx.questions if q.template == "capacity")
+    name = gq.question.split(" of ", 1)[1].rstrip("?")
+    both = gq.cypher.replace(" RETURN f.", " RETURN f.title, f.")
+    assert both != gq.cypher
+    plans = {gq.question: Plan(entities=[name], relation_paths=[], cypher=both, answers=[])}
+    with ScriptedServer(plans) as srv:
+        a = Engine(store, RunConfig(llm="openai:scripted",
+                                    llm_options=srv.llm_options())).ask(gq.question)
+    assert a.trace.counts.get("kg-linker.rows_answer") == 1
+    assert a.answers == [str(r[0]) for r in gq.rows]
