@@ -126,3 +126,26 @@ def test_lexical_embedder_spreads_grams_and_ranks_by_spelling():
     assert abs(sim[0, 1]) < 0.1  # nothing shared
     assert sim[1, 2] > 0.5 and sim[3, 4] > 0.5  # shared spelling
     assert sim[3, 4] > sim[3, 5] + 0.4
+
+
+def test_a_few_queries_score_like_a_batch():
+    """A few mentions are scored in one thread over the index's vectors, a batch by FAISS (or
+    BLAS): both give the same candidates and scores."""
+    import random
+
+    from byokg.linking.dense import SMALL_BATCH
+
+    rng = random.Random(7)
+    words = {"".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(4, 12)))
+             for _ in range(400)}
+    pairs = [(f"n{i}", w.title()) for i, w in enumerate(sorted(words))]
+    index = DenseIndex.from_pairs(pairs, LexicalEmbedder(), progress=False)
+    mentions = [pairs[3][1][:-1], pairs[50][1] + "s", pairs[200][1].lower(), "Qwerty"]
+    few = index.search(mentions, top_k=5)
+    batch = index.search(mentions * SMALL_BATCH, top_k=5)[: len(mentions)]
+    for a, b in zip(few, batch, strict=True):  # equal scores may come in either order
+
+        def ranked(links):
+            return sorted((-round(c.score, 3), c.id) for c in links.candidates)
+
+        assert ranked(a) == ranked(b) and a.candidates[0].id == b.candidates[0].id
