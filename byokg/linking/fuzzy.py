@@ -169,7 +169,7 @@ class NameIndex:
                fingerprint_: str | None, *, shared_ids: Sequence[str] | None = None
                ) -> NameIndex:
         t = _intern_pairs(batches, fp, shared_ids)
-        tables = _token_tables(_Keys(_Ref(t["raw"], t["key_raw_ref"], len(t["key_raw_ref"]))))
+        tables = _token_tables(t.pop("tokens"), t.pop("tok_key"), len(t["key_raw_ref"]))
         fingerprint_ = fingerprint_ or (fp.hexdigest() if fp is not None else "")
         return cls(fingerprint=fingerprint_, tables=tables, **t)
 
@@ -591,36 +591,57 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
     pairs are not consecutive is still one node, and the tables are made with numpy. Long: the
     pass and its bookkeeping (aliases, first spellings) belong together.
     """
-    names, aliases, keyb = StrBuilder(), StrBuilder(), StrBuilder()
+    names, aliases, keyb, tokb = StrBuilder(), StrBuilder(), StrBuilder(), StrBuilder()
     own_ids: StrBuilder | None = None if shared_ids is not None else StrBuilder()
-    e_node, e_first = array("i"), array("b")
+    e_node, e_first, tok_pair = array("i"), array("b"), array("i")
     count, p, prev = 0, -1, None
     norm = fast_normalize
     for batch in batches:
         if fp is not None:
             fp.update(batch)
         count += len(batch)
+        b_names: list[str] = []
+        b_ids: list[str] = []
+        b_keys: list[str] = []
+        b_alias: list[str] = []
+        b_toks: list[str] = []
+        b_node: list[int] = []
+        b_first: list[bool] = []
+        b_tok_pair: list[int] = []
+        pair_no = len(e_node)
         for nid, name in batch:
             first = nid != prev
             if first:
                 p += 1
                 prev = nid
-                names.append(name)
-                if own_ids is not None:
-                    own_ids.append(nid)
-                elif p >= len(shared_ids) or shared_ids[p] != nid:  # type: ignore[arg-type]
-                    own_ids = StrBuilder()  # not the store's order: keep our own ids
-                    for i in range(p):
-                        own_ids.append(shared_ids[i])  # type: ignore[index]
-                    own_ids.append(nid)
+                b_names.append(name)
+                b_ids.append(nid)
             key = norm(name)
             if not key:
                 continue
-            keyb.append(key)
-            e_node.append(p)
-            e_first.append(first)
+            b_keys.append(key)
+            b_node.append(p)
+            b_first.append(first)
             if not first:
-                aliases.append(name)
+                b_alias.append(name)
+            toks = set(key.split())  # the words of the key, in the order the old index saw them
+            b_toks.extend(toks)
+            b_tok_pair.extend([pair_no + len(b_keys) - 1] * len(toks))
+        names.extend(b_names)
+        if own_ids is None and shared_ids is not None:
+            at = p + 1 - len(b_ids)
+            if p >= len(shared_ids) or any(
+                    shared_ids[at + j] != x for j, x in enumerate(b_ids)):  # type: ignore[index]
+                own_ids = StrBuilder()  # not the store's nodes in order: keep our own ids
+                own_ids.extend(shared_ids[:at])  # type: ignore[index]
+        if own_ids is not None:
+            own_ids.extend(b_ids)
+        keyb.extend(b_keys)
+        aliases.extend(b_alias)
+        tokb.extend(b_toks)
+        e_node.extend(b_node)
+        e_first.extend(b_first)
+        tok_pair.extend(b_tok_pair)
     n_prov = p + 1
     node_ids: Sequence[str]
     if own_ids is None:
@@ -656,6 +677,16 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
     knum, kfirst, khash, kseed = intern(keys_sa)
     del keys_sa
     n_keys = len(kfirst)
+    # the words of each distinct key: those of its first pair (a repeated key adds none)
+    tp = np.frombuffer(tok_pair, np.int32) if len(tok_pair) else np.zeros(0, np.int32)
+    key_first = np.zeros(len(knum), np.bool_)
+    key_first[kfirst] = True
+    keep = key_first[tp]
+    tokens = tokb.finish()
+    if not keep.all():
+        tokens = tokens.take(np.flatnonzero(keep))
+    tok_key = knum[tp[keep]]
+    del tp, tok_pair, key_first, keep
     key_raw_ref = raw_at[kfirst].astype(np.int32 if len(raw) < (1 << 31) else np.int64)
     del raw_at
     order = np.argsort(knum, kind="stable")
@@ -669,7 +700,7 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
             "key_raw_ref": key_raw_ref, "key_hashes": khash[kord],
             "key_order": kord.astype(np.int32), "key_seed": kseed, "key_ptr": key_ptr,
             "entry_node": entry_node, "entry_alias": entry_alias, "count": count,
-            "ids_digest": digest}
+            "ids_digest": digest, "tokens": tokens, "tok_key": tok_key}
 
 
 def _concat(a: StrArray, b: StrArray) -> StrArray:
@@ -678,27 +709,21 @@ def _concat(a: StrArray, b: StrArray) -> StrArray:
     return StrArray(data, off.astype(np.uint32) if len(data) < (1 << 32) else off)
 
 
-def _token_tables(keys: Sequence[str]) -> dict[str, Any]:
+def _token_tables(toks: StrArray, tok_key: np.ndarray, n_keys: int) -> dict[str, Any]:
     """Word vocabulary (first-seen order), word -> keys postings, and a gram index over the
-    vocabulary; words interned by hash from one buffer (no dict of words)."""
-    tokb = StrBuilder()
-    kid = array("i")
-    for ki, k in enumerate(keys):
-        for t in set(k.split()):
-            tokb.append(t)
-            kid.append(ki)
-    toks = tokb.finish()
+    vocabulary, from every key's distinct words (``toks``, of key ``tok_key``, in key order);
+    words interned by hash (no dict of words)."""
     tnum, tfirst, thash, tseed = intern(toks)
     vocab = toks.take(tfirst) if len(tfirst) < len(toks) else toks
     del toks
-    n = max(len(keys), 1)
+    n = max(n_keys, 1)
     n_vocab = len(tfirst)
     tok_ptr = np.zeros(n_vocab + 1, np.int64)
     np.cumsum(np.bincount(tnum, minlength=n_vocab), out=tok_ptr[1:])
     pair = tnum
     pair *= n
-    pair += np.frombuffer(kid, np.int32) if len(kid) else np.zeros(0, np.int32)
-    del kid, tnum
+    pair += tok_key
+    del tok_key, tnum
     pair.sort()
     pair %= n
     tok_post = pair.astype(np.int32)
@@ -725,8 +750,8 @@ def _gram_table(words: Sequence[str], chunk: int = 200_000
         key_of, codes = _codes([words[i] for i in range(s, e)])
         return key_of + s, codes
 
-    parts = [np.unique(grams(s, e)[1]) for s, e in spans]
-    uniq = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
+    parts = [_distinct(grams(s, e)[1]) for s, e in spans]
+    uniq = _distinct(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
     del parts
     m = max(n, 1)
 
@@ -735,7 +760,7 @@ def _gram_table(words: Sequence[str], chunk: int = 200_000
         p = np.searchsorted(uniq, codes).astype(np.int64)
         p *= m
         p += key_of
-        return np.unique(p)  # sorted by (gram, word), each once
+        return _distinct(p)  # sorted by (gram, word), each once
 
     per_gram = np.zeros(len(uniq), np.int64)
     per_word = np.zeros(n, np.int32)
@@ -754,6 +779,17 @@ def _gram_table(words: Sequence[str], chunk: int = 200_000
         post[fill[g] + (np.arange(len(p)) - start)] = p % m
         fill += np.bincount(g, minlength=len(uniq))
     return uniq, ptr, post, per_word
+
+
+def _distinct(a: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (a sort and a mask: numpy 2's hashing ``np.unique`` is several
+    times slower on millions of int64)."""
+    a = np.sort(a)
+    if len(a) > 1:
+        keep = np.ones(len(a), np.bool_)
+        np.not_equal(a[1:], a[:-1], out=keep[1:])
+        a = a[keep]
+    return a
 
 
 def _key_weight(tok_ptr: np.ndarray, tok_post: np.ndarray, idf: np.ndarray, n_keys: int

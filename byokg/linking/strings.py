@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import accumulate
 
 import numpy as np
 
@@ -97,6 +98,13 @@ class StrBuilder:
     def append(self, s: str) -> None:
         self._buf += s.encode("utf-8", "surrogatepass")
         self._off.append(len(self._buf))
+
+    def extend(self, strings: Sequence[str]) -> None:
+        """Append many strings at once (one join, offsets summed in C)."""
+        bs = [x.encode("utf-8", "surrogatepass") for x in strings]
+        self._buf += b"".join(bs)
+        self._off.extend(accumulate(map(len, bs), initial=self._off[-1]))
+        self._off.pop(len(self._off) - len(bs) - 1)  # ``initial`` repeated the last offset
 
     def extend_raw(self, blob: bytes, lengths: np.ndarray) -> None:
         """Append ``len(lengths)`` strings given as their concatenated UTF-8 bytes."""
@@ -231,34 +239,52 @@ def intern(strings: StrArray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     ``number[i]`` is string ``i``'s distinct number, ``first[k]`` the position of distinct
     string ``k``'s first occurrence and ``hashes[k]`` its hash under ``seed``.
 
-    Strings are grouped by a 64-bit hash and every repeat is compared byte for byte with the
-    first of its group; a collision (two different strings, one hash) is retried with the next
-    multiplier."""
+    Strings are grouped by a 64-bit hash (one stable sort) and every repeat is compared byte
+    for byte with the first of its group; a collision (two different strings, one hash) is
+    retried with the next multiplier."""
+    n = len(strings)
     for seed in range(len(_MULTIPLIERS)):
         h = hash_strings(strings, seed)
-        uniq, first, inv = np.unique(h, return_index=True, return_inverse=True)
-        del uniq
-        order = np.argsort(first, kind="stable")
-        rank = np.empty(len(first), np.int64)
-        rank[order] = np.arange(len(first))
-        number = rank[inv.reshape(-1)]
-        del inv, rank
-        first = first[order]
+        order = np.argsort(h, kind="stable")
+        hs = h[order]
+        del h
+        start = np.ones(n, np.bool_)
+        np.not_equal(hs[1:], hs[:-1], out=start[1:])
+        group = np.cumsum(start, dtype=np.int64)
+        group -= 1
+        first_sorted = order[start]  # stable: the smallest position of each hash
+        hashes = hs[start]
+        del hs, start
+        by_first = np.argsort(first_sorted, kind="stable")
+        rank = np.empty(len(by_first), np.int64)
+        rank[by_first] = np.arange(len(by_first))
+        number = np.empty(n, np.int64)
+        number[order] = rank[group]
+        del order, group, rank
+        first = first_sorted[by_first]
         if _same_as_first(strings, number, first):
-            return number, first, h[first], seed
+            return number, first, hashes[by_first], seed
     raise RuntimeError("string interning: hash collisions under every multiplier")  # pragma: no cover
 
 
 def _same_as_first(strings: StrArray, number: np.ndarray, first: np.ndarray) -> bool:
-    """Every string equals the first string of its number (lengths compared for all, bytes
-    for the repeats)."""
-    n = len(strings)
-    ref = first[number]
-    rep = np.flatnonzero(ref != np.arange(n))
+    """Every string equals the first string of its number: lengths compared at once, bytes in
+    chunks of repeats (numpy gathers, no Python loop per string)."""
+    rep = np.flatnonzero(first[number] != np.arange(len(number)))
     if not len(rep):
         return True
-    lens = strings.byte_lengths()
-    if np.any(lens[rep] != lens[ref[rep]]):
+    off = np.asarray(strings.off, np.int64)
+    lens = np.diff(off)
+    ref = first[number[rep]]
+    if np.any(lens[rep] != lens[ref]):
         return False
-    raw = strings.raw
-    return all(raw(i) == raw(j) for i, j in zip(rep.tolist(), ref[rep].tolist(), strict=True))
+    data, step = strings.data, 1 << 19
+    for s in range(0, len(rep), step):
+        a, b, ln = off[rep[s:s + step]], off[ref[s:s + step]], lens[rep[s:s + step]]
+        tot = int(ln.sum())
+        if not tot:
+            continue
+        within = np.arange(tot, dtype=np.int64) - np.repeat(np.cumsum(ln) - ln, ln)
+        if not np.array_equal(data[np.repeat(a, ln) + within], data[np.repeat(b, ln) + within]):
+            return False
+    return True
