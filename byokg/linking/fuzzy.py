@@ -574,8 +574,8 @@ def ids_digest(ids: Sequence[str]) -> str:
     h = hashlib.blake2b(digest_size=16)
     step = 65_536
     for s in range(0, len(ids), step):
-        chunk = list(ids[s:s + step]) if not isinstance(ids, StrArray) else [
-            ids[i] for i in range(s, min(s + step, len(ids)))]
+        chunk = (ids.decode(s, min(s + step, len(ids))) if isinstance(ids, StrArray)
+                 else list(ids[s:s + step]))
         h.update(np.fromiter(map(len, chunk), np.int64, len(chunk)).tobytes())
         h.update("".join(chunk).encode("utf-8", "surrogatepass"))
     return f"{len(ids):x}-{h.hexdigest()}"
@@ -747,7 +747,8 @@ def _gram_table(words: Sequence[str], chunk: int = 200_000
     spans = [(s, min(s + chunk, n)) for s in range(0, n, chunk)]
 
     def grams(s: int, e: int) -> tuple[np.ndarray, np.ndarray]:
-        key_of, codes = _codes([words[i] for i in range(s, e)])
+        part = words.decode(s, e) if isinstance(words, StrArray) else list(words[s:e])
+        key_of, codes = _codes(part)
         return key_of + s, codes
 
     parts = [_distinct(grams(s, e)[1]) for s, e in spans]
@@ -775,7 +776,10 @@ def _gram_table(words: Sequence[str], chunk: int = 200_000
     for s, e in spans:
         p = pairs(s, e)
         g = p // m
-        start = np.searchsorted(g, g, side="left")  # first posting of the same gram in p
+        new = np.ones(len(g), np.bool_)
+        np.not_equal(g[1:], g[:-1], out=new[1:])
+        at = np.flatnonzero(new)
+        start = np.repeat(at, np.diff(np.append(at, len(g))))  # first posting of its gram
         post[fill[g] + (np.arange(len(p)) - start)] = p % m
         fill += np.bincount(g, minlength=len(uniq))
     return uniq, ptr, post, per_word

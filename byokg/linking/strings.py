@@ -42,10 +42,19 @@ class StrArray(Sequence[str]):
 
     @classmethod
     def from_strings(cls, strings: Iterable[str]) -> StrArray:
-        b = StrBuilder()
+        b, part = StrBuilder(), []
         for s in strings:
-            b.append(s)
+            part.append(s)
+            if len(part) >= 65_536:
+                b.extend(part)
+                part = []
+        b.extend(part)
         return b.finish()
+
+    def decode(self, start: int, end: int) -> list[str]:
+        """Strings ``start`` to ``end - 1`` as a list."""
+        mv, off = self._mv, self.off[start:end + 1].tolist()
+        return [str(mv[a:b], "utf-8", "surrogatepass") for a, b in zip(off, off[1:], strict=False)]
 
     def __len__(self) -> int:
         return len(self.off) - 1
@@ -60,11 +69,9 @@ class StrArray(Sequence[str]):
         return self._mv[self.off[i]:self.off[i + 1]]
 
     def __iter__(self) -> Iterator[str]:
-        mv, step = self._mv, 65_536
+        step = 65_536
         for s in range(0, len(self), step):
-            off = self.off[s:s + step + 1].tolist()
-            for a, b in zip(off, off[1:], strict=False):
-                yield str(mv[a:b], "utf-8", "surrogatepass")
+            yield from self.decode(s, min(s + step, len(self)))
 
     def byte_lengths(self) -> np.ndarray:
         return np.diff(self.off)

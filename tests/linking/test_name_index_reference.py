@@ -168,3 +168,34 @@ def test_format_1_index_on_disk_is_rebuilt(tmp_path):
     assert not (tmp_path / slug("memory:/x/g.csv") / "names" / "names.json").exists()
     again = get_name_index(g, Services(), index_dir=tmp_path)
     assert again.status == "loaded" and again.search(["a"])[0].candidates[0].id == "a"
+
+
+def test_chunked_gram_table_equals_the_whole_one():
+    from byokg.language.grams import gram_table
+    from byokg.linking.fuzzy import _gram_table
+
+    rng = random.Random(2)
+    words = list(dict.fromkeys("".join(rng.choice("abcdé東 ") for _ in range(rng.randint(1, 9)))
+                               .strip() or "x" for _ in range(3000)))
+    whole = gram_table(words)
+    for chunk in (1, 97, 5000):
+        for a, b in zip(gram_table(words), _gram_table(StrArray.from_strings(words), chunk=chunk),
+                        strict=True):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert len(whole[2]) > 0
+
+
+def test_interning_survives_a_hash_collision(monkeypatch):
+    """Two different strings with one hash are never merged: the next multiplier is tried."""
+    from byokg.linking import strings as S
+
+    real = S.hash_strings
+
+    def colliding(sa, seed=0):
+        h = real(sa, seed)
+        return np.zeros_like(h) if seed == 0 else h  # every string collides under seed 0
+
+    monkeypatch.setattr(S, "hash_strings", colliding)
+    words = ["a", "b", "a", "", "héllo", "b", "c"]
+    number, first, _h, seed = S.intern(StrArray.from_strings(words))
+    assert seed == 1 and number.tolist() == [0, 1, 0, 2, 3, 1, 4] and first.tolist() == [0, 1, 3, 4, 6]
