@@ -169,7 +169,8 @@ class NameIndex:
                fingerprint_: str | None, *, shared_ids: Sequence[str] | None = None
                ) -> NameIndex:
         t = _intern_pairs(batches, fp, shared_ids)
-        tables = _token_tables(t.pop("tokens"), t.pop("tok_key"), len(t["key_raw_ref"]))
+        tables = _token_tables(t.pop("tokens"), t.pop("tok_word"), t.pop("tok_key"),
+                               len(t["key_raw_ref"]))
         fingerprint_ = fingerprint_ or (fp.hexdigest() if fp is not None else "")
         return cls(fingerprint=fingerprint_, tables=tables, **t)
 
@@ -593,7 +594,7 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
     """
     names, aliases, keyb, tokb = StrBuilder(), StrBuilder(), StrBuilder(), StrBuilder()
     own_ids: StrBuilder | None = None if shared_ids is not None else StrBuilder()
-    e_node, e_first, tok_pair = array("i"), array("b"), array("i")
+    e_node, e_first, tok_pair, tok_idx = array("i"), array("b"), array("i"), array("i")
     count, p, prev = 0, -1, None
     norm = fast_normalize
     for batch in batches:
@@ -604,7 +605,8 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
         b_ids: list[str] = []
         b_keys: list[str] = []
         b_alias: list[str] = []
-        b_toks: list[str] = []
+        local: dict[str, int] = {}  # the batch's distinct words (a word repeats across batches)
+        b_tok_idx: list[int] = []
         b_node: list[int] = []
         b_first: list[bool] = []
         b_tok_pair: list[int] = []
@@ -624,9 +626,10 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
             b_first.append(first)
             if not first:
                 b_alias.append(name)
-            toks = set(key.split())  # the words of the key, in the order the old index saw them
-            b_toks.extend(toks)
-            b_tok_pair.extend([pair_no + len(b_keys) - 1] * len(toks))
+            at = pair_no + len(b_keys) - 1
+            for t in set(key.split()):  # the key's words, in the order the old index saw them
+                b_tok_idx.append(local.setdefault(t, len(local)))
+                b_tok_pair.append(at)
         names.extend(b_names)
         if own_ids is None and shared_ids is not None:
             at = p + 1 - len(b_ids)
@@ -638,7 +641,9 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
             own_ids.extend(b_ids)
         keyb.extend(b_keys)
         aliases.extend(b_alias)
-        tokb.extend(b_toks)
+        tok_base = len(tokb)
+        tokb.extend(list(local))
+        tok_idx.extend([tok_base + i for i in b_tok_idx])
         e_node.extend(b_node)
         e_first.extend(b_first)
         tok_pair.extend(b_tok_pair)
@@ -681,12 +686,13 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
     tp = np.frombuffer(tok_pair, np.int32) if len(tok_pair) else np.zeros(0, np.int32)
     key_first = np.zeros(len(knum), np.bool_)
     key_first[kfirst] = True
-    keep = key_first[tp]
+    keep = key_first[tp]  # a repeated key's words: all seen before, in its first pair
+    tok_key = knum[tp[keep]].astype(np.int32)
+    del tp, tok_pair, key_first
+    ti = np.frombuffer(tok_idx, np.int32) if len(tok_idx) else np.zeros(0, np.int32)
+    tok_word = ti[keep]  # into ``tokens``: each batch's distinct words, in first-seen order
+    del ti, tok_idx, keep
     tokens = tokb.finish()
-    if not keep.all():
-        tokens = tokens.take(np.flatnonzero(keep))
-    tok_key = knum[tp[keep]]
-    del tp, tok_pair, key_first, keep
     key_raw_ref = raw_at[kfirst].astype(np.int32 if len(raw) < (1 << 31) else np.int64)
     del raw_at
     order = np.argsort(knum, kind="stable")
@@ -700,7 +706,7 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
             "key_raw_ref": key_raw_ref, "key_hashes": khash[kord],
             "key_order": kord.astype(np.int32), "key_seed": kseed, "key_ptr": key_ptr,
             "entry_node": entry_node, "entry_alias": entry_alias, "count": count,
-            "ids_digest": digest, "tokens": tokens, "tok_key": tok_key}
+            "ids_digest": digest, "tokens": tokens, "tok_word": tok_word, "tok_key": tok_key}
 
 
 def _concat(a: StrArray, b: StrArray) -> StrArray:
@@ -709,25 +715,26 @@ def _concat(a: StrArray, b: StrArray) -> StrArray:
     return StrArray(data, off.astype(np.uint32) if len(data) < (1 << 32) else off)
 
 
-def _token_tables(toks: StrArray, tok_key: np.ndarray, n_keys: int) -> dict[str, Any]:
+def _token_tables(words: StrArray, tok_word: np.ndarray, tok_key: np.ndarray, n_keys: int
+                  ) -> dict[str, Any]:
     """Word vocabulary (first-seen order), word -> keys postings, and a gram index over the
-    vocabulary, from every key's distinct words (``toks``, of key ``tok_key``, in key order);
-    words interned by hash (no dict of words)."""
-    tnum, tfirst, thash, tseed = intern(toks)
-    vocab = toks.take(tfirst) if len(tfirst) < len(toks) else toks
-    del toks
-    n = max(n_keys, 1)
-    n_vocab = len(tfirst)
+    vocabulary. Every key's distinct words, in key order, are ``words[tok_word]`` of key
+    ``tok_key`` (``words`` lists each batch's distinct words, so a word may repeat across
+    batches; interned here by hash, no dict of words)."""
+    wnum, wfirst, thash, tseed = intern(words)
+    vocab = words.take(wfirst) if len(wfirst) < len(words) else words
+    del words
+    n_vocab = len(wfirst)
+    tnum = wnum.astype(np.int32)[tok_word]
+    del wnum
+    counts = np.bincount(tnum, minlength=n_vocab)
     tok_ptr = np.zeros(n_vocab + 1, np.int64)
-    np.cumsum(np.bincount(tnum, minlength=n_vocab), out=tok_ptr[1:])
-    pair = tnum
-    pair *= n
-    pair += tok_key
-    del tok_key, tnum
-    pair.sort()
-    pair %= n
-    tok_post = pair.astype(np.int32)
-    del pair
+    np.cumsum(counts, out=tok_ptr[1:])
+    # keys come in order, so a stable sort by word leaves each word's keys sorted
+    order = np.argsort(tnum, kind="stable")
+    del tnum
+    tok_post = tok_key[order]
+    del order, tok_key
     vcodes, vptr, vpost, vcount = _gram_table(vocab)
     vord = np.argsort(thash, kind="stable")
     return {"vocab": vocab, "vocab_hashes": thash[vord], "vocab_order": vord.astype(np.int32),

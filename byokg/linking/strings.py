@@ -257,15 +257,16 @@ def intern(strings: StrArray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         del h
         start = np.ones(n, np.bool_)
         np.not_equal(hs[1:], hs[:-1], out=start[1:])
-        group = np.cumsum(start, dtype=np.int64)
+        small = np.int32 if n < (1 << 31) else np.int64
+        group = np.cumsum(start, dtype=small)
         group -= 1
         first_sorted = order[start]  # stable: the smallest position of each hash
         hashes = hs[start]
         del hs, start
         by_first = np.argsort(first_sorted, kind="stable")
-        rank = np.empty(len(by_first), np.int64)
-        rank[by_first] = np.arange(len(by_first))
-        number = np.empty(n, np.int64)
+        rank = np.empty(len(by_first), small)
+        rank[by_first] = np.arange(len(by_first), dtype=small)
+        number = np.empty(n, small)
         number[order] = rank[group]
         del order, group, rank
         first = first_sorted[by_first]
