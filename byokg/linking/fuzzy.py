@@ -567,7 +567,7 @@ def _store_ids(store: Any) -> Sequence[str] | None:
     if store is None or not has_capability(store, Capability.CSR):
         return None
     ids = getattr(store.csr(), "ids", None)
-    return ids if isinstance(ids, list | StrArray) else None
+    return ids if isinstance(ids, list) else None
 
 
 def ids_digest(ids: Sequence[str]) -> str:
@@ -594,7 +594,7 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
     """
     names, aliases, keyb, tokb = StrBuilder(), StrBuilder(), StrBuilder(), StrBuilder()
     own_ids: StrBuilder | None = None if shared_ids is not None else StrBuilder()
-    e_node, e_first, tok_pair, tok_idx = array("i"), array("b"), array("i"), array("i")
+    e_node, e_first, ntok, tok_idx = array("i"), array("b"), array("i"), array("i")
     count, p, prev = 0, -1, None
     norm = fast_normalize
     for batch in batches:
@@ -607,10 +607,10 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
         b_alias: list[str] = []
         local: dict[str, int] = {}  # the batch's distinct words (a word repeats across batches)
         b_tok_idx: list[int] = []
+        b_ntok: list[int] = []
         b_node: list[int] = []
         b_first: list[bool] = []
-        b_tok_pair: list[int] = []
-        pair_no = len(e_node)
+        setdefault = local.setdefault
         for nid, name in batch:
             first = nid != prev
             if first:
@@ -626,15 +626,13 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
             b_first.append(first)
             if not first:
                 b_alias.append(name)
-            at = pair_no + len(b_keys) - 1
-            for t in set(key.split()):  # the key's words, in the order the old index saw them
-                b_tok_idx.append(local.setdefault(t, len(local)))
-                b_tok_pair.append(at)
+            toks = set(key.split())  # the key's words, in the order the old index saw them
+            b_ntok.append(len(toks))
+            b_tok_idx += [setdefault(t, len(local)) for t in toks]
         names.extend(b_names)
         if own_ids is None and shared_ids is not None:
             at = p + 1 - len(b_ids)
-            if p >= len(shared_ids) or any(
-                    shared_ids[at + j] != x for j, x in enumerate(b_ids)):  # type: ignore[index]
+            if p >= len(shared_ids) or shared_ids[at:p + 1] != b_ids:  # type: ignore[index]
                 own_ids = StrBuilder()  # not the store's nodes in order: keep our own ids
                 own_ids.extend(shared_ids[:at])  # type: ignore[index]
         if own_ids is not None:
@@ -643,10 +641,10 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
         aliases.extend(b_alias)
         tok_base = len(tokb)
         tokb.extend(list(local))
-        tok_idx.extend([tok_base + i for i in b_tok_idx])
+        tok_idx.frombytes((np.asarray(b_tok_idx, np.int32) + np.int32(tok_base)).tobytes())
+        ntok.frombytes(np.asarray(b_ntok, np.int32).tobytes())
         e_node.extend(b_node)
         e_first.extend(b_first)
-        tok_pair.extend(b_tok_pair)
     n_prov = p + 1
     node_ids: Sequence[str]
     if own_ids is None:
@@ -683,12 +681,14 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
     del keys_sa
     n_keys = len(kfirst)
     # the words of each distinct key: those of its first pair (a repeated key adds none)
-    tp = np.frombuffer(tok_pair, np.int32) if len(tok_pair) else np.zeros(0, np.int32)
+    nt = np.frombuffer(ntok, np.int32) if len(ntok) else np.zeros(0, np.int32)
+    tp = np.repeat(np.arange(len(nt), dtype=np.int32), nt)  # the keyed pair of every word
+    del nt, ntok
     key_first = np.zeros(len(knum), np.bool_)
     key_first[kfirst] = True
     keep = key_first[tp]  # a repeated key's words: all seen before, in its first pair
     tok_key = knum[tp[keep]].astype(np.int32)
-    del tp, tok_pair, key_first
+    del tp, key_first
     ti = np.frombuffer(tok_idx, np.int32) if len(tok_idx) else np.zeros(0, np.int32)
     tok_word = ti[keep]  # into ``tokens``: each batch's distinct words, in first-seen order
     del ti, tok_idx, keep
