@@ -742,7 +742,7 @@ def _token_tables(words: StrArray, tok_word: np.ndarray, tok_key: np.ndarray, n_
             "vgram_codes": vcodes, "vgram_ptr": vptr, "vgram_post": vpost, "vgram_count": vcount}
 
 
-def _gram_table(words: Sequence[str], chunk: int = 200_000
+def _gram_table(words: Sequence[str], chunk: int = 50_000
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`byokg.language.grams.gram_table` over ``words`` in chunks of words (the same
     tables; its temporary arrays are a few times the words' text, too much for millions).
@@ -803,10 +803,21 @@ def _distinct(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _key_weight(tok_ptr: np.ndarray, tok_post: np.ndarray, idf: np.ndarray, n_keys: int
-                ) -> np.ndarray:
-    """Summed IDF of every key's distinct words."""
-    return np.bincount(tok_post, weights=np.repeat(idf, np.diff(tok_ptr)), minlength=n_keys)
+def _key_weight(tok_ptr: np.ndarray, tok_post: np.ndarray, idf: np.ndarray, n_keys: int,
+                step: int = 1 << 22) -> np.ndarray:
+    """Summed IDF of every key's distinct words: ``bincount(tok_post, repeat(idf, df))`` in
+    slices of about ``step`` postings (``np.add.at`` adds in the same order, so the sums are
+    the same to the last bit) instead of one float per posting at once."""
+    out = np.zeros(n_keys, np.float64)
+    df = np.diff(tok_ptr)
+    t = 0
+    while t < len(df):
+        e = int(np.searchsorted(tok_ptr, tok_ptr[t] + step, side="right")) - 1
+        e = min(max(e, t + 1), len(df))
+        a, b = int(tok_ptr[t]), int(tok_ptr[e])
+        np.add.at(out, tok_post[a:b], np.repeat(idf[t:e], df[t:e]))
+        t = e
+    return out
 
 
 def _initials_table(spellings: Sequence[str], chunk: int = 1 << 20

@@ -199,3 +199,18 @@ def test_interning_survives_a_hash_collision(monkeypatch):
     words = ["a", "b", "a", "", "héllo", "b", "c"]
     number, first, _h, seed = S.intern(StrArray.from_strings(words))
     assert seed == 1 and number.tolist() == [0, 1, 0, 2, 3, 1, 4] and first.tolist() == [0, 1, 3, 4, 6]
+
+
+def test_key_weights_in_slices_equal_one_bincount():
+    """The keys' IDF sums, added slice by slice, equal one ``bincount`` to the last bit."""
+    from byokg.linking.fuzzy import _key_weight
+
+    rng = np.random.default_rng(0)
+    df = rng.integers(0, 40, 4000)
+    ptr = np.zeros(len(df) + 1, np.int64)
+    np.cumsum(df, out=ptr[1:])
+    post = rng.integers(0, 2500, int(ptr[-1])).astype(np.int32)
+    idf = rng.random(len(df)) * 7
+    whole = np.bincount(post, weights=np.repeat(idf, df), minlength=2500)
+    for step in (1, 37, 1 << 22):
+        assert np.array_equal(_key_weight(ptr, post, idf, 2500, step=step), whole)
