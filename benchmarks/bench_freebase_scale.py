@@ -19,9 +19,11 @@ is the actor of the starring of X?") and literal ones ("What is the date of birt
 
 Metrics: ``load_s`` / ``load_cpu_s`` / ``rss_mb`` (resident growth of the loaded graph) /
 ``peak_rss_mb`` (high-water mark of the whole child process, all phases) / ``profile_s`` /
-``name_index_s`` / ``name_index_peak_rss_mb`` (the linking name index over every node, which the
-first question would otherwise build) / ``first_question_s`` (the first offline question:
-relation-name vectors and other lazy state) /
+``name_index_s`` / ``name_index_cpu_s`` / ``name_index_rss_mb`` / ``name_index_peak_rss_mb`` (the linking name index
+over every node, which the first question would otherwise build, and saved into a fresh cache
+folder: ``name_index_status`` is ``built``) / ``first_question_s`` / ``first_question_rss_mb``
+(the first offline question: relation-name vectors and other lazy state; resident after it) /
+``end_rss_mb`` (resident after the last question) /
 ``offline_p50_ms`` / ``offline_p95_ms`` (the questions after the first) with the median per
 pipeline stage (``stage_p50_ms_*``) / ``hit_at_1`` (strict exact match of the first answer) and
 the load average (``uptime``) beside each phase, since the
@@ -554,10 +556,14 @@ from byokg.pipeline.engine import Engine
 questions = [json.loads(x) for x in open(questions_path, encoding="utf-8")]
 engine = Engine(graph, RunConfig())
 from byokg.linking.indexes import get_name_index
-la0, t0 = load(), time.perf_counter()
-get_name_index(graph, engine.services)  # what the first question would build on its way
+c0, la0, t0 = proc.cpu_times(), load(), time.perf_counter()
+index = get_name_index(graph, engine.services)  # what the first question would build on its way
 out["name_index_s"] = time.perf_counter() - t0
+c1 = proc.cpu_times()
+out["name_index_cpu_s"] = (c1.user + c1.system) - (c0.user + c0.system)
+out["name_index_status"] = getattr(index, "status", "")
 out["name_index_loadavg"] = max(la0, load())
+del index
 gc.collect()
 out["name_index_rss_mb"] = proc.memory_info().rss / 2**20
 out["name_index_peak_rss_mb"] = peak_mb()
@@ -572,6 +578,8 @@ for i, q in enumerate(questions):
     if i == 0:
         out["first_question_s"] = dt
         out["first_question_peak_rss_mb"] = peak_mb()
+        gc.collect()
+        out["first_question_rss_mb"] = proc.memory_info().rss / 2**20
         print("PHASE " + json.dumps(out), flush=True)
         continue
     lat.append(dt * 1000)
@@ -591,15 +599,21 @@ for k, v in stages.items():  # where a question's time goes (median ms per stage
         out[f"stage_p50_ms_{k}"] = statistics.median(v)
 out["answer_loadavg"] = max(la0, load())
 out["peak_rss_mb"] = peak_mb()
+gc.collect()
+out["end_rss_mb"] = proc.memory_info().rss / 2**20
 print("RESULT " + json.dumps(out), flush=True)
 """
 
 
 def _measure(csv_path: Path, questions_path: Path, timeout: float) -> dict[str, Any]:
-    """Run the child; the last PHASE line survives a child that dies (out of memory, …)."""
+    """Run the child; the last PHASE line survives a child that dies (out of memory, …). The
+    child's cache folder is a fresh one, so the name index is built (and saved), never read
+    from an earlier run."""
     repo = Path(__file__).resolve().parent.parent
-    proc = subprocess.run([sys.executable, "-c", _CHILD, str(csv_path), str(questions_path)],
-                          capture_output=True, text=True, cwd=repo, timeout=timeout)
+    with tempfile.TemporaryDirectory(prefix="byokg-fbscale-cache-") as cache:
+        env = dict(os.environ, BYOKG_CACHE_DIR=cache)
+        proc = subprocess.run([sys.executable, "-c", _CHILD, str(csv_path), str(questions_path)],
+                              capture_output=True, text=True, cwd=repo, timeout=timeout, env=env)
     last: dict[str, Any] = {}
     for line in proc.stdout.splitlines():
         if line.startswith(("PHASE ", "RESULT ")):

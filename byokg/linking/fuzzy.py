@@ -17,13 +17,13 @@ of the longer string the shorter one covers (so "Wynton Marsalis" beats "Wynton"
 
 from __future__ import annotations
 
-import bisect
-import json
+import hashlib
 import logging
 import math
 import re
 import time
-from collections.abc import Iterable, Sequence
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,16 +31,16 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from byokg.language import lexicon
-from byokg.language.grams import fast_normalize, gram_codes, gram_table
+from byokg.language.grams import _codes, fast_normalize, gram_codes
 
 from ..contracts import Candidate, MentionLinks
 from ..errors import InputError
-from .interning import intern_names
-from .manifest import Manifest, byokg_version, fingerprint, read_manifest, write_manifest
+from .manifest import Fingerprint, Manifest, byokg_version, read_manifest, write_manifest
+from .strings import StrArray, StrBuilder, StrLookup, intern
 
 log = logging.getLogger("byokg.linking")
 
-FORMAT = 1
+FORMAT = 2  # 2: strings in buffers (names.npz + ids.npz); 1 kept them in names.json
 FUZZY_CAP = 0.99
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -83,52 +83,65 @@ class NameIndex:
     Build with :meth:`from_store` or :meth:`from_pairs`; persist with :meth:`save` /
     :meth:`load`. The first pair seen for a node id is its name, later pairs are aliases (the
     order ``iter_node_names`` yields them in).
+
+    Strings live in buffers (:mod:`byokg.linking.strings`), not Python lists: ``raw`` holds
+    the names as written (node ``i``'s name is ``raw[i]`` unless ``node_name_ref`` maps it,
+    key ``k``'s first spelling is ``raw[key_raw_ref[k]]``), a key is recomputed from its
+    spelling (``fast_normalize``), and keys and words are found by hash (:class:`StrLookup`).
+    The node ids are the store's own list when it has one (the memory backend), else a buffer.
     """
 
     def __init__(
         self,
         *,
-        node_ids: list[str],
-        node_names: list[str],
-        keys: list[str],
-        key_raw: list[str],
+        node_ids: Sequence[str],
+        raw: StrArray,
+        node_name_ref: np.ndarray | None,
+        key_raw_ref: np.ndarray,
+        key_hashes: np.ndarray,
+        key_order: np.ndarray,
+        key_seed: int,
         key_ptr: np.ndarray,
         entry_node: np.ndarray,
         entry_alias: np.ndarray,
         fingerprint: str,
         count: int,
-        tables: dict[str, np.ndarray] | None = None,
+        tables: dict[str, Any],
+        ids_digest: str | None = None,
+        key_weight: np.ndarray | None = None,
     ) -> None:
         self.node_ids = node_ids
-        self.node_names = node_names
-        self.keys = keys
-        self.key_raw = key_raw
+        self.raw = raw
+        self.node_name_ref = node_name_ref
+        self.key_raw_ref = key_raw_ref
+        self.node_names = _Ref(raw, node_name_ref, len(node_ids))
+        self.key_raw = _Ref(raw, key_raw_ref, len(key_raw_ref))
+        self.keys = _Keys(self.key_raw)
+        self.lookup = StrLookup.from_sorted(self.keys, key_hashes, key_order, key_seed)
         self.key_ptr = key_ptr
         self.entry_node = entry_node
         self.entry_alias = entry_alias
         self.fingerprint = fingerprint
         self.count = count
-        self.lookup: dict[str, int] = {k: i for i, k in enumerate(keys)}
-        if tables is None:
-            tables = _token_tables(keys)
-        self.vocab_list: list[str] = tables.pop("vocab")  # type: ignore[assignment]
-        self.tables = tables
-        self.vocab: dict[str, int] = {t: i for i, t in enumerate(self.vocab_list)}
+        self.ids_digest = ids_digest
+        self.vocab_list: StrArray = tables["vocab"]
+        self.vocab = StrLookup.from_sorted(self.vocab_list, tables["vocab_hashes"],
+                                           tables["vocab_order"], int(tables["vocab_seed"]))
+        self.tables = {k: tables[k] for k in _TABLES}
         self.tok_ptr = tables["tok_ptr"]
         self.tok_post = tables["tok_post"]
         self.vgram_codes = tables["vgram_codes"]
         self.vgram_ptr = tables["vgram_ptr"]
         self.vgram_post = tables["vgram_post"]
         self.vgram_count = tables["vgram_count"]
-        n = max(len(keys), 1)
+        n = max(len(key_raw_ref), 1)
         df = np.diff(self.tok_ptr).astype(np.float64)
         self.idf = np.log1p(n / np.maximum(df, 1.0))
         self.max_idf = float(math.log1p(n))
-        self.key_weight = np.bincount(
-            self.tok_post, weights=np.repeat(self.idf, np.diff(self.tok_ptr)), minlength=len(keys)
-        )
+        self.key_weight = (key_weight if key_weight is not None else
+                           _key_weight(self.tok_ptr, self.tok_post, self.idf, len(key_raw_ref)))
         self._tok_cache: dict[str, list[tuple[int, float]]] = {}
-        self._initials_table: tuple[list[str], list[int]] | None = None
+        self._initials_table: tuple[np.ndarray, np.ndarray] | None = None
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -136,33 +149,33 @@ class NameIndex:
         cls, pairs: Iterable[tuple[str, str]], *, fingerprint_: str | None = None
     ) -> NameIndex:
         """Build from ``(node_id, name_or_alias)`` pairs."""
-        pairs = pairs if isinstance(pairs, list) else list(pairs)
-        t = intern_names(pairs, fast_normalize)
-        return cls(
-            node_ids=t.node_ids,
-            node_names=t.node_names,
-            keys=t.keys,
-            key_raw=t.key_raw,
-            key_ptr=t.key_ptr,
-            entry_node=t.entry_node,
-            entry_alias=t.entry_alias,
-            fingerprint=fingerprint_ or fingerprint(pairs),
-            count=len(pairs),
-        )
+        fp = None if fingerprint_ else Fingerprint()
+        return cls._build(_batches(pairs), fp, fingerprint_)
 
     @classmethod
-    def from_store(cls, store: Any) -> NameIndex:
-        from .manifest import collect_names
-
+    def from_store(cls, store: Any, *, batch_size: int = 50_000) -> NameIndex:
+        """Build from ``store.iter_node_names()`` in one streamed pass (the pairs are never
+        held in a list); the node ids are the store's own when it exposes them (``csr``)."""
         t0 = time.perf_counter()
-        pairs, fp = collect_names(store)
-        index = cls.from_pairs(pairs, fingerprint_=fp)
+        batches = ([(str(i), str(n)) for i, n in batch]
+                   for batch in store.iter_node_names(batch_size=batch_size))
+        index = cls._build(batches, Fingerprint(), None, shared_ids=_store_ids(store))
         log.info("built name index for %s: %d names in %.2fs", store.uri,
-                 len(pairs), time.perf_counter() - t0)
+                 index.count, time.perf_counter() - t0)
         return index
 
+    @classmethod
+    def _build(cls, batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint | None,
+               fingerprint_: str | None, *, shared_ids: Sequence[str] | None = None
+               ) -> NameIndex:
+        t = _intern_pairs(batches, fp, shared_ids)
+        tables = _token_tables(t.pop("tokens"), t.pop("tok_word"), t.pop("tok_key"),
+                               len(t["key_raw_ref"]))
+        fingerprint_ = fingerprint_ or (fp.hexdigest() if fp is not None else "")
+        return cls(fingerprint=fingerprint_, tables=tables, **t)
+
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self.key_raw_ref)
 
     # ------------------------------------------------------------------ lookup
     def _nodes_of(self, key_idx: int) -> list[tuple[int, bool]]:
@@ -389,18 +402,16 @@ class NameIndex:
         initials), exact initials first: ``[(id, exact)]``. The table is built on first use."""
         table = self._initials_table
         if table is None:
-            pairs = sorted((ini, ki) for ki, raw in enumerate(self.key_raw)
-                           if len(ini := _initials(raw)) >= 2)
-            table = self._initials_table = ([p[0] for p in pairs], [p[1] for p in pairs])
+            table = self._initials_table = _initials_table(self.key_raw)
         letters = acronym.replace(".", "").upper()
         if len(letters) < 2:
             return []
         keys, kis = table
         out: dict[str, bool] = {}
-        i = bisect.bisect_left(keys, letters)
-        while i < len(keys) and keys[i].startswith(letters) and len(out) < limit:
-            for nd, _a in self._nodes_of(kis[i]):
-                exact = keys[i] == letters
+        i = int(np.searchsorted(keys, letters))
+        while i < len(keys) and (ini := str(keys[i])).startswith(letters) and len(out) < limit:
+            for nd, _a in self._nodes_of(int(kis[i])):
+                exact = ini == letters
                 out[self.node_ids[nd]] = out.get(self.node_ids[nd], False) or exact
             i += 1
         return sorted(out.items(), key=lambda kv: not kv[1])
@@ -411,22 +422,36 @@ class NameIndex:
                         count=self.count, fingerprint=self.fingerprint, store_uri=store_uri)
 
     def save(self, folder: str | Path, *, store_uri: str | None = None) -> Path:
-        """Write the index and (last) its manifest into ``folder``."""
+        """Write the index and (last) its manifest into ``folder``: ``names.npz`` (every
+        table and string buffer), ``ids.npz`` (the node ids) and ``manifest.json``."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "manifest.json").unlink(missing_ok=True)
-        np.savez(folder / "names.npz", key_ptr=self.key_ptr, entry_node=self.entry_node,
-                 entry_alias=self.entry_alias, **self.tables)
-        with open(folder / "names.json", "w", encoding="utf-8") as fh:
-            json.dump({"node_ids": self.node_ids, "node_names": self.node_names,
-                       "keys": self.keys, "key_raw": self.key_raw, "vocab": self.vocab_list},
-                      fh, ensure_ascii=False)
+        (folder / "names.json").unlink(missing_ok=True)  # format 1's strings
+        extra = {} if self.node_name_ref is None else {"node_name_ref": self.node_name_ref}
+        np.savez(folder / "names.npz", raw_data=self.raw.data, raw_off=self.raw.off,
+                 key_raw_ref=self.key_raw_ref, key_hashes=self.lookup.hashes,
+                 key_order=self.lookup.order, key_seed=np.int64(self.lookup.seed),
+                 key_ptr=self.key_ptr, entry_node=self.entry_node,
+                 entry_alias=self.entry_alias, key_weight=self.key_weight,
+                 vocab_data=self.vocab_list.data, vocab_off=self.vocab_list.off,
+                 vocab_hashes=self.vocab.hashes, vocab_order=self.vocab.order,
+                 vocab_seed=np.int64(self.vocab.seed),
+                 ids_digest=np.str_(self.ids_digest or ids_digest(self.node_ids)),
+                 **extra, **self.tables)
+        ids = (self.node_ids if isinstance(self.node_ids, StrArray)
+               else StrArray.from_strings(self.node_ids))
+        np.savez(folder / "ids.npz", data=ids.data, off=ids.off)
+        del ids
         write_manifest(folder, self.manifest(store_uri))
         return folder
 
     @classmethod
-    def load(cls, folder: str | Path, *, expect_fingerprint: str | None = None) -> NameIndex:
-        """Load a saved index; :class:`InputError` when it is missing, broken or stale."""
+    def load(cls, folder: str | Path, *, expect_fingerprint: str | None = None,
+             store: Any = None) -> NameIndex:
+        """Load a saved index; :class:`InputError` when it is missing, broken or stale. With
+        ``store``, the node ids are the store's own list when it holds the same ids in the same
+        order (checked by digest), else they are read from ``ids.npz``."""
         folder = Path(folder)
         man = read_manifest(folder)
         if man is None or man.kind != "names":
@@ -438,15 +463,27 @@ class NameIndex:
             raise InputError("index is stale: the graph's names changed since it was built",
                              source=str(folder))
         try:
-            arrays = np.load(folder / "names.npz")
-            with open(folder / "names.json", encoding="utf-8") as fh:
-                strings = json.load(fh)
+            with np.load(folder / "names.npz") as z:
+                a = {k: z[k] for k in z.files}
+            digest = str(a.pop("ids_digest"))
+            node_ids: Sequence[str] | None = _store_ids(store) if store is not None else None
+            if node_ids is not None and ids_digest(node_ids) != digest:
+                node_ids = None
+            if node_ids is None:
+                with np.load(folder / "ids.npz") as z:
+                    node_ids = StrArray(z["data"], z["off"])
+            tables = {k: a[k] for k in _TABLES}
+            tables.update(vocab=StrArray(a["vocab_data"], a["vocab_off"]),
+                          vocab_hashes=a["vocab_hashes"], vocab_order=a["vocab_order"],
+                          vocab_seed=int(a["vocab_seed"]))
             return cls(
-                node_ids=strings["node_ids"], node_names=strings["node_names"],
-                keys=strings["keys"], key_raw=strings["key_raw"],
-                key_ptr=arrays["key_ptr"], entry_node=arrays["entry_node"],
-                entry_alias=arrays["entry_alias"], fingerprint=man.fingerprint, count=man.count,
-                tables={"vocab": strings["vocab"], **{k: arrays[k] for k in _TABLES}},
+                node_ids=node_ids, raw=StrArray(a["raw_data"], a["raw_off"]),
+                node_name_ref=a.get("node_name_ref"), key_raw_ref=a["key_raw_ref"],
+                key_hashes=a["key_hashes"], key_order=a["key_order"],
+                key_seed=int(a["key_seed"]), key_ptr=a["key_ptr"],
+                entry_node=a["entry_node"], entry_alias=a["entry_alias"],
+                fingerprint=man.fingerprint, count=man.count, tables=tables,
+                ids_digest=digest, key_weight=a["key_weight"],
             )
         except (OSError, KeyError, ValueError) as exc:
             raise InputError(f"cannot read name index ({exc}); delete it to rebuild",
@@ -471,27 +508,339 @@ def _initials(raw: str) -> str:
     return "".join(out)
 
 
-def _token_tables(keys: Sequence[str]) -> dict:
-    """Word vocabulary, word -> keys postings, and a gram index over the vocabulary."""
-    vocab: dict[str, int] = {}
-    tid: list[int] = []
-    kid: list[int] = []
-    setdefault = vocab.setdefault
-    for ki, k in enumerate(keys):
-        for t in set(k.split()):
-            tid.append(setdefault(t, len(vocab)))
-            kid.append(ki)
-    n = max(len(keys), 1)
-    pair = np.asarray(tid, np.int64) * n + np.asarray(kid, np.int64)
-    pair.sort()
-    tok = pair // n
-    tok_post = (pair - tok * n).astype(np.int32)
-    tok_ptr = np.zeros(len(vocab) + 1, np.int64)
-    np.cumsum(np.bincount(tok, minlength=len(vocab)), out=tok_ptr[1:])
-    vocab_list = list(vocab)
-    vcodes, vptr, vpost, vcount = gram_table(vocab_list)
-    return {"vocab": vocab_list, "tok_ptr": tok_ptr, "tok_post": tok_post,
+class _Ref(Sequence[str]):
+    """``raw[ref[i]]`` (``raw[i]`` when ``ref`` is None): names and key spellings are
+    references into one buffer of names as written."""
+
+    __slots__ = ("n", "raw", "ref")
+
+    def __init__(self, raw: StrArray, ref: np.ndarray | None, n: int) -> None:
+        self.raw, self.ref, self.n = raw, ref, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> str:  # type: ignore[override]
+        if i < 0:
+            i += self.n
+        return self.raw[i if self.ref is None else int(self.ref[i])]
+
+    def __iter__(self) -> Iterator[str]:
+        return (self[i] for i in range(self.n))
+
+
+class _Keys(Sequence[str]):
+    """The normalised keys, recomputed from their first spelling (``fast_normalize`` is what
+    made them, so this is exact) instead of stored a second time."""
+
+    __slots__ = ("spelling",)
+
+    def __init__(self, spelling: Sequence[str]) -> None:
+        self.spelling = spelling
+
+    def __len__(self) -> int:
+        return len(self.spelling)
+
+    def __getitem__(self, i: int) -> str:  # type: ignore[override]
+        return fast_normalize(self.spelling[i])
+
+    def __iter__(self) -> Iterator[str]:
+        return (fast_normalize(s) for s in self.spelling)
+
+
+def _batches(pairs: Iterable[tuple[str, str]], size: int = 50_000
+             ) -> Iterator[list[tuple[str, str]]]:
+    batch: list[tuple[str, str]] = []
+    for p in pairs:
+        batch.append(p)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _store_ids(store: Any) -> Sequence[str] | None:
+    """The store's own node-id list (position = node number), when it exposes one."""
+    from byokg.graph.store import Capability, has_capability
+
+    if store is None or not has_capability(store, Capability.CSR):
+        return None
+    ids = getattr(store.csr(), "ids", None)
+    return ids if isinstance(ids, list) else None
+
+
+def ids_digest(ids: Sequence[str]) -> str:
+    """An order-dependent digest of a node-id sequence (lengths and bytes of every id)."""
+    h = hashlib.blake2b(digest_size=16)
+    step = 65_536
+    for s in range(0, len(ids), step):
+        chunk = (ids.decode(s, min(s + step, len(ids))) if isinstance(ids, StrArray)
+                 else list(ids[s:s + step]))
+        h.update(np.fromiter(map(len, chunk), np.int64, len(chunk)).tobytes())
+        h.update("".join(chunk).encode("utf-8", "surrogatepass"))
+    return f"{len(ids):x}-{h.hexdigest()}"
+
+
+def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint | None,
+                  shared_ids: Sequence[str] | None) -> dict[str, Any]:
+    """Nodes, keys and their entries from ``(node id, name)`` pairs, streamed in batches.
+
+    One pass in Python appends each new node's name (and its id, unless ``shared_ids`` already
+    lists the nodes in pair order) and each pair's key to buffers; consecutive pairs of one id
+    are one node. Nodes and keys are then interned by hash (:func:`intern`), so a node whose
+    pairs are not consecutive is still one node, and the tables are made with numpy. Long: the
+    pass and its bookkeeping (aliases, first spellings) belong together.
+    """
+    names, aliases, keyb, tokb = StrBuilder(), StrBuilder(), StrBuilder(), StrBuilder()
+    own_ids: StrBuilder | None = None if shared_ids is not None else StrBuilder()
+    e_node, e_first, ntok, tok_idx = array("i"), array("b"), array("i"), array("i")
+    count, p, prev = 0, -1, None
+    norm = fast_normalize
+    for batch in batches:
+        if fp is not None:
+            fp.update(batch)
+        count += len(batch)
+        b_names: list[str] = []
+        b_ids: list[str] = []
+        b_keys: list[str] = []
+        b_alias: list[str] = []
+        local: dict[str, int] = {}  # the batch's distinct words (a word repeats across batches)
+        b_tok_idx: list[int] = []
+        b_ntok: list[int] = []
+        b_node: list[int] = []
+        b_first: list[bool] = []
+        setdefault = local.setdefault
+        for nid, name in batch:
+            first = nid != prev
+            if first:
+                p += 1
+                prev = nid
+                b_names.append(name)
+                b_ids.append(nid)
+            key = norm(name)
+            if not key:
+                continue
+            b_keys.append(key)
+            b_node.append(p)
+            b_first.append(first)
+            if not first:
+                b_alias.append(name)
+            toks = set(key.split())  # the key's words, in the order the old index saw them
+            b_ntok.append(len(toks))
+            b_tok_idx += [setdefault(t, len(local)) for t in toks]
+        names.extend(b_names)
+        if own_ids is None and shared_ids is not None:
+            at = p + 1 - len(b_ids)
+            if p >= len(shared_ids) or shared_ids[at:p + 1] != b_ids:  # type: ignore[index]
+                own_ids = StrBuilder()  # not the store's nodes in order: keep our own ids
+                own_ids.extend(shared_ids[:at])  # type: ignore[index]
+        if own_ids is not None:
+            own_ids.extend(b_ids)
+        keyb.extend(b_keys)
+        aliases.extend(b_alias)
+        tok_base = len(tokb)
+        tokb.extend(list(local))
+        tok_idx.frombytes((np.asarray(b_tok_idx, np.int32) + np.int32(tok_base)).tobytes())
+        ntok.frombytes(np.asarray(b_ntok, np.int32).tobytes())
+        e_node.extend(b_node)
+        e_first.extend(b_first)
+    n_prov = p + 1
+    node_ids: Sequence[str]
+    if own_ids is None:
+        node_ids = shared_ids if n_prov == len(shared_ids) else shared_ids[:n_prov]  # type: ignore[index]
+        number = first_prov = None
+        digest = None
+    else:
+        ids_sa = own_ids.finish()
+        number, first_prov, _h, _seed = intern(ids_sa)
+        node_ids = ids_sa if len(first_prov) == n_prov else ids_sa.take(first_prov)
+        del ids_sa, _h
+        digest = None
+    names_sa, alias_sa = names.finish(), aliases.finish()
+    raw = _concat(names_sa, alias_sa)
+    del names_sa, alias_sa
+    prov = np.frombuffer(e_node, np.int32) if len(e_node) else np.zeros(0, np.int32)
+    first_pair = (np.frombuffer(e_first, np.int8) if len(e_first) else np.zeros(0, np.int8)
+                  ).astype(np.bool_)
+    del e_first
+    # where each keyed pair's spelling is in ``raw``: its node's name, or its own alias entry
+    raw_at = np.cumsum(~first_pair, dtype=np.int64) - 1 + n_prov
+    raw_at[first_pair] = prov[first_pair]
+    if number is None:
+        node = prov.astype(np.int32)
+        alias = ~first_pair
+        node_name_ref = None
+    else:
+        node = number[prov].astype(np.int32)
+        alias = ~(first_pair & (first_prov[node] == prov))
+        node_name_ref = None if len(first_prov) == n_prov else first_prov.astype(np.int32)
+    del prov, e_node, first_pair
+    keys_sa = keyb.finish()
+    knum, kfirst, khash, kseed = intern(keys_sa)
+    del keys_sa
+    n_keys = len(kfirst)
+    # the words of each distinct key: those of its first pair (a repeated key adds none)
+    nt = np.frombuffer(ntok, np.int32) if len(ntok) else np.zeros(0, np.int32)
+    tp = np.repeat(np.arange(len(nt), dtype=np.int32), nt)  # the keyed pair of every word
+    del nt, ntok
+    key_first = np.zeros(len(knum), np.bool_)
+    key_first[kfirst] = True
+    keep = key_first[tp]  # a repeated key's words: all seen before, in its first pair
+    tok_key = knum[tp[keep]].astype(np.int32)
+    del tp, key_first
+    ti = np.frombuffer(tok_idx, np.int32) if len(tok_idx) else np.zeros(0, np.int32)
+    tok_word = ti[keep]  # into ``tokens``: each batch's distinct words, in first-seen order
+    del ti, tok_idx, keep
+    tokens = tokb.finish()
+    key_raw_ref = raw_at[kfirst].astype(np.int32 if len(raw) < (1 << 31) else np.int64)
+    del raw_at
+    order = np.argsort(knum, kind="stable")
+    ptr_type = np.int32 if len(knum) < (1 << 31) else np.int64
+    key_ptr = np.zeros(n_keys + 1, ptr_type)
+    np.cumsum(np.bincount(knum, minlength=n_keys), out=key_ptr[1:])
+    entry_node, entry_alias = node[order], alias[order]
+    del order, knum, node, alias
+    kord = np.argsort(khash, kind="stable")
+    return {"node_ids": node_ids, "raw": raw, "node_name_ref": node_name_ref,
+            "key_raw_ref": key_raw_ref, "key_hashes": khash[kord],
+            "key_order": kord.astype(np.int32), "key_seed": kseed, "key_ptr": key_ptr,
+            "entry_node": entry_node, "entry_alias": entry_alias, "count": count,
+            "ids_digest": digest, "tokens": tokens, "tok_word": tok_word, "tok_key": tok_key}
+
+
+def _concat(a: StrArray, b: StrArray) -> StrArray:
+    data = np.concatenate([a.data, b.data])
+    off = np.concatenate([np.asarray(a.off, np.int64), np.asarray(b.off[1:], np.int64) + len(a.data)])
+    return StrArray(data, off.astype(np.uint32) if len(data) < (1 << 32) else off)
+
+
+def _token_tables(words: StrArray, tok_word: np.ndarray, tok_key: np.ndarray, n_keys: int
+                  ) -> dict[str, Any]:
+    """Word vocabulary (first-seen order), word -> keys postings, and a gram index over the
+    vocabulary. Every key's distinct words, in key order, are ``words[tok_word]`` of key
+    ``tok_key`` (``words`` lists each batch's distinct words, so a word may repeat across
+    batches; interned here by hash, no dict of words)."""
+    wnum, wfirst, thash, tseed = intern(words)
+    vocab = words.take(wfirst) if len(wfirst) < len(words) else words
+    del words
+    n_vocab = len(wfirst)
+    tnum = wnum.astype(np.int32)[tok_word]
+    del wnum
+    counts = np.bincount(tnum, minlength=n_vocab)
+    tok_ptr = np.zeros(n_vocab + 1, np.int64)
+    np.cumsum(counts, out=tok_ptr[1:])
+    # keys come in order, so a stable sort by word leaves each word's keys sorted
+    order = np.argsort(tnum, kind="stable")
+    del tnum
+    tok_post = tok_key[order]
+    del order, tok_key
+    vcodes, vptr, vpost, vcount = _gram_table(vocab)
+    vord = np.argsort(thash, kind="stable")
+    return {"vocab": vocab, "vocab_hashes": thash[vord], "vocab_order": vord.astype(np.int32),
+            "vocab_seed": tseed, "tok_ptr": tok_ptr, "tok_post": tok_post,
             "vgram_codes": vcodes, "vgram_ptr": vptr, "vgram_post": vpost, "vgram_count": vcount}
+
+
+def _gram_table(words: Sequence[str], chunk: int = 50_000
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`byokg.language.grams.gram_table` over ``words`` in chunks of words (the same
+    tables; its temporary arrays are a few times the words' text, too much for millions).
+
+    Three passes over the chunks: the distinct gram codes; the postings per gram; then each
+    chunk's postings placed after the previous chunks' (chunks are in word order, so every
+    gram's postings come out sorted)."""
+    n = len(words)
+    spans = [(s, min(s + chunk, n)) for s in range(0, n, chunk)]
+
+    def grams(s: int, e: int) -> tuple[np.ndarray, np.ndarray]:
+        part = words.decode(s, e) if isinstance(words, StrArray) else list(words[s:e])
+        key_of, codes = _codes(part)
+        return key_of + s, codes
+
+    parts = [_distinct(grams(s, e)[1]) for s, e in spans]
+    uniq = _distinct(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
+    del parts
+    m = max(n, 1)
+
+    def pairs(s: int, e: int) -> np.ndarray:
+        key_of, codes = grams(s, e)
+        p = np.searchsorted(uniq, codes).astype(np.int64)
+        p *= m
+        p += key_of
+        return _distinct(p)  # sorted by (gram, word), each once
+
+    per_gram = np.zeros(len(uniq), np.int64)
+    per_word = np.zeros(n, np.int32)
+    for s, e in spans:
+        p = pairs(s, e)
+        per_gram += np.bincount(p // m, minlength=len(uniq))
+        per_word[s:e] = np.bincount(p % m - s, minlength=e - s)
+    ptr = np.zeros(len(uniq) + 1, np.int64)
+    np.cumsum(per_gram, out=ptr[1:])
+    post = np.empty(int(ptr[-1]), np.int32)
+    fill = ptr[:-1].copy()
+    for s, e in spans:
+        p = pairs(s, e)
+        g = p // m
+        new = np.ones(len(g), np.bool_)
+        np.not_equal(g[1:], g[:-1], out=new[1:])
+        at = np.flatnonzero(new)
+        start = np.repeat(at, np.diff(np.append(at, len(g))))  # first posting of its gram
+        post[fill[g] + (np.arange(len(p)) - start)] = p % m
+        fill += np.bincount(g, minlength=len(uniq))
+    return uniq, ptr, post, per_word
+
+
+def _distinct(a: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (a sort and a mask: numpy 2's hashing ``np.unique`` is several
+    times slower on millions of int64)."""
+    a = np.sort(a)
+    if len(a) > 1:
+        keep = np.ones(len(a), np.bool_)
+        np.not_equal(a[1:], a[:-1], out=keep[1:])
+        a = a[keep]
+    return a
+
+
+def _key_weight(tok_ptr: np.ndarray, tok_post: np.ndarray, idf: np.ndarray, n_keys: int,
+                step: int = 1 << 22) -> np.ndarray:
+    """Summed IDF of every key's distinct words: ``bincount(tok_post, repeat(idf, df))`` in
+    slices of about ``step`` postings (``np.add.at`` adds in the same order, so the sums are
+    the same to the last bit) instead of one float per posting at once."""
+    out = np.zeros(n_keys, np.float64)
+    df = np.diff(tok_ptr)
+    t = 0
+    while t < len(df):
+        e = int(np.searchsorted(tok_ptr, tok_ptr[t] + step, side="right")) - 1
+        e = min(max(e, t + 1), len(df))
+        a, b = int(tok_ptr[t]), int(tok_ptr[e])
+        np.add.at(out, tok_post[a:b], np.repeat(idf[t:e], df[t:e]))
+        t = e
+    return out
+
+
+def _initials_table(spellings: Sequence[str], chunk: int = 1 << 20
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted initials (at most six letters: a fixed-width numpy string array) of every key
+    that has two or more, with the key of each (ties in key order)."""
+    parts: list[np.ndarray] = []
+    kis = array("i")
+    got: list[str] = []
+    for ki, raw in enumerate(spellings):
+        ini = _initials(raw)
+        if len(ini) >= 2:
+            got.append(ini)
+            kis.append(ki)
+            if len(got) >= chunk:
+                parts.append(np.array(got, dtype="<U6"))
+                got = []
+    parts.append(np.array(got, dtype="<U6"))
+    inis = np.concatenate(parts)
+    del parts, got
+    order = np.argsort(inis, kind="stable")
+    keys = np.frombuffer(kis, np.int32) if len(kis) else np.zeros(0, np.int32)
+    return inis[order], keys[order]
 
 
 def _weighted_counts(post: np.ndarray, w: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

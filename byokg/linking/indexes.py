@@ -20,7 +20,7 @@ from typing import Any
 from byokg.config import graph_cache_dir, slug
 from byokg.errors import InputError
 from byokg.graph.store import GraphStore
-from byokg.linking.manifest import collect_names, mismatch, read_manifest
+from byokg.linking.manifest import collect_names, mismatch, read_manifest, store_fingerprint
 from byokg.models.services import Services
 
 log = logging.getLogger("byokg.linking")
@@ -39,10 +39,12 @@ def _graph_folder(store: GraphStore, services: Services, index_dir: str | Path |
 
 
 def _on_disk(folder: Path, expect: dict[str, Any], load: Callable[[], Any],
-             make: Callable[[], Any], store_uri: str) -> Any:
+             make: Callable[[], Any], store_uri: str, *, why: str | None = None) -> Any:
     """An index kept in ``folder``: loaded when its manifest matches ``expect``, else made and
-    saved; its ``status`` says which (``built``, ``loaded``, ``rebuilt: <why>``)."""
-    why = mismatch(read_manifest(folder), expect)
+    saved; its ``status`` says which (``built``, ``loaded``, ``rebuilt: <why>``). ``why``: the
+    caller already knows it cannot be loaded."""
+    if why is None:
+        why = mismatch(read_manifest(folder), expect)
     if why is None:
         try:
             index = load()
@@ -81,10 +83,14 @@ def get_name_index(store: GraphStore, services: Services | None = None, *,
             index.status = "built"
             return index
         folder = root / "names"
-        pairs, fp = collect_names(store)
+        why = mismatch(read_manifest(folder), {"kind": "names", "format": FORMAT})
+        if why is not None:  # nothing usable there: build in one pass, fingerprint included
+            return _on_disk(folder, {"kind": "names", "format": FORMAT}, lambda: None,
+                            lambda: NameIndex.from_store(store), store.uri, why=why)
+        fp = store_fingerprint(store)  # a pass without keeping the names
         return _on_disk(folder, {"kind": "names", "format": FORMAT, "fingerprint": fp},
-                        lambda: NameIndex.load(folder, expect_fingerprint=fp),
-                        lambda: NameIndex.from_pairs(pairs, fingerprint_=fp), store.uri)
+                        lambda: NameIndex.load(folder, expect_fingerprint=fp, store=store),
+                        lambda: NameIndex.from_store(store), store.uri)
 
     return services.shared(f"name-index:{store.uri}", build)
 
