@@ -589,7 +589,7 @@ def _intern_pairs(batches: Iterable[Sequence[tuple[str, str]]], fp: Fingerprint 
     One pass in Python appends each new node's name (and its id, unless ``shared_ids`` already
     lists the nodes in pair order) and each pair's key to buffers; consecutive pairs of one id
     are one node. Nodes and keys are then interned by hash (:func:`intern`), so a node whose
-    pairs are not consecutive is still one node, and the tables are made with numpy. Long: the
+    pairs are not consecutive is still one node, and the tables are made with numpy. Long because the
     pass and its bookkeeping (aliases, first spellings) belong together.
     """
     names, aliases, keyb, tokb = StrBuilder(), StrBuilder(), StrBuilder(), StrBuilder()
