@@ -1,21 +1,7 @@
 """The fuzzy name index as it was before its strings moved into buffers (lists and dicts of
 Python strings): the reference the compact index must answer exactly like. Test code only.
 
-Fuzzy name index: exact/alias lookup, token + n-gram candidate generation, rapidfuzz scoring.
-
-Built once from ``store.iter_node_names()``. A mention is normalised (case, accents, punctuation,
-whitespace); an exact or alias hit scores 1.0 and always ranks first. Otherwise each mention
-word is matched to the graph's word vocabulary (itself and spellings within one or two edits,
-found through a character bigram/trigram index over the vocabulary), every name holding those
-words gets an IDF-weighted overlap score in one ``numpy.bincount``, and only the best couple of
-hundred names are scored with rapidfuzz. No mention ever scores every name.
-
-The fuzzy score (:func:`score_names`) is
-``max(ratio, token_sort_ratio, token_set_ratio * (0.6 + 0.4 * len_ratio)) / 100`` on the
-normalised strings, capped at 0.99 so it never ties an exact match: typos go through
-``ratio``, word order through ``token_sort_ratio``, a mention longer than the name ("wynton
-marsalis trumpeter" -> "Wynton Marsalis") through ``token_set_ratio``, discounted by how much
-of the longer string the shorter one covers (so "Wynton Marsalis" beats "Wynton").
+Its query methods are the compact index's own (inherited); only the storage is the old one.
 """
 
 from __future__ import annotations
@@ -23,17 +9,14 @@ from __future__ import annotations
 import json
 import logging
 import math
-import re
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
 
 from byokg.errors import InputError
-from byokg.language import lexicon
 from byokg.language.grams import fast_normalize, gram_table
 from byokg.linking import fuzzy
 from byokg.linking.interning import intern_names
@@ -48,40 +31,6 @@ from byokg.linking.manifest import (
 log = logging.getLogger("byokg.linking")
 
 FORMAT = 1
-FUZZY_CAP = 0.99
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-
-STOP_WORDS = lexicon.NAME_STOPWORDS  # function words that never make a name match alone
-
-
-_GLUED_BEFORE = "-&+#@/_"  # a character joined to the span: it is part of a longer token
-_GLUED_AFTER = "-&+#@/_'’"
-
-
-def short_name_ok(span: str) -> bool:
-    """Whether a span of 1–3 characters is written like a name: it has a capital letter or a
-    digit ("Go", "C", "R", "UK", "Io", "U2"), and is not a common word ("In", "It", "A") unless
-    written in capitals ("US", "IT")."""
-    if not any(c.isupper() or c.isdigit() for c in span):
-        return False
-    common = span.lower() in STOP_WORDS
-    return not common or (span.isupper() and len(span) >= 2)
-
-
-class Spot(BaseModel):
-    """A graph name found verbatim (after normalisation) in a text.
-
-    ``start``/``end`` are character offsets into the original text; ``exact`` is True when the
-    span is written exactly like one of the nodes' names (same case and accents).
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    mention: str
-    start: int
-    end: int
-    ids: tuple[str, ...]
-    exact: bool
 
 
 class NameIndex(fuzzy.NameIndex):
@@ -222,20 +171,6 @@ class NameIndex(fuzzy.NameIndex):
 _TABLES = ("tok_ptr", "tok_post", "vgram_codes", "vgram_ptr", "vgram_post", "vgram_count")
 
 
-def _initials(raw: str) -> str:
-    """The initials of a name's capitalised words ("United States of America" -> "USA"); empty
-    when a word is neither capitalised nor a lower-case function word, or for one word."""
-    parts = raw.replace("-", " ").split()
-    if not 2 <= len(parts) <= 6:
-        return ""
-    out = []
-    for w in parts:
-        if w[:1].isupper():
-            out.append(w[0])
-        elif w.lower() not in STOP_WORDS:
-            return ""
-    return "".join(out)
-
 
 def _token_tables(keys: Sequence[str]) -> dict:
     """Word vocabulary, word -> keys postings, and a gram index over the vocabulary."""
@@ -258,54 +193,3 @@ def _token_tables(keys: Sequence[str]) -> dict:
     vcodes, vptr, vpost, vcount = gram_table(vocab_list)
     return {"vocab": vocab_list, "tok_ptr": tok_ptr, "tok_post": tok_post,
             "vgram_codes": vcodes, "vgram_ptr": vptr, "vgram_post": vpost, "vgram_count": vcount}
-
-
-def _weighted_counts(post: np.ndarray, w: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct ids in ``post`` and the summed weights of each."""
-    if len(post) * 8 < n:  # few postings: sort them instead of touching all n ids
-        uniq, inv = np.unique(post, return_inverse=True)
-        return uniq, np.bincount(inv, weights=w)
-    sums = np.bincount(post, weights=w, minlength=n)
-    uniq = np.flatnonzero(sums)
-    return uniq, sums[uniq]
-
-
-def _overlap_top(codes: np.ndarray, ptr: np.ndarray, post: np.ndarray, count: np.ndarray,
-                 query: np.ndarray, limit: int) -> np.ndarray:
-    """Ids of the ``limit`` items sharing the most grams with ``query`` (by Dice overlap);
-    ``count[i]`` is item ``i``'s number of distinct grams."""
-    n = len(count)
-    pos = np.searchsorted(codes, query)
-    pos[pos >= len(codes)] = 0
-    g = pos[codes[pos] == query]
-    if not len(g):
-        return np.zeros(0, np.int64)
-    parts = [post[ptr[i]:ptr[i + 1]] for i in g.tolist()]
-    ids = np.concatenate(parts)
-    uniq, shared = _weighted_counts(ids, np.ones(len(ids)), n)
-    if len(uniq) <= limit:
-        return uniq
-    dice = shared / (len(query) + count[uniq])
-    return uniq[np.argpartition(-dice, limit)[:limit]]
-
-
-def score_names(key: str, choices: Sequence[str]) -> np.ndarray:
-    """Fuzzy similarity (0..0.99) of a normalised mention to normalised names.
-
-    ``max(ratio, token_sort_ratio, token_set_ratio * (0.6 + 0.4 * len_ratio)) / 100``:
-    ``ratio`` for typos in the written order, ``token_sort_ratio`` for word order,
-    ``token_set_ratio`` for a mention that contains the name or the reverse, discounted by
-    how much of the longer string the shorter covers.
-    """
-    from rapidfuzz import fuzz, process
-
-    if not choices:
-        return np.zeros(0, np.float32)
-    q = [key]
-    plain = process.cdist(q, choices, scorer=fuzz.ratio, dtype=np.float32)[0]
-    srt = process.cdist(q, choices, scorer=fuzz.token_sort_ratio, dtype=np.float32)[0]
-    sets = process.cdist(q, choices, scorer=fuzz.token_set_ratio, dtype=np.float32)[0]
-    lens = np.fromiter((len(c) for c in choices), np.float32, len(choices))
-    cov = np.minimum(lens, len(key)) / np.maximum(lens, len(key))
-    score = np.maximum(np.maximum(plain, srt), sets * (0.6 + 0.4 * cov)) / 100.0
-    return np.minimum(score, FUZZY_CAP)
