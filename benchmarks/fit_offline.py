@@ -41,8 +41,8 @@ from typing import Any
 
 from benchmarks import paraphrase_graphs as pg
 
-FITTED = ("coverage", "precision", "type", "meaning", "step", "idle", "idle_bare", "leftover",
-          "unsaid", "voice", "role", "mirror", "conjunction", "unnamed_end")
+FITTED = ("said", "type", "meaning", "step", "order", "idle", "led", "weak", "leftover",
+          "leftover_said", "converse", "voice", "mirror", "conjunction", "unnamed_end")
 GRID = (0.0, 0.5, 0.75, 0.9, 1.1, 1.33, 2.0, 3.0)
 KEEP = 150  # chains kept per question (the typed ones)
 
@@ -157,7 +157,8 @@ def objective(data: list[list[tuple[dict, float, int]]], w: Any, extra: dict | N
     return total / max(1, len(data))
 
 
-SIGN = {"step": -1.0, "idle": -1.0, "unsaid": -1.0, "unnamed_end": -1.0}
+SIGN = {"step": -1.0, "order": -1.0, "idle": -1.0, "led": -1.0, "weak": -1.0,
+        "leftover": -1.0, "leftover_said": -1.0, "converse": -1.0, "unnamed_end": -1.0}
 FEATURE = {"step": "extra_steps"}
 
 
@@ -177,7 +178,7 @@ def fit_softmax(data: list[list[tuple[dict, float, int]]], l2: float = 1e-3,
             continue  # nothing to learn from: no right chain, or all alike
         x = np.array([[SIGN.get(k, 1.0) * r[0].get(FEATURE.get(k, k), 0.0) for k in names]
                       for r in rows])
-        fixed = np.array([-r[0].get("order", 0.0) for r in rows])
+        fixed = np.zeros(len(rows))
         qs.append((x, fixed, vals / vals.sum()))
     w = np.array([getattr(WEIGHTS.chain, k) for k in names], dtype=np.float64)
     for _ in range(steps):

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict
 from byokg.language import lexicon as lx
 from byokg.language.analysis import CATEGORY_NOUNS, QuestionAnalysis, humanize_relation, term_sim
 from byokg.language.literals import LiteralKind, literal_kind
-from byokg.language.relwords import verbalize
+from byokg.language.relwords import end_nouns
 from byokg.language.text import STOPWORDS, stem, words
 
 Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
@@ -172,19 +172,6 @@ def label_nouns(relations: Sequence[tuple[str, Sequence[str], Sequence[str]]]
         for lab in domain:
             out.setdefault(lab, []).extend(end_nouns(rel, True))
     return {lab: tuple(dict.fromkeys(v)) for lab, v in out.items()}
-
-
-def end_nouns(relation: str, inverted: bool) -> tuple[str, ...]:
-    """The nouns that name the nodes a hop reaches, read from the relation's verbalisation:
-    the "N of" phrases reading from the reached node (``advisor`` forwards: "advisor";
-    ``wrote`` backwards: "writer"), and a noun-form name walked forwards (``home_venue``)."""
-    p = verbalize(relation)
-    suffix = " " + lx.RELATIONAL_OF
-    out = [x[: -len(suffix)] for x in p.along(not inverted)
-           if x.endswith(suffix) and len(x) > len(suffix)]
-    if not inverted and p.form in ("noun", "generic"):
-        out.append(p.text())
-    return tuple(dict.fromkeys(out))
 
 
 def _best(sim: Similarity, left: Sequence[str], right: Sequence[str]) -> float:
