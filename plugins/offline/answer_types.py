@@ -223,13 +223,16 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
         if lit is not None or end.agentive:
             return scores.category_misfit  # a year or the people who did it is no kind
         return scores.labelled_unsure if end.labels else 0.0
-    if exp.type_words:
+    # "which *person*" asks what "who" asks (when no label of the graph is named)
+    person = exp.kind == "person" or (bool(exp.type_words)
+                                      and all(w in lx.PERSON_WORDS for w in exp.type_words))
+    if exp.type_words and not person:
         return _typed_word(exp, end, sim, lex, semantic, scores)
     if lit is not None:
-        return (scores.literal_for_entity if exp.kind in ("person", "place")
+        return (scores.literal_for_entity if person or exp.kind == "place"
                 else scores.literal_for_thing)
     names = [*end.labels, *end.nouns]
-    if exp.kind == "person":
+    if person:
         # "who" also asks for organisations (who signed, who owns): a miss costs little
         s = _best(sim, KIND_WORDS["person"], names)
         agent = any(is_agentive(n) for n in end.labels) or end.agentive
