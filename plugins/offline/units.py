@@ -113,6 +113,7 @@ def structure(analysis: QuestionAnalysis, mentions: dict[str, tuple[int, int]],
     units = [_unit(toks, run, owner, type_at) for run in runs]
     units = [u for u in units if u is not None]
     units = _split_heads(toks, units, owner)
+    units = _categorised(toks, units)
     if type_at >= 0 and _attribute(toks, type_at, owner):
         units = [dataclasses.replace(u, attribute=True) if u.kind == "type" else u
                  for u in units]
@@ -255,6 +256,21 @@ def _split_heads(toks: Sequence[str], units: list[Unit], owner: Sequence[str | N
     """Mark the nouns relative clauses qualify (see :func:`_is_head`)."""
     return [dataclasses.replace(u, kind="head", noun=False) if _is_head(toks, u, owner) else u
             for u in units]
+
+
+def _categorised(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
+    """"What *kind* of *movie* is X", "which *type* of *music* does X play": the noun after
+    a category word and "of" names the class whose kind is asked (what the mention is), not a
+    relation: a head no step takes."""
+    out = list(units)
+    for k, u in enumerate(units):
+        i = u.start - 1
+        while i >= 0 and toks[i] in lx.ARTICLES:
+            i -= 1
+        if (u.kind == "plain" and i >= 1 and toks[i] == lx.RELATIONAL_OF
+                and toks[i - 1] in lx.CATEGORY_NOUNS):
+            out[k] = dataclasses.replace(u, kind="head", noun=False)
+    return out
 
 
 def _is_head(toks: Sequence[str], u: Unit, owner: Sequence[str | None]) -> bool:
