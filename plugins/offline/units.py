@@ -114,6 +114,7 @@ def structure(analysis: QuestionAnalysis, mentions: dict[str, tuple[int, int]],
     units = [u for u in units if u is not None]
     units = _split_heads(toks, units, owner)
     units = _categorised(toks, units)
+    units = _with_objects(toks, units)
     if type_at >= 0 and _attribute(toks, type_at, owner):
         units = [dataclasses.replace(u, attribute=True) if u.kind == "type" else u
                  for u in units]
@@ -270,6 +271,32 @@ def _categorised(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
         if (u.kind == "plain" and i >= 1 and toks[i] == lx.RELATIONAL_OF
                 and toks[i - 1] in lx.CATEGORY_NOUNS):
             out[k] = dataclasses.replace(u, kind="head", noun=False)
+    return out
+
+
+def _verb(tok: str) -> bool:
+    """A verb form English morphology knows: a base or past form of an irregular verb, a
+    past participle or a gerund."""
+    return tok in lx.IRREGULAR_VERBS or tok in lx.PAST_FORMS or _participle(tok)
+
+
+def _with_objects(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
+    """A verb and its direct object after an article are one predicate: "who *wrote the
+    screenplay* for X", "which films did X *write the score* for" (one step says both). Not a
+    relational noun ("wrote the *biography of* …") nor a noun a clause qualifies."""
+    out: list[Unit] = []
+    for u in units:
+        prev = out[-1] if out else None
+        between = toks[prev.end + 1:u.start] if prev is not None else []
+        if (prev is not None and prev.kind == "plain" and not prev.noun and not prev.prep
+                and len(prev.words) == 1 and _verb(prev.words[0]) and u.kind == "plain"
+                and not u.noun and between and all(t in lx.ARTICLES for t in between)):
+            out[-1] = dataclasses.replace(
+                prev, text=f"{prev.text} {' '.join(between)} {u.text}",
+                words=(*prev.words, *u.words), tokens=(*prev.tokens, *u.tokens), prep=u.prep,
+                phrasal=u.phrasal)
+            continue
+        out.append(u)
     return out
 
 
