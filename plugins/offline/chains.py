@@ -70,6 +70,7 @@ Hop = tuple[str, bool]  # (relation, walked against its stored direction)
 
 _DO_WORDS = lx.DO_WORDS
 _CLAUSE_WORDS = lx.CLAUSE_WORDS
+_GENERIC_KIND_WORDS = frozenset(w for ws in KIND_WORDS.values() for w in ws)
 
 
 @dataclass
@@ -238,11 +239,19 @@ class ChainScorer:
 
     def type_sim(self, left: Sequence[str], right: Sequence[str]
                  ) -> dict[tuple[str, str], float]:
-        """Word-to-name similarity for answer types (type words and the generic words of
-        *who* / *where* against labels and the nouns naming a hop's ends): the calibrated
-        similarity itself, not relative to the graph's relations as a unit's is — whether a
-        writer is a person does not depend on what else the graph has (relative to a film
-        graph's relations, "movies" is nearest ``genre``)."""
+        """Word-to-name similarity for answer types (against labels and the nouns naming a
+        hop's ends). A type word the question writes is compared by the calibrated
+        similarity itself: whether a writer is a person does not depend on what else the
+        graph has (relative to a film graph's relations, "movies" is nearest ``genre``). The
+        generic words a question word stands for ("place" for *where*, "person" for *who*)
+        are compared relative to the graph's names, as a unit is (:meth:`prepare`): the
+        most place-like ends of a graph are where *where* points, though "place" is near
+        no name in absolute terms."""
+        if all(w in _GENERIC_KIND_WORDS for w in left):
+            vocab = (*self.vocabulary, *self.labels)
+            return self.similarity.unit_scores(left, right, vocabulary=vocab,
+                                               spread=(self.w.z_low, self.w.z_high),
+                                               gate=self.w.gate)
         return self.sim(left, right)
 
     def prepare(self, relations: Sequence[str]) -> None:
