@@ -13,10 +13,12 @@ on the report split.
    confidence features (:func:`byokg.plugins.offline.confidence.features`) and whether the
    first answer is right fit a logistic model (:class:`ConfidenceModel`), L2-regularised.
 
-The weights in the package: ``--joint --half --start earlier.json --only
-idle_bare,leftover,meaning,role,type,unsaid,step,idle`` with the reasoner's earlier weights
-(coverage 0.45, precision 0.35, type 0.25, step 0.04, idle 0.12, unsaid 0.08, voice 0.1,
-mirror 0.12, conjunction 0.3, unnamed_end 0.3, the new ones 0) as the start.
+The chain weights in the package are hand-set for the unit alignment: this fit (``--joint
+--half``) raised the fit split's figure and lost the film graph's 2- and 3-hop questions, so
+it was not adopted; the confidence coefficients in the package are this script's
+(``--no-fit --confidence-rows`` per install, then ``--fit-confidence``). The chains' features
+are collected under the weights in force and the alignment inside them is chosen with those
+weights, so a fit far from them is only approximate.
 
 Run: ``.venv/bin/python -m benchmarks.fit_offline --embedder core|minilm --cache`` collects
 one install's chains (kept in the temporary folder with ``--cache``); ``--joint`` then fits one
