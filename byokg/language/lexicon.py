@@ -262,6 +262,51 @@ SYMMETRIC_NOUNS = frozenset({"spouse", "partner", "sibling", "friend", "neighbor
                              "neighbour", "colleague", "twin", "cousin", "peer", "rival",
                              "teammate", "ally", "border", "borders"})
 
+# --------------------------------------------------------------------------- relational nouns
+
+# Converse relational nouns of English: if A is the *child* of B, B is the *parent* of A. A
+# relation read as one of them walked backwards reads as the other ("children" backwards is
+# "parent of"), so "the parents of X" and "X 's daughter" pick the two directions of one
+# relation. Pairs of general English, read both ways (a noun may have several converses:
+# an advisor's advisees are their students); a compound is looked up whole first ("parent
+# company"), then by its last word.
+CONVERSE_NOUNS: tuple[tuple[str, str], ...] = (
+    ("parent", "child"), ("grandparent", "grandchild"), ("ancestor", "descendant"),
+    ("employer", "employee"), ("teacher", "student"), ("advisor", "advisee"),
+    ("advisor", "student"), ("adviser", "advisee"), ("adviser", "student"), ("supervisor", "supervisee"),
+    ("supervisor", "student"), ("mentor", "mentee"), ("mentor", "protege"),
+    ("master", "apprentice"), ("predecessor", "successor"), ("parent company", "subsidiary"),
+    ("parent organization", "subsidiary"), ("owner", "possession"), ("leader", "follower"),
+    ("doctor", "patient"), ("landlord", "tenant"), ("host", "guest"), ("seller", "buyer"),
+    ("lender", "borrower"), ("creditor", "debtor"), ("creator", "creation"),
+    ("inventor", "invention"), ("superior", "subordinate"),
+)
+# Relational nouns of English that name a kind of a more general one: "X 's *daughter*" is
+# one of X's *children*, "X 's *mother*" one of X's *parents*. A question word is compared
+# with a relation through its general noun too (kinship and partnership; general English).
+RELATIONAL_HYPERNYMS: dict[str, str] = {
+    "son": "child", "daughter": "child", "kid": "child", "kids": "child", "offspring": "child",
+    "sons": "child", "daughters": "child", "mother": "parent", "father": "parent",
+    "mom": "parent", "mum": "parent", "dad": "parent", "mothers": "parent",
+    "fathers": "parent", "husband": "spouse", "wife": "spouse", "husbands": "spouse",
+    "wives": "spouse", "brother": "sibling", "sister": "sibling", "brothers": "sibling",
+    "sisters": "sibling", "grandson": "grandchild", "granddaughter": "grandchild",
+    "grandmother": "grandparent", "grandfather": "grandparent", "boyfriend": "partner",
+    "girlfriend": "partner", "stepson": "stepchild", "stepdaughter": "stepchild",
+}
+# Words that join two content words into one unit of meaning ("cause *of* death", "line
+# *of* work", "a man *or* a woman"): what a question says with them is one thing
+JOINING_WORDS = frozenset({"of", "or"})
+# particles of English phrasal verbs: "come *out*", "set *up*", "put *out*" mean something
+# else than their verb alone, so the verb and its particle are read together
+PARTICLES = frozenset({"out", "up", "off", "down", "away"})
+# Words that end a relative clause's head noun: "the city *where* X was born", "the films
+# *that* X directed" (the noun names the kind of thing the clause describes, not a relation)
+RELATIVE_WORDS = frozenset({"where", "that", "which", "who", "whom", "whose"})
+# words that open a clause of its own in a question ("which person was born in X *and* is
+# married to Y"): each clause's words are about the entity of that clause
+CLAUSE_SPLITS = frozenset({"and", "but"})
+
 # --------------------------------------------------------------------------- property names
 
 # A prior from a property's *name*, weighed together with its values: words that usually

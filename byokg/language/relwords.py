@@ -35,8 +35,8 @@ from pydantic import BaseModel, ConfigDict
 
 from byokg.language import lexicon as lx
 
-__all__ = ["RelationPhrases", "agent_noun", "base_verb", "name_words", "participle",
-           "past_tense", "singular", "verbalize"]
+__all__ = ["RelationPhrases", "agent_noun", "base_verb", "converse_noun", "end_nouns",
+           "hypernym", "name_words", "participle", "past_tense", "singular", "verbalize"]
 
 Form = Literal["passive", "verb", "verb_prep", "noun_of", "noun", "generic", "opaque"]
 
@@ -46,6 +46,10 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _PAST_OF = {past: base for base, (past, _pp) in lx.IRREGULAR_VERBS.items()}
 _PARTICIPLE_OF = {pp: base for base, (_past, pp) in lx.IRREGULAR_VERBS.items()}
 _NOUN_VERB = {n: verb for verb, nouns in lx.VERB_NOUNS.items() for n in nouns}
+_CONVERSE: dict[str, tuple[str, ...]] = {}
+for _a, _b in lx.CONVERSE_NOUNS:
+    _CONVERSE[_a] = (*_CONVERSE.get(_a, ()), _b)
+    _CONVERSE[_b] = (*_CONVERSE.get(_b, ()), _a)
 
 
 class RelationPhrases(BaseModel):
@@ -121,6 +125,30 @@ def singular(word: str) -> str:
     if word.endswith(("ses", "xes", "zes", "ches", "shes")):
         return word[:-2]
     return word[:-1]
+
+
+def converse_noun(noun: str) -> tuple[str, ...]:
+    """The converse relational nouns of English (``children`` -> ``parent``, ``employer`` ->
+    ``employee``, ``advisor`` -> ``advisee``, ``student``; ``parent company`` ->
+    ``subsidiary``): the whole phrase first, then its last word; empty when the lexicon
+    has none."""
+    ws = noun.lower().split()
+    if not ws:
+        return ()
+    ws[-1] = singular(ws[-1])
+    whole = " ".join(ws)
+    return _CONVERSE.get(whole) or (_CONVERSE.get(ws[-1], ()) if len(ws) > 1 else ())
+
+
+def hypernym(word: str) -> str | None:
+    """The more general relational noun a word names a kind of (``daughter`` -> ``child``,
+    ``mother`` -> ``parent``), from the lexicon; None for other words."""
+    return lx.RELATIONAL_HYPERNYMS.get(word.lower())
+
+
+def _converse_of(phrases: list[str], words: list[str]) -> list[str]:
+    """"N of" with the converses of the noun ``words``, when English has some."""
+    return [f"{o} of" for o in converse_noun(" ".join(words)) if f"{o} of" not in phrases]
 
 
 def past_tense(base: str) -> str:
@@ -267,6 +295,7 @@ def _passive(head: list[str]) -> tuple[list[str], list[str]]:
     base = base_verb(verb) or verb
     fwd = [" ".join([*head, "by"])]
     bwd = [" ".join([*head[:-1], past_tense(base)]), f"{agent_noun(base)} of"]
+    fwd += _converse_of(fwd, [agent_noun(base)])  # advised_by: the head is the *advisee*
     return fwd, bwd
 
 
@@ -295,6 +324,7 @@ def _verb(words: list[str]) -> tuple[list[str], list[str]]:
     if not obj:
         fwd.append(f"{agent} of")
         bwd.append(f"has {agent}")
+        bwd += _converse_of(bwd, [agent])  # employs: the tail is the *employee*
     fwd += [n for n in lx.VERB_NOUNS.get(verb, ())[:1]]
     return fwd, bwd
 
@@ -312,6 +342,7 @@ def _noun(words: list[str]) -> tuple[list[str], list[str]]:
     base = _verb_of_agent(words[-1])
     if base and len(words) == 1:
         bwd.append(past_tense(base))
+    fwd += _converse_of(fwd, words)  # children: the head is the *parent* of the tail
     if words[-1] in lx.SYMMETRIC_NOUNS:
         fwd += [p for p in bwd if p not in fwd]
         bwd += [p for p in fwd if p not in bwd]
@@ -344,6 +375,8 @@ def _noun_of(head: list[str], prep: str) -> tuple[list[str], list[str]]:
     bare noun."""
     np_ = " ".join(head)
     fwd, bwd = [f"{np_} {prep}"], [f"has {np_}", np_]
+    if prep == lx.RELATIONAL_OF:
+        bwd += _converse_of(bwd, head)  # parent_of: the tail is the *child* of the head
     if head[-1] in lx.SYMMETRIC_NOUNS:
         bwd.insert(0, fwd[0])
     return fwd, bwd
@@ -400,3 +433,21 @@ def verbalize(relation: str, domain: str | None = None, range: str | None = None
     return RelationPhrases(relation=relation, words=tuple(words), form=form,
                            forward=tuple(dict.fromkeys(fwd)), backward=tuple(dict.fromkeys(bwd)),
                            domain=dom, range=rng, singular=one)
+
+
+@functools.lru_cache(maxsize=65536)
+def end_nouns(relation: str, inverted: bool) -> tuple[str, ...]:
+    """The nouns that name the node a hop reaches: the "N of" phrases read from the reached
+    node (``advisor`` forwards: "advisor"; ``wrote`` backwards: "writer"; ``children``
+    backwards: "parent", its converse), and a noun-form name walked forwards
+    (``home_venue``)."""
+    p = verbalize(relation)
+    suffix = " " + lx.RELATIONAL_OF
+    out = [x[: -len(suffix)] for x in p.along(not inverted)
+           if x.endswith(suffix) and len(x) > len(suffix)]
+    if not inverted and p.form in ("noun", "generic"):
+        core = list(p.words)
+        while len(core) > 1 and core[0] in lx.RELATION_PREFIXES:
+            core.pop(0)  # ``hasChild``: the noun is "child"
+        out.append(" ".join(core) or p.text())
+    return tuple(dict.fromkeys(out))

@@ -27,8 +27,8 @@ from byokg.language.analysis import (
     lexical_phrase_score,
     lexical_relation_scores,
 )
-from byokg.language.relwords import verbalize
-from byokg.language.text import STOPWORDS
+from byokg.language.relwords import end_nouns, singular, verbalize
+from byokg.language.text import STOPWORDS, stem
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -44,6 +44,8 @@ TOPICAL_QUANTILE = 0.75  # a word's own floor: this quantile of its cosines to t
 RELATION_TEXTS = 2  # phrases per direction a relation is read as (besides its own words)
 VOCABULARY_TEXTS = 8  # phrases per relation read from the graph's vocabulary (lexicon, LLM)
 FLOOR_VOCABULARY = 4  # relations from which a word's topical floor is measured
+PRIOR_NAMES = 8  # a word's cosines to a graph's names are shrunk towards unrelated pairs
+# as if this many unrelated names were among them (relative similarity on small graphs)
 
 _VEC_LOCK = threading.Lock()
 _VECTORS: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
@@ -114,9 +116,11 @@ class Scale:
         cal = getattr(embedder, "calibration", None)
         if cal is None:
             self.floor, self.top = COSINE_FLOOR, COSINE_FLOOR + COSINE_SPAN
+            self.unrelated, self.unrelated_p90 = COSINE_FLOOR - 0.1, COSINE_FLOOR
         else:
             self.floor = (cal.unrelated + cal.unrelated_p90) / 2.0
             self.top = cal.related
+            self.unrelated, self.unrelated_p90 = cal.unrelated, cal.unrelated_p90
 
     def __call__(self, cos: float, floor: float | None = None) -> float:
         lo = self.floor if floor is None else max(self.floor, floor)
@@ -134,7 +138,11 @@ def relation_texts(name: str) -> tuple[str, ...]:
     own = set(p.words) | STOPWORDS
     extra = [x for x in (*p.forward[:RELATION_TEXTS], *p.backward[:RELATION_TEXTS])
              if set(x.split()) - own]
-    return tuple(dict.fromkeys([p.text(), *([p.singular] if p.singular else []), *extra]))
+    # the nouns naming either end ("parent of" for ``children``: its converse)
+    nouns = [f"{n} of" for inv in (False, True) for n in end_nouns(name, inv)
+             if set(n.split()) - own]
+    return tuple(dict.fromkeys([p.text(), *([p.singular] if p.singular else []), *extra,
+                                *nouns]))
 
 
 class Similarity:
@@ -158,6 +166,9 @@ class Similarity:
         self._model_known = False
         self._scale: Scale | None = None
         self._question_vec: dict[tuple[tuple[int, int], ...], Any] = {}
+        self._unit: dict[tuple[str, str, int], float] = {}
+        self._stats: dict[tuple[str, int], tuple[float, float]] = {}
+        self._sides: dict[tuple[str, str], tuple[float, float]] = {}
 
     @property
     def model(self) -> Any:
@@ -307,6 +318,118 @@ class Similarity:
             out[:, j] = cos[:, [at[t] for t in ts]].max(axis=1)
         return out
 
+    # ------------------------------------------------------------------ units
+    def unit_scores(self, probes: Sequence[str], names: Sequence[str], *,
+                    vocabulary: Sequence[str] = (), spread: tuple[float, float] = (1.0, 2.5),
+                    gate: float = 0.5) -> dict[tuple[str, str], float]:
+        """How well each probe (a question word or phrase) says each relation name, in
+        [0, 1], *relative to the graph*: the best of the lexical match and the cosine's
+        z-score among the probe's cosines to every relation of ``vocabulary`` (the graph's
+        relation names), mapped linearly from ``spread[0]`` (0) to ``spread[1]`` (1)
+        standard deviations — calibration-free across embedders: "job" is nearer
+        ``occupation`` than anything else the graph has, though not near in absolute terms —
+        and gated by the absolute cosine: nothing below the embedder's 90th-percentile
+        unrelated pair, fully from ``gate`` of the way from there to its typical synonym
+        pair (an idiom nothing in the graph is near stays unsaid). With fewer than four relations, or without a
+        model, the calibrated cosine of :meth:`phrase_similarity` (lexical only without a
+        model)."""
+        emb = self.model
+        vocab = list(dict.fromkeys(vocabulary))
+        vkey = hash((tuple(vocab), spread, gate))
+        pairs = [(p, n) for p in dict.fromkeys(probes) for n in dict.fromkeys(names)]
+        with self._lock:
+            todo = [pq for pq in pairs if (pq[0], pq[1], vkey) not in self._unit]
+        if todo:
+            got = {pq: (lexical_phrase_score(pq[0], pq[1]) if " " not in pq[0] else 0.0)
+                   for pq in todo}
+            if emb is not None and len(vocab) >= FLOOR_VOCABULARY:
+                ps = list(dict.fromkeys(p for p, _ in todo))
+                ns = list(dict.fromkeys(n for _, n in todo))
+                cos = self._name_cosines(emb, ps, ns)
+                stats = self._probe_stats(emb, ps, vocab)
+                pi = {p: i for i, p in enumerate(ps)}
+                ni = {n: i for i, n in enumerate(ns)}
+                lo = self.scale.unrelated_p90
+                hi = lo + gate * max(self.scale.top - lo, 1e-3)
+                z0, z1 = spread
+                for pq in todo:
+                    c = float(cos[pi[pq[0]], ni[pq[1]]])
+                    mu, sd = stats[pq[0]]
+                    z = (c - mu) / sd
+                    rel = min(1.0, max(0.0, (z - z0) / max(z1 - z0, 1e-3)))
+                    gated = min(1.0, max(0.0, (c - lo) / max(hi - lo, 1e-3)))
+                    got[pq] = max(got[pq], rel * gated)
+            elif emb is not None:
+                sem = self.phrase_similarity([p for p, _ in todo], [n for _, n in todo],
+                                             vocabulary=vocabulary)
+                got = {pq: max(v, sem.get(pq, 0.0)) for pq, v in got.items()}
+            with self._lock:
+                self._unit.update({(p, n, vkey): v for (p, n), v in got.items()})
+        with self._lock:
+            return {pq: self._unit[(pq[0], pq[1], vkey)] for pq in pairs}
+
+    def _probe_stats(self, emb: Any, probes: list[str], vocab: list[str]
+                     ) -> dict[str, tuple[float, float]]:
+        """Per probe, the mean and standard deviation of its cosines to the vocabulary's
+        names (each read as its :meth:`relation_texts`, the best counting), with a prior of
+        :data:`PRIOR_NAMES` names at the embedder's unrelated level."""
+        vkey = hash(tuple(vocab))
+        with self._lock:
+            todo = [p for p in probes if (p, vkey) not in self._stats]
+        if todo:
+            import numpy as np
+
+            cos = self._name_cosines(emb, todo, vocab)
+            n, k = cos.shape[1], PRIOR_NAMES
+            # shrunk towards the embedder's unrelated pairs (a prior worth ``k`` names), so a
+            # graph with a handful of relations does not make every cosine look typical
+            mu0 = self.scale.unrelated
+            sd0 = max((self.scale.unrelated_p90 - self.scale.unrelated) / 1.2816, 0.02)
+            m = cos.mean(axis=1)
+            mu = (n * m + k * mu0) / (n + k)
+            var = (n * (cos.var(axis=1) + (m - mu) ** 2) + k * (sd0 ** 2 + (mu0 - mu) ** 2)
+                   ) / (n + k)
+            sd = np.sqrt(var)
+            with self._lock:
+                self._stats.update({(p, vkey): (float(a), max(float(d), 0.02))
+                                    for p, a, d in zip(todo, mu, sd, strict=True)})
+        with self._lock:
+            return {p: self._stats[(p, vkey)] for p in probes}
+
+    def noun_sides(self, probes: Sequence[str], relation: str) -> dict[str, tuple[float, float]]:
+        """How well each probe names the node a hop along ``relation`` reaches, walked
+        forwards and backwards (:func:`~byokg.language.relwords.end_nouns`: "children"
+        forwards, its converse "parent" backwards), each in [0, 1]: lexical (stems,
+        singulars) when either end's noun is written like the probe, else the calibrated
+        cosine when both ends have a noun (one noun alone tells no direction)."""
+        sides = (end_nouns(relation, False), end_nouns(relation, True))
+        out: dict[str, tuple[float, float]] = {}
+        todo = []
+        with self._lock:
+            for p in dict.fromkeys(probes):
+                got = self._sides.get((p, relation))
+                if got is None:
+                    todo.append(p)
+                else:
+                    out[p] = got
+        if todo:
+            texts = list(dict.fromkeys(n for side in sides for n in side))
+            emb = self.model
+            cos = (self._pair_cosines(emb, todo, texts) if emb is not None and texts
+                   else None)
+            at = {t: i for i, t in enumerate(texts)}
+            for i, p in enumerate(todo):
+                # a word written like one end's noun decides; a model of meaning only
+                # when neither is (it puts converse nouns close: "parent" ~ "child")
+                pair = [max((_noun_match(p, n) for n in side), default=0.0) for side in sides]
+                if max(pair) == 0.0 and cos is not None and all(sides):
+                    pair = [max((self.scale(float(cos[i, at[n]])) for n in side), default=0.0)
+                            for side in sides]
+                out[p] = (pair[0], pair[1])
+            with self._lock:
+                self._sides.update({(p, relation): out[p] for p in todo})
+        return out
+
     # ------------------------------------------------------------------ chains
     def question_vector(self, masks: Sequence[tuple[int, int]] = ()) -> Any:
         """The question's vector with the character spans ``masks`` (its entity mentions)
@@ -370,3 +493,15 @@ class Similarity:
                 self._floor.update({w: float(v) for w, v in zip(todo, q, strict=True)})
         with self._lock:
             return {w: self._floor[w] for w in ws if w in self._floor}
+
+
+def _noun_match(word: str, noun: str) -> float:
+    """Lexical likeness of a question word and a relational noun (its last word): 1 for the
+    same singular, 0.8 for the same stem, else 0."""
+    ws = noun.split()
+    if not ws or not word:
+        return 0.0
+    a, b = singular(word.split()[-1]), singular(ws[-1])
+    if a == b:
+        return 1.0
+    return 0.8 if stem(a) == stem(b) else 0.0

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict
 from byokg.language import lexicon as lx
 from byokg.language.analysis import CATEGORY_NOUNS, QuestionAnalysis, humanize_relation, term_sim
 from byokg.language.literals import LiteralKind, literal_kind
-from byokg.language.relwords import verbalize
+from byokg.language.relwords import end_nouns
 from byokg.language.text import STOPWORDS, stem, words
 
 Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
@@ -174,19 +174,6 @@ def label_nouns(relations: Sequence[tuple[str, Sequence[str], Sequence[str]]]
     return {lab: tuple(dict.fromkeys(v)) for lab, v in out.items()}
 
 
-def end_nouns(relation: str, inverted: bool) -> tuple[str, ...]:
-    """The nouns that name the nodes a hop reaches, read from the relation's verbalisation:
-    the "N of" phrases reading from the reached node (``advisor`` forwards: "advisor";
-    ``wrote`` backwards: "writer"), and a noun-form name walked forwards (``home_venue``)."""
-    p = verbalize(relation)
-    suffix = " " + lx.RELATIONAL_OF
-    out = [x[: -len(suffix)] for x in p.along(not inverted)
-           if x.endswith(suffix) and len(x) > len(suffix)]
-    if not inverted and p.form in ("noun", "generic"):
-        out.append(p.text())
-    return tuple(dict.fromkeys(out))
-
-
 def _best(sim: Similarity, left: Sequence[str], right: Sequence[str]) -> float:
     if not left or not right:
         return 0.0
@@ -236,13 +223,16 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
         if lit is not None or end.agentive:
             return scores.category_misfit  # a year or the people who did it is no kind
         return scores.labelled_unsure if end.labels else 0.0
-    if exp.type_words:
+    # "which *person*" asks what "who" asks (when no label of the graph is named)
+    person = exp.kind == "person" or (bool(exp.type_words)
+                                      and all(w in lx.PERSON_WORDS for w in exp.type_words))
+    if exp.type_words and not person:
         return _typed_word(exp, end, sim, lex, semantic, scores)
     if lit is not None:
-        return (scores.literal_for_entity if exp.kind in ("person", "place")
+        return (scores.literal_for_entity if person or exp.kind == "place"
                 else scores.literal_for_thing)
     names = [*end.labels, *end.nouns]
-    if exp.kind == "person":
+    if person:
         # "who" also asks for organisations (who signed, who owns): a miss costs little
         s = _best(sim, KIND_WORDS["person"], names)
         agent = any(is_agentive(n) for n in end.labels) or end.agentive

@@ -9,14 +9,21 @@ node it passed or to any of the question's entities ("co-stars of Z" never answe
 
 :class:`ChainScorer` scores a chain against the question:
 
-* **alignment**: each hop is aligned with at most one question word (a *phrase*), each phrase
-  says at most one relation (a mirrored chain ``r, ~r`` may use one phrase for both hops), and
-  hops further from the entity should align with words further from its mention in the
-  question (order-aware). Word-to-relation similarity is
-  :meth:`~byokg.models.similarity.Similarity.phrase_similarity`: lexical, plus MiniLM when
-  installed. Two hops through an unnamed node (a Freebase CVT) count as one step;
-* **coverage** of the question's phrases, and **precision** (every step said by a phrase);
-* **answer type** (:mod:`byokg.plugins.offline.answer_types`): the end set fits what is asked;
+* **alignment** (:meth:`ChainScorer.align`): the question's *units* (runs of content words,
+  :mod:`byokg.plugins.offline.units`) are aligned with the chain's steps by enumeration
+  (chains have at most three steps): every step should be said by a unit of its own and every
+  unit of the mention's clause by one step. How well a unit says a relation is *relative to
+  the graph* (:meth:`~byokg.models.similarity.Similarity.unit_scores`: the cosine's z-score
+  among the unit's cosines to every relation of the graph, gated by the absolute cosine, or
+  the lexical match); a relational noun tells the direction of a step ("the *parents* of X"
+  walks ``children`` backwards: its converse noun, from the lexicon). Costs: steps no unit
+  says (*idle*; trailing ones towards an end of the asked-for type are only *led*), steps said
+  weakly, units no step takes (*leftover*, more when a relation of the graph says them well:
+  a hop may be missing), steps whose units stand against the question's nesting (*order*),
+  steps walked against their relational noun (*converse*). Two hops through an unnamed node
+  (a Freebase CVT) count as one step;
+* **answer type** (:mod:`byokg.plugins.offline.answer_types`): the end set fits what is asked,
+  or the type word asked as an attribute ("what *sex* is X") says the last step;
 * a small cost per step, and a bonus when the end set meets another entity of the question
   (a conjunction such as "… in the Mountain Time Zone").
 
@@ -40,6 +47,7 @@ from byokg.plugins.offline.answer_types import (
     expectation,
     type_match,
 )
+from byokg.plugins.offline.units import Structure, Unit, structure
 from byokg.plugins.offline.weights import WEIGHTS, OfflineWeights
 from byokg.plugins.offline.weights import current as current_weights
 
@@ -52,10 +60,9 @@ from byokg.language.analysis import (
     Phrase,
     QuestionAnalysis,
     humanize_relation,
-    term_sim,
 )
 from byokg.language.literals import literal_kind
-from byokg.language.relwords import verbalize
+from byokg.language.relwords import hypernym
 from byokg.language.text import STOPWORDS, stem, words
 from byokg.models.similarity import Similarity
 
@@ -63,20 +70,27 @@ Hop = tuple[str, bool]  # (relation, walked against its stored direction)
 
 _DO_WORDS = lx.DO_WORDS
 _CLAUSE_WORDS = lx.CLAUSE_WORDS
+_GENERIC_KIND_WORDS = frozenset(w for ws in KIND_WORDS.values() for w in ws)
 
 
 @dataclass
 class Alignment:
-    """How the question's phrases say a chain's relations."""
+    """How the question's units say a chain's steps (see :meth:`ChainScorer.align`)."""
 
-    coverage: float = 0.0  # weighted share of the phrases said by a relation of the chain
-    precision: float = 0.0  # mean over steps of how well its own phrase says it
-    order: float = 0.0  # cost of steps aligned against the question's word order
-    idle: int = 0  # steps no phrase says
-    shared: int = 0  # steps whose phrase also says another step (a mirrored relation)
-    unsaid: int = 0  # content words of the question no relation says
-    steps: tuple[float, ...] = ()  # per step, how well its own phrase says it
-    reps: tuple[int | None, ...] = ()  # per step, the index of the phrase that says it
+    said: float = 0.0  # sum over steps of how well its own unit says it
+    matched: int = 0  # steps said by a unit of their own (the type word's included)
+    idle: int = 0  # steps no unit says
+    led: int = 0  # trailing steps no unit says, towards an end of the asked-for type
+    weak: int = 0  # steps a unit of their own says only weakly
+    leftover: int = 0  # units of the question (this mention's) no step takes
+    leftover_said: float = 0.0  # ... weighted by how well the graph could say them
+    order: int = 0  # pairs of steps whose units stand against the question's nesting
+    converse: int = 0  # steps walked against the relational noun that says them
+    shared: int = 0  # steps whose unit also says another step (a mirrored relation)
+    type: float = 0.0  # the end set's type fit, or the type word saying the last step
+    coverage: float = 0.0  # share of this mention's units the steps take
+    steps: tuple[float, ...] = ()  # per step, how well its own unit says it
+    reps: tuple[int | None, ...] = ()  # per step, the index of the unit that says it
 
 
 @dataclass
@@ -151,78 +165,151 @@ class ChainScorer:
         # labels say something only when the graph has more than one
         self.labels = tuple(labels) if len(labels) > 1 else ()
         self.expect: Expectation = expectation(analysis, mention_words, labels=self.labels,
-                                               sim=self.sim, types=type_segments(relations),
+                                               sim=self.type_sim,
+                                               types=type_segments(relations),
                                                scores=weights.types,
                                                label_nouns=label_nouns)
-        self.phrases: tuple[Phrase, ...] = self._own_phrases(analysis.phrases(
-            list(self.mentions.values()), type_word=next(iter(self.expect.type_words), None)))
-        self._dist: dict[str, list[int]] = {}
-        # relation -> (similarity per phrase, lexical similarity per phrase)
-        self._rows: dict[str, tuple[list[float], list[float]]] = {}
+        type_word = next(iter(self.expect.type_words), None)
+        self.phrases: tuple[Phrase, ...] = analysis.phrases(
+            list(self.mentions.values()), type_word=type_word)
+        self.structure: Structure = structure(analysis, self.mentions, type_word)
+        self.units: tuple[Unit, ...] = self.structure.units
+        self._dropped = self._own_units()
+        # per unit, the texts compared with relations: the unit, its words, their general
+        # nouns ("daughter" -> "child", discounted)
+        self._probes: list[tuple[list[str], list[str]]] = []
+        for u in self.units:
+            # (not with the preposition after it: embedders read "starred by" close to
+            # "directed by" for the shared frame, not for what is said)
+            direct = list(dict.fromkeys([*([u.text] if len(u.words) > 1 or u.phrasal else []),
+                                         *(u.words if not u.phrasal else ())]))
+            general = [h for w in u.words if (h := hypernym(w)) and h not in direct]
+            self._probes.append((direct, general))
+        # (unit, relation) -> how well the unit says it; (unit, relation) -> noun sides
+        self._us: dict[tuple[int, str], float] = {}
+        self._sides: dict[tuple[int, str], int] = {}
+        self._prepared: list[str] = []
+        self._sayable: dict[int, float] = {}
+        self._lexical: dict[tuple[int, str], float] = {}
         self._aligned: dict[tuple[Any, ...], Alignment] = {}
         self._typed: dict[EndType, float] = {}
         self.who_verb, self.voice = question_verb(analysis, self.expect, mention_words)
         self.semantic = similarity.model is not None
         self._warm()
 
-    def _own_phrases(self, phrases: tuple[Phrase, ...]) -> tuple[Phrase, ...]:
-        """The phrases a relation should say, without a word that only names the type of the
-        mention it stands by ("the Seafood *category*", "the *city* of Paris"): the mention's
-        own label, next to it (or with "of" between). "The *supplier* of Chai" keeps its word:
-        Chai is no supplier."""
+    def _own_units(self) -> set[int]:
+        """Units that only name the type of the mention they stand by ("the Seafood
+        *category*", "the *city* of Paris"): the mention's own label, next to it (or with
+        "of" between). "The *supplier* of Chai" keeps its word: Chai is no supplier."""
         own = {m: labs for m, labs in self.mention_labels.items()
                if m in self.mentions and labs}
         if not self.labels or not own:
-            return phrases
+            return set()
         toks = self.analysis.tokens
-        lex = self.lex([p.word for p in phrases], sorted({x for v in own.values() for x in v}))
-
-        def names_mention(p: Phrase) -> bool:
+        spans = {m: [i for i, t in enumerate(toks) if t.start < e and t.end > s]
+                 for m, (s, e) in self.mentions.items()}
+        lex = self.lex([u.words[-1] for u in self.units],
+                       sorted({x for v in own.values() for x in v}))
+        out = set()
+        for k, u in enumerate(self.units):
+            if u.kind == "type":
+                continue
             for m, labs in own.items():
-                if max(lex[(p.word, lab)] for lab in labs) < self.w.type_word_says:
+                at = spans.get(m) or []
+                if not at or max(lex[(u.words[-1], lab)] for lab in labs) < self.w.type_word_says:
                     continue
-                d = self.analysis.token_distance(p, self.mentions[m])
-                if d == 0 or (d == 1 and p.position + 1 < len(toks)
-                              and toks[p.position + 1].text == "of"):
-                    return True
-            return False
-
-        return tuple(p for p in phrases if p.weight < 1.0 or not names_mention(p))
+                d = min(abs(u.start - at[-1]), abs(at[0] - u.end)) - 1
+                if d == 0 or (d == 1 and u.end + 1 < len(toks)
+                              and toks[u.end + 1].text == lx.RELATIONAL_OF):
+                    out.add(k)
+        return out
 
     def _warm(self) -> None:
-        """Embed every word this question will compare, in one batch (the model is slowest
+        """Embed every text this question will compare, in one batch (the model is slowest
         when called often with a few texts); relation names are embedded once per process."""
         if self.similarity.model is None:
             return
-        texts = [p.word for p in self.phrases] + list(self.expect.type_words)
+        texts = [p for d, g in self._probes for p in (*d, *g)] + list(self.expect.type_words)
         texts += [w for ws in KIND_WORDS.values() for w in ws] + list(self.labels)
         self.similarity.warm(texts)
-        if self.phrases:  # the per-word floors embed the graph's relation names once
-            self.sim([p.word for p in self.phrases], [])
 
     # -- word similarity
     def sim(self, left: Sequence[str], right: Sequence[str]) -> dict[tuple[str, str], float]:
         return self.similarity.phrase_similarity(left, right, vocabulary=self.vocabulary)
 
+    def type_sim(self, left: Sequence[str], right: Sequence[str]
+                 ) -> dict[tuple[str, str], float]:
+        """Word-to-name similarity for answer types (against labels and the nouns naming a
+        hop's ends). A type word the question writes is compared by the calibrated
+        similarity itself: whether a writer is a person does not depend on what else the
+        graph has (relative to a film graph's relations, "movies" is nearest ``genre``). The
+        generic words a question word stands for ("place" for *where*, "person" for *who*)
+        are compared relative to the graph's names, as a unit is (:meth:`prepare`): the
+        most place-like ends of a graph are where *where* points, though "place" is near
+        no name in absolute terms."""
+        if all(w in _GENERIC_KIND_WORDS for w in left):
+            vocab = (*self.vocabulary, *self.labels)
+            return self.similarity.unit_scores(left, right, vocabulary=vocab,
+                                               spread=(self.w.z_low, self.w.z_high),
+                                               gate=self.w.gate)
+        return self.sim(left, right)
+
     def prepare(self, relations: Sequence[str]) -> None:
-        """Compute phrase similarities (with the model and lexical) for these relation names in
-        one batch, into this scorer's own tables."""
-        todo = [r for r in dict.fromkeys(relations) if r not in self._rows]
-        if not self.phrases or not todo:
+        """How well each unit says each of these relations, and which way its relational
+        noun reads them, in one batch into this scorer's own tables."""
+        todo = [r for r in dict.fromkeys(relations) if (0, r) not in self._us]
+        if not self.units or not todo:
             return
-        words_ = [p.word for p in self.phrases]
-        both = self.sim(words_, todo)
-        lexical = self.lex(words_, todo)
-        for r in todo:
-            self._rows[r] = ([both[(w, r)] for w in words_], [lexical[(w, r)] for w in words_])
+        direct = list(dict.fromkeys(p for d, _g in self._probes for p in d))
+        general = list(dict.fromkeys(p for _d, g in self._probes for p in g))
+        spread = (self.w.z_low, self.w.z_high)
+        got = self.similarity.unit_scores([*direct, *general], todo,
+                                          vocabulary=self.vocabulary, spread=spread,
+                                          gate=self.w.gate)
+        for k, (d, g) in enumerate(self._probes):
+            nouns = self.units[k].noun
+            for r in todo:
+                s = max((got[(p, r)] for p in d), default=0.0)
+                if g:
+                    s = max(s, self.w.general * max(got[(p, r)] for p in g))
+                self._us[(k, r)] = s
+                if nouns and s > 0.0:
+                    sides = self.similarity.noun_sides([*d, *g], r)
+                    fwd = max(v[0] for v in sides.values())
+                    bwd = max(v[1] for v in sides.values())
+                    gap = self.w.side_margin
+                    self._sides[(k, r)] = 1 if fwd >= bwd + gap else (-1 if bwd >= fwd + gap
+                                                                     else 0)
+        self._prepared += todo
+        self._sayable.clear()
+        self._aligned.clear()
+
+    def unit_says(self, k: int, hop: Hop) -> tuple[float, bool]:
+        """How well unit ``k`` says a hop, and whether the hop walks against the relational
+        noun that says it ("the *parents* of X" read along ``children`` forwards)."""
+        rel, inv = hop
+        s = self._us.get((k, rel), 0.0)
+        side = self._sides.get((k, rel), 0)
+        return s, bool(side) and (side < 0) != inv
+
+    def sayable(self, k: int) -> float:
+        """How well the best relation seen so far says unit ``k``."""
+        got = self._sayable.get(k)
+        if got is None:
+            got = self._sayable[k] = max((self._us.get((k, r), 0.0) for r in self._prepared),
+                                         default=0.0)
+        return got
 
     def node_labels(self, labels: Sequence[str]) -> tuple[str, ...]:
         """The informative ones among a node's labels (none on a one-label graph)."""
         return tuple(x for x in labels if x in self.labels) if self.labels else ()
 
     def said_words(self, relations: Sequence[str] | None = None) -> set[str]:
-        """Question words some relation seen so far says (similarity ``said`` or more)."""
-        return self.similarity.said_words(self.w.said, relations)
+        """Question words a unit that says one of these relations holds (similarity ``said``
+        or more)."""
+        rels = set(self._prepared if relations is None else relations)
+        return {w for (k, r), v in self._us.items() if r in rels and v >= self.w.said_min
+                for w in self.units[k].words}
 
     def lex(self, left: Sequence[str], right: Sequence[str]) -> dict[tuple[str, str], float]:
         return self.similarity.phrase_similarity(left, right, semantic=False)
@@ -240,7 +327,7 @@ class ChainScorer:
     def type_score(self, end: EndType) -> float:
         got = self._typed.get(end)
         if got is None:
-            got = self._typed[end] = type_match(self.expect, end, self.sim, self.lex,
+            got = self._typed[end] = type_match(self.expect, end, self.type_sim, self.lex,
                                                 semantic=self.semantic, scores=self.weights.types)
         return got
 
@@ -260,164 +347,177 @@ class ChainScorer:
         wants_agent = self.voice == "subject"
         return 1.0 if reaches_agent == wants_agent else -1.0
 
-    def _distances(self, mention: str) -> list[int]:
-        """Per phrase, its rank in the order the chain's steps should follow: words before the
-        mention from the nearest out ("the director of the films starring X"), then words after
-        it ("X ... released"), except that words of a clause the mention opens ("where X was
-        born") come first."""
-        got = self._dist.get(mention)
-        if got is None:
-            span = self.mentions.get(mention)
-            toks = self.analysis.tokens
-            if not span:
-                got = [p.position for p in self.phrases]
-            else:
-                inside = [i for i, t in enumerate(toks) if t.start < span[1] and t.end > span[0]]
-                first = inside[0] if inside else 0
-                last = inside[-1] if inside else first
-                before = toks[first - 1].text if first > 0 else ""
-                # "where X was born", or a relative clause without its pronoun: a noun, the
-                # mention, then the clause's last words ("the movies X directed")
-                clause = before in _CLAUSE_WORDS or (
-                    bool(before) and before not in STOPWORDS and not before.isdigit()
-                    and 0 < len(toks) - 1 - last <= 2
-                    and all(t.text not in STOPWORDS for t in toks[last + 1:last + 2]))
-                n = len(toks)
-                got = []
-                for p in self.phrases:
-                    d = self.analysis.token_distance(p, span)
-                    after = p.position > first
-                    if after:
-                        got.append(d if clause else n + d)
-                    else:
-                        got.append(d)
-            self._dist[mention] = got
-        return got
-
     # -- alignment
-    def align(self, relations: Sequence[str], mention: str = "",
-              steps: Sequence[Sequence[int]] | None = None) -> Alignment:
-        """The best alignment of the question's phrases with the chain's relations.
+    def owned(self, mention: str) -> dict[int, tuple[int, int]]:
+        """The units a chain from ``mention`` should say, with their order keys."""
+        return {k: v for k, v in self.structure.of(mention).items() if k not in self._dropped}
 
-        Each phrase says at most one relation (a relation may be said by several phrases:
-        "official languages" -> ``official_language``); every step should be said by a phrase
-        of its own (its *representative*), and the representatives of later steps should stand
-        further from the mention. ``steps`` groups hop indexes into steps (hops through an
-        unnamed node form one step); default one step per hop."""
-        k = len(relations)
+    def align(self, hops: Sequence[Hop], mention: str = "",
+              steps: Sequence[Sequence[int]] | None = None, type_fit: float = 0.0) -> Alignment:
+        """The best alignment of the question's units with the chain's steps.
+
+        Every step should be said by a unit of its own and every unit (of this mention) by
+        one step; the asked-for type word may say the last step instead of the end set's
+        type; the units of later steps should stand further out in the question's nesting
+        around the mention (:mod:`~byokg.plugins.offline.units`). ``steps`` groups hop
+        indexes into steps (hops through an unnamed node form one step); default one step
+        per hop."""
+        k = len(hops)
         steps = [list(st) for st in steps] if steps is not None else [[i] for i in range(k)]
-        if not self.phrases or not k:
-            return Alignment(idle=len(steps) if self.phrases else 0)
-        key = (tuple(relations), mention, tuple(tuple(st) for st in steps))
+        if not k:
+            return Alignment()
+        key = (tuple(hops), mention, tuple(tuple(st) for st in steps), round(type_fit, 3))
         got = self._aligned.get(key)
         if got is None:
-            got = self._aligned[key] = self._align(relations, mention, steps)
+            got = self._aligned[key] = self._align(list(hops), mention, steps, type_fit)
         return got
 
-    def _align(self, relations: Sequence[str], mention: str, steps: list[list[int]]) -> Alignment:
-        """:meth:`align` itself: every choice of a representative word per step (at most
-        ``candidate_phrases`` each, or none) is valued and the best kept; long because the
-        valuation reads the choice's owner map in place (splitting it would copy it per
-        choice)."""
+    def _align(self, hops: list[Hop], mention: str, steps: list[list[int]],
+               type_fit: float) -> Alignment:
+        """:meth:`align` itself: every choice of a unit per step (the ``candidate_phrases``
+        best ones, or none) is valued by the weights and the best kept (chains have at most
+        three steps); long because the valuation is one formula over the choice."""
         w = self.w
-        words_ = [p.word for p in self.phrases]
-        rels = list(dict.fromkeys(relations))
-        self.prepare(rels)
-        sim = [[self._rows[r][0][j] for r in rels] for j in range(len(words_))]  # phrase x rel
-        lexical = {(words_[j], r): self._rows[r][1][j] for r in rels for j in range(len(words_))}
-        ridx = {r: i for i, r in enumerate(rels)}
-        step_rels = [sorted({ridx[relations[i]] for i in st}) for st in steps]
+        self.prepare([r for r, _ in hops])
+        owned = self.owned(mention)
+        plain = [u for u in owned if self.units[u].kind == "plain"]
+        typed = [u for u in owned if self.units[u].kind == "type"]
+        last = len(steps) - 1
+        says: dict[tuple[int, int], tuple[float, bool]] = {}
         options: list[list[int | None]] = []
-        last = len(step_rels) - 1
-        for st, rs in enumerate(step_rels):
-            # the asked-for type word ("which *films*") says what the answer is: it can only
-            # say the last step, and only when it names that step's relation well
-            allowed = [j for j in range(len(words_)) if self.phrases[j].weight >= 1.0
-                       or (st == last and max(sim[j][r] for r in rs) >= w.type_word_says)]
-            ranked = sorted(allowed, key=lambda j, rs=rs: -max(sim[j][r] for r in rs))
-            opts: list[int | None] = [j for j in ranked[:w.candidate_phrases]
-                                      if max(sim[j][r] for r in rs) > 0.05]
+        for st, idx in enumerate(steps):
+            for u in [*plain, *typed]:
+                best = max((self.unit_says(u, hops[i]) for i in idx),
+                           key=lambda v: v[0] - w.converse * v[1])
+                says[(st, u)] = best
+            ranked = sorted(plain, key=lambda u, st=st: -(says[(st, u)][0]
+                                                            - w.converse * says[(st, u)][1]))
+            # what a question word implies ("*where* is …": a place) says a step only
+            # when no other step of the chain says it already ("where was X born")
+            ranked = [u for u in ranked if not self.units[u].implied or not any(
+                self._us.get((u, hops[i][0]), 0.0) >= w.said_min
+                for o, oidx in enumerate(steps) if o != st for i in oidx)]
+            opts: list[int | None] = list(ranked[:w.candidate_phrases])
+            if st == last:  # the type word asked as an attribute ("what *sex* is X")
+                opts += [u for u in typed if self.units[u].attribute]
             options.append([*opts, None])
-        dist = self._distances(mention)
-        weights = [p.weight for p in self.phrases]
-        # the asked-for type word is checked by the answer type, not counted as coverage
-        total_w = sum(w for w in weights if w >= 1.0) or 1.0
-        best, best_value = Alignment(idle=len(steps)), -9.0
+        sayable = {u: self.sayable(u) for u in plain}
+        mirrored = {st for st in range(1, len(steps))
+                    if any(hops[a][0] == hops[b][0] and hops[a][1] != hops[b][1]
+                           for a in steps[st - 1] for b in steps[st])}
+        best, best_value = Alignment(idle=len(steps), type=type_fit), -99.0
         for choice in itertools.product(*options):
-            owner: dict[int, int] = {}  # phrase -> relation index it says
-            ok = True
-            for st, j in enumerate(choice):
-                if j is None:
-                    continue
-                r = max(step_rels[st], key=lambda r, j=j: sim[j][r])
-                if owner.setdefault(j, r) != r:
-                    ok = False  # one relation per phrase
-                    break
-            if not ok:
+            used = [u for u in choice if u is not None]
+            shared = len(used) - len(set(used))
+            if shared and not (self.analysis.sharing and all(
+                    st in mirrored for st in range(1, len(choice))
+                    if choice[st] is not None and choice[st] == choice[st - 1])):
+                continue  # a unit says one step (both of an out-and-back when shared)
+            if any(choice[a] is not None and choice[a] == choice[b]
+                   for a in range(len(choice)) for b in range(a + 2, len(choice))):
                 continue
-            cover = 0.0
-            unsaid = 0
-            reps = {r: [self.phrases[k].position for k, rr in owner.items() if rr == r]
-                    for r in set(owner.values())}
-            for j in range(len(words_)):
-                r = owner.get(j)
-                if r is None:
-                    r = max(range(len(rels)), key=lambda r, j=j: sim[j][r])
-                    if lexical[(words_[j], rels[r])] >= w.repeat_says and reps.get(r) and all(
-                            abs(self.phrases[j].position - p) > w.repeat_gap for p in reps[r]):
-                        # a second, separate mention of a relation the chain walks once
-                        # ("the films *directed* by the *director* of X"): another hop
-                        if weights[j] >= 1.0:
-                            unsaid += 1
-                        continue
-                if weights[j] >= 1.0:
-                    cover += weights[j] * sim[j][r]
-                    unsaid += sim[j][r] < w.said
-            # each step is said by its own representative phrase (or not at all)
-            step_sims = [sim[j][owner[j]] if j is not None else 0.0 for j in choice]
-            precision = sum(step_sims) / len(steps)
-            coverage = cover / total_w
-            pos = [dist[j] for j in choice if j is not None]
-            order = w.order * sum(1 for a, b in itertools.combinations(pos, 2) if a > b)
-            idle = sum(1 for v in step_sims if v < w.idle_sim)
-            reps = [j for j in choice if j is not None]
-            shared = len(reps) - len(set(reps))
-            value = (w.coverage * coverage + w.precision * precision - order - w.idle * idle
-                     - w.unsaid * unsaid)
-            if shared and not self.analysis.sharing:
-                value -= w.mirror * shared  # prefer a phrase of its own for each step
+            sims = [says[(st, u)][0] if u is not None else 0.0 for st, u in enumerate(choice)]
+            conv = sum(1 for st, u in enumerate(choice) if u is not None and says[(st, u)][1]
+                       and not (st and choice[st - 1] == u))
+            firsts = {}
+            for st, u in enumerate(choice):
+                if u is not None and self.units[u].kind == "plain":
+                    firsts[u] = max(firsts.get(u, 0.0), sims[st])
+            said = sum(firsts.values())
+            typ = type_fit
+            attr_left = [u for u in typed if self.units[u].attribute and u not in used
+                         and type_fit < w.type_leads]
+            if choice[last] is not None and self.units[choice[last]].kind == "type" \
+                    and type_fit >= 0.0:  # (not when the graph says the ends are not it)
+                typ = max(type_fit, sims[last])
+            # a unit paired with a step nothing says well: the step is there, weakly said
+            weak = sum(1 for st, u in enumerate(choice) if u is not None
+                       and sims[st] < w.said_min)
+            # trailing unsaid steps towards an end of the asked-for type are led by it
+            trail = 0
+            while trail < len(choice) and choice[len(choice) - 1 - trail] is None:
+                trail += 1
+            led = trail if (type_fit >= w.type_leads and trail
+                            and (trail < len(choice) or len(choice) == 1)) else 0
+            idle = sum(1 for u in choice if u is None) - led
+            taken = set(used)
+            left = [u for u in plain if u not in taken
+                    and not self._covered(u, hops, steps, choice)] + attr_left
+            keys = [owned[u] for u in choice if u is not None and self.units[u].kind == "plain"]
+            order = sum(1 for a, b in itertools.combinations(keys, 2) if a > b)
+            left_said = sum(sayable.get(u, 0.0) for u in left)
+            value = (w.said * said + w.type * typ - w.idle * idle - w.led * led
+                     - w.weak * weak - w.leftover * len(left) - w.leftover_said * left_said
+                     - w.order * order - w.converse * conv)
             if value > best_value:
                 best_value = value
-                best = Alignment(coverage, precision, order, idle, shared, unsaid,
-                                 tuple(step_sims), tuple(choice))
+                best = Alignment(said=said, matched=len(used), idle=idle, led=led, weak=weak,
+                                 leftover=len(left), leftover_said=left_said, order=order,
+                                 converse=conv, shared=shared, type=typ,
+                                 coverage=(len(plain) - len(left)) / len(plain) if plain else 1.0,
+                                 steps=tuple(sims), reps=tuple(choice))
         return best
+
+    def _covered(self, u: int, hops: Sequence[Hop], steps: Sequence[Sequence[int]],
+                 choice: Sequence[int | None]) -> bool:
+        """Whether a unit no step chose still says a relation of the chain ("wrote the
+        *screenplay*": ``written_by`` twice in one breath), unless it names that relation by
+        its letters apart from the unit that says the step ("the films *directed* by the
+        *director* of X": a second hop)."""
+        w = self.w
+        for st, idx in enumerate(steps):
+            for i in idx:
+                rel = hops[i][0]
+                if self._us.get((u, rel), 0.0) < w.said_min:
+                    continue
+                rep = choice[st]
+                if rep is not None and not self.units[u].implied and not self.units[
+                        rep].implied and self.lexical(u, rel) >= w.repeat_says and abs(
+                        self.units[rep].start - self.units[u].start) > w.repeat_gap:
+                    continue
+                return True
+        return False
+
+    def _named_twice(self, hops: Sequence[Hop], steps: Sequence[Sequence[int]],
+                     al: Alignment) -> bool:
+        """Whether each step of an out-and-back is said by a unit of its own, one of them
+        naming the relation by its letters ("the films *directed* by the *director* of X",
+        "the films *starred* by the *actors* of X")."""
+        w = self.w
+        for a, b in itertools.pairwise(range(len(steps))):
+            ra, rb = {hops[i][0] for i in steps[a]}, {hops[i][0] for i in steps[b]}
+            same = ra & rb
+            if not same:
+                continue
+            ua, ub = al.reps[a] if a < len(al.reps) else None, al.reps[b] if b < len(al.reps) \
+                else None
+            if ua is None or ub is None or ua == ub or self.units[ua].implied or self.units[
+                    ub].implied:
+                return False
+            for r in same:
+                if any(self._us.get((u, r), 0.0) < w.said_min for u in (ua, ub)):
+                    return False
+                if max(self.lexical(u, r) for u in (ua, ub)) < w.repeat_says:
+                    return False
+        return True
+
+    def lexical(self, u: int, relation: str) -> float:
+        """How well unit ``u`` names a relation by its letters."""
+        key = (u, relation)
+        got = self._lexical.get(key)
+        if got is None:
+            ws = self.units[u].words
+            table = self.lex(list(ws), [relation])
+            got = self._lexical[key] = max(table[(x, relation)] for x in ws)
+        return got
 
     def features(self, chain: Chain) -> dict[str, float]:
         """The chain's named features (see :class:`~byokg.plugins.offline.weights.ChainWeights`
-        for what each weighs): alignment with the question's words, answer type, meaning,
-        steps, order, idle steps, unsaid words, voice, mirroring, conjunction, unnamed end."""
-        w = self.w
-        rels = [r for r, _ in chain.hops]
-        steps = _steps(len(rels), chain.unnamed_middle)
-        al = self.align(rels, chain.mention, steps)
-        prec, idle = al.precision, al.idle
-        typ = chain.type_score
-        if self.expect.category and typ >= w.type_leads and al.steps and al.steps[-1] < w.idle_sim:
-            # "what kind of movie is X": the category word says the last step (``genre``)
-            said = [*al.steps[:-1], typ]
-            idle -= 1
-            prec = sum(said) / len(said)
-        elif typ >= w.type_leads and self.expect.specific and al.steps:
-            # steps no word says at the end of a chain whose end is what is asked ("in which
-            # country was X born": born_in, then located_in until a country) are led by the type
-            said = list(al.steps)
-            trailing = 0
-            while len(said) > 1 and said[-1] < w.idle_sim:
-                said.pop()
-                trailing += 1
-            if trailing and sum(said) / len(said) >= w.type_leads_said:
-                idle -= trailing  # only after steps the question says clearly
-                prec = sum(said) / len(said)
+        for what each weighs): alignment with the question's units, answer type, meaning,
+        steps, order, idle steps, leftover units, voice, mirroring, conjunction, unnamed
+        end."""
+        steps = _steps(len(chain.hops), chain.unnamed_middle)
+        al = self.align(chain.hops, chain.mention, steps, chain.type_score)
         mirror = 0.0
         if is_mirrored(chain.hops):
             # out and back along one relation said once: only when the question asks for
@@ -425,20 +525,19 @@ class ChainScorer:
             # and that relation is what is shared when the question says so ("share *actors*")
             if self.analysis.sharing and self.shares(chain.hops):
                 mirror += 1.0
-            elif al.shared or al.idle:  # (idle before the type led any step)
-                mirror -= 1.0
+            elif not self._named_twice(chain.hops, steps, al):
+                mirror -= 1.0  # ... or when both ways are named by the relation's letters
             if not self.analysis.sharing and literal_join(chain):
                 mirror -= 1.0  # things with the same year or number meet by coincidence
         unnamed = bool(chain.end_type is not None and chain.end_type.labels == ()
                        and chain.parts.get("unnamed"))
-        left = self.leftover_units(al.reps)
-        covered = min(max(idle, 0), left)
-        return {"coverage": al.coverage, "precision": prec, "type": typ,
-                "idle_bare": float(max(idle, 0) - covered), "leftover": float(left - covered),
+        return {"said": al.said, "type": al.type, "idle": float(al.idle), "led": float(al.led),
+                "weak": float(al.weak),
+                "leftover": float(al.leftover), "leftover_said": al.leftover_said,
+                "order": float(al.order), "converse": float(al.converse),
+                "coverage": al.coverage, "matched": float(al.matched),
                 "meaning": self.meaning(chain.hops, steps), "extra_steps": len(steps) - 1.0,
-                "order": al.order, "idle": float(idle), "unsaid": float(al.unsaid),
-                "voice": self.voice_fit(chain.last), "role": self.role(chain.hops, steps),
-                "mirror": mirror,
+                "voice": self.voice_fit(chain.last), "mirror": mirror,
                 "conjunction": min(chain.conjunction, 1.0), "unnamed_end": float(unnamed)}
 
     def score(self, chain: Chain) -> float:
@@ -446,76 +545,13 @@ class ChainScorer:
         :meth:`features` combined by the weights model."""
         f = self.features(chain)
         chain.score = self.w.combine(f)
-        chain.parts.update({"coverage": round(f["coverage"], 4),
-                            "precision": round(f["precision"], 4), "order": round(f["order"], 4),
-                            "type": round(f["type"], 4), "meaning": round(f["meaning"], 4),
-                            "role": f["role"],
-                            "idle": f["idle"], "steps": f["extra_steps"] + 1.0})
+        chain.parts.update({"said": round(f["said"], 4), "coverage": round(f["coverage"], 4),
+                            "type": round(f["type"], 4),
+                            "meaning": round(f["meaning"], 4), "idle": f["idle"],
+                            "leftover": f["leftover"], "order": f["order"],
+                            "steps": f["extra_steps"] + 1.0})
         chain.features = f
         return chain.score
-
-    def role(self, hops: Sequence[Hop], steps: Sequence[Sequence[int]]) -> float:
-        """Whether the chain walks each relation the way the question's nouns say: a word
-        used as a relational noun ("the *advisor* of X", "X 's doctoral *advisor*") names the
-        node a hop reaches, so the hop whose relation reads "advisor of" at its far end is
-        walked (``advisor`` forwards from X; not backwards to X's students). +1 per step
-        walked the way a noun says, -1 the other way, 0 when the question or the name cannot
-        tell; the mean over the steps that tell."""
-        nouns = [p.stem for p, used in zip(self.phrases, self._noun_use, strict=True) if used]
-        if not nouns:
-            return 0.0
-        marks: list[float] = []
-        for st in steps:
-            for i in st:
-                rel, inv = hops[i]
-                far = any(_names_end(rel, inv, n) for n in nouns)
-                near = any(_names_end(rel, not inv, n) for n in nouns)
-                if far != near:
-                    marks.append(1.0 if far else -1.0)
-                    break
-        return sum(marks) / len(marks) if marks else 0.0
-
-    @functools.cached_property
-    def _units(self) -> list[list[int]]:
-        """The question's content words outside the mentions grouped into units: runs of
-        adjacent words ("doctoral advisor", "home ground"), the asked-for type word left out.
-        A chain should say each unit with a step of its own."""
-        units: list[list[int]] = []
-        prev = -2
-        for j, p in enumerate(self.phrases):
-            if p.weight < 1.0:
-                continue
-            if units and p.position == prev + 1:
-                units[-1].append(j)
-            else:
-                units.append([j])
-            prev = p.position
-        return units
-
-    def leftover_units(self, reps: Sequence[int | None]) -> int:
-        """Units of the question no step of the alignment chose as its word."""
-        chosen = {j for j in reps if j is not None}
-        return sum(1 for u in self._units if not chosen & set(u))
-
-    @functools.cached_property
-    def _noun_use(self) -> list[bool]:
-        """Per phrase, whether the question uses it in a relational noun phrase: a run of
-        content words followed by "of" ("the doctoral advisor *of* X") or after a possessive
-        the tokenizer leaves as "s" ("X 's doctoral advisor")."""
-        toks = [t.text for t in self.analysis.tokens]
-        content = [t not in STOPWORDS for t in toks]
-        out = []
-        for p in self.phrases:
-            i = p.position
-            j = i + 1
-            while j < len(toks) and content[j]:
-                j += 1
-            k = i - 1
-            while k >= 0 and content[k] and toks[k] not in lx.POSSESSIVES:
-                k -= 1
-            out.append((j < len(toks) and toks[j] == lx.RELATIONAL_OF)
-                       or (k >= 0 and toks[k] in lx.POSSESSIVES))
-        return out
 
     def meaning(self, hops: Sequence[Hop], steps: Sequence[Sequence[int]] | None = None) -> float:
         """How well the question with its mentions masked says the chain read as English
@@ -530,27 +566,27 @@ class ChainScorer:
 
     def shares(self, hops: Sequence[Hop]) -> bool:
         """Whether a mirrored chain turns on the relation the question says is shared: the
-        phrase right after a sharing word ("share *actors*", "the same *director*") says it,
-        or that phrase says no relation of the chain (then any mirrored relation may be)."""
-        j = self._shared
-        if j is None:
+        unit right after a sharing word ("share *actors*", "the same *director*") says it,
+        or that unit says no relation of the chain (then any mirrored relation may be)."""
+        k = self._shared
+        if k is None:
             return True
         rels = {r for r, _ in hops}
         self.prepare(list(rels))
         mirrored = {a[0] for a, b in itertools.pairwise(hops) if a[0] == b[0] and a[1] != b[1]}
-        said = {r: self._rows[r][0][j] for r in rels}
-        if any(said[r] >= self.w.said for r in mirrored):
+        said = {r: self._us.get((k, r), 0.0) for r in rels}
+        if any(said[r] >= self.w.said_min for r in mirrored):
             return True
-        return not any(v >= self.w.said for v in said.values())
+        return not any(v >= self.w.said_min for v in said.values())
 
     @functools.cached_property
     def _shared(self) -> int | None:
-        """Index of the phrase a sharing word qualifies (first phrase at most
+        """Index of the unit a sharing word qualifies (the first unit at most
         ``shared_within`` words after it), if any."""
         for i, t in enumerate(self.analysis.tokens):
             if t.text in SHARING_WORDS:
-                near = [j for j, p in enumerate(self.phrases)
-                        if 0 < p.position - i <= self.w.shared_within]
+                near = [k for k, u in enumerate(self.units)
+                        if 0 < u.start - i <= self.w.shared_within]
                 if near:
                     return near[0]
         return None
@@ -558,9 +594,10 @@ class ChainScorer:
     def potential(self, chain: Chain) -> float:
         """How promising a chain is as a prefix of a longer one: its hops are said by the
         question (or pass through unnamed nodes) and the question says more than it covers."""
-        rels = [r for r, _ in chain.hops]
-        al = self.align(rels, chain.mention, _steps(len(rels), chain.unnamed_middle))
-        value = al.precision + self.w.potential_gap * (1.0 - al.coverage)
+        al = self.align(chain.hops, chain.mention, _steps(len(chain.hops), chain.unnamed_middle))
+        value = al.said - self.w.converse * al.converse
+        if al.leftover:
+            value += self.w.potential_gap
         if chain.parts.get("unnamed"):
             value += self.w.potential_unnamed  # a CVT end is only ever a step towards the answer
         return value
@@ -615,20 +652,6 @@ def type_segments(relations: Sequence[str]) -> tuple[str, ...]:
 def _type_segments(relations: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(w for r in relations if r.count(".") >= 2
                                for w in words(r.split(".")[-2])[-1:]))
-
-
-@functools.lru_cache(maxsize=65536)
-def _end_nouns(relation: str, inverted: bool) -> frozenset[str]:
-    """Stems of the nouns that name the node a hop reaches: "N of" phrases reading from the
-    reached node (:func:`byokg.language.relwords.verbalize`)."""
-    phrases = verbalize(relation).along(not inverted)
-    suffix = " " + lx.RELATIONAL_OF
-    return frozenset(stem(p[: -len(suffix)].split()[-1]) for p in phrases
-                     if p.endswith(suffix) and len(p) > len(suffix))
-
-
-def _names_end(relation: str, inverted: bool, word_stem: str) -> bool:
-    return any(term_sim(word_stem, n) >= 0.8 for n in _end_nouns(relation, inverted))
 
 
 def literal_join(chain: Chain) -> bool:

@@ -135,6 +135,13 @@ def _capitalized(question: str, mention: str) -> bool | None:
     return any(w[:1].isupper() for w in written if w.lower() not in STOPWORDS)
 
 
+def _clauses(analysis: QuestionAnalysis) -> Any:
+    """The clause (0, 1, …) a character offset of the question is in: clauses split at the
+    English words that join two (lexicon ``CLAUSE_SPLITS``, "… and …")."""
+    cuts = [t.start for t in analysis.tokens if t.text in lx.CLAUSE_SPLITS]
+    return lambda at: sum(1 for c in cuts if c < at)
+
+
 def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Services) -> list[Spot]:
     """The graph's names in the question: longest non-overlapping spans, a lower-case common word
     ("country", "bird") dropped when capitalised names were found."""
@@ -163,7 +170,11 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
             by_span[(s.start, s.end)] = s
     caps = {id(s): _capitalized(question, s.mention) for s in spots}
     if any(c is not False for c in caps.values()):
-        spots = [s for s in spots if caps[id(s)] is not False]
+        # a lower-case word is kept only in a clause of its own ("… born in Nilu *and*
+        # practices buddhism"): there it is the clause's entity, not a common word
+        clause = _clauses(analysis)
+        named = {clause(s.start) for s in spots if caps[id(s)] is not False}
+        spots = [s for s in spots if caps[id(s)] is not False or clause(s.start) not in named]
     spots.sort(key=lambda s: (-(s.end - s.start), s.start))
     taken: list[Spot] = []
     for s in spots:

@@ -169,7 +169,7 @@ def test_trace_names_the_chain_and_its_scores(cinema, cinema_store):
     a = Engine(cinema_store).ask(q.text)
     prop = next(e for e in a.trace.events if e.source == "offline-linker" and "chains" in e.data)
     top = prop.data["chains"][0]
-    assert {"path", "from", "score", "coverage", "precision", "type"} <= set(top)
+    assert {"path", "from", "score", "said", "coverage", "type"} <= set(top)
     art = a.trace.artifacts[0]
     assert len(art.path_scores) == len(art.relation_paths) and art.path_scores[0].mention
     ans = next(e for e in a.trace.events if e.source == "offline-answer")

@@ -1,0 +1,82 @@
+"""The question's units of meaning (plugins/offline/units.py) and the English relational-noun
+knowledge the scorer reads (byokg.language.relwords): pure grammar, no graph and no model."""
+
+from __future__ import annotations
+
+import pytest
+from byokg.plugins.offline.units import structure
+
+from byokg.language.analysis import analyze
+from byokg.language.relwords import converse_noun, end_nouns, hypernym, verbalize
+
+
+def _units(question: str, *mentions: str, type_word: str | None = None):
+    spans = {m: (question.index(m), question.index(m) + len(m)) for m in mentions}
+    return structure(analyze(question), spans, type_word)
+
+
+def _by_text(st):
+    return {u.text: u for u in st.units}
+
+
+def _order(st, mention: str) -> list[str]:
+    owned = st.of(mention)
+    return [st.units[k].text for k in sorted(owned, key=owned.get)]
+
+
+@pytest.mark.parametrize("question,first,second", [
+    ("What is Ada Brandt 's partner 's trade?", "partner", "trade"),
+    ("What is the trade of the partner of Ada Brandt?", "partner", "trade"),
+    ("What is the trade of Ada Brandt 's partner?", "partner", "trade"),
+])
+def test_the_hop_nearest_the_mention_comes_first(question, first, second):
+    got = _order(_units(question, "Ada Brandt"), "Ada Brandt")
+    assert got.index(first) < got.index(second)
+
+
+def test_a_relative_clause_names_its_head_and_takes_the_verb_first():
+    st = _units("Who is married to the person Ada Brandt raised?", "Ada Brandt")
+    units = _by_text(st)
+    assert units["person"].kind == "head"  # the noun the clause qualifies: no step takes it
+    got = _order(st, "Ada Brandt")
+    assert got.index("raised") < got.index("married")
+
+
+def test_a_relational_noun_is_marked():
+    units = _by_text(_units("Who are the parents of Ada Brandt?", "Ada Brandt"))
+    assert units["parents"].noun
+    units = _by_text(_units("Who directed Ada Brandt?", "Ada Brandt"))
+    assert not units["directed"].noun
+
+
+def test_the_noun_after_what_kind_of_is_no_relation():
+    units = _by_text(_units("what sort of movie is Harbor Lights", "Harbor Lights"))
+    assert units["movie"].kind == "head"
+    units = _by_text(_units("what is the movie of Harbor Lights", "Harbor Lights"))
+    assert units["movie"].kind == "plain"
+
+
+def test_a_verb_and_its_object_are_one_unit():
+    units = _by_text(_units("who wrote the screenplay for Harbor Lights", "Harbor Lights"))
+    assert "wrote the screenplay" in units and units["wrote the screenplay"].words == (
+        "wrote", "screenplay")
+    # a relational noun after the verb stays a unit of its own (a hop of its own)
+    units = _by_text(_units("who married the mother of Ada Brandt", "Ada Brandt"))
+    assert "married" in units and "mother" in units
+
+
+def test_each_clause_belongs_to_its_own_mention():
+    q = "Which person was born in Lituford and is married to Ada Brandt?"
+    st = _units(q, "Lituford", "Ada Brandt", type_word="person")
+    assert "born" in _order(st, "Lituford") and "born" not in _order(st, "Ada Brandt")
+    assert "married" in _order(st, "Ada Brandt") and "married" not in _order(st, "Lituford")
+
+
+def test_converse_relational_nouns_give_the_backward_reading():
+    assert "parent" in converse_noun("children")
+    assert "employee" in converse_noun("employer")
+    assert converse_noun("genre") == ()
+    assert "parent of" in verbalize("children").forward  # the head is the parent of the tail
+    assert "parent" in end_nouns("children", True) and "child" not in end_nouns("children", True)
+    assert hypernym("daughter") == "child" and hypernym("Mother") == "parent"
+    assert hypernym("trade") is None
