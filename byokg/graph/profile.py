@@ -59,12 +59,16 @@ from byokg.graph.store import (
     SampledNode,
 )
 from byokg.graph.vocabulary import (
+    CompileItem,
     NameProperty,
     Vocabulary,
-    carry_llm_phrases,
+    apply_lexicon,
+    compile_words,
     derive_vocabulary,
     lexicon_current,
-    profile_words,
+    llm_phrases,
+    read_lexicon,
+    with_llm_phrases,
 )
 from byokg.language import lexicon
 from byokg.language.grams import fast_normalize
@@ -929,6 +933,58 @@ def _write_cache(path: Path | None, profile: GraphProfile) -> None:
         tmp.replace(path)
     except OSError as exc:  # a cache that cannot be written costs time, nothing else
         log.warning("could not write the profile cache %s (%s)", path, exc)
+
+
+# --------------------------------------------------------------------------- a profile's words
+
+
+def compile_items(profile: GraphProfile) -> list[CompileItem]:
+    """What the LLM is shown of ``profile``: each relation with the labels it connects and an
+    example edge, each label with its size and an example name."""
+    out = []
+    for r in profile.relations:
+        pairs = ", ".join(f"(:{a})->(:{b})" for a, b in r.pairs[:2])
+        ex = f"e.g. {r.examples[0][0]} -> {r.examples[0][1]}" if r.examples else ""
+        out.append(CompileItem(kind="relation", name=r.name,
+                               detail=_clip(" ".join(x for x in (pairs, ex) if x))))
+    for lab in profile.labels:
+        ex = next((str(p.examples[0]) for p in lab.properties
+                   if p.name in lab.display_parts and p.examples), "")
+        count = f"{lab.count:,} nodes" if lab.count is not None else ""
+        out.append(CompileItem(kind="label", name=lab.name, detail=_clip(
+            ", ".join(x for x in (count, f"e.g. {ex}" if ex else "") if x))))
+    return out
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def profile_words(profile: GraphProfile, lexicon: str | None, *, llm: Any = None,
+                  recompile: bool = False) -> GraphProfile:
+    """``profile`` with its vocabulary brought up to date: the lexicon at ``lexicon`` applied
+    when the vocabulary was built with another file or content (the LLM's phrases kept), and
+    the graph's words compiled by ``llm`` when given and not done yet (or ``recompile``).
+    Returns ``profile`` itself when nothing changed."""
+    vocab = profile.vocabulary
+    if not lexicon_current(vocab, lexicon):
+        vocab = apply_lexicon(vocab, read_lexicon(lexicon) if lexicon else None)
+    if llm is not None and (recompile or vocab.compiled is None):
+        vocab = compile_words(vocab, compile_items(profile), llm)
+    if vocab is profile.vocabulary:
+        return profile
+    return profile.model_copy(update={"vocabulary": vocab})
+
+
+def carry_llm_phrases(profile: GraphProfile, old: Vocabulary | None) -> GraphProfile:
+    """``profile`` (just built) with the LLM phrases and compilation record of ``old`` (an
+    earlier vocabulary of the same graph) for the relations and labels it still has."""
+    if old is None or old.compiled is None:
+        return profile
+    rels, labs = llm_phrases(old)
+    vocab = with_llm_phrases(profile.vocabulary, rels, labs, old.compiled)
+    return profile.model_copy(update={"vocabulary": vocab})
 
 
 def profile_graph(store: GraphStore, *, refresh: bool = False,

@@ -31,15 +31,12 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from byokg.errors import ConfigError
 from byokg.language.relwords import verbalize
-
-if TYPE_CHECKING:
-    from byokg.graph.profile import GraphProfile
 
 __all__ = [
     "Compilation",
@@ -619,30 +616,7 @@ def compile_words(vocab: Vocabulary, items: Sequence[CompileItem], llm: Any, *,
     return with_llm_phrases(vocab, rels, labs, record)
 
 
-# --------------------------------------------------------------------------- a profile's words
-
-
-def compile_items(profile: GraphProfile) -> list[CompileItem]:
-    """What the LLM is shown of ``profile``: each relation with the labels it connects and an
-    example edge, each label with its size and an example name."""
-    out = []
-    for r in profile.relations:
-        pairs = ", ".join(f"(:{a})->(:{b})" for a, b in r.pairs[:2])
-        ex = f"e.g. {r.examples[0][0]} -> {r.examples[0][1]}" if r.examples else ""
-        out.append(CompileItem(kind="relation", name=r.name,
-                               detail=_clip(" ".join(x for x in (pairs, ex) if x))))
-    for lab in profile.labels:
-        ex = next((str(p.examples[0]) for p in lab.properties
-                   if p.name in lab.display_parts and p.examples), "")
-        count = f"{lab.count:,} nodes" if lab.count is not None else ""
-        out.append(CompileItem(kind="label", name=lab.name, detail=_clip(
-            ", ".join(x for x in (count, f"e.g. {ex}" if ex else "") if x))))
-    return out
-
-
-def _clip(text: str, limit: int = 160) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+# --------------------------------------------------------------------------- the lexicon's currency
 
 
 def lexicon_current(vocab: Vocabulary, path: str | None, *, check_digest: bool = True) -> bool:
@@ -654,29 +628,3 @@ def lexicon_current(vocab: Vocabulary, path: str | None, *, check_digest: bool =
     if have.path != path:
         return False
     return not check_digest or have.digest == file_digest(path)
-
-
-def profile_words(profile: GraphProfile, lexicon: str | None, *, llm: Any = None,
-                  recompile: bool = False) -> GraphProfile:
-    """``profile`` with its vocabulary brought up to date: the lexicon at ``lexicon`` applied
-    when the vocabulary was built with another file or content (the LLM's phrases kept), and
-    the graph's words compiled by ``llm`` when given and not done yet (or ``recompile``).
-    Returns ``profile`` itself when nothing changed."""
-    vocab = profile.vocabulary
-    if not lexicon_current(vocab, lexicon):
-        vocab = apply_lexicon(vocab, read_lexicon(lexicon) if lexicon else None)
-    if llm is not None and (recompile or vocab.compiled is None):
-        vocab = compile_words(vocab, compile_items(profile), llm)
-    if vocab is profile.vocabulary:
-        return profile
-    return profile.model_copy(update={"vocabulary": vocab})
-
-
-def carry_llm_phrases(profile: GraphProfile, old: Vocabulary | None) -> GraphProfile:
-    """``profile`` (just built) with the LLM phrases and compilation record of ``old`` (an
-    earlier vocabulary of the same graph) for the relations and labels it still has."""
-    if old is None or old.compiled is None:
-        return profile
-    rels, labs = llm_phrases(old)
-    vocab = with_llm_phrases(profile.vocabulary, rels, labs, old.compiled)
-    return profile.model_copy(update={"vocabulary": vocab})
