@@ -64,7 +64,6 @@ from byokg.graph.profile import (
 )
 from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis, analyze
-from byokg.language.literals import is_literal_like
 from byokg.language.text import count_tokens, normalize, repair_mojibake
 from byokg.linking.numbers import QUESTION_KEY
 from byokg.models.budget import CallBudget
@@ -396,11 +395,7 @@ class Engine:
         first = self._offline.ask(question)
         first.trace.stages.insert(0, StageTiming(stage="offline", seconds=time.perf_counter() - t0))
         conf = first.confidence
-        beyond = _beyond_offline(analyze(question), first)
-        if beyond is not None:
-            first.trace.event("engine", f"hybrid: {beyond}; the offline answer is not kept",
-                              confidence=conf)
-        elif first.answers and conf is not None and conf >= threshold:
+        if first.answers and conf is not None and conf >= threshold:
             first.trace.event("engine", f"hybrid: the offline answer is confident ({conf:.2f}, "
                               f"at least {threshold:g}): kept, no LLM call", confidence=conf)
             first.trace.count("hybrid_offline")
@@ -409,8 +404,10 @@ class Engine:
     def _hybrid_note(self, q: _Question, first: Answer) -> None:
         """Say in the question's trace why the offline answer was not kept."""
         conf = first.confidence
-        beyond = _beyond_offline(q.analysis, first)
-        why = ("no answer" if not first.answers else beyond if beyond is not None
+        withheld = next((ev.data.get("withheld") for ev in first.trace.events
+                         if ev.data.get("withheld")), None)
+        why = ("no answer" if not first.answers
+               else f"no confidence ({withheld})" if conf is None and withheld
                else "no confidence" if conf is None
                else f"confidence {conf:.2f} below {self.config.offline_first:g}")
         offline_s = sum(t.seconds for t in first.trace.stages if t.stage == "offline")
@@ -898,22 +895,6 @@ def evidence_for(answers: Sequence[str], items: Sequence[ContextItem],
                     "evidence (all are in the context)", supporting=len(out))
         trace.count("evidence_cut", len(out) - MAX_EVIDENCE)
     return out[:MAX_EVIDENCE]
-
-
-def _beyond_offline(analysis: QuestionAnalysis, answer: Answer) -> str | None:
-    """Why the offline stages cannot have answered the question, whatever their confidence
-    (None: they may have): they walk relations and do no arithmetic, apply no filter on a value
-    the question writes, and a person or place is never a bare number or date."""
-    if analysis.aggregate is not None:
-        return f"the question asks for arithmetic ({analysis.aggregate})"
-    named = " ".join(m.mention for m in answer.entities if m.candidates).casefold()
-    free = [n for n in analysis.numbers if n.casefold() not in named]
-    if free:
-        return f"the question writes a value the offline stages do not filter on ({free[0]})"
-    if (analysis.kind in ("person", "place") and answer.answers
-            and all(is_literal_like(a) for a in answer.answers)):
-        return f"a {analysis.kind} is asked for and the offline answers are bare values"
-    return None
 
 
 def ask(

@@ -122,8 +122,14 @@ class OfflineAnswerer(Answerer):
                              labels=[lab.name for lab in request.profile.labels],
                              relations=request.profile.relation_names,
                              label_nouns=profile_label_nouns(request.profile))
+        from byokg.plugins.offline.confidence import beyond_offline
+
+        withheld = beyond_offline(request.analysis, got.answers, request.entities)
         out = AnswerResult(answers=got.answers, answer_ids=got.answer_ids, evidence=got.evidence,
-                           confidence=got.confidence if got.answers else None)
+                           confidence=got.confidence if got.answers and not withheld else None)
+        if withheld and got.answers:  # the model's figure does not cover this question
+            out.event(self.name, f"no confidence: {withheld}", withheld=withheld,
+                      model_confidence=got.confidence)
         ranked = got.ranked[: max(p.max_answers, len(got.answers))]
         out.event(self.name, f"{len(got.answers)} answers extracted offline"
                   + (f" from {got.chain}" if got.chain else ""),

@@ -18,6 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from byokg.language.literals import is_literal_like
+
 
 class ConfidenceFeatures(BaseModel):
     """What the confidence reads of an answer (see the module doc)."""
@@ -67,3 +69,18 @@ def confidence(feats: dict[str, float], model: Any) -> float | None:
     if not feats or not model.coefficients:
         return None
     return round(model.probability(feats), 4)
+
+
+def beyond_offline(analysis: Any, answers: Sequence[str], entities: Sequence[Any]) -> str | None:
+    """Why the offline stages cannot have answered the question, whatever the model says (None:
+    they may have): they walk relations and do no arithmetic, apply no filter on a value the
+    question writes, and a person or place is never a bare number or date."""
+    if analysis.aggregate is not None:
+        return f"the question asks for arithmetic ({analysis.aggregate})"
+    named = " ".join(m.mention for m in entities if m.candidates).casefold()
+    free = [n for n in analysis.numbers if n.casefold() not in named]
+    if free:
+        return f"the question writes a value the offline stages do not filter on ({free[0]})"
+    if analysis.kind in ("person", "place") and answers and all(map(is_literal_like, answers)):
+        return f"a {analysis.kind} is asked for and the offline answers are bare values"
+    return None

@@ -157,47 +157,47 @@ def test_rows_answer_reads_the_column_the_question_does_not_name(festivals, fest
     assert a.answers == [str(r[0]) for r in gq.rows]
 
 
-def test_hybrid_does_not_keep_what_the_offline_stages_cannot_do(offline_confidence):
-    """However confident, an offline answer is not kept for arithmetic, for a value the question
-    filters on outside a name, or for a person or place answered with bare values."""
+def test_the_offline_confidence_is_withheld_where_the_offline_stages_cannot_answer():
+    """However confident the model, no confidence for arithmetic, for a value the question
+    filters on outside a linked name, or for a person or place answered with bare values."""
+    from byokg.plugins.offline.confidence import beyond_offline
+
     from byokg.contracts import Candidate, MentionLinks
     from byokg.language.analysis import analyze
-    from byokg.pipeline.answer import Answer
-    from byokg.pipeline.engine import _beyond_offline
 
-    def ans(answers, mentions=()):
-        return Answer(question="q", answers=answers,
-                      entities=[MentionLinks(mention=m, candidates=(Candidate(
-                          id=m, name=m, score=1.0, method="exact"),)) for m in mentions])
+    def named(*mentions):
+        return [MentionLinks(mention=m, candidates=(Candidate(id=m, name=m, score=1.0,
+                                                              method="exact"),)) for m in mentions]
 
-    assert "arithmetic" in _beyond_offline(analyze("How many films did Ridley Scott direct?"),
-                                           ans(["3"]))
-    assert "1980" in _beyond_offline(analyze("Which artists from Calderbank were born before 1980?"),
-                                     ans(["Oz Halcyon"]))
-    assert "bare values" in _beyond_offline(analyze("Who headlined Meadow Fest 2016?"),
-                                            ans(["29356"], ["Meadow Fest 2016"]))
-    assert "2016" in _beyond_offline(analyze("Who headlined Meadow Fest 2016?"), ans(["Pia"]))
-    assert _beyond_offline(analyze("Where was Wynton Marsalis born?"), ans(["New Orleans"])) is None
+    assert "arithmetic" in beyond_offline(analyze("How many films did Ridley Scott direct?"),
+                                          ["3"], named("Ridley Scott"))
+    assert "(1980)" in beyond_offline(
+        analyze("Which artists from Calderbank were born before 1980?"), ["Oz"], named("Calderbank"))
+    assert "bare values" in beyond_offline(analyze("Who headlined Meadow Fest 2016?"), ["29356"],
+                                           named("Meadow Fest 2016"))
+    assert "(2016)" in beyond_offline(analyze("Who headlined Meadow Fest 2016?"), ["Pia"], [])
+    assert beyond_offline(analyze("Where was Wynton Marsalis born?"), ["New Orleans"],
+                          named("Wynton Marsalis")) is None
 
 
-def test_hybrid_asks_the_llm_when_the_offline_stages_cannot_answer(offline_confidence,
-                                                                   monkeypatch):
-    """The engine's wiring: a reason from the check sends a confident offline answer to the
-    KG-Linker, and the trace says why."""
+def test_hybrid_asks_the_llm_when_the_offline_confidence_is_withheld(monkeypatch):
+    from byokg.plugins.offline import confidence as conf_mod
+
     from byokg.demo import DEMO_QUESTIONS
     from byokg.graph.open import open_graph
-    from byokg.pipeline import engine as engine_mod
 
-    monkeypatch.setattr(engine_mod, "_beyond_offline", lambda analysis, answer: "a reason")
+    monkeypatch.setattr(conf_mod, "beyond_offline", lambda analysis, answers, entities: "a reason")
     store = open_graph("memory:demo")
     try:
+        offline = Engine(store, RunConfig(llm="none")).ask("Where was Wynton Marsalis born?")
+        assert offline.answers[0] == "New Orleans" and offline.confidence is None
+        assert any(ev.message == "no confidence: a reason" for ev in offline.trace.events)
         with ScriptedServer(demo_plans(DEMO_QUESTIONS)) as srv:
             eng = Engine(store, RunConfig(llm="openai:scripted", llm_options=srv.llm_options(),
-                                          offline_first=0.8))
-            a = eng.ask("Where was Wynton Marsalis born?")  # offline: New Orleans, 0.9
+                                          offline_first=0.0))
+            a = eng.ask("Where was Wynton Marsalis born?")
     finally:
         store.close()
     assert a.trace.llm_calls and a.trace.counts["hybrid_fallback"] == 1
-    assert not a.trace.counts.get("hybrid_offline")
     note = next(ev for ev in a.trace.events if ev.message.startswith("hybrid: the offline answer has"))
-    assert "a reason" in note.message and note.data["offline_answers"][0] == "New Orleans"
+    assert "no confidence (a reason)" in note.message, note.message

@@ -30,14 +30,15 @@ def test_parse_score(reply, score):
 
 
 class _Judge:
-    """Grades 1.0 when the prediction line contains the gold line, else 0.0."""
+    """Grades 1.0 when the prediction names every gold answer (in any order), else 0.0."""
 
     name = "judge"
 
     def complete(self, prompt, **_):
         gold = prompt.split("Gold answers: ")[1].splitlines()[0]
         pred = prompt.split("Predicted answer: ")[1].splitlines()[0]
-        return LLMResponse(text=f"<score>{'1.0' if gold in pred else '0.0'}</score>", model="judge")
+        hit = set(gold.split("; ")) <= set(pred.split("; "))
+        return LLMResponse(text=f"<score>{'1.0' if hit else '0.0'}</score>", model="judge")
 
 
 def test_judge_scores_each_question_of_a_run(tmp_path):
