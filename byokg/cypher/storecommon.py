@@ -280,6 +280,15 @@ def _plain(v: Any) -> Any:
     return str(v)
 
 
+def _record_path(rec: Mapping[str, Any]) -> Path:
+    """The path of one shortest-path record: node ids ``ns``, relation types ``rs`` and each
+    relationship's start node ``starts`` (a hop whose start is not the node before it was
+    walked against the stored direction)."""
+    ns = [str(x) for x in rec["ns"]]
+    inv = tuple(str(st) != ns[j] for j, st in enumerate(rec["starts"]))
+    return Path(nodes=tuple(ns), relations=tuple(rec["rs"]), inverted=inv)
+
+
 class GuardedQueries:
     """``query()`` of every Cypher backend: byokg's guard (:func:`guarded_query`), then the
     backend's ``_fetch(text, params, timeout_s, max_rows) -> (columns, plain rows)``."""
@@ -626,23 +635,26 @@ class CypherGraphBase(GuardedQueries, BaseGraphStore):
     ) -> dict[tuple[str, str], list[Path]]:
         pairs = [(str(a), str(b)) for a, b in dict.fromkeys(tuple(p) for p in pairs)]
         out: dict[tuple[str, str], list[Path]] = {p: [] for p in pairs}
-        same = [p for p in pairs if p[0] == p[1]]
         todo = [list(p) for p in pairs if p[0] != p[1]]
         if todo:
             fb = self._fb([x for p in todo for x in p])
             for rec in self._records(self.cyp.shortest_paths(max_hops, k, fb), {"pairs": todo}):
                 key = (rec["s"], rec["t"])
-                ns = [str(x) for x in rec["ns"]]
-                inv = tuple(str(st) != ns[j] for j, st in enumerate(rec["starts"]))
-                path = Path(nodes=tuple(ns), relations=tuple(rec["rs"]), inverted=inv)
+                path = _record_path(rec)
                 if key in out and len(out[key]) < k and path not in out[key]:
                     out[key].append(path)
-        if same:  # a node is its own zero-hop path if it exists
+        self._zero_hop_paths(pairs, out)
+        return out
+
+    def _zero_hop_paths(self, pairs: Sequence[tuple[str, str]],
+                        out: dict[tuple[str, str], list[Path]]) -> None:
+        """A pair ``(a, a)`` gets the zero-hop path ``(a,)`` if the node exists."""
+        same = [p for p in pairs if p[0] == p[1]]
+        if same:
             found = self.get_nodes([a for a, _ in same])
             for a, b in same:
                 if found.get(a) is not None:
                     out[(a, b)] = [Path(nodes=(a,))]
-        return out
 
     # -- cypher
     def _fetch(self, text: str, params: Mapping[str, Any] | None, timeout_s: float | None,
