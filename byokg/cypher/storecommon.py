@@ -40,6 +40,7 @@ from byokg.graph.store import (
     LabelSample,
     RelationSample,
     SampledNode,
+    edge_multiplicity,
 )
 
 from .lexer import UnsafeIdentifier, quote_identifier
@@ -555,15 +556,10 @@ class CypherGraphBase(GuardedQueries, BaseGraphStore):
             pairs = dict.fromkeys(rpairs.get(rel, []))
             for r in recs:
                 pairs[(str((r["src"] or ["?"])[0]), str((r["dst"] or ["?"])[0]))] = None
-            heads = [str(r["a"]) for r in recs]
-            tails = [str(r["b"]) for r in recs]
             hc, tc = self._rel_ends(rel)
             queries += 2
-            many = {"many_tails": len(set(heads)) < len(heads) if recs else None,
-                    "many_heads": len(set(tails)) < len(tails) if recs else None}
-            if hc is not None and tc is not None:  # counted over every edge: exact
-                many = {"many_tails": int(cnt) > sum(hc.values()),
-                        "many_heads": int(cnt) > sum(tc.values())}
+            many = edge_multiplicity(int(cnt), [str(r["a"]) for r in recs],
+                                     [str(r["b"]) for r in recs], hc, tc)
             rels.append(RelationSample(
                 name=rel, count=int(cnt), pairs=tuple(pairs), types=rtypes.get(rel, {}),
                 heads=hc, tails=tc, **many,
