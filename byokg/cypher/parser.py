@@ -482,13 +482,17 @@ class Parser:
             self.label_expression()
         elif self.accept_word("IS"):
             self.label_or()
+        self.properties()
+        self.where()
+        self.expect_punct(")")
+        return True
+
+    def properties(self) -> None:
+        """A pattern's optional properties: a map literal or a parameter."""
         if self.at_punct("{"):
             self.map_literal()
         elif self.peek() is not None and self.peek().kind is Kind.PARAM:
             self.advance()
-        self.where()
-        self.expect_punct(")")
-        return True
 
     def label_expression(self) -> None:
         self.expect_punct(":")
@@ -535,10 +539,7 @@ class Parser:
             self.label_expression()
         if self.at_punct("*"):
             self.variable_length()
-        if self.at_punct("{"):
-            self.map_literal()
-        elif self.peek() is not None and self.peek().kind is Kind.PARAM:
-            self.advance()
+        self.properties()
         self.where()
 
     def variable_length(self) -> None:
