@@ -26,7 +26,14 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from byokg.contracts import Path
 from byokg.cypher.cypherload import load_property_graph, load_triples
-from byokg.cypher.storecommon import CypherDialect, CypherGraphBase, _plain, esc, name_order
+from byokg.cypher.storecommon import (
+    CypherDialect,
+    CypherGraphBase,
+    _plain,
+    _record_path,
+    esc,
+    name_order,
+)
 from byokg.errors import BackendError, CapabilityError, ConfigError, QueryError
 from byokg.graph.store import Capability
 from byokg.hookspecs import hookimpl
@@ -260,20 +267,12 @@ class FalkorDBGraph(CypherGraphBase):
                  f"[r IN relationships(path) | {self.cyp.id_expr('startNode(r)')}] AS starts")
             found: dict[tuple[str, str], list[Path]] = {}
             for rec in self._records(q, {"pairs": todo, "hops": int(max_hops), "k": int(k)}):
-                ns = [str(x) for x in rec["ns"]]
-                inv = tuple(str(st) != ns[j] for j, st in enumerate(rec["starts"]))
-                found.setdefault((rec["s"], rec["t"]), []).append(
-                    Path(nodes=tuple(ns), relations=tuple(rec["rs"]), inverted=inv))
+                found.setdefault((rec["s"], rec["t"]), []).append(_record_path(rec))
             for key, paths in found.items():
                 shortest = min(len(p.relations) for p in paths)
                 uniq = dict.fromkeys(p for p in paths if len(p.relations) == shortest)
                 out[key] = sorted(uniq, key=lambda p: (p.nodes, p.relations, p.inverted))[:k]
-        same = [p for p in pairs if p[0] == p[1]]
-        if same:  # a node is its own zero-hop path if it exists
-            have = self.get_nodes([a for a, _ in same])
-            for a, b in same:
-                if have.get(a) is not None:
-                    out[(a, b)] = [Path(nodes=(a,))]
+        self._zero_hop_paths(pairs, out)
         return out
 
     def fulltext_search(self, texts: Sequence[str], *, k: int = 3,

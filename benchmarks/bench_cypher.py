@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -37,22 +39,38 @@ def _gold_queries() -> list[str]:
     return out
 
 
-def _norm(v: Any) -> Any:
+def norm_value(v: Any) -> Any:
+    """A value in a comparable form: numbers rounded, nodes as sorted items, dates as text."""
     if isinstance(v, bool) or v is None:
         return v
     if isinstance(v, int | float):
-        return round(float(v), 4)
+        f = float(v)
+        return round(f, 4) if not math.isfinite(f) or f != int(f) else int(f)
     if isinstance(v, dict):
-        return tuple(sorted((k, _norm(x)) for k, x in v.items()
+        # "_…" are engine internals; "id" is the key the byokg Northwind mapping adds on Bolt
+        return tuple(sorted((k, norm_value(x)) for k, x in v.items()
                             if not str(k).startswith("_") and k != "id"))
     if isinstance(v, list | tuple):
-        return tuple(_norm(x) for x in v)
+        return tuple(norm_value(x) for x in v)
     s = str(v)
-    return s[:10] + " " + s[11:] if len(s) >= 19 and s[4] == "-" and s[10] == "T" else s
+    if len(s) >= 19 and s[4] == "-" and s[10] == "T":  # ISO datetime -> str(datetime) form
+        s = s[:10] + " " + s[11:]
+    return s
 
 
-def _key(rows: Any) -> list:
-    return sorted((tuple(sorted((_norm(x) for x in r), key=repr)) for r in rows), key=repr)
+def rows_key(rows: Any) -> list[tuple]:
+    """Rows as a sorted list of value-sorted tuples (column order ignored)."""
+    return sorted((tuple(sorted((norm_value(x) for x in r), key=repr)) for r in rows), key=repr)
+
+
+def same_rows(ours: Any, gold: Any, gold_cap: int = 50) -> bool:
+    """Set equality on values, column order ignored; gold files keep only the first 50 rows,
+    so a capped gold must be contained in ours."""
+    a, b = rows_key(ours), rows_key(gold)
+    if len(b) >= gold_cap:
+        ca, cb = Counter(a), Counter(b)
+        return all(ca[k] >= n for k, n in cb.items())
+    return a == b
 
 
 def run(scale: int, results: dict, *, quick: bool = False) -> None:
@@ -98,8 +116,7 @@ def run(scale: int, results: dict, *, quick: bool = False) -> None:
                     ok_total += 1
                     runs += ran
                     if ran:
-                        a, b = _key(ex.result.rows), _key(rec["kuzu_rows"])
-                        same += (a == b) if len(b) < 50 else all(x in a for x in b)
+                        same += same_rows(ex.result.rows, rec["kuzu_rows"])
                 else:
                     newly += ran
         finally:

@@ -16,7 +16,7 @@ low-information relations (:func:`byokg.graph.profile.relation_stats`, from the 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import Field
@@ -265,13 +265,19 @@ def _strong(links: Sequence[MentionLinks], p: ShortestPathsParams, result: ToolR
 
 # --------------------------------------------------------------------------- one-hop / expand
 
+def _by_relation_score(triplets: list[Triplet], score_of: Mapping[str, float]) -> list[Triplet]:
+    """The triplets whose relation matches the question best first (ties by relation, head
+    and tail, never the store's order)."""
+    return sorted(triplets, key=lambda t: (-round(score_of[t.relation], 6), t.relation,
+                                           t.head, t.tail))
+
+
 def _ranked(request: ToolRequest, triplets: list[Triplet], tool: str, max_tokens: int,
             max_tails: int) -> tuple[list, int]:
     """Triplets ordered by how well their relation matches the question (ties by ids, never the
     store's order), as items whose lists show the tails most relevant to the question."""
     score_of = request.similarity.relation_scores([t.relation for t in triplets])
-    ordered = sorted(triplets, key=lambda t: (-round(score_of[t.relation], 6), t.relation,
-                                              t.head, t.tail))
+    ordered = _by_relation_score(triplets, score_of)
     return triplet_items(request.store, ordered, tool=tool, iteration=request.iteration,
                          seeds=request.entity_ids, max_tokens=max_tokens, max_tails=max_tails,
                          score=lambda idxs: round(score_of[ordered[idxs[0]].relation], 4),
@@ -321,8 +327,7 @@ class OneHopTool(Tool):
         ordered = list(triplets)
         if len(ordered) > p.max_triplets:
             rel = request.similarity.relation_scores([t.relation for t in ordered])
-            ordered = sorted(ordered, key=lambda t: (-round(rel[t.relation], 6), t.relation,
-                                                     t.head, t.tail))
+            ordered = _by_relation_score(ordered, rel)
             result.event(self.name, f"max_triplets={p.max_triplets} cut {len(ordered) - p.max_triplets}")
             ordered = ordered[: p.max_triplets]
         items, omitted = _ranked(request, ordered, self.name, p.max_tokens, p.max_tails)

@@ -72,6 +72,7 @@ from byokg.graph.store import (
     LabelSample,
     RelationSample,
     SampledNode,
+    edge_multiplicity,
 )
 
 from .kuzuengine import KUZU, KuzuEngine, check_file_format, connect, require_engine
@@ -729,17 +730,12 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
             got = self._rows(f"MATCH (a)-[r:{_q(rt.name)}]->(b){where} RETURN a, r, b "
                              f"LIMIT {int(edges_per_type)}", params)
             queries += 1
-            heads = [a["_id"] for a, _, _ in got]
-            tails = [b["_id"] for _, _, b in got]
             if rt.type_prop:
                 hc, tc = ends.get(("h", name)), ends.get(("t", name))
             else:
                 (hc, tc), queries = self._rel_ends(rt.name), queries + 2
-            many = {"many_tails": len(set(map(str, heads))) < len(heads) if got else None,
-                    "many_heads": len(set(map(str, tails))) < len(tails) if got else None}
-            if hc is not None and tc is not None:  # counted over every edge: exact
-                many = {"many_tails": int(count) > sum(hc.values()),
-                        "many_heads": int(count) > sum(tc.values())}
+            many = edge_multiplicity(int(count), [str(a["_id"]) for a, _, _ in got],
+                                     [str(b["_id"]) for _, _, b in got], hc, tc)
             rels.append(RelationSample(
                 name=name, count=int(count), pairs=pairs, types=types,
                 edges=tuple(self._rel_props(r) for _, r, _ in got),

@@ -131,6 +131,20 @@ class Parser:
         self.pos += 1
         return t
 
+    def accept_word(self, *words: str) -> bool:
+        """Consume the next token if it is one of ``words``; whether it was."""
+        if self.at_word(*words):
+            self.advance()
+            return True
+        return False
+
+    def accept_punct(self, *ps: str) -> bool:
+        """Consume the next token if it is one of the punctuation marks ``ps``; whether it was."""
+        if self.at_punct(*ps):
+            self.advance()
+            return True
+        return False
+
     def fail(self, what: str) -> ParseError:
         t = self.peek()
         if t is None:
@@ -165,14 +179,12 @@ class Parser:
 
     def where(self) -> None:
         """An optional ``WHERE expr``."""
-        if self.at_word("WHERE"):
-            self.advance()
+        if self.accept_word("WHERE"):
             self.expr()
 
     def comma_list(self, item) -> None:  # noqa: ANN001 - a parser method
         item()
-        while self.at_punct(","):
-            self.advance()
+        while self.accept_punct(","):
             item()
 
     def binding(self) -> None:
@@ -196,8 +208,7 @@ class Parser:
         if not self.toks:
             raise ParseError("empty query", None)
         self.query()
-        if self.at_punct(";"):
-            self.advance()
+        self.accept_punct(";")
         t = self.peek()
         if t is not None:
             if self.toks[self.pos - 1].is_punct(";"):
@@ -207,10 +218,8 @@ class Parser:
 
     def query(self, *, need_return: bool = True) -> None:
         self.single_query(need_return=need_return)
-        while self.at_word("UNION"):
-            self.advance()
-            if self.at_word("ALL", "DISTINCT"):
-                self.advance()
+        while self.accept_word("UNION"):
+            self.accept_word("ALL", "DISTINCT")
             self.single_query(need_return=need_return)
 
     def single_query(self, *, need_return: bool) -> None:
@@ -245,8 +254,7 @@ class Parser:
         if up in ("WITH", "RETURN"):
             self.advance()
             self.projection()
-            if up == "WITH" and self.at_word("WHERE"):
-                self.advance()
+            if up == "WITH" and self.accept_word("WHERE"):
                 self.expr()
             return up
         if up == "CALL" or (up == "OPTIONAL" and self.at_word("CALL", k=1)):
@@ -264,17 +272,14 @@ class Parser:
 
     # ------------------------------------------------------------------ clauses
     def match_clause(self) -> None:
-        if self.at_word("OPTIONAL"):
-            self.advance()
+        self.accept_word("OPTIONAL")
         self.expect_word("MATCH")
-        if self.at_word("REPEATABLE", "DIFFERENT"):  # Neo4j match modes
-            self.advance()
+        if self.accept_word("REPEATABLE", "DIFFERENT"):  # Neo4j match modes
             self.expect_word("ELEMENTS", "ELEMENT", "RELATIONSHIPS", "RELATIONSHIP")
         self.pattern_list()
         while self.at_word("USING"):
             self.using_hint()
-        if self.at_word("HINT"):
-            self.advance()
+        if self.accept_word("HINT"):
             self.join_hint()
         self.where()
 
@@ -282,22 +287,18 @@ class Parser:
         """Neo4j planner hints: ``USING [TEXT|RANGE|POINT] INDEX [SEEK] n:L(p)``, ``USING
         SCAN n:L``, ``USING JOIN ON a, b``."""
         self.expect_word("USING")
-        if self.at_word("JOIN"):
-            self.advance()
+        if self.accept_word("JOIN"):
             self.expect_word("ON")
             self.comma_list(self.name)
             return
-        if self.at_word("SCAN"):
-            self.advance()
+        if self.accept_word("SCAN"):
             self.name()
             self.expect_punct(":")
             self.name()
             return
-        if self.at_word("TEXT", "RANGE", "POINT", "BTREE"):
-            self.advance()
+        self.accept_word("TEXT", "RANGE", "POINT", "BTREE")
         self.expect_word("INDEX")
-        if self.at_word("SEEK"):
-            self.advance()
+        self.accept_word("SEEK")
         self.name()
         self.expect_punct(":")
         self.name()
@@ -308,20 +309,17 @@ class Parser:
     def join_hint(self) -> None:
         """Kùzu: ``HINT (a JOIN (b JOIN c)) MULTI_JOIN d``."""
         self.nest()
-        if self.at_punct("("):
-            self.advance()
+        if self.accept_punct("("):
             self.join_hint()
             self.expect_punct(")")
         else:
             self.name()
-        while self.at_word("JOIN", "MULTI_JOIN"):
-            self.advance()
+        while self.accept_word("JOIN", "MULTI_JOIN"):
             self.join_hint()
         self.depth -= 1
 
     def projection(self) -> None:
-        if self.at_word("DISTINCT"):
-            self.advance()
+        self.accept_word("DISTINCT")
         if self.at_punct("*"):
             self.advance()
         else:
@@ -334,35 +332,29 @@ class Parser:
                 start = self.pos
                 self.expr()
                 keys.append(self.text_between(start, self.pos))
-                if self.at_word(*_SORT):
-                    self.advance()
+                self.accept_word(*_SORT)
                 if not self.at_punct(","):
                     break
                 self.advance()
         self.result.order_by = tuple(keys)
-        if self.at_word("SKIP", "OFFSET"):
-            self.advance()
+        if self.accept_word("SKIP", "OFFSET"):
             self.expr()
-        if self.at_word("LIMIT"):
-            self.advance()
+        if self.accept_word("LIMIT"):
             self.expr()
 
     def projection_item(self) -> None:
         self.expr()
-        if self.at_word("AS"):
-            self.advance()
+        if self.accept_word("AS"):
             self.name()
 
     def call_clause(self) -> str:
-        if self.at_word("OPTIONAL"):
-            self.advance()
+        self.accept_word("OPTIONAL")
         call = self.expect_word("CALL")
         if self.at_punct("{"):
             self.subquery_block()
             self._no_transactions()
             return "CALL"
-        if self.at_punct("("):  # Neo4j 5: CALL (a, b) { … } / CALL (*) { … }
-            self.advance()
+        if self.accept_punct("("):  # Neo4j 5: CALL (a, b) { … } / CALL (*) { … }
             if self.at_punct("*"):
                 self.advance()
             elif not self.at_punct(")"):
@@ -380,8 +372,7 @@ class Parser:
         if self.at_punct("("):
             self.arguments()
         self.where()
-        if self.at_word("YIELD"):
-            self.advance()
+        if self.accept_word("YIELD"):
             if self.at_punct("*"):
                 self.advance()
             else:
@@ -391,8 +382,7 @@ class Parser:
 
     def _yield_item(self) -> None:
         self.name()
-        if self.at_word("AS"):
-            self.advance()
+        if self.accept_word("AS"):
             self.name()
 
     def _no_transactions(self) -> None:
@@ -439,12 +429,10 @@ class Parser:
         if not self.at_word("ALL", "ANY", "SHORTEST"):
             return
         self.advance()
-        if self.at_word("SHORTEST"):
-            self.advance()
+        self.accept_word("SHORTEST")
         if self.peek() is not None and self.peek().kind is Kind.NUMBER:
             self.advance()
-        if self.at_word("PATH", "PATHS", "GROUP", "GROUPS"):
-            self.advance()
+        self.accept_word("PATH", "PATHS", "GROUP", "GROUPS")
 
     def path_element(self) -> None:
         self.nest()
@@ -476,8 +464,7 @@ class Parser:
             self.advance()
             if self.peek() is not None and self.peek().kind is Kind.NUMBER:
                 self.advance()
-            if self.at_punct(","):
-                self.advance()
+            if self.accept_punct(","):
                 if self.peek() is not None and self.peek().kind is Kind.NUMBER:
                     self.advance()
             self.expect_punct("}")
@@ -493,16 +480,19 @@ class Parser:
                 self.advance()
         if self.at_punct(":"):
             self.label_expression()
-        elif self.at_word("IS"):
-            self.advance()
+        elif self.accept_word("IS"):
             self.label_or()
+        self.properties()
+        self.where()
+        self.expect_punct(")")
+        return True
+
+    def properties(self) -> None:
+        """A pattern's optional properties: a map literal or a parameter."""
         if self.at_punct("{"):
             self.map_literal()
         elif self.peek() is not None and self.peek().kind is Kind.PARAM:
             self.advance()
-        self.where()
-        self.expect_punct(")")
-        return True
 
     def label_expression(self) -> None:
         self.expect_punct(":")
@@ -510,27 +500,22 @@ class Parser:
 
     def label_or(self) -> None:
         self.label_and()
-        while self.at_punct("|"):
-            self.advance()
-            if self.at_punct(":"):
-                self.advance()
+        while self.accept_punct("|"):
+            self.accept_punct(":")
             self.label_and()
 
     def label_and(self) -> None:
         self.label_not()
-        while self.at_punct("&", ":"):
-            self.advance()
+        while self.accept_punct("&", ":"):
             self.label_not()
 
     def label_not(self) -> None:
         self.nest()
-        if self.at_punct("!"):
-            self.advance()
+        if self.accept_punct("!"):
             self.label_not()
         elif self.at_punct("%"):
             self.advance()
-        elif self.at_punct("("):
-            self.advance()
+        elif self.accept_punct("("):
             self.label_or()
             self.expect_punct(")")
         else:
@@ -539,8 +524,7 @@ class Parser:
 
     def relationship(self) -> None:
         left = self.advance()  # "-" or "<-"
-        if self.at_punct("["):
-            self.advance()
+        if self.accept_punct("["):
             self.rel_detail()
             self.expect_punct("]")
         if not self.at_punct("-", "->"):
@@ -555,10 +539,7 @@ class Parser:
             self.label_expression()
         if self.at_punct("*"):
             self.variable_length()
-        if self.at_punct("{"):
-            self.map_literal()
-        elif self.peek() is not None and self.peek().kind is Kind.PARAM:
-            self.advance()
+        self.properties()
         self.where()
 
     def variable_length(self) -> None:
@@ -568,15 +549,13 @@ class Parser:
             self.advance()
         if self.at_word(*_KUZU_RECURSIVE):
             self.advance()
-        elif self.at_word("WSHORTEST"):
-            self.advance()
+        elif self.accept_word("WSHORTEST"):
             self.expect_punct("(")
             self.name()
             self.expect_punct(")")
         if self._bound():
             self.advance()
-        if self.at_punct(".."):
-            self.advance()
+        if self.accept_punct(".."):
             if self._bound():
                 self.advance()
         if self.at_punct("(") and self.at_name(k=1) and self.at_punct(",", k=2):
@@ -596,8 +575,7 @@ class Parser:
             self.advance()
             self.advance()
             self.expr()
-        if self.at_punct("|"):
-            self.advance()
+        if self.accept_punct("|"):
             self._recursive_projection()
             self.expect_punct(",")
             self._recursive_projection()
@@ -668,8 +646,7 @@ class Parser:
         elif up in ("IN", "CONTAINS"):
             self.expr(_PREC["PRED"] + 1)
         else:  # IS [NOT] NULL / TYPED t / :: t / NORMALIZED / label
-            if self.at_word("NOT"):
-                self.advance()
+            self.accept_word("NOT")
             if self.at_word("NULL"):
                 self.advance()
             elif self.at_word("TYPED") or self.at_punct("::"):
@@ -688,15 +665,13 @@ class Parser:
         while self.at_name() and not self.at_word("NOT", "AND", "OR", "XOR", "AS", "THEN",
                                                     "ELSE", "END", "WHEN", "RETURN", "WITH"):
             self.advance()  # multi-word types: LOCAL DATETIME, ZONED TIME …
-        if self.at_punct("<"):
-            self.advance()
+        if self.accept_punct("<"):
             self.type_name()
             self.expect_punct(">")
         if self.at_punct("[") and self.at_punct("]", k=1):
             self.advance()
             self.advance()
-        if self.at_punct("|"):
-            self.advance()
+        if self.accept_punct("|"):
             self.type_name()
         if self.at_word("NOT") and self.at_word("NULL", k=1):
             self.advance()
@@ -704,12 +679,10 @@ class Parser:
         self.depth -= 1
 
     def prefix(self) -> None:
-        if self.at_word("NOT"):
-            self.advance()
+        if self.accept_word("NOT"):
             self.expr(_NOT_PREC + 1)
             return
-        if self.at_punct("+", "-"):
-            self.advance()
+        if self.accept_punct("+", "-"):
             self.prefix()
             return
         self.postfix()
@@ -740,14 +713,12 @@ class Parser:
     def index(self) -> None:
         self.nest()
         self.expect_punct("[")
-        if self.at_punct("..", ":"):
-            self.advance()
+        if self.accept_punct("..", ":"):
             if not self.at_punct("]"):
                 self.expr()
         else:
             self.expr()
-            if self.at_punct("..", ":"):
-                self.advance()
+            if self.accept_punct("..", ":"):
                 if not self.at_punct("]"):
                     self.expr()
         self.expect_punct("]")
@@ -894,13 +865,11 @@ class Parser:
             self.expr()
         if not self.at_word("WHEN"):
             raise self.fail("WHEN")
-        while self.at_word("WHEN"):
-            self.advance()
+        while self.accept_word("WHEN"):
             self.expr()
             self.expect_word("THEN")
             self.expr()
-        if self.at_word("ELSE"):
-            self.advance()
+        if self.accept_word("ELSE"):
             self.expr()
         self.expect_word("END")
         self.depth -= 1
@@ -909,8 +878,7 @@ class Parser:
         self.advance()
         self.expect_punct("(")
         self.expr()
-        if self.at_word("AS"):
-            self.advance()
+        if self.accept_word("AS"):
             self.type_name()
         else:
             self.expect_punct(",")
@@ -970,8 +938,7 @@ class Parser:
         self.expect_word("IN")
         self.expr()
         self.where()
-        if self.at_punct("|"):
-            self.advance()
+        if self.accept_punct("|"):
             self.expr()
         self.expect_punct("]")
         return True
@@ -1008,8 +975,7 @@ class Parser:
         self.nest()
         self.expect_punct("{")
         while not self.at_punct("}"):
-            if self.at_punct("."):
-                self.advance()
+            if self.accept_punct("."):
                 if self.at_punct("*"):
                     self.advance()
                 else:

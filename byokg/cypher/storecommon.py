@@ -40,6 +40,7 @@ from byokg.graph.store import (
     LabelSample,
     RelationSample,
     SampledNode,
+    edge_multiplicity,
 )
 
 from .lexer import UnsafeIdentifier, quote_identifier
@@ -278,6 +279,15 @@ def _plain(v: Any) -> Any:
     if isinstance(v, dict):
         return {str(k): _plain(x) for k, x in v.items()}
     return str(v)
+
+
+def _record_path(rec: Mapping[str, Any]) -> Path:
+    """The path of one shortest-path record: node ids ``ns``, relation types ``rs`` and each
+    relationship's start node ``starts`` (a hop whose start is not the node before it was
+    walked against the stored direction)."""
+    ns = [str(x) for x in rec["ns"]]
+    inv = tuple(str(st) != ns[j] for j, st in enumerate(rec["starts"]))
+    return Path(nodes=tuple(ns), relations=tuple(rec["rs"]), inverted=inv)
 
 
 class GuardedQueries:
@@ -546,15 +556,10 @@ class CypherGraphBase(GuardedQueries, BaseGraphStore):
             pairs = dict.fromkeys(rpairs.get(rel, []))
             for r in recs:
                 pairs[(str((r["src"] or ["?"])[0]), str((r["dst"] or ["?"])[0]))] = None
-            heads = [str(r["a"]) for r in recs]
-            tails = [str(r["b"]) for r in recs]
             hc, tc = self._rel_ends(rel)
             queries += 2
-            many = {"many_tails": len(set(heads)) < len(heads) if recs else None,
-                    "many_heads": len(set(tails)) < len(tails) if recs else None}
-            if hc is not None and tc is not None:  # counted over every edge: exact
-                many = {"many_tails": int(cnt) > sum(hc.values()),
-                        "many_heads": int(cnt) > sum(tc.values())}
+            many = edge_multiplicity(int(cnt), [str(r["a"]) for r in recs],
+                                     [str(r["b"]) for r in recs], hc, tc)
             rels.append(RelationSample(
                 name=rel, count=int(cnt), pairs=tuple(pairs), types=rtypes.get(rel, {}),
                 heads=hc, tails=tc, **many,
@@ -626,23 +631,26 @@ class CypherGraphBase(GuardedQueries, BaseGraphStore):
     ) -> dict[tuple[str, str], list[Path]]:
         pairs = [(str(a), str(b)) for a, b in dict.fromkeys(tuple(p) for p in pairs)]
         out: dict[tuple[str, str], list[Path]] = {p: [] for p in pairs}
-        same = [p for p in pairs if p[0] == p[1]]
         todo = [list(p) for p in pairs if p[0] != p[1]]
         if todo:
             fb = self._fb([x for p in todo for x in p])
             for rec in self._records(self.cyp.shortest_paths(max_hops, k, fb), {"pairs": todo}):
                 key = (rec["s"], rec["t"])
-                ns = [str(x) for x in rec["ns"]]
-                inv = tuple(str(st) != ns[j] for j, st in enumerate(rec["starts"]))
-                path = Path(nodes=tuple(ns), relations=tuple(rec["rs"]), inverted=inv)
+                path = _record_path(rec)
                 if key in out and len(out[key]) < k and path not in out[key]:
                     out[key].append(path)
-        if same:  # a node is its own zero-hop path if it exists
+        self._zero_hop_paths(pairs, out)
+        return out
+
+    def _zero_hop_paths(self, pairs: Sequence[tuple[str, str]],
+                        out: dict[tuple[str, str], list[Path]]) -> None:
+        """A pair ``(a, a)`` gets the zero-hop path ``(a,)`` if the node exists."""
+        same = [p for p in pairs if p[0] == p[1]]
+        if same:
             found = self.get_nodes([a for a, _ in same])
             for a, b in same:
                 if found.get(a) is not None:
                     out[(a, b)] = [Path(nodes=(a,))]
-        return out
 
     # -- cypher
     def _fetch(self, text: str, params: Mapping[str, Any] | None, timeout_s: float | None,

@@ -155,6 +155,21 @@ class RelationSample(BaseModel):
     tails: dict[str, int] | None = None
 
 
+def edge_multiplicity(count: int, heads: Sequence[str], tails: Sequence[str],
+                      head_counts: Mapping[str, int] | None,
+                      tail_counts: Mapping[str, int] | None) -> dict[str, bool | None]:
+    """``many_tails`` / ``many_heads`` of a relationship type with ``count`` edges: exact when
+    the distinct heads and tails per label were counted over every edge, else from repeats
+    among the sampled edges' ``heads`` and ``tails`` (None when no edge was sampled)."""
+    if head_counts is not None and tail_counts is not None:
+        return {"many_tails": count > sum(head_counts.values()),
+                "many_heads": count > sum(tail_counts.values())}
+    if not heads:
+        return {"many_tails": None, "many_heads": None}
+    return {"many_tails": len(set(heads)) < len(heads),
+            "many_heads": len(set(tails)) < len(tails)}
+
+
 class GraphSample(BaseModel):
     """The raw material of a :class:`byokg.graph.profile.GraphProfile`, from one store: catalogue
     facts plus bounded samples, never a full scan. ``queries`` counts the store round trips

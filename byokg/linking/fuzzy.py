@@ -128,20 +128,25 @@ class NameIndex:
         self.vocab = StrLookup.from_sorted(self.vocab_list, tables["vocab_hashes"],
                                            tables["vocab_order"], int(tables["vocab_seed"]))
         self.tables = {k: tables[k] for k in _TABLES}
+        self._set_postings(tables, len(key_raw_ref))
+        self.key_weight = (key_weight if key_weight is not None else
+                           _key_weight(self.tok_ptr, self.tok_post, self.idf, len(key_raw_ref)))
+        self._tok_cache: dict[str, list[tuple[int, float]]] = {}
+        self._initials_table: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _set_postings(self, tables: dict[str, Any], n_keys: int) -> None:
+        """The word and vowel-gram postings from ``tables`` and each word's IDF over
+        ``n_keys`` keys."""
         self.tok_ptr = tables["tok_ptr"]
         self.tok_post = tables["tok_post"]
         self.vgram_codes = tables["vgram_codes"]
         self.vgram_ptr = tables["vgram_ptr"]
         self.vgram_post = tables["vgram_post"]
         self.vgram_count = tables["vgram_count"]
-        n = max(len(key_raw_ref), 1)
+        n = max(n_keys, 1)
         df = np.diff(self.tok_ptr).astype(np.float64)
         self.idf = np.log1p(n / np.maximum(df, 1.0))
         self.max_idf = float(math.log1p(n))
-        self.key_weight = (key_weight if key_weight is not None else
-                           _key_weight(self.tok_ptr, self.tok_post, self.idf, len(key_raw_ref)))
-        self._tok_cache: dict[str, list[tuple[int, float]]] = {}
-        self._initials_table: tuple[np.ndarray, np.ndarray] | None = None
 
     # ------------------------------------------------------------------ building
     @classmethod

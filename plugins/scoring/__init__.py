@@ -17,7 +17,16 @@ from byokg.pipeline.context import triplet_items
 from byokg.pipeline.tools import Tool, ToolParams, ToolRequest, ToolResult
 
 
-def _finish(result: ToolResult, request: ToolRequest, tool: str, ranked: Any, p: Any) -> None:
+class RankedTripletParams(ToolParams):
+    """What both tools' output reads (:func:`_finish`): tails shown per head and relation, and
+    the token budget."""
+
+    max_tails: int = Field(5, ge=1)
+    max_tokens: int = Field(1500, ge=0, description="token budget of the returned text")
+
+
+def _finish(result: ToolResult, request: ToolRequest, tool: str, ranked: Any,
+            p: RankedTripletParams) -> None:
     """Ranked triplets as items, best first (tails of one head and relation merged; an item's
     score is the best of its triplets)."""
     for note in ranked.notes:
@@ -42,7 +51,7 @@ def _finish(result: ToolResult, request: ToolRequest, tool: str, ranked: Any, p:
 # --------------------------------------------------------------------------- graph-reranker
 
 
-class GraphRerankerParams(ToolParams):
+class GraphRerankerParams(RankedTripletParams):
     """``params.graph-reranker``: Appendix A.2 with its caps."""
 
     hops: int = Field(2, ge=1, le=3, description="L: triplets within this many hops")
@@ -53,8 +62,6 @@ class GraphRerankerParams(ToolParams):
     k: int = Field(10, ge=1, description="triplets returned (cross-encoder when configured)")
     max_candidates: int = Field(1000, ge=1, description="triplets embedded per question, at most")
     direction: Direction = Direction.BOTH
-    max_tails: int = Field(5, ge=1)
-    max_tokens: int = Field(1500, ge=0, description="token budget of the returned text")
 
 
 class GraphRerankerTool(Tool):
@@ -81,15 +88,13 @@ class GraphRerankerTool(Tool):
 # --------------------------------------------------------------------------- triplet-retrieval
 
 
-class TripletRetrievalParams(ToolParams):
+class TripletRetrievalParams(RankedTripletParams):
     """``params.triplet-retrieval``: Eq. 10 over precomputed name and relation vectors."""
 
     k: int = Field(10, ge=1, description="triplets returned")
     top_nodes: int = Field(50, ge=0, description="nodes nearest the question whose edges are scored")
     use_linked: bool = Field(True, description="also score the linked entities' edges")
     per_node: int = Field(2000, ge=1, description="edges scored per node (hubs: best relations)")
-    max_tails: int = Field(5, ge=1)
-    max_tokens: int = Field(1500, ge=0, description="token budget of the returned text")
 
 
 class TripletRetrievalTool(Tool):

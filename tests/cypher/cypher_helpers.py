@@ -182,48 +182,6 @@ def open_kuzu_store(path: Path) -> Any:
     return KuzuGraph(f"kuzu:{path}")
 
 
-# ----------------------------------------------------------------------------- result agreement
-
-def _norm_value(v: Any) -> Any:
-    """A value in a comparable form: numbers rounded, nodes as sorted items, dates as text."""
-    if isinstance(v, bool) or v is None:
-        return v
-    if isinstance(v, int | float):
-        f = float(v)
-        return round(f, 4) if f != int(f) else int(f)
-    if isinstance(v, dict):
-        # "_…" are engine internals; "id" is the key the byokg Northwind mapping adds on Bolt
-        return tuple(sorted((k, _norm_value(x)) for k, x in v.items()
-                            if not str(k).startswith("_") and k != "id"))
-    if isinstance(v, list | tuple):
-        return tuple(_norm_value(x) for x in v)
-    s = str(v)
-    if len(s) >= 19 and s[4] == "-" and s[10] == "T":  # ISO datetime -> str(datetime) form
-        s = s[:10] + " " + s[11:]
-    return s
-
-
-def rows_key(rows: Any) -> list[tuple]:
-    """Rows as a sorted list of value-sorted tuples (column order ignored)."""
-    out = []
-    for r in rows:
-        vals = [_norm_value(x) for x in r]
-        out.append(tuple(sorted(vals, key=repr)))
-    return sorted(out, key=repr)
-
-
-def same_rows(ours: Any, gold: Any, gold_cap: int = 50) -> bool:
-    """Set equality on values, column order ignored; gold files keep only the first 50 rows,
-    so a capped gold must be contained in ours."""
-    a, b = rows_key(ours), rows_key(gold)
-    if len(b) >= gold_cap:
-        from collections import Counter
-
-        ca, cb = Counter(a), Counter(b)
-        return all(ca[k] >= n for k, n in cb.items())
-    return a == b
-
-
 # ----------------------------------------------------------------------------- fake LLMs
 
 class ScriptedLLM:

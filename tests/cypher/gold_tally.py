@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from cypher_helpers import same_rows
-
+from benchmarks.bench_cypher import same_rows
 from byokg.cypher.execute import Status, execute
 
 

@@ -7,7 +7,6 @@ Its query methods are the compact index's own (inherited); only the storage is t
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -60,16 +59,7 @@ class NameIndex(fuzzy.NameIndex):
         self.vocab_list: list[str] = tables.pop("vocab")  # type: ignore[assignment]
         self.tables = tables
         self.vocab: dict[str, int] = {t: i for i, t in enumerate(self.vocab_list)}
-        self.tok_ptr = tables["tok_ptr"]
-        self.tok_post = tables["tok_post"]
-        self.vgram_codes = tables["vgram_codes"]
-        self.vgram_ptr = tables["vgram_ptr"]
-        self.vgram_post = tables["vgram_post"]
-        self.vgram_count = tables["vgram_count"]
-        n = max(len(keys), 1)
-        df = np.diff(self.tok_ptr).astype(np.float64)
-        self.idf = np.log1p(n / np.maximum(df, 1.0))
-        self.max_idf = float(math.log1p(n))
+        self._set_postings(tables, len(keys))
         self.key_weight = np.bincount(
             self.tok_post, weights=np.repeat(self.idf, np.diff(self.tok_ptr)), minlength=len(keys)
         )
