@@ -176,7 +176,8 @@ def _known(strategies: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def run(scale: int, results: dict, *, quick: bool = False,
-        strategies: tuple[str, ...] | None = None, graphs: tuple[str, ...] = GRAPHS) -> None:
+        strategies: tuple[str, ...] | None = None, graphs: tuple[str, ...] = GRAPHS,
+        keep: Path | None = None) -> None:
     from benchmarks.scripted_llm import ScriptedServer, cwq_plans, demo_plans, northwind_plans
     from byokg.demo import DEMO_QUESTIONS
 
@@ -186,6 +187,9 @@ def run(scale: int, results: dict, *, quick: bool = False,
     strategies = _known(strategies)
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
+        if keep is not None:  # the runs' predictions stay there (the graphs stay temporary)
+            keep.mkdir(parents=True, exist_ok=True)
+            t = keep
         cwq = SHARED / "freebase" / "cwq_tinykg_subset.jsonl"
         if "cwq" in graphs:
             with ScriptedServer(cwq_plans(cwq)) as srv:
@@ -230,18 +234,28 @@ def run(scale: int, results: dict, *, quick: bool = False,
                     store.close()
 
 
-def _arg(name: str) -> str | None:
-    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv[:-1] else None
+def main(argv: list[str] | None = None) -> None:
+    """The command line: a table of ``<graph>.<strategy>.<metric>`` figures."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_llmpath",
+                                 description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--quick", action="store_true", help="multi only, 12 questions per graph")
+    ap.add_argument("--strategies", help=f"comma-separated, of {','.join(STRATEGIES)}")
+    ap.add_argument("--graphs", help=f"comma-separated, of {','.join(GRAPHS)}")
+    ap.add_argument("--json", type=Path, help="write the figures to this file")
+    ap.add_argument("--keep", type=Path,
+                    help="keep each run's folder (predictions.jsonl) under this folder")
+    args = ap.parse_args(argv)
+    res: dict[str, Any] = {}
+    run(1, res, quick=args.quick,
+        strategies=tuple(args.strategies.split(",")) if args.strategies else None,
+        graphs=tuple(args.graphs.split(",")) if args.graphs else GRAPHS, keep=args.keep)
+    for k, v in res.items():
+        print(f"{k:50s} {v}")
+    if args.json:
+        args.json.write_text(json.dumps(res, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
-    res: dict[str, Any] = {}
-    strat = _arg("--strategies")
-    graph_arg = _arg("--graphs")
-    run(1, res, quick="--quick" in sys.argv,
-        strategies=tuple(strat.split(",")) if strat else None,
-        graphs=tuple(graph_arg.split(",")) if graph_arg else GRAPHS)
-    for k, v in res.items():
-        print(f"{k:50s} {v}")
-    if _arg("--json"):
-        Path(_arg("--json") or "").write_text(json.dumps(res, indent=2) + "\n", encoding="utf-8")
+    main()
