@@ -124,7 +124,12 @@ class OfflineAnswerer(Answerer):
                              label_nouns=profile_label_nouns(request.profile))
         from byokg.plugins.offline.confidence import beyond_offline
 
-        withheld = beyond_offline(request.analysis, got.answers, request.entities)
+        relations = tuple(request.profile.relation_names)
+        withheld = beyond_offline(
+            request.analysis, got.answers, request.entities, shape=_shape(got, request.store),
+            labels=[lab.name for lab in request.profile.labels],
+            sim=lambda a, b: request.similarity.phrase_similarity(a, b, vocabulary=relations),
+            label_nouns=profile_label_nouns(request.profile))
         out = AnswerResult(answers=got.answers, answer_ids=got.answer_ids, evidence=got.evidence,
                            confidence=got.confidence if got.answers and not withheld else None)
         if withheld and got.answers:  # the model's figure does not cover this question
@@ -141,6 +146,22 @@ class OfflineAnswerer(Answerer):
         for note in got.notes:
             out.event(self.name, note, level="warning")
         return out
+
+
+def _shape(got: Any, store: Any) -> Any:
+    """What the offline answer's first candidate is (a property's values, or nodes and their
+    labels), for the type check of its confidence."""
+    from byokg.plugins.offline.confidence import AnswerShape
+
+    if not got.ranked:
+        return None
+    best = got.ranked[0]
+    if best.node is None:
+        prop = next((it.metadata.get("property") for it in best.items
+                     if isinstance(it.metadata.get("property"), str)), None)
+        return AnswerShape(property=prop) if prop else None
+    node = store.get_nodes([best.node]).get(best.node)
+    return AnswerShape(labels=tuple(node.labels)) if node is not None else None
 
 
 @hookimpl
