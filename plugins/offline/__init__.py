@@ -161,7 +161,8 @@ def _shape(got: Any, store: Any) -> Any:
                      if isinstance(it.metadata.get("property"), str)), None)
         return AnswerShape(property=prop) if prop else None
     node = store.get_nodes([best.node]).get(best.node)
-    return AnswerShape(labels=tuple(node.labels)) if node is not None else None
+    steps = len(best.group.hops) if best.group is not None else 1
+    return AnswerShape(labels=tuple(node.labels), steps=steps) if node is not None else None
 
 
 @hookimpl

@@ -85,6 +85,7 @@ class AnswerShape(BaseModel):
 
     property: str | None = None  # the answer is this property's values
     labels: tuple[str, ...] = ()  # the answer nodes' labels
+    steps: int = 1  # relation steps from the question's entity to the answer nodes
 
 
 Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
@@ -129,9 +130,13 @@ def type_doubt(analysis: Any, shape: AnswerShape, mention_words: set[str], *,
     - the answer is a property's values and the noun does not name the property ("which
       *act* …" answered with the values of ``Head Count``): a noun asks for things;
     - the noun names some of the graph's labels and the answer nodes have none of them;
-    - the noun names no label by its words, and by meaning about equally two of them
-      (within ``label_margin``), and the answer is nodes of one of those: which of them the
-      noun means is a guess ("town" is about as close to ``Area`` as to ``Place``)."""
+    - the noun names no label by its words (the label's own head word, or a noun the graph's
+      relations give its nodes), only by meaning, and the answer is nodes of such a label
+      reached in more than one step, or the noun is about as close (within ``label_margin``)
+      to another label: which label the noun means is then the similarity model's guess, and
+      a guess that adds a step ("in which *town* …" answered one step beyond the towns, at
+      the ``Area`` a town lies in, "town" being about as close to ``Area`` as to ``Place``)
+      is the offline stages' likeliest error on a typed graph."""
     if analysis.kind != "thing" or not analysis.type_words:
         return None
     from byokg.plugins.offline.answer_types import expectation
@@ -163,10 +168,15 @@ def type_doubt(analysis: Any, shape: AnswerShape, mention_words: set[str], *,
     close = sorted(((table[(noun, lab)], lab) for lab in labels), reverse=True)
     top = close[0][0] if close else 0.0
     near = [lab for v, lab in close if v >= top - scores.label_margin and v > 0.0]
-    if top >= scores.match and len(near) > 1 and set(shape.labels) & set(near):
-        shown = ", ".join(f"{lab} {table[(noun, lab)]:.2f}" for lab in near)
+    if top < scores.match or not set(shape.labels) & set(near):
+        return None  # the noun names no label by meaning either, or not the answer's
+    shown = ", ".join(f"{lab} {table[(noun, lab)]:.2f}" for lab in near)
+    if len(near) > 1:
         return (f"'{noun}' names no label by its words and is about as close to several "
                 f"({shown}): the answer's type is a guess")
+    if shape.steps > 1:
+        return (f"'{noun}' names no label by its words, only by meaning ({shown}), and the "
+                f"answer is {shape.steps} steps away: a step may be one too many")
     return None
 
 
