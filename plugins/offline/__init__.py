@@ -129,7 +129,8 @@ class OfflineAnswerer(Answerer):
             request.analysis, got.answers, request.entities, shape=_shape(got, request.store),
             labels=[lab.name for lab in request.profile.labels],
             sim=lambda a, b: request.similarity.phrase_similarity(a, b, vocabulary=relations),
-            label_nouns=profile_label_nouns(request.profile))
+            label_nouns=profile_label_nouns(request.profile),
+            edge_values=_edge_values(request.profile))
         out = AnswerResult(answers=got.answers, answer_ids=got.answer_ids, evidence=got.evidence,
                            confidence=got.confidence if got.answers and not withheld else None)
         if withheld and got.answers:  # the model's figure does not cover this question
@@ -148,6 +149,13 @@ class OfflineAnswerer(Answerer):
         return out
 
 
+def _edge_values(profile: Any) -> dict[str, tuple[str, ...]]:
+    """Per relation, the text values its properties take in the profile's sample."""
+    return {r.name: tuple(v for pp in r.properties if pp.kind == "string"
+                          for v in pp.examples if isinstance(v, str))
+            for r in profile.relations if r.properties}
+
+
 def _shape(got: Any, store: Any) -> Any:
     """What the offline answer's first candidate is (a property's values, or nodes and their
     labels), for the type check of its confidence."""
@@ -157,12 +165,18 @@ def _shape(got: Any, store: Any) -> Any:
         return None
     best = got.ranked[0]
     if best.node is None:
-        prop = next((it.metadata.get("property") for it in best.items
-                     if isinstance(it.metadata.get("property"), str)), None)
-        return AnswerShape(property=prop) if prop else None
+        md = next((it.metadata for it in best.items
+                   if isinstance(it.metadata.get("property"), str)), None)
+        if md is None:
+            return None
+        path = str(md.get("relation_path") or "")
+        rels = tuple(h.strip().lstrip("~") for h in path.split("->") if h.strip())
+        return AnswerShape(property=md["property"], relations=rels)
     node = store.get_nodes([best.node]).get(best.node)
-    steps = len(best.group.hops) if best.group is not None else 1
-    return AnswerShape(labels=tuple(node.labels), steps=steps) if node is not None else None
+    hops = best.group.hops if best.group is not None else ()
+    return (AnswerShape(labels=tuple(node.labels), steps=max(len(hops), 1),
+                        relations=tuple(rel for rel, _inverted in hops))
+            if node is not None else None)
 
 
 @hookimpl

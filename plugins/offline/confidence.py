@@ -13,7 +13,7 @@ coefficients were fitted on the fit split (``python -m benchmarks.fit_offline
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from byokg.plugins.offline.weights import WEIGHTS, TypeScores
@@ -86,6 +86,7 @@ class AnswerShape(BaseModel):
     property: str | None = None  # the answer is this property's values
     labels: tuple[str, ...] = ()  # the answer nodes' labels
     steps: int = 1  # relation steps from the question's entity to the answer nodes
+    relations: tuple[str, ...] = ()  # the relations walked to the answer
 
 
 Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
@@ -95,10 +96,14 @@ def beyond_offline(analysis: Any, answers: Sequence[str], entities: Sequence[Any
                    shape: AnswerShape | None = None, labels: Sequence[str] = (),
                    sim: Similarity | None = None,
                    label_nouns: dict[str, tuple[str, ...]] | None = None,
+                   edge_values: Mapping[str, Sequence[str]] | None = None,
                    scores: TypeScores = WEIGHTS.types) -> str | None:
     """Why the offline stages cannot have answered the question, whatever the model says (None:
     they may have): they walk relations and do no arithmetic, apply no filter on a value the
-    question writes, and a person or place is never a bare number or date.
+    question writes (nor on a relationship's property: ``edge_values``, per relation the text
+    values its properties take, says when a question word is one of them on a relation the
+    answer walks: "who *headlined* …" and a ``slot`` of ``'headliner'``), and a person or
+    place is never a bare number or date.
 
     With the answer's ``shape``, the graph's ``labels`` and the word similarity ``sim`` (the
     one the chains use), also where the question's type word ("which *town*") and the answer
@@ -114,6 +119,9 @@ def beyond_offline(analysis: Any, answers: Sequence[str], entities: Sequence[Any
         return f"a {analysis.kind} is asked for and the offline answers are bare values"
     if shape is not None and answers:
         mention_words = {w for m in entities for w in words(m.mention)}
+        said = _edge_value_said(analysis, shape, mention_words, edge_values or {})
+        if said:
+            return said
         return type_doubt(analysis, shape, mention_words, labels=labels, sim=sim,
                           label_nouns=label_nouns, scores=scores)
     return None
@@ -177,6 +185,25 @@ def type_doubt(analysis: Any, shape: AnswerShape, mention_words: set[str], *,
     if shape.steps > 1:
         return (f"'{noun}' names no label by its words, only by meaning ({shown}), and the "
                 f"answer is {shape.steps} steps away: a step may be one too many")
+    return None
+
+
+def _edge_value_said(analysis: Any, shape: AnswerShape, mention_words: set[str],
+                     edge_values: Mapping[str, Sequence[str]]) -> str | None:
+    """A question word (outside the entities' names) that is a text value of a property of a
+    relation the answer walks: the question filters on the relationship, which the offline
+    stages do not."""
+    asked = [w for w in analysis.content_words if w not in mention_words
+             and not is_literal_like(w) and len(w) >= 3]
+    for rel in dict.fromkeys(shape.relations):
+        for value in edge_values.get(rel, ()):
+            vwords = [stem(v) for v in words(str(value)) if len(v) >= 3]
+            hit = next((w for w in asked if any(term_sim(stem(w), v) >= 0.8 for v in vwords)),
+                       None)
+            if hit:
+                return (f"the question says '{hit}', a value ('{value}') of a property of "
+                        f"{rel}: the offline stages do not filter on a relationship's "
+                        "properties")
     return None
 
 

@@ -269,7 +269,9 @@ def test_a_which_noun_answer_of_doubtful_type_gets_no_offline_confidence(harbour
     ``Coast``, and the offline answer walks one step past the moorings to the coast: no
     confidence. "Which *sailor* …" answered with a vessel's ``Captain Log Pages`` (a word of
     the question in a property's name): a noun asks for things, no confidence. A question
-    whose noun names the answer's label, and one with no such noun, keep theirs."""
+    whose noun names the answer's label, and one with no such noun, keep theirs; so does one
+    that names no value of a relationship's property ("the *captain* of": a ``duty`` of
+    ``SERVES_ON``, which the offline stages do not filter on)."""
     from byokg.graph.open import open_graph
 
     store = open_graph(harbour_graph)
@@ -279,6 +281,8 @@ def test_a_which_noun_answer_of_doubtful_type_gets_no_offline_confidence(harbour
         log = eng.ask("Which sailor had the captain log of the Gannet?")
         shore = eng.ask("What shore does Saltgate lie on?")
         port = eng.ask("Which port did the Kittiwake dock at?")
+        captain = eng.ask("Which sailor was the captain of the Sea Wren?")
+        crew = eng.ask("Who served on the Sea Wren?")
     finally:
         store.close()
     assert harbour.confidence is None and harbour.answers
@@ -287,7 +291,11 @@ def test_a_which_noun_answer_of_doubtful_type_gets_no_offline_confidence(harbour
     assert log.confidence is None and log.answers
     why = _withheld(log)
     assert why and "'sailor'" in why and "Captain Log Pages" in why, why
-    for a in (shore, port):
+    # "captain" is a value of the duty on SERVES_ON: a filter the offline stages do not apply
+    assert captain.confidence is None and captain.answers
+    why = _withheld(captain)
+    assert why and "'captain'" in why and "SERVES_ON" in why, why
+    for a in (shore, port, crew):
         assert _withheld(a) is None, _withheld(a)
         assert a.confidence is not None
     assert shore.answers == ["North Strand"] and port.answers == ["Saltgate"]
@@ -354,3 +362,23 @@ def test_type_doubt_reads_labels_and_property_names():
                       sim=sim) is None
     assert type_doubt(analyze("Where did Ann Lee marry?"), AnswerShape(property="Tithe"), set(),
                       labels=labels, sim=sim) is None  # no noun: the other checks decide
+
+
+def test_a_relationship_value_the_question_says_withholds_the_offline_confidence():
+    """"Who *chaired* …" where ``ATTENDED`` has a ``role`` of ``'chair'``: a filter on the
+    relationship, which the offline stages do not apply; a value of a relation the answer
+    does not walk, or none said, leaves the confidence alone."""
+    from byokg.plugins.offline.confidence import AnswerShape, beyond_offline
+
+    from byokg.language.analysis import analyze
+
+    values = {"ATTENDED": ("chair", "delegate"), "HOSTED_BY": ("co-host",)}
+    shape = AnswerShape(labels=("Envoy",), relations=("ATTENDED",))
+    why = beyond_offline(analyze("Who chaired the Lisbon Summit?"), ["Ana Reis"], [],
+                         shape=shape, edge_values=values)
+    assert why and "'chaired'" in why and "ATTENDED" in why, why
+    assert beyond_offline(analyze("Who attended the Lisbon Summit?"), ["Ana Reis"], [],
+                          shape=shape, edge_values=values) is None
+    assert beyond_offline(analyze("Who chaired the Lisbon Summit?"), ["Ana Reis"], [],
+                          shape=AnswerShape(labels=("Envoy",), relations=("HOSTED_BY",)),
+                          edge_values=values) is None
