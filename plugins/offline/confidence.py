@@ -139,12 +139,14 @@ def type_doubt(analysis: Any, shape: AnswerShape, mention_words: set[str], *,
       *act* …" answered with the values of ``Head Count``): a noun asks for things;
     - the noun names some of the graph's labels and the answer nodes have none of them;
     - the noun names no label by its words (the label's own head word, or a noun the graph's
-      relations give its nodes), only by meaning, and the answer is nodes of such a label
-      reached in more than one step, or the noun is about as close (within ``label_margin``)
-      to another label: which label the noun means is then the similarity model's guess, and
-      a guess that adds a step ("in which *town* …" answered one step beyond the towns, at
-      the ``Area`` a town lies in, "town" being about as close to ``Area`` as to ``Place``)
-      is the offline stages' likeliest error on a typed graph."""
+      relations give its nodes), only by meaning, and the answer is nodes of such a label,
+      and the noun is about as close (within ``label_margin``) to another label, or it only
+      just names the label (below ``match + label_margin``) and the answer is more than one
+      step away: which label the noun means is then the similarity model's guess, and a
+      guess that adds a step ("in which *town* …" answered one step beyond the towns, at the
+      ``Area`` a town lies in, "town" being about as close to ``Area`` as to ``Place``) is
+      the offline stages' likeliest error on a typed graph. A noun close in meaning ("nation"
+      and ``Country``) is no guess."""
     if analysis.kind != "thing" or not analysis.type_words:
         return None
     from byokg.plugins.offline.answer_types import expectation
@@ -182,9 +184,9 @@ def type_doubt(analysis: Any, shape: AnswerShape, mention_words: set[str], *,
     if len(near) > 1:
         return (f"'{noun}' names no label by its words and is about as close to several "
                 f"({shown}): the answer's type is a guess")
-    if shape.steps > 1:
-        return (f"'{noun}' names no label by its words, only by meaning ({shown}), and the "
-                f"answer is {shape.steps} steps away: a step may be one too many")
+    if shape.steps > 1 and top < scores.match + scores.label_margin:
+        return (f"'{noun}' names no label by its words and only just by meaning ({shown}), "
+                f"and the answer is {shape.steps} steps away: a step may be one too many")
     return None
 
 

@@ -265,8 +265,8 @@ def _withheld(answer):
 
 
 def test_a_which_noun_answer_of_doubtful_type_gets_no_offline_confidence(harbour_graph):
-    """"At which *harbour* …": no label is called a harbour; by meaning the noun is closest to
-    ``Coast``, and the offline answer walks one step past the moorings to the coast: no
+    """"At which *seaport* …": no label is called a seaport; by meaning the noun only just
+    names ``Coast``, and the offline answer walks one step past the moorings to the coast: no
     confidence. "Which *sailor* …" answered with a vessel's ``Captain Log Pages`` (a word of
     the question in a property's name): a noun asks for things, no confidence. A question
     whose noun names the answer's label, and one with no such noun, keep theirs; so does one
@@ -277,7 +277,7 @@ def test_a_which_noun_answer_of_doubtful_type_gets_no_offline_confidence(harbour
     store = open_graph(harbour_graph)
     try:
         eng = Engine(store, RunConfig(llm="none"))
-        harbour = eng.ask("At which harbour did the Grey Heron dock?")
+        seaport = eng.ask("At which seaport did the Grey Heron dock?")
         log = eng.ask("Which sailor had the captain log of the Gannet?")
         shore = eng.ask("What shore does Saltgate lie on?")
         port = eng.ask("Which port did the Kittiwake dock at?")
@@ -285,9 +285,9 @@ def test_a_which_noun_answer_of_doubtful_type_gets_no_offline_confidence(harbour
         crew = eng.ask("Who served on the Sea Wren?")
     finally:
         store.close()
-    assert harbour.confidence is None and harbour.answers
-    why = _withheld(harbour)
-    assert why and "'harbour'" in why and "Coast" in why and "2 steps" in why, why
+    assert seaport.confidence is None and seaport.answers
+    why = _withheld(seaport)
+    assert why and "'seaport'" in why and "Coast" in why and "2 steps" in why, why
     assert log.confidence is None and log.answers
     why = _withheld(log)
     assert why and "'sailor'" in why and "Captain Log Pages" in why, why
@@ -306,7 +306,7 @@ def test_hybrid_asks_the_llm_when_the_answer_type_is_in_doubt(harbour_graph):
     right mooring); the confident one is kept with no call."""
     from byokg.graph.open import open_graph
 
-    q = "At which harbour did the Grey Heron dock?"
+    q = "At which seaport did the Grey Heron dock?"
     plans = {q: Plan(entities=["Grey Heron"], relation_paths=[["DOCKED_AT"]],
                      cypher="MATCH (v:Vessel {`Vessel Name`: 'Grey Heron'})-[:DOCKED_AT]->"
                             "(m:Mooring) RETURN m.`Berth Title`", answers=["Old Quay"])}
@@ -321,7 +321,7 @@ def test_hybrid_asks_the_llm_when_the_answer_type_is_in_doubt(harbour_graph):
         store.close()
     assert a.trace.counts["hybrid_fallback"] == 1 and len(a.trace.llm_calls) == 1
     note = next(ev for ev in a.trace.events if ev.message.startswith("hybrid: the offline"))
-    assert "'harbour'" in note.message and note.data["offline_answers"] == ["Amber Shore"]
+    assert "'seaport'" in note.message and note.data["offline_answers"] == ["Amber Shore"]
     assert a.answers == ["Old Quay"]
     assert kept.trace.counts["hybrid_offline"] == 1 and not kept.trace.llm_calls
     assert kept.answers == ["North Strand"]
@@ -336,7 +336,8 @@ def test_type_doubt_reads_labels_and_property_names():
 
     from byokg.language.analysis import analyze
 
-    table = {"hamlet": {"Parish": 0.66, "County": 0.61, "Bishop": 0.0}}
+    table = {"hamlet": {"Parish": 0.66, "County": 0.61, "Bishop": 0.0},
+             "borough": {"County": 0.65, "Parish": 0.3}, "shire": {"County": 0.95}}
 
     def sim(left, right):
         return {(w, r): table.get(w, {}).get(r, 0.0) for w in left for r in right}
@@ -348,6 +349,14 @@ def test_type_doubt_reads_labels_and_property_names():
         assert why and "about as close to several" in why and "Parish 0.66" in why, why
     why = type_doubt(q, AnswerShape(labels=("Bishop",)), set(), labels=labels, sim=sim)
     assert why and "names Parish, County and the answer is Bishop nodes" in why, why
+    # only just named by meaning: a guess when the answer is a step further than one
+    q = analyze("In which borough did Ann Lee marry?")
+    why = type_doubt(q, AnswerShape(labels=("County",), steps=2), set(), labels=labels, sim=sim)
+    assert why and "only just by meaning (County 0.65)" in why and "2 steps" in why, why
+    assert type_doubt(q, AnswerShape(labels=("County",)), set(), labels=labels, sim=sim) is None
+    q = analyze("In which shire did Ann Lee marry?")  # close in meaning: no guess
+    assert type_doubt(q, AnswerShape(labels=("County",), steps=2), set(), labels=labels,
+                      sim=sim) is None
     q = analyze("Which parish did Ann Lee marry in?")
     why = type_doubt(q, AnswerShape(labels=("County",)), set(), labels=labels, sim=sim)
     assert why and "names Parish" in why and "County nodes" in why, why
