@@ -22,9 +22,9 @@ FINISH answers), ``max_calls_finish_q`` (the most calls any of those took), ``hi
 the retrieved query rows hold, or whose reply lost answers to a cap, without the answer saying
 it was cut: ``truncated``) and ``errors``. For ``hybrid``: ``kept_offline`` (questions answered
 by the offline pass alone, no LLM call), ``offline_answerable`` (questions whose offline answer
-is right) and ``calls_offline_answerable`` (LLM calls per question on those: the issue's "≤ 1.0
-on questions the offline path can answer"; it needs an offline answerer that sets
-``confidence`` — without one every question goes to the LLM).
+is right: a hit among its first five answers) and ``calls_offline_answerable`` (LLM calls per
+question on those: the issue's "≤ 1.0 on questions the offline path can answer"; it needs an
+offline answerer that sets ``confidence`` — without one every question goes to the LLM).
 """
 
 from __future__ import annotations
@@ -70,11 +70,16 @@ def _silent_cut(p: dict[str, Any]) -> bool:
                for ev in events)
 
 
+OFFLINE_SHOWN = 5  # offline answers the hybrid note of a question sent to the LLM keeps
+
+
 def _offline_answers(p: dict[str, Any]) -> list[str] | None:
-    """The hybrid strategy's offline answers of a question (None: no offline pass ran)."""
+    """The hybrid strategy's offline answers of a question (None: no offline pass ran): the
+    first five, whether kept or not (the note of a question sent to the LLM keeps five, so a
+    kept answer is judged on as many)."""
     counts = (p.get("trace") or {}).get("counts") or {}
     if counts.get("hybrid_offline"):
-        return list(p.get("answers") or [])
+        return list(p.get("answers") or [])[:OFFLINE_SHOWN]
     for ev in (p.get("trace") or {}).get("events") or []:
         if ev.get("message", "").startswith("hybrid:") and "offline_answers" in ev.get("data", {}):
             return list(ev["data"]["offline_answers"])
