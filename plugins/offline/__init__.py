@@ -126,7 +126,8 @@ class OfflineAnswerer(Answerer):
 
         relations = tuple(request.profile.relation_names)
         withheld = beyond_offline(
-            request.analysis, got.answers, request.entities, shape=_shape(got, request.store),
+            request.analysis, got.answers, request.entities,
+            shape=_shape(got, request.store, typed=bool(request.analysis.type_words)),
             labels=[lab.name for lab in request.profile.labels],
             sim=lambda a, b: request.similarity.phrase_similarity(a, b, vocabulary=relations),
             label_nouns=profile_label_nouns(request.profile),
@@ -156,9 +157,10 @@ def _edge_values(profile: Any) -> dict[str, tuple[str, ...]]:
             for r in profile.relations if r.properties}
 
 
-def _shape(got: Any, store: Any) -> Any:
-    """What the offline answer's first candidate is (a property's values, or nodes and their
-    labels), for the type check of its confidence."""
+def _shape(got: Any, store: Any, *, typed: bool = True) -> Any:
+    """What the offline answer's first candidate is (a property's values, or nodes, the
+    relations walked to them and, when the question has a type word (``typed``), their
+    labels), for the checks of its confidence."""
     from byokg.plugins.offline.confidence import AnswerShape
 
     if not got.ranked:
@@ -172,11 +174,10 @@ def _shape(got: Any, store: Any) -> Any:
         path = str(md.get("relation_path") or "")
         rels = tuple(h.strip().lstrip("~") for h in path.split("->") if h.strip())
         return AnswerShape(property=md["property"], relations=rels)
-    node = store.get_nodes([best.node]).get(best.node)
+    node = store.get_nodes([best.node]).get(best.node) if typed else None
     hops = best.group.hops if best.group is not None else ()
-    return (AnswerShape(labels=tuple(node.labels), steps=max(len(hops), 1),
-                        relations=tuple(rel for rel, _inverted in hops))
-            if node is not None else None)
+    return AnswerShape(labels=tuple(node.labels) if node is not None else (),
+                       steps=max(len(hops), 1), relations=tuple(rel for rel, _inv in hops))
 
 
 @hookimpl
