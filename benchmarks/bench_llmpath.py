@@ -4,7 +4,8 @@ careful-reader LLM.
 ``python -m benchmarks.perf --only llmpath`` (or ``python -m benchmarks.bench_llmpath`` for a
 table; every strategy, about 15–25 minutes on two busy cores; ``--quick``: ``multi`` only, 12
 questions per graph; ``--strategies multi,hybrid`` and ``--graphs northwind,typed`` choose;
-``--json FILE`` writes the figures). The LLM is :mod:`benchmarks.scripted_llm` behind a local
+``--json FILE`` writes the figures; ``--keep DIR`` keeps each run's folder, its
+``predictions.jsonl`` with every question's trace, for reading). The LLM is :mod:`benchmarks.scripted_llm` behind a local
 OpenAI-compatible server, so the figures count what byokg asks for, not what a model happens to
 say: on the CWQ questions of the tiny Freebase graph and the demo graph (memory), on Northwind
 (Kùzu, loaded into a temporary folder), and on the typed festival graph of
