@@ -4,7 +4,8 @@ careful-reader LLM.
 ``python -m benchmarks.perf --only llmpath`` (or ``python -m benchmarks.bench_llmpath`` for a
 table; every strategy, about 15–25 minutes on two busy cores; ``--quick``: ``multi`` only, 12
 questions per graph; ``--strategies multi,hybrid`` and ``--graphs northwind,typed`` choose;
-``--json FILE`` writes the figures). The LLM is :mod:`benchmarks.scripted_llm` behind a local
+``--json FILE`` writes the figures; ``--keep DIR`` keeps each run's folder, its
+``predictions.jsonl`` with every question's trace, for reading). The LLM is :mod:`benchmarks.scripted_llm` behind a local
 OpenAI-compatible server, so the figures count what byokg asks for, not what a model happens to
 say: on the CWQ questions of the tiny Freebase graph and the demo graph (memory), on Northwind
 (Kùzu, loaded into a temporary folder), and on the typed festival graph of
@@ -22,9 +23,9 @@ FINISH answers), ``max_calls_finish_q`` (the most calls any of those took), ``hi
 the retrieved query rows hold, or whose reply lost answers to a cap, without the answer saying
 it was cut: ``truncated``) and ``errors``. For ``hybrid``: ``kept_offline`` (questions answered
 by the offline pass alone, no LLM call), ``offline_answerable`` (questions whose offline answer
-is right) and ``calls_offline_answerable`` (LLM calls per question on those: the issue's "≤ 1.0
-on questions the offline path can answer"; it needs an offline answerer that sets
-``confidence`` — without one every question goes to the LLM).
+is right: a hit among its first five answers) and ``calls_offline_answerable`` (LLM calls per
+question on those: the issue's "≤ 1.0 on questions the offline path can answer"; it needs an
+offline answerer that sets ``confidence`` — without one every question goes to the LLM).
 """
 
 from __future__ import annotations
@@ -70,11 +71,16 @@ def _silent_cut(p: dict[str, Any]) -> bool:
                for ev in events)
 
 
+OFFLINE_SHOWN = 5  # offline answers the hybrid note of a question sent to the LLM keeps
+
+
 def _offline_answers(p: dict[str, Any]) -> list[str] | None:
-    """The hybrid strategy's offline answers of a question (None: no offline pass ran)."""
+    """The hybrid strategy's offline answers of a question (None: no offline pass ran): the
+    first five, whether kept or not (the note of a question sent to the LLM keeps five, so a
+    kept answer is judged on as many)."""
     counts = (p.get("trace") or {}).get("counts") or {}
     if counts.get("hybrid_offline"):
-        return list(p.get("answers") or [])
+        return list(p.get("answers") or [])[:OFFLINE_SHOWN]
     for ev in (p.get("trace") or {}).get("events") or []:
         if ev.get("message", "").startswith("hybrid:") and "offline_answers" in ev.get("data", {}):
             return list(ev["data"]["offline_answers"])
@@ -176,7 +182,8 @@ def _known(strategies: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def run(scale: int, results: dict, *, quick: bool = False,
-        strategies: tuple[str, ...] | None = None, graphs: tuple[str, ...] = GRAPHS) -> None:
+        strategies: tuple[str, ...] | None = None, graphs: tuple[str, ...] = GRAPHS,
+        keep: Path | None = None) -> None:
     from benchmarks.scripted_llm import ScriptedServer, cwq_plans, demo_plans, northwind_plans
     from byokg.demo import DEMO_QUESTIONS
 
@@ -186,6 +193,9 @@ def run(scale: int, results: dict, *, quick: bool = False,
     strategies = _known(strategies)
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
+        if keep is not None:  # the runs' predictions stay there (the graphs stay temporary)
+            keep.mkdir(parents=True, exist_ok=True)
+            t = keep
         cwq = SHARED / "freebase" / "cwq_tinykg_subset.jsonl"
         if "cwq" in graphs:
             with ScriptedServer(cwq_plans(cwq)) as srv:
@@ -230,18 +240,28 @@ def run(scale: int, results: dict, *, quick: bool = False,
                     store.close()
 
 
-def _arg(name: str) -> str | None:
-    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv[:-1] else None
+def main(argv: list[str] | None = None) -> None:
+    """The command line: a table of ``<graph>.<strategy>.<metric>`` figures."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_llmpath",
+                                 description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--quick", action="store_true", help="multi only, 12 questions per graph")
+    ap.add_argument("--strategies", help=f"comma-separated, of {','.join(STRATEGIES)}")
+    ap.add_argument("--graphs", help=f"comma-separated, of {','.join(GRAPHS)}")
+    ap.add_argument("--json", type=Path, help="write the figures to this file")
+    ap.add_argument("--keep", type=Path,
+                    help="keep each run's folder (predictions.jsonl) under this folder")
+    args = ap.parse_args(argv)
+    res: dict[str, Any] = {}
+    run(1, res, quick=args.quick,
+        strategies=tuple(args.strategies.split(",")) if args.strategies else None,
+        graphs=tuple(args.graphs.split(",")) if args.graphs else GRAPHS, keep=args.keep)
+    for k, v in res.items():
+        print(f"{k:50s} {v}")
+    if args.json:
+        args.json.write_text(json.dumps(res, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
-    res: dict[str, Any] = {}
-    strat = _arg("--strategies")
-    graph_arg = _arg("--graphs")
-    run(1, res, quick="--quick" in sys.argv,
-        strategies=tuple(strat.split(",")) if strat else None,
-        graphs=tuple(graph_arg.split(",")) if graph_arg else GRAPHS)
-    for k, v in res.items():
-        print(f"{k:50s} {v}")
-    if _arg("--json"):
-        Path(_arg("--json") or "").write_text(json.dumps(res, indent=2) + "\n", encoding="utf-8")
+    main()

@@ -124,7 +124,14 @@ class OfflineAnswerer(Answerer):
                              label_nouns=profile_label_nouns(request.profile))
         from byokg.plugins.offline.confidence import beyond_offline
 
-        withheld = beyond_offline(request.analysis, got.answers, request.entities)
+        relations = tuple(request.profile.relation_names)
+        withheld = beyond_offline(
+            request.analysis, got.answers, request.entities,
+            shape=_shape(got, request.store, typed=bool(request.analysis.type_words)),
+            labels=[lab.name for lab in request.profile.labels],
+            sim=lambda a, b: request.similarity.phrase_similarity(a, b, vocabulary=relations),
+            label_nouns=profile_label_nouns(request.profile),
+            edge_values=_edge_values(request.profile))
         out = AnswerResult(answers=got.answers, answer_ids=got.answer_ids, evidence=got.evidence,
                            confidence=got.confidence if got.answers and not withheld else None)
         if withheld and got.answers:  # the model's figure does not cover this question
@@ -141,6 +148,36 @@ class OfflineAnswerer(Answerer):
         for note in got.notes:
             out.event(self.name, note, level="warning")
         return out
+
+
+def _edge_values(profile: Any) -> dict[str, tuple[str, ...]]:
+    """Per relation, the text values its properties take in the profile's sample."""
+    return {r.name: tuple(v for pp in r.properties if pp.kind == "string"
+                          for v in pp.examples if isinstance(v, str))
+            for r in profile.relations if r.properties}
+
+
+def _shape(got: Any, store: Any, *, typed: bool = True) -> Any:
+    """What the offline answer's first candidate is (a property's values, or nodes, the
+    relations walked to them and, when the question has a type word (``typed``), their
+    labels), for the checks of its confidence."""
+    from byokg.plugins.offline.confidence import AnswerShape
+
+    if not got.ranked:
+        return None
+    best = got.ranked[0]
+    if best.node is None:
+        md = next((it.metadata for it in best.items
+                   if isinstance(it.metadata.get("property"), str)), None)
+        if md is None:
+            return None
+        path = str(md.get("relation_path") or "")
+        rels = tuple(h.strip().lstrip("~") for h in path.split("->") if h.strip())
+        return AnswerShape(property=md["property"], relations=rels)
+    node = store.get_nodes([best.node]).get(best.node) if typed else None
+    hops = best.group.hops if best.group is not None else ()
+    return AnswerShape(labels=tuple(node.labels) if node is not None else (),
+                       steps=max(len(hops), 1), relations=tuple(rel for rel, _inv in hops))
 
 
 @hookimpl

@@ -13,12 +13,18 @@ coefficients were fitted on the fit split (``python -m benchmarks.fit_offline
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from byokg.plugins.offline.weights import WEIGHTS, TypeScores
 from pydantic import BaseModel, ConfigDict
 
+from byokg.language import lexicon as lx
+from byokg.language.analysis import term_sim
 from byokg.language.literals import is_literal_like
+from byokg.language.text import stem, words
+
+KIND_WORDS = lx.KIND_WORDS
 
 
 class ConfidenceFeatures(BaseModel):
@@ -71,10 +77,38 @@ def confidence(feats: dict[str, float], model: Any) -> float | None:
     return round(model.probability(feats), 4)
 
 
-def beyond_offline(analysis: Any, answers: Sequence[str], entities: Sequence[Any]) -> str | None:
+class AnswerShape(BaseModel):
+    """What the offline answer's first candidate is, as the type check reads it: a property's
+    values (``property``) or nodes (their ``labels``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    property: str | None = None  # the answer is this property's values
+    labels: tuple[str, ...] = ()  # the answer nodes' labels
+    steps: int = 1  # relation steps from the question's entity to the answer nodes
+    relations: tuple[str, ...] = ()  # the relations walked to the answer
+
+
+Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
+
+
+def beyond_offline(analysis: Any, answers: Sequence[str], entities: Sequence[Any], *,
+                   shape: AnswerShape | None = None, labels: Sequence[str] = (),
+                   sim: Similarity | None = None,
+                   label_nouns: dict[str, tuple[str, ...]] | None = None,
+                   edge_values: Mapping[str, Sequence[str]] | None = None,
+                   scores: TypeScores = WEIGHTS.types) -> str | None:
     """Why the offline stages cannot have answered the question, whatever the model says (None:
     they may have): they walk relations and do no arithmetic, apply no filter on a value the
-    question writes, and a person or place is never a bare number or date."""
+    question writes (nor on a relationship's property: ``edge_values``, per relation the text
+    values its properties take, says when a question word is one of them on a relation the
+    answer walks: "who *headlined* …" and a ``slot`` of ``'headliner'``), and a person or
+    place is never a bare number or date.
+
+    With the answer's ``shape``, the graph's ``labels`` and the word similarity ``sim`` (the
+    one the chains use), also where the question's type word ("which *town*") and the answer
+    disagree or the graph cannot say which of its labels the word names
+    (:func:`type_doubt`)."""
     if analysis.aggregate is not None:
         return f"the question asks for arithmetic ({analysis.aggregate})"
     named = " ".join(m.mention for m in entities if m.candidates).casefold()
@@ -83,4 +117,106 @@ def beyond_offline(analysis: Any, answers: Sequence[str], entities: Sequence[Any
         return f"the question writes a value the offline stages do not filter on ({free[0]})"
     if analysis.kind in ("person", "place") and answers and all(map(is_literal_like, answers)):
         return f"a {analysis.kind} is asked for and the offline answers are bare values"
+    if shape is not None and answers:
+        mention_words = {w for m in entities for w in words(m.mention)}
+        said = _edge_value_said(analysis, shape, mention_words, edge_values or {})
+        if said:
+            return said
+        return type_doubt(analysis, shape, mention_words, labels=labels, sim=sim,
+                          label_nouns=label_nouns, scores=scores)
     return None
+
+
+def type_doubt(analysis: Any, shape: AnswerShape, mention_words: set[str], *,
+               labels: Sequence[str] = (), sim: Similarity | None = None,
+               label_nouns: dict[str, tuple[str, ...]] | None = None,
+               scores: TypeScores = WEIGHTS.types) -> str | None:
+    """Why a "which / what <noun>" question's offline answer may be of the wrong type (None: no
+    doubt). Three cases, each read from the graph's labels and property names, never from
+    a list of words:
+
+    - the answer is a property's values and the noun does not name the property ("which
+      *act* …" answered with the values of ``Head Count``): a noun asks for things;
+    - the noun names some of the graph's labels and the answer nodes have none of them;
+    - the noun names no label by its words (the label's own head word, or a noun the graph's
+      relations give its nodes), only by meaning, and the answer is nodes of such a label,
+      and the noun is about as close (within ``label_margin``) to another label, or it only
+      just names the label (below ``match + label_margin``) and the answer is more than one
+      step away: which label the noun means is then the similarity model's guess, and a
+      guess that adds a step ("in which *town* …" answered one step beyond the towns, at the
+      ``Area`` a town lies in, "town" being about as close to ``Area`` as to ``Place``) is
+      the offline stages' likeliest error on a typed graph. A noun close in meaning ("nation"
+      and ``Country``) is no guess."""
+    if analysis.kind != "thing" or not analysis.type_words:
+        return None
+    from byokg.plugins.offline.answer_types import expectation
+
+    labels = tuple(labels) if len(labels) > 1 else ()  # one label says nothing
+    exp = expectation(analysis, mention_words, labels=labels, sim=sim, scores=scores,
+                      label_nouns=label_nouns)
+    if not exp.type_words:
+        return None
+    noun = exp.type_words[0]
+    asked = list(KIND_WORDS["category"]) if exp.category else [noun]
+    if shape.property is not None:
+        prop_words = [stem(w) for w in words(shape.property)]
+        if any(term_sim(stem(a), w) >= 0.8 for a in asked for w in prop_words):
+            return None
+        if sim is not None and max(sim(asked, [shape.property]).values(),
+                                   default=0.0) >= scores.match:
+            return None
+        return (f"'{noun}' asks for things and the answer is values of the property "
+                f"'{shape.property}', which the word does not name")
+    if not labels or not shape.labels:
+        return None
+    if exp.fitting_labels and not set(shape.labels) & set(exp.fitting_labels):
+        return (f"'{noun}' names {', '.join(exp.fitting_labels)} and the answer is "
+                f"{', '.join(shape.labels)} nodes")
+    if exp.category or sim is None or _names_by_words(noun, labels, label_nouns):
+        return None
+    table = sim([noun], list(labels))
+    close = sorted(((table[(noun, lab)], lab) for lab in labels), reverse=True)
+    top = close[0][0] if close else 0.0
+    near = [lab for v, lab in close if v >= top - scores.label_margin and v > 0.0]
+    if top < scores.match or not set(shape.labels) & set(near):
+        return None  # the noun names no label by meaning either, or not the answer's
+    shown = ", ".join(f"{lab} {table[(noun, lab)]:.2f}" for lab in near)
+    if len(near) > 1:
+        return (f"'{noun}' names no label by its words and is about as close to several "
+                f"({shown}): the answer's type is a guess")
+    if shape.steps > 1 and top < scores.match + scores.label_margin:
+        return (f"'{noun}' names no label by its words and only just by meaning ({shown}), "
+                f"and the answer is {shape.steps} steps away: a step may be one too many")
+    return None
+
+
+def _edge_value_said(analysis: Any, shape: AnswerShape, mention_words: set[str],
+                     edge_values: Mapping[str, Sequence[str]]) -> str | None:
+    """A question word (outside the entities' names) that is a text value of a property of a
+    relation the answer walks: the question filters on the relationship, which the offline
+    stages do not."""
+    asked = [w for w in analysis.content_words if w not in mention_words
+             and not is_literal_like(w) and len(w) >= 3]
+    for rel in dict.fromkeys(shape.relations):
+        for value in edge_values.get(rel, ()):
+            vwords = [stem(v) for v in words(str(value)) if len(v) >= 3]
+            hit = next((w for w in asked if any(term_sim(stem(w), v) >= 0.8 for v in vwords)),
+                       None)
+            if hit:
+                return (f"the question says '{hit}', a value ('{value}') of a property of "
+                        f"{rel}: the offline stages do not filter on a relationship's "
+                        "properties")
+    return None
+
+
+def _names_by_words(noun: str, labels: Sequence[str],
+                    label_nouns: dict[str, tuple[str, ...]] | None) -> bool:
+    """Whether a label's own head word, or a noun the graph's relations give its nodes, is the
+    noun (lexically)."""
+    n = stem(noun)
+    for lab in labels:
+        heads = [words(lab)[-1]] if words(lab) else []
+        heads += [words(x)[-1] for x in (label_nouns or {}).get(lab, ()) if words(x)]
+        if any(term_sim(n, stem(h)) >= 0.8 for h in heads):
+            return True
+    return False
