@@ -159,14 +159,7 @@ def type_doubt(analysis: Any, shape: AnswerShape, mention_words: set[str], *,
     noun = exp.type_words[0]
     asked = list(KIND_WORDS["category"]) if exp.category else [noun]
     if shape.property is not None:
-        prop_words = [stem(w) for w in words(shape.property)]
-        if any(term_sim(stem(a), w) >= 0.8 for a in asked for w in prop_words):
-            return None
-        if sim is not None and max(sim(asked, [shape.property]).values(),
-                                   default=0.0) >= scores.match:
-            return None
-        return (f"'{noun}' asks for things and the answer is values of the property "
-                f"'{shape.property}', which the word does not name")
+        return _property_doubt(noun, asked, shape.property, sim, scores)
     if not labels or not shape.labels:
         return None
     if exp.fitting_labels and not set(shape.labels) & set(exp.fitting_labels):
@@ -174,6 +167,27 @@ def type_doubt(analysis: Any, shape: AnswerShape, mention_words: set[str], *,
                 f"{', '.join(shape.labels)} nodes")
     if exp.category or sim is None or _names_by_words(noun, labels, label_nouns):
         return None
+    return _meaning_doubt(noun, labels, shape, sim, scores)
+
+
+def _property_doubt(noun: str, asked: Sequence[str], prop: str, sim: Similarity | None,
+                    scores: TypeScores) -> str | None:
+    """:func:`type_doubt` for an answer of a property's values: none when the asked-for word
+    names the property by its letters or by meaning."""
+    prop_words = [stem(w) for w in words(prop)]
+    if any(term_sim(stem(a), w) >= 0.8 for a in asked for w in prop_words):
+        return None
+    if sim is not None and max(sim(list(asked), [prop]).values(), default=0.0) >= scores.match:
+        return None
+    return (f"'{noun}' asks for things and the answer is values of the property "
+            f"'{prop}', which the word does not name")
+
+
+def _meaning_doubt(noun: str, labels: Sequence[str], shape: AnswerShape, sim: Similarity,
+                   scores: TypeScores) -> str | None:
+    """:func:`type_doubt` for a noun that names the answer's label by meaning only: a doubt
+    when it is about as close to another label, or only just names it and the answer is
+    more than one step away."""
     table = sim([noun], list(labels))
     close = sorted(((table[(noun, lab)], lab) for lab in labels), reverse=True)
     top = close[0][0] if close else 0.0
