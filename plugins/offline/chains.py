@@ -582,13 +582,19 @@ class ChainScorer:
     @functools.cached_property
     def _shared(self) -> int | None:
         """Index of the unit a sharing word qualifies (the first unit at most
-        ``shared_within`` words after it), if any."""
+        ``shared_within`` words after it), if any. A head noun there names the things that
+        share, not what they share: the next unit does ("the other *movies* by the
+        *director* of X": the director is shared)."""
         for i, t in enumerate(self.analysis.tokens):
             if t.text in SHARING_WORDS:
                 near = [k for k, u in enumerate(self.units)
                         if 0 < u.start - i <= self.w.shared_within]
                 if near:
-                    return near[0]
+                    k = near[0]
+                    if self.units[k].kind == "head":
+                        k = next((j for j in range(k + 1, len(self.units))
+                                  if self.units[j].kind == "plain"), k)
+                    return k
         return None
 
     def potential(self, chain: Chain) -> float:
