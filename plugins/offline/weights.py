@@ -78,7 +78,7 @@ class ChainWeights(BaseModel):
     voice: float = Field(0.1, description="the last hop reaches the role the verb asks for")
     # -- thresholds
     said_min: float = Field(0.3, description="similarity from which a unit says a relation")
-    z_low: float = Field(1.5, description="a unit's cosine this many standard deviations above "
+    z_low: float = Field(1.25, description="a unit's cosine this many standard deviations above "
                          "its mean over the graph's relations starts to say one (a word of the "
                          "graph's domain, 'movies' on a film graph, stands about 2 above it "
                          "at its nearest relation; a synonym 3 or more)")
