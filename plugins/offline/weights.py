@@ -185,10 +185,10 @@ class ConfidenceModel(BaseModel):
 
     model_config = _FROZEN
 
-    intercept: float = 1.5027
+    intercept: float = 3.6682
     coefficients: dict[str, float] = Field(default_factory=lambda: {
-        "score": 0.4586, "margin": 6.5574, "type": 0.4754, "coverage": -1.8834, "idle": -1.6321,
-        "leftover": -1.5144, "steps": -0.2367, "tied": 0.0393, "ends": 0.1914, "value": 0.0})
+        "score": 1.3738, "margin": 5.3352, "type": 0.3399, "coverage": -3.7004, "idle": -0.9066,
+        "leftover": -1.4411, "steps": -0.4296, "tied": -0.1922, "ends": 0.5149, "value": 0.0})
 
     def probability(self, features: dict[str, float]) -> float:
         z = self.intercept + sum(c * features.get(k, 0.0) for k, c in self.coefficients.items())
