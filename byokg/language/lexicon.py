@@ -63,6 +63,10 @@ ARTICLES = frozenset({"a", "an", "the"})
 POSSESSIVES = frozenset({"s"})
 OR_WORDS = frozenset({"or"})  # "a man *or* a woman": the answer is one of the alternatives
 RELATIONAL_OF = "of"  # "the *advisor of* X": a relational noun names what X is linked to
+# the preposition of a passive's agent: a noun it follows after an article names a class of
+# things, not a relation ("the other *movies by* the director of X": the movies are what the
+# director made; the relation is the one the agent's noun says)
+AGENT_PREPOSITIONS = frozenset({"by"})
 
 # --------------------------------------------------------------------------- question words
 

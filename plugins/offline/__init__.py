@@ -73,7 +73,9 @@ class OfflineProposer(Proposer):
         scorer = ChainScorer(request.similarity, mentions=spans, labels=labels,
                              relations=request.profile.relation_names,
                              mention_labels=mention_labels(mentions, request.store, labels),
-                             label_nouns=profile_label_nouns(request.profile))
+                             label_nouns=profile_label_nouns(request.profile),
+                             label_properties={lab.name: [pr.name for pr in lab.properties]
+                                               for lab in request.profile.labels})
         walked = enumerate_chains(request.store, mentions, scorer, max_hops=p.max_hops)
         chosen = select_chains(walked.chains, p.max_paths)
         out.counts.update({"spots": len(spots), "chains": len(walked.chains),

@@ -152,8 +152,12 @@ class ChainScorer:
                  labels: Sequence[str] = (), relations: Sequence[str] = (),
                  mention_labels: dict[str, Sequence[str]] | None = None,
                  weights: OfflineWeights | None = None,
-                 label_nouns: dict[str, tuple[str, ...]] | None = None) -> None:
+                 label_nouns: dict[str, tuple[str, ...]] | None = None,
+                 label_properties: dict[str, Sequence[str]] | None = None) -> None:
         self.weights = weights = weights or current_weights()
+        # per label, its node properties (a property graph: dates and numbers live there)
+        self.label_properties = {k: tuple(v) for k, v in (label_properties or {}).items()}
+        self._prop_said: dict[tuple[int, str], bool] = {}
         self.w = weights.chain
         self.similarity = similarity
         self.analysis = analysis = similarity.analysis
@@ -352,8 +356,27 @@ class ChainScorer:
         """The units a chain from ``mention`` should say, with their order keys."""
         return {k: v for k, v in self.structure.of(mention).items() if k not in self._dropped}
 
+    def property_said(self, u: int, labels: Sequence[str]) -> bool:
+        """Whether unit ``u`` names a node property of one of these labels ("when was X
+        *released*": a Movie's ``released``): the answerer reads it off the chain's ends, so
+        no step has to say the unit."""
+        for lab in labels:
+            key = (u, lab)
+            got = self._prop_said.get(key)
+            if got is None:
+                props = [p for p in self.label_properties.get(lab, ())]
+                got = False
+                if props:
+                    table = self.lex(list(self.units[u].words), props)
+                    got = max(table.values(), default=0.0) >= self.w.repeat_says
+                self._prop_said[key] = got
+            if got:
+                return True
+        return False
+
     def align(self, hops: Sequence[Hop], mention: str = "",
-              steps: Sequence[Sequence[int]] | None = None, type_fit: float = 0.0) -> Alignment:
+              steps: Sequence[Sequence[int]] | None = None, type_fit: float = 0.0,
+              end_labels: Sequence[str] = ()) -> Alignment:
         """The best alignment of the question's units with the chain's steps.
 
         Every step should be said by a unit of its own and every unit (of this mention) by
@@ -366,14 +389,15 @@ class ChainScorer:
         steps = [list(st) for st in steps] if steps is not None else [[i] for i in range(k)]
         if not k:
             return Alignment()
-        key = (tuple(hops), mention, tuple(tuple(st) for st in steps), round(type_fit, 3))
+        props = tuple(x for x in end_labels if self.label_properties.get(x))
+        key = (tuple(hops), mention, tuple(tuple(st) for st in steps), round(type_fit, 3), props)
         got = self._aligned.get(key)
         if got is None:
-            got = self._aligned[key] = self._align(list(hops), mention, steps, type_fit)
+            got = self._aligned[key] = self._align(list(hops), mention, steps, type_fit, props)
         return got
 
     def _align(self, hops: list[Hop], mention: str, steps: list[list[int]],
-               type_fit: float) -> Alignment:
+               type_fit: float, end_labels: Sequence[str] = ()) -> Alignment:
         """:meth:`align` itself: every choice of a unit per step (the ``candidate_phrases``
         best ones, or none) is valued by the weights and the best kept (chains have at most
         three steps); long because the valuation is one formula over the choice."""
@@ -442,7 +466,8 @@ class ChainScorer:
             idle = sum(1 for u in choice if u is None) - led
             taken = set(used)
             left = [u for u in plain if u not in taken
-                    and not self._covered(u, hops, steps, choice)] + attr_left
+                    and not self._covered(u, hops, steps, choice)
+                    and not (end_labels and self.property_said(u, end_labels))] + attr_left
             keys = [owned[u] for u in choice if u is not None and self.units[u].kind == "plain"]
             order = sum(1 for a, b in itertools.combinations(keys, 2) if a > b)
             left_said = sum(sayable.get(u, 0.0) for u in left)
@@ -517,7 +542,8 @@ class ChainScorer:
         steps, order, idle steps, leftover units, voice, mirroring, conjunction, unnamed
         end."""
         steps = _steps(len(chain.hops), chain.unnamed_middle)
-        al = self.align(chain.hops, chain.mention, steps, chain.type_score)
+        al = self.align(chain.hops, chain.mention, steps, chain.type_score,
+                        chain.end_type.labels if chain.end_type is not None else ())
         mirror = 0.0
         if is_mirrored(chain.hops):
             # out and back along one relation said once: only when the question asks for
@@ -582,13 +608,19 @@ class ChainScorer:
     @functools.cached_property
     def _shared(self) -> int | None:
         """Index of the unit a sharing word qualifies (the first unit at most
-        ``shared_within`` words after it), if any."""
+        ``shared_within`` words after it), if any. A head noun there names the things that
+        share, not what they share: the next unit does ("the other *movies* by the
+        *director* of X": the director is shared)."""
         for i, t in enumerate(self.analysis.tokens):
             if t.text in SHARING_WORDS:
                 near = [k for k, u in enumerate(self.units)
                         if 0 < u.start - i <= self.w.shared_within]
                 if near:
-                    return near[0]
+                    k = near[0]
+                    if self.units[k].kind == "head":
+                        k = next((j for j in range(k + 1, len(self.units))
+                                  if self.units[j].kind == "plain"), k)
+                    return k
         return None
 
     def potential(self, chain: Chain) -> float:

@@ -254,9 +254,24 @@ def _unit(toks: Sequence[str], run: list[int], owner: Sequence[str | None],
 
 def _split_heads(toks: Sequence[str], units: list[Unit], owner: Sequence[str | None]
                  ) -> list[Unit]:
-    """Mark the nouns relative clauses qualify (see :func:`_is_head`)."""
-    return [dataclasses.replace(u, kind="head", noun=False) if _is_head(toks, u, owner) else u
-            for u in units]
+    """Mark the nouns relative clauses qualify (see :func:`_is_head`). A verb written before
+    such a noun stays a unit of its own ("which person *directed* | films that share …": the
+    verb says a relation, the noun only names what the clause describes)."""
+    out: list[Unit] = []
+    for u in units:
+        cut = next((j for j in range(len(u.words) - 1, 0, -1) if _verb(u.words[j - 1])), 0)
+        if cut and u.kind == "plain" and not u.noun:
+            rest = dataclasses.replace(u, text=" ".join(u.words[cut:]), words=u.words[cut:],
+                                       tokens=u.tokens[cut:])
+            if _is_head(toks, rest, owner):
+                out.append(dataclasses.replace(u, text=" ".join(u.words[:cut]),
+                                               words=u.words[:cut], tokens=u.tokens[:cut],
+                                               prep="", phrasal=False))
+                out.append(dataclasses.replace(rest, kind="head", noun=False))
+                continue
+        out.append(dataclasses.replace(u, kind="head", noun=False)
+                   if _is_head(toks, u, owner) else u)
+    return out
 
 
 def _categorised(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
@@ -303,22 +318,29 @@ def _with_objects(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
 def _is_head(toks: Sequence[str], u: Unit, owner: Sequence[str | None]) -> bool:
     """A noun a relative clause qualifies: followed by a relative word ("the city *where*
     X was born"), by the mention or another noun phrase after an article ("the person X
-    married", "the city the person … lives in"), or by a participle taking a preposition or
-    the mention ("the people *born in* X", "the person *running* X"). A verb followed by
-    its object ("who directed X") is none."""
+    married", "the city the person … lives in"), by a participle taking a preposition, an
+    object or the mention ("the people *born in* X", "the person *running* X", "the films
+    *sharing* actors with X"), or by the preposition of a passive's agent ("the other
+    movies *by* the director of X"). An article may stand before it with a sharing word
+    between ("the *other* movies"). A verb followed by its object ("who directed X") is
+    none."""
     if u.kind != "plain" or u.noun or _participle(u.words[-1]):
         return False
     n = len(toks)
     nxt, prev = u.end + 1, u.start - 1
     if nxt >= n:
         return False
+    while prev >= 0 and toks[prev] in SHARING_WORDS:
+        prev -= 1
     after_article = prev >= 0 and toks[prev] in lx.ARTICLES
     if toks[nxt] in lx.RELATIVE_WORDS:
         return True
-    if after_article and (owner[nxt] is not None or toks[nxt] in lx.ARTICLES):
+    if after_article and (owner[nxt] is not None or toks[nxt] in lx.ARTICLES
+                          or toks[nxt] in lx.AGENT_PREPOSITIONS):
         return True
     return (after_article and _participle(toks[nxt]) and nxt + 1 < n
-            and (toks[nxt + 1] in lx.PREPOSITIONS or owner[nxt + 1] is not None))
+            and (toks[nxt + 1] in lx.PREPOSITIONS or owner[nxt + 1] is not None
+                 or _content(toks[nxt + 1])))
 
 
 def _mention_tokens(owner: Sequence[str | None]) -> dict[str, tuple[int, int]]:

@@ -64,8 +64,9 @@ class ChainWeights(BaseModel):
     idle: float = Field(0.3, description="cost per step no unit of the question says")
     led: float = Field(0.1, description="cost per trailing unsaid step towards an end of the "
                        "asked-for type")
-    weak: float = Field(0.15, description="cost per step its unit says only weakly (below "
-                        "said_min)")
+    weak: float = Field(0.05, description="cost per step its unit says only weakly (below "
+                        "said_min): less than a leftover unit and an idle step, so a verb the "
+                        "graph says only weakly ('hail from') still takes a step of its own")
     leftover: float = Field(0.1, description="cost per unit of the question no step takes")
     leftover_said: float = Field(0.3, description="... times how well a relation of the graph "
                                  "says it (a hop may be missing)")
@@ -77,9 +78,11 @@ class ChainWeights(BaseModel):
     voice: float = Field(0.1, description="the last hop reaches the role the verb asks for")
     # -- thresholds
     said_min: float = Field(0.3, description="similarity from which a unit says a relation")
-    z_low: float = Field(1.0, description="a unit's cosine this many standard deviations above "
-                         "its mean over the graph's relations starts to say one")
-    z_high: float = Field(2.5, description="... and says it fully from here")
+    z_low: float = Field(1.25, description="a unit's cosine this many standard deviations above "
+                         "its mean over the graph's relations starts to say one (a word of the "
+                         "graph's domain, 'movies' on a film graph, stands about 2 above it "
+                         "at its nearest relation; a synonym 3 or more)")
+    z_high: float = Field(3.0, description="... and says it fully from here")
     gate: float = Field(0.5, description="a unit's cosine counts from the embedder's "
                         "90th-percentile unrelated pair, fully from this share of the way to "
                         "its typical synonym pair")
@@ -182,10 +185,10 @@ class ConfidenceModel(BaseModel):
 
     model_config = _FROZEN
 
-    intercept: float = 1.5027
+    intercept: float = 3.6682
     coefficients: dict[str, float] = Field(default_factory=lambda: {
-        "score": 0.4586, "margin": 6.5574, "type": 0.4754, "coverage": -1.8834, "idle": -1.6321,
-        "leftover": -1.5144, "steps": -0.2367, "tied": 0.0393, "ends": 0.1914, "value": 0.0})
+        "score": 1.3738, "margin": 5.3352, "type": 0.3399, "coverage": -3.7004, "idle": -0.9066,
+        "leftover": -1.4411, "steps": -0.4296, "tied": -0.1922, "ends": 0.5149, "value": 0.0})
 
     def probability(self, features: dict[str, float]) -> float:
         z = self.intercept + sum(c * features.get(k, 0.0) for k, c in self.coefficients.items())

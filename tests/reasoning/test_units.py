@@ -42,6 +42,22 @@ def test_a_relative_clause_names_its_head_and_takes_the_verb_first():
     assert got.index("raised") < got.index("married")
 
 
+@pytest.mark.parametrize("question,head,verb", [
+    ("who sang on the other albums by the producer of Harbor Lights", "albums", "sang"),
+    ("which years were the ships carrying crews with Harbor Lights launched", "ships",
+     "launched"),
+    ("which person painted murals that share colours with Harbor Lights", "murals", "painted"),
+])
+def test_a_noun_a_participle_or_an_agent_qualifies_is_a_head(question, head, verb):
+    """The class a chain walks through ("the other *albums* by …", "the *ships* carrying
+    …", "*murals* that share …") is no hop; a verb written before it stays a unit."""
+    units = _by_text(_units(question, "Harbor Lights"))
+    assert units[head].kind == "head"
+    assert units[verb].kind == "plain"
+    units = _by_text(_units("who sang on the albums of Harbor Lights", "Harbor Lights"))
+    assert units["albums"].kind == "plain" and units["albums"].noun
+
+
 def test_a_relational_noun_is_marked():
     units = _by_text(_units("Who are the parents of Ada Brandt?", "Ada Brandt"))
     assert units["parents"].noun
