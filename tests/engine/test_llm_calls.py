@@ -267,8 +267,10 @@ def _withheld(answer):
 def test_a_which_noun_answer_of_doubtful_type_gets_no_offline_confidence(harbour_graph):
     """"At which *seaport* …": no label is called a seaport; by meaning the noun only just
     names ``Coast``, and the offline answer walks one step past the moorings to the coast: no
-    confidence. "Which *sailor* …" answered with a vessel's ``Captain Log Pages`` (a word of
-    the question in a property's name): a noun asks for things, no confidence. A question
+    confidence. "Which *sailor* had the captain log …": answered with a vessel's ``Captain Log
+    Pages`` (a word of the question in a property's name), a noun asks for things; answered
+    with the sailors aboard, "captain" is a value of their duty; no confidence either way
+    (the property case alone is checked on a given similarity table below). A question
     whose noun names the answer's label, and one with no such noun, keep theirs; so does one
     that names no value of a relationship's property ("the *captain* of": a ``duty`` of
     ``SERVES_ON``, which the offline stages do not filter on)."""
@@ -290,7 +292,10 @@ def test_a_which_noun_answer_of_doubtful_type_gets_no_offline_confidence(harbour
     assert why and "'seaport'" in why and "Coast" in why and "2 steps" in why, why
     assert log.confidence is None and log.answers
     why = _withheld(log)
-    assert why and "'sailor'" in why and "Captain Log Pages" in why, why
+    if all(a.isdigit() for a in log.answers):  # the vessel's page count: a noun asks for things
+        assert why and "'sailor'" in why and "Captain Log Pages" in why, why
+    else:  # the sailors aboard, the captain among them: a duty the offline stages do not filter
+        assert why and "'captain'" in why and "SERVES_ON" in why, why
     # "captain" is a value of the duty on SERVES_ON: a filter the offline stages do not apply
     assert captain.confidence is None and captain.answers
     why = _withheld(captain)
