@@ -74,6 +74,15 @@ def test_moons_orbit_mars_not_the_sun(planets_store):
     assert a.evidence[0].text in ("Mars <- orbits <- Phobos", "Mars <- orbits <- Deimos")
 
 
+def test_a_verb_with_a_preposition_walks_a_noun_relation_by_the_question_grammar(clubs_store):
+    """"who *plays for* X": X is what the preposition governs, the answer the subject, the
+    head of ``club`` (not the tail of ``division``); "where is X": the tail of ``town``,
+    not the heads of ``ground``. No relation is named by the verb."""
+    eng = Engine(clubs_store)
+    assert set(eng.ask("Who plays for Orla Rovers?").answers) == {"Ines Varga", "Teo Brandt"}
+    assert eng.ask("Where is Vale Park?").answers == ["Orlaby"]
+
+
 def test_which_city_is_not_answered_with_a_region_or_country(places_store):
     eng = Engine(places_store)
     assert eng.ask("In which city was Ada Quist born?").answers == ["Lyon"]
