@@ -71,6 +71,9 @@ AGENT_PREPOSITIONS = frozenset({"by"})
 # --------------------------------------------------------------------------- question words
 
 WH_WORDS = frozenset({"which", "what"})  # followed by the asked-for type ("which *films*")
+# question words that stand for a preposition's object: "*where* does X play" asks what X
+# plays *at* (the answer is governed by the verb's preposition, X is its subject)
+ADVERBIAL_WH_WORDS = frozenset({"where"})
 WHO_WORDS = frozenset({"who", "whom"})
 HOW = "how"
 # "how much / long / old …": a measured number is asked for

@@ -36,7 +36,8 @@ from pydantic import BaseModel, ConfigDict
 from byokg.language import lexicon as lx
 
 __all__ = ["RelationPhrases", "agent_noun", "base_verb", "converse_noun", "end_nouns",
-           "hypernym", "name_words", "participle", "past_tense", "singular", "verbalize"]
+           "hypernym", "name_words", "participle", "past_tense", "singular", "subject_end",
+           "verbalize"]
 
 Form = Literal["passive", "verb", "verb_prep", "noun_of", "noun", "generic", "opaque"]
 
@@ -451,3 +452,36 @@ def end_nouns(relation: str, inverted: bool) -> tuple[str, ...]:
             core.pop(0)  # ``hasChild``: the noun is "child"
         out.append(" ".join(core) or p.text())
     return tuple(dict.fromkeys(out))
+
+
+@functools.lru_cache(maxsize=65536)
+def subject_end(relation: str) -> Literal["head"] | None:
+    """Which end of a relation stands for the subject of a verb that takes a preposition
+    when the relation is what the verb says in other words ("P *plays for* T" along
+    ``team``, "R *works at* U" along ``affiliation``, "A *came out on* L" along
+    ``RELEASED_ON``): the head of a noun (``team``, ``member_of``) or of a verb with its
+    preposition (``comes_from``), whose tail is what the preposition governs. None when
+    English does not tell: a passive or a bare verb (``directed_by``, ``starring``: the
+    film stars the actor, the actor stars in it), a plural noun (``members``: the members
+    are the tail), a symmetric or converse relational noun (``spouse``, ``child``), an agent
+    noun (``actor``, ``employer``, ``coach``: the tail is the doer of a verb of its own), a
+    generic or opaque name."""
+    p = verbalize(relation)
+    if p.form == "verb_prep":
+        return "head"
+    if p.form not in ("noun", "noun_of"):
+        return None
+    core = [w for w in p.words if w not in lx.PREPOSITIONS] if p.form == "noun_of" \
+        else list(p.words)
+    while len(core) > 1 and core[0] in lx.RELATION_PREFIXES:
+        core.pop(0)
+    if not core:
+        return None
+    last = core[-1]
+    if singular(last) != last or last in lx.SYMMETRIC_NOUNS or converse_noun(" ".join(core)) \
+            or converse_noun(last):
+        return None
+    if last in lx.RELATION_VERBS or last in lx.IRREGULAR_VERBS or any(
+            _verb_of_agent(last[k:]) for k in range(len(last) - 4)):  # (screen)writer
+        return None
+    return "head"

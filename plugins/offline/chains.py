@@ -62,7 +62,7 @@ from byokg.language.analysis import (
     humanize_relation,
 )
 from byokg.language.literals import literal_kind
-from byokg.language.relwords import hypernym
+from byokg.language.relwords import hypernym, subject_end
 from byokg.language.text import STOPWORDS, stem, words
 from byokg.models.similarity import Similarity
 
@@ -198,6 +198,7 @@ class ChainScorer:
         self._aligned: dict[tuple[Any, ...], Alignment] = {}
         self._typed: dict[EndType, float] = {}
         self.who_verb, self.voice = question_verb(analysis, self.expect, mention_words)
+        self.role = prepositional_role(analysis, mention_words, self.who_verb, self.voice)
         self.semantic = similarity.model is not None
         self._warm()
 
@@ -292,6 +293,8 @@ class ChainScorer:
         """How well unit ``k`` says a hop, and whether the hop walks against the relational
         noun that says it ("the *parents* of X" read along ``children`` forwards)."""
         rel, inv = hop
+        if inv and self.units[k].implied and subject_end(rel) == "head":
+            return 0.0, False  # "*where* is X": the place a noun names is its tail, not its head
         s = self._us.get((k, rel), 0.0)
         side = self._sides.get((k, rel), 0)
         return s, bool(side) and (side < 0) != inv
@@ -340,16 +343,26 @@ class ChainScorer:
         moons *orbit* Mars": the subjects of ``orbits``, its heads; "what does Mars *orbit*":
         its tails), -1 for the other role, 0 when the relation is not that verb. A passive or
         agent-noun name (``directed_by``, ``director``) has its agent at the tail."""
-        if not self.who_verb or not self.voice:
-            return 0.0
         rel, inv = hop
         verb, passive = relation_verb(rel)
-        if verb is None or stem(verb) != stem(self.who_verb):
-            return 0.0  # only a relation named by the question's own verb says who does what
+        if not self.who_verb or not self.voice or verb is None \
+                or stem(verb) != stem(self.who_verb):
+            return self.role_fit(hop)
         agent_at_tail = passive
         reaches_agent = (not inv) if agent_at_tail else inv
         wants_agent = self.voice == "subject"
         return 1.0 if reaches_agent == wants_agent else -1.0
+
+    def role_fit(self, hop: Hop) -> float:
+        """+1 when the last hop reaches the role a verb with a preposition asks for, read
+        from the question's grammar (:func:`prepositional_role`), along a relation whose
+        name puts the subject at its head (:func:`~byokg.language.relwords.subject_end`):
+        "who *plays for* X" along ``team`` backwards reaches the subjects (the heads),
+        "where does X *play*" along it forwards the prepositional object (the tail); -1 for
+        the other role; 0 when the grammar or the name does not tell."""
+        if self.role is None or subject_end(hop[0]) is None:
+            return 0.0
+        return 0.0 if hop[1] == (self.role == "subject") else -1.0
 
     # -- alignment
     def owned(self, mention: str) -> dict[int, tuple[int, int]]:
@@ -672,6 +685,45 @@ def question_verb(analysis: QuestionAnalysis, expect: Expectation,
                 return (after[-1], "object") if after else (None, None)
             return None, None
     return None, None
+
+
+def prepositional_role(analysis: QuestionAnalysis, mention_words: set[str],
+                       verb: str | None, voice: str | None) -> str | None:
+    """Whether the answer is the subject or the prepositional object of the question's verb
+    when that verb takes a preposition (English question forms only): "who *plays for* X",
+    "which album *came out on* X" ask for the subject, X being what the preposition governs;
+    "where does X *play*", "which band does X *play in*", "in which city was X born", "which
+    city is X *from*" ask for what the preposition governs, X being the subject. None for a
+    verb without a preposition ("who directed X") and for a passive's agent (*by*)."""
+    toks = [t.text for t in analysis.tokens]
+    if voice == "subject" and verb in toks:
+        at = toks.index(verb)
+        if any(t in lx.AUXILIARIES or t in lx.ARTICLES for t in toks[:at]):
+            return None  # "what are the languages in …": no verb of the question word's
+        after = toks[at + 1:]
+        if after and after[0] in lx.PARTICLES:
+            after = after[1:]  # come *out* on
+        if after and after[0] in _PREPOSITIONS and after[0] not in lx.AGENT_PREPOSITIONS:
+            return "subject"
+        return None
+    wh = next((i for i, t in enumerate(toks)
+               if t in lx.WH_WORDS or t in lx.WHO_WORDS or t in lx.ADVERBIAL_WH_WORDS), None)
+    if wh is None:
+        return None
+    aux = next((i for i in range(wh + 1, min(wh + 5, len(toks))) if toks[i] in lx.AUXILIARIES),
+               None)
+    if aux is None or any(toks[i] in mention_words for i in range(wh + 1, aux)):
+        return None  # no auxiliary right after the question word: not "what does X …"
+    nxt = toks[aux + 1:aux + 3]
+    if len(nxt) == 2 and nxt[1] in _PREPOSITIONS and nxt[0] not in mention_words \
+            and nxt[0] not in lx.ARTICLES:
+        return None  # "which researchers are *employed by* …": the question word is the subject
+    last = toks[-1] if toks else ""
+    stranded = last in _PREPOSITIONS and last not in lx.AGENT_PREPOSITIONS and len(toks) > aux + 2
+    led = wh > 0 and toks[wh - 1] in _PREPOSITIONS and toks[wh - 1] not in lx.AGENT_PREPOSITIONS
+    if stranded or led or toks[wh] in lx.ADVERBIAL_WH_WORDS:
+        return "object"
+    return None
 
 
 def type_segments(relations: Sequence[str]) -> tuple[str, ...]:

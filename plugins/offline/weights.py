@@ -75,7 +75,9 @@ class ChainWeights(BaseModel):
     mirror: float = Field(0.12, description="out and back along one relation: bonus when the "
                           "question asks for sharing, cost otherwise")
     unnamed_end: float = Field(0.3, description="cost of ending at unnamed (CVT) nodes")
-    voice: float = Field(0.1, description="the last hop reaches the role the verb asks for")
+    voice: float = Field(0.1, description="the last hop reaches the role the verb asks for "
+                         "(a relation named by the verb: +1 / -1; a noun relation a verb with "
+                         "a preposition says: -1 the wrong way, 0 otherwise)")
     # -- thresholds
     said_min: float = Field(0.3, description="similarity from which a unit says a relation")
     z_low: float = Field(1.25, description="a unit's cosine this many standard deviations above "

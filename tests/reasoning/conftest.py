@@ -61,6 +61,19 @@ def planets_store(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def clubs_store(tmp_path_factory):
+    """Untyped, nouns for relations: only the question's grammar tells which way ``club``
+    and ``ground`` are walked (the players are the heads of ``club``)."""
+    path = tmp_path_factory.mktemp("clubs") / "clubs.jsonl"
+    return _open(write_jsonl(path, triples=[
+        ("Ines Varga", "club", "Orla Rovers"), ("Teo Brandt", "club", "Orla Rovers"),
+        ("Mika Sol", "club", "Pera United"), ("Orla Rovers", "division", "North Cup"),
+        ("Pera United", "division", "North Cup"), ("Orla Rovers", "ground", "Vale Park"),
+        ("Pera United", "ground", "Kest Field"), ("Vale Park", "town", "Orlaby"),
+        ("Kest Field", "town", "Peraford")]))
+
+
+@pytest.fixture(scope="session")
 def places_store(tmp_path_factory):
     """Typed places: a city, its region and its country are all ``locatedIn`` ends."""
     path = tmp_path_factory.mktemp("places") / "places.jsonl"

@@ -74,6 +74,38 @@ def test_moons_orbit_mars_not_the_sun(planets_store):
     assert a.evidence[0].text in ("Mars <- orbits <- Phobos", "Mars <- orbits <- Deimos")
 
 
+def test_a_verb_with_a_preposition_walks_a_noun_relation_by_the_question_grammar(clubs_store):
+    """"who *plays for* X": X is what the preposition governs, the answer the subject, the
+    head of ``club`` (not the tail of ``division``); "where is X": the tail of ``town``,
+    not the heads of ``ground``. No relation is named by the verb."""
+    eng = Engine(clubs_store)
+    assert set(eng.ask("Who plays for Orla Rovers?").answers) == {"Ines Varga", "Teo Brandt"}
+    assert eng.ask("Where is Vale Park?").answers == ["Orlaby"]
+
+
+def test_what_a_question_word_implies_names_the_tail_of_a_noun_relation():
+    """"*Where* is X" implies a place: ``town`` forwards reaches one (X's town), backwards
+    the things whose town X is; and the backward hop is the wrong role for "where is"."""
+    from byokg.plugins.offline.chains import ChainScorer
+
+    from byokg.language.analysis import analyze
+    from byokg.models.services import Services
+    from byokg.models.similarity import Similarity
+
+    q = "Where is Vale Park?"
+    sim = Similarity(analyze(q), Services(RunConfig(embedder="static")))
+    rels = ["ground", "town", "division", "club"]
+    scorer = ChainScorer(sim, mentions={"Vale Park": (q.index("Vale"), len(q) - 1)},
+                         relations=rels)
+    scorer.prepare(rels)
+    implied = [k for k, u in enumerate(scorer.units) if u.implied]
+    assert implied
+    k = implied[0]
+    assert scorer.unit_says(k, ("town", False))[0] > 0.3
+    assert scorer.unit_says(k, ("town", True))[0] == 0.0
+    assert scorer.voice_fit(("town", True)) == -1.0 and scorer.voice_fit(("town", False)) == 0.0
+
+
 def test_which_city_is_not_answered_with_a_region_or_country(places_store):
     eng = Engine(places_store)
     assert eng.ask("In which city was Ada Quist born?").answers == ["Lyon"]

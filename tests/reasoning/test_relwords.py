@@ -12,6 +12,7 @@ from byokg.language.relwords import (
     name_words,
     participle,
     past_tense,
+    subject_end,
     verbalize,
 )
 
@@ -116,3 +117,17 @@ def test_base_verb_of_other_forms():
     assert base_verb("starring") == "star"
     assert base_verb("composed") == "compose"
     assert base_verb("parents") is None  # not a verb
+
+
+@pytest.mark.parametrize("name,end", [
+    ("team", "head"), ("sport.athlete.team", "head"), ("MEMBER_OF", "head"),
+    ("memberOf", "head"), ("COMES_FROM", "head"), ("scholar.researcher.affiliation", "head"),
+    ("home_venue", "head"),
+    # English does not tell: plural, symmetric and converse nouns, agent nouns, passives,
+    # bare verbs (the film *stars* the actor; the actor *stars in* the film)
+    ("members", None), ("spouse", None), ("child", None), ("employer", None),
+    ("actor", None), ("screenwriter", None), ("head_coach", None), ("directedBy", None),
+    ("starring", None), ("ORBITS", None), ("related_to", None),
+])
+def test_which_end_of_a_relation_the_subject_of_a_prepositional_verb_stands_at(name, end):
+    assert subject_end(name) == end

@@ -96,3 +96,29 @@ def test_converse_relational_nouns_give_the_backward_reading():
     assert "parent" in end_nouns("children", True) and "child" not in end_nouns("children", True)
     assert hypernym("daughter") == "child" and hypernym("Mother") == "parent"
     assert hypernym("trade") is None
+
+
+@pytest.mark.parametrize("question,mention,role", [
+    ("Who plays for Orla Rovers?", "Orla Rovers", "subject"),
+    ("Which album came out on Belo Records?", "Belo Records", "subject"),
+    ("Where does Ines Varga play?", "Ines Varga", "object"),
+    ("Which band does Ines Varga play in?", "Ines Varga", "object"),
+    ("In which city was Ines Varga born?", "Ines Varga", "object"),
+    ("Where is Vale Park?", "Vale Park", "object"),
+    # no preposition, a passive's agent, a relative clause's preposition, no verb
+    ("Who directed Vale Park?", "Vale Park", None),
+    ("Who was Vale Park directed by?", "Vale Park", None),
+    ("Which researchers are employed by the school Ines Varga graduated from?", "Ines Varga",
+     None),
+    ("What are the primary languages in the movies starred by Ines Varga?", "Ines Varga", None),
+    ("What is the hometown of Ines Varga?", "Ines Varga", None),
+])
+def test_the_role_a_prepositional_verb_asks_for(question, mention, role):
+    from byokg.plugins.offline.answer_types import expectation
+    from byokg.plugins.offline.chains import prepositional_role, question_verb
+
+    from byokg.language.text import words
+    a = analyze(question)
+    mw = set(words(mention))
+    verb, voice = question_verb(a, expectation(a, mw), mw)
+    assert prepositional_role(a, mw, verb, voice) == role
