@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from byokg.language.analysis import (
@@ -235,25 +235,44 @@ class Similarity:
             self._floors(emb, list(dict.fromkeys(words_)), vocabulary)
             return {}
         pairs = [(w, n) for w in dict.fromkeys(words_) for n in dict.fromkeys(names)]
-        with self._lock:
-            todo = [p for p in pairs if (p[0], p[1], flag) not in self._sim]
-        if todo:
+
+        def score(todo: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
             got = {p: lexical_phrase_score(p[0], p[1]) for p in todo}
             if emb is not None:
-                ws = list(dict.fromkeys(w for w, _ in todo))
-                ns = list(dict.fromkeys(n for _, n in todo))
-                cos = self._name_cosines(emb, ws, ns)
-                floors = self._floors(emb, ws, vocabulary)
-                wi = {w: i for i, w in enumerate(ws)}
-                ni = {n: i for i, n in enumerate(ns)}
+                cos = self._cosine_of_pairs(emb, todo)
+                floors = self._floors(emb, list(dict.fromkeys(w for w, _ in todo)), vocabulary)
                 scale = self.scale
                 for p in todo:
-                    c = float(cos[wi[p[0]], ni[p[1]]])
-                    got[p] = max(got[p], scale(c, floors.get(p[0])))
-            with self._lock:
-                self._sim.update({(w, n, flag): v for (w, n), v in got.items()})
+                    got[p] = max(got[p], scale(cos[p], floors.get(p[0])))
+            return got
+
+        return self._memoised(self._sim, flag, pairs, score)
+
+    def _memoised(self, memo: dict[tuple[str, str, Any], float], tag: Any,
+                  pairs: list[tuple[str, str]],
+                  score: Callable[[list[tuple[str, str]]], dict[tuple[str, str], float]]
+                  ) -> dict[tuple[str, str], float]:
+        """``pairs`` looked up in ``memo`` under ``tag``; those not there yet scored by
+        ``score`` (outside the lock) and kept."""
         with self._lock:
-            return {p: self._sim[(p[0], p[1], flag)] for p in pairs}
+            todo = [p for p in pairs if (p[0], p[1], tag) not in memo]
+        if todo:
+            got = score(todo)
+            with self._lock:
+                memo.update({(a, b, tag): v for (a, b), v in got.items()})
+        with self._lock:
+            return {p: memo[(p[0], p[1], tag)] for p in pairs}
+
+    def _cosine_of_pairs(self, emb: Any, pairs: list[tuple[str, str]]
+                      ) -> dict[tuple[str, str], float]:
+        """The model's cosine of each (word, name) pair, from one matrix of the distinct
+        words against the distinct names."""
+        ws = list(dict.fromkeys(w for w, _ in pairs))
+        ns = list(dict.fromkeys(n for _, n in pairs))
+        cos = self._name_cosines(emb, ws, ns)
+        wi = {w: i for i, w in enumerate(ws)}
+        ni = {n: i for i, n in enumerate(ns)}
+        return {p: float(cos[wi[p[0]], ni[p[1]]]) for p in pairs}
 
     def said_words(self, threshold: float, names: Sequence[str] | None = None) -> set[str]:
         """Question words that some name compared so far says with at least ``threshold``
@@ -337,23 +356,18 @@ class Similarity:
         vocab = list(dict.fromkeys(vocabulary))
         vkey = hash((tuple(vocab), spread, gate))
         pairs = [(p, n) for p in dict.fromkeys(probes) for n in dict.fromkeys(names)]
-        with self._lock:
-            todo = [pq for pq in pairs if (pq[0], pq[1], vkey) not in self._unit]
-        if todo:
+
+        def score(todo: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
             got = {pq: (lexical_phrase_score(pq[0], pq[1]) if " " not in pq[0] else 0.0)
                    for pq in todo}
             if emb is not None and len(vocab) >= FLOOR_VOCABULARY:
-                ps = list(dict.fromkeys(p for p, _ in todo))
-                ns = list(dict.fromkeys(n for _, n in todo))
-                cos = self._name_cosines(emb, ps, ns)
-                stats = self._probe_stats(emb, ps, vocab)
-                pi = {p: i for i, p in enumerate(ps)}
-                ni = {n: i for i, n in enumerate(ns)}
+                cos = self._cosine_of_pairs(emb, todo)
+                stats = self._probe_stats(emb, list(dict.fromkeys(p for p, _ in todo)), vocab)
                 lo = self.scale.unrelated_p90
                 hi = lo + gate * max(self.scale.top - lo, 1e-3)
                 z0, z1 = spread
                 for pq in todo:
-                    c = float(cos[pi[pq[0]], ni[pq[1]]])
+                    c = cos[pq]
                     mu, sd = stats[pq[0]]
                     z = (c - mu) / sd
                     rel = min(1.0, max(0.0, (z - z0) / max(z1 - z0, 1e-3)))
@@ -363,10 +377,9 @@ class Similarity:
                 sem = self.phrase_similarity([p for p, _ in todo], [n for _, n in todo],
                                              vocabulary=vocabulary)
                 got = {pq: max(v, sem.get(pq, 0.0)) for pq, v in got.items()}
-            with self._lock:
-                self._unit.update({(p, n, vkey): v for (p, n), v in got.items()})
-        with self._lock:
-            return {pq: self._unit[(pq[0], pq[1], vkey)] for pq in pairs}
+            return got
+
+        return self._memoised(self._unit, vkey, pairs, score)
 
     def _probe_stats(self, emb: Any, probes: list[str], vocab: list[str]
                      ) -> dict[str, tuple[float, float]]:
