@@ -89,6 +89,21 @@ def type_head(words_: Sequence[str], types: Sequence[str]) -> str | None:
     return named[-1] if named else words_[0]
 
 
+def labels_named(types: Sequence[str], labels: Sequence[str],
+                 label_nouns: dict[str, tuple[str, ...]] | None = None) -> tuple[str, ...]:
+    """The labels a type word names by its letters: a label's head word (the last:
+    FilmDirector is a director) or, when none, what the graph's relations call a label's
+    nodes ("writers": the heads of ``wrote`` are Persons)."""
+    heads = {lab: stem(words(lab)[-1]) if words(lab) else "" for lab in labels}
+    fitting = tuple(lab for lab in labels
+                    if any(term_sim(stem(w), heads[lab]) >= 0.8 for w in types))
+    if not fitting and label_nouns:
+        fitting = tuple(lab for lab in labels if any(
+            term_sim(stem(w), stem(words(n)[-1])) >= 0.8 for w in types
+            for n in label_nouns.get(lab, ()) if words(n)))
+    return fitting
+
+
 def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[str] = frozenset(),
                 *, labels: Sequence[str] = (), sim: Similarity | None = None,
                 types: Sequence[str] = (), scores: TypeScores = WEIGHTS.types,
@@ -104,16 +119,7 @@ def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[
     if head in CATEGORY_NOUNS:
         types = KIND_WORDS["category"]  # any label or relation naming a category fits
     if types and len(labels) > 1:
-        # a label's head word (the last: FilmDirector is a director) says what it is
-        heads = {lab: stem(words(lab)[-1]) if words(lab) else "" for lab in labels}
-        fitting = tuple(lab for lab in labels
-                        if any(term_sim(stem(w), heads[lab]) >= 0.8 for w in types))
-        if not fitting and label_nouns:
-            # what the graph's relations call a label's nodes ("writers": the heads of
-            # ``wrote`` are Persons)
-            fitting = tuple(lab for lab in labels if any(
-                term_sim(stem(w), stem(words(n)[-1])) >= 0.8 for w in types
-                for n in label_nouns.get(lab, ()) if words(n)))
+        fitting = labels_named(types, labels, label_nouns)
         if not fitting and sim is not None:
             table = sim(types, list(labels))
             best = {lab: max(table[(w, lab)] for w in types) for lab in labels}

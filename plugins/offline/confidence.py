@@ -149,7 +149,7 @@ def type_doubt(analysis: Any, shape: AnswerShape, mention_words: set[str], *,
       and ``Country``) is no guess."""
     if analysis.kind != "thing" or not analysis.type_words:
         return None
-    from byokg.plugins.offline.answer_types import expectation
+    from byokg.plugins.offline.answer_types import expectation, labels_named
 
     labels = tuple(labels) if len(labels) > 1 else ()  # one label says nothing
     exp = expectation(analysis, mention_words, labels=labels, sim=sim, scores=scores,
@@ -165,8 +165,8 @@ def type_doubt(analysis: Any, shape: AnswerShape, mention_words: set[str], *,
     if exp.fitting_labels and not set(shape.labels) & set(exp.fitting_labels):
         return (f"'{noun}' names {', '.join(exp.fitting_labels)} and the answer is "
                 f"{', '.join(shape.labels)} nodes")
-    if exp.category or sim is None or _names_by_words(noun, labels, label_nouns):
-        return None
+    if exp.category or sim is None or labels_named((noun,), labels, label_nouns):
+        return None  # the noun names a label by its letters: no guess
     return _meaning_doubt(noun, labels, shape, sim, scores)
 
 
@@ -221,16 +221,3 @@ def _edge_value_said(analysis: Any, shape: AnswerShape, mention_words: set[str],
                         f"{rel}: the offline stages do not filter on a relationship's "
                         "properties")
     return None
-
-
-def _names_by_words(noun: str, labels: Sequence[str],
-                    label_nouns: dict[str, tuple[str, ...]] | None) -> bool:
-    """Whether a label's own head word, or a noun the graph's relations give its nodes, is the
-    noun (lexically)."""
-    n = stem(noun)
-    for lab in labels:
-        heads = [words(lab)[-1]] if words(lab) else []
-        heads += [words(x)[-1] for x in (label_nouns or {}).get(lab, ()) if words(x)]
-        if any(term_sim(n, stem(h)) >= 0.8 for h in heads):
-            return True
-    return False
