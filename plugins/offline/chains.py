@@ -354,12 +354,13 @@ class ChainScorer:
         return 1.0 if reaches_agent == wants_agent else -1.0
 
     def role_fit(self, hop: Hop) -> float:
-        """+1 when the last hop reaches the role a verb with a preposition asks for, read
-        from the question's grammar (:func:`prepositional_role`), along a relation whose
-        name puts the subject at its head (:func:`~byokg.language.relwords.subject_end`):
-        "who *plays for* X" along ``team`` backwards reaches the subjects (the heads),
-        "where does X *play*" along it forwards the prepositional object (the tail); -1 for
-        the other role; 0 when the grammar or the name does not tell."""
+        """-1 when the last hop reaches the other role than the one a verb with a
+        preposition asks for, read from the question's grammar (:func:`prepositional_role`),
+        along a relation whose name puts the subject at its head
+        (:func:`~byokg.language.relwords.subject_end`): "who *plays for* X" wants ``team``
+        backwards (the subjects, its heads), "where does X *play*" wants it forwards (the
+        prepositional object, its tail). 0 for the right role (no bonus: a bonus added hops
+        elsewhere) and when the grammar or the name does not tell."""
         if self.role is None or subject_end(hop[0]) is None:
             return 0.0
         return 0.0 if hop[1] == (self.role == "subject") else -1.0
