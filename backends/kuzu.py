@@ -8,10 +8,13 @@ backend (``ladybug:PATH``, byokg.backends.ladybug). Both are the shared Kùzu-fa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
-from byokg.cypher.kuzuengine import KUZU, KuzuEngine
-from byokg.cypher.kuzufamily import KuzuFamilyGraph, load_into
+from byokg.cypher.kuzuengine import KUZU
+from byokg.cypher.kuzuengine import KuzuEngine
+from byokg.cypher.kuzufamily import KuzuFamilyGraph
+from byokg.cypher.kuzufamily import load_into
 from byokg.hookspecs import hookimpl
 
 

@@ -12,10 +12,13 @@ LadybugDB runs in a child process (:mod:`byokg.cypher.kuzuengine`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
-from byokg.cypher.kuzuengine import LADYBUG, KuzuEngine
-from byokg.cypher.kuzufamily import KuzuFamilyGraph, load_into
+from byokg.cypher.kuzuengine import LADYBUG
+from byokg.cypher.kuzuengine import KuzuEngine
+from byokg.cypher.kuzufamily import KuzuFamilyGraph
+from byokg.cypher.kuzufamily import load_into
 from byokg.hookspecs import hookimpl
 
 

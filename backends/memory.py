@@ -17,47 +17,47 @@ import json
 import logging
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
 from pathlib import Path as FsPath
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
 import numpy as np
 
-from byokg.contracts import (
-    Direction,
-    GraphSchema,
-    GraphStats,
-    Neighborhood,
-    Node,
-    NodeLabel,
-    PropertyInfo,
-    RelationPattern,
-    RelationType,
-    Triplet,
-)
-from byokg.errors import ConfigError, InputError
-from byokg.graph.csr import CsrView, gather_csr
+from byokg.contracts import Direction
+from byokg.contracts import GraphSchema
+from byokg.contracts import GraphStats
+from byokg.contracts import Neighborhood
+from byokg.contracts import Node
+from byokg.contracts import NodeLabel
+from byokg.contracts import PropertyInfo
+from byokg.contracts import RelationPattern
+from byokg.contracts import RelationType
+from byokg.contracts import Triplet
+from byokg.errors import ConfigError
+from byokg.errors import InputError
+from byokg.graph.csr import CsrView
+from byokg.graph.csr import gather_csr
 from byokg.graph.open import builtin_graph
 from byokg.graph.profile import profile_graph
-from byokg.graph.store import (
-    BaseGraphStore,
-    Capability,
-    DisplayRule,
-    GraphSample,
-    LabelSample,
-    RelationSample,
-    SampledNode,
-)
+from byokg.graph.store import BaseGraphStore
+from byokg.graph.store import Capability
+from byokg.graph.store import DisplayRule
+from byokg.graph.store import GraphSample
+from byokg.graph.store import LabelSample
+from byokg.graph.store import RelationSample
+from byokg.graph.store import SampledNode
 from byokg.hookspecs import hookimpl
-from byokg.io.readers import (
-    DEFAULT_LABEL,
-    Limits,
-    LoadReport,
-    TripleBuilder,
-    TripleTable,
-    read_sources,
-    trim_heap,
-)
+from byokg.io.readers import DEFAULT_LABEL
+from byokg.io.readers import Limits
+from byokg.io.readers import LoadReport
+from byokg.io.readers import TripleBuilder
+from byokg.io.readers import TripleTable
+from byokg.io.readers import read_sources
+from byokg.io.readers import trim_heap
 
 _ASCII_SEP = re.compile(r"[\W_]+")
 

@@ -17,23 +17,25 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs
+from urllib.parse import unquote
+from urllib.parse import urlsplit
 
-from byokg.cypher.cypherload import (
-    load_property_graph,
-    load_triples,
-    mapping_name_properties,
-)
-from byokg.cypher.storecommon import (
-    CypherDialect,
-    CypherGraphBase,
-    _plain,
-    esc,
-    name_order,
-)
-from byokg.errors import BackendError, ConfigError, QueryError
+from byokg.cypher.cypherload import load_property_graph
+from byokg.cypher.cypherload import load_triples
+from byokg.cypher.cypherload import mapping_name_properties
+from byokg.cypher.storecommon import CypherDialect
+from byokg.cypher.storecommon import CypherGraphBase
+from byokg.cypher.storecommon import _plain
+from byokg.cypher.storecommon import esc
+from byokg.cypher.storecommon import name_order
+from byokg.errors import BackendError
+from byokg.errors import ConfigError
+from byokg.errors import QueryError
 from byokg.graph.store import Capability
 from byokg.hookspecs import hookimpl
 from byokg.io.loading import LoadSummary

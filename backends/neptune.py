@@ -22,16 +22,20 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
+from urllib.parse import urlsplit
 
-from byokg.cypher.storecommon import (
-    CypherDialect,
-    CypherGraphBase,
-    _plain,
-)
-from byokg.errors import BackendError, CapabilityError, ConfigError, QueryError
+from byokg.cypher.storecommon import CypherDialect
+from byokg.cypher.storecommon import CypherGraphBase
+from byokg.cypher.storecommon import _plain
+from byokg.errors import BackendError
+from byokg.errors import CapabilityError
+from byokg.errors import ConfigError
+from byokg.errors import QueryError
 from byokg.graph.store import Capability
 from byokg.hookspecs import hookimpl
 from byokg.models.retry import RetryPolicy
@@ -160,7 +164,8 @@ class _NeptuneBase(CypherGraphBase):
 
     def _call(self, op: str, **kwargs: Any) -> Any:
         """One API call with retries; typed errors carrying the AWS code."""
-        from botocore.exceptions import BotoCoreError, ClientError
+        from botocore.exceptions import BotoCoreError
+        from botocore.exceptions import ClientError
 
         for attempt in range(self.retry.attempts):
             self.attempts += 1
@@ -261,13 +266,11 @@ class NeptuneAnalyticsGraph(_NeptuneBase):
 
     def schema(self, *, samples: int = 3):
         """From pg_schema (names, property types, label triples) plus sampled values."""
-        from byokg.contracts import (
-            GraphSchema,
-            NodeLabel,
-            PropertyInfo,
-            RelationPattern,
-            RelationType,
-        )
+        from byokg.contracts import GraphSchema
+        from byokg.contracts import NodeLabel
+        from byokg.contracts import PropertyInfo
+        from byokg.contracts import RelationPattern
+        from byokg.contracts import RelationType
 
         if samples in self._schema:
             return self._schema[samples]

@@ -111,7 +111,8 @@ def _link(store: Any, results: dict, p: str, names: list[tuple[str, str]], reps:
 
 def run_part(part: str, scale: int, results: dict, *, quick: bool = False) -> None:
     """One store: load, link, one-hop, two-hop, shortest path, Cypher round trip, Northwind."""
-    from byokg.cypher.execute import Status, execute
+    from byokg.cypher.execute import Status
+    from byokg.cypher.execute import execute
     from byokg.graph.open import open_graph
     from byokg.graph.paths import follow_paths
     from byokg.io.loading import load_into

@@ -41,7 +41,8 @@ def _servers():
 def run_bolt(scale: int, results: dict, *, quick: bool = False, heap: str = "4g") -> None:
     import random
 
-    from byokg.backends.neo4j import load_neo4j, open_neo4j
+    from byokg.backends.neo4j import load_neo4j
+    from byokg.backends.neo4j import open_neo4j
 
     from benchmarks.synthetic import write_csv
     from byokg.graph.paths import follow_paths
@@ -212,9 +213,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None)
     args = ap.parse_args(argv)
     if args.northwind:
-        from byokg.backends.neo4j import mapping_name_properties, open_neo4j
+        from byokg.backends.neo4j import mapping_name_properties
+        from byokg.backends.neo4j import open_neo4j
 
-        from byokg.io.pgmapping import load_northwind, northwind_mapping_path
+        from byokg.io.pgmapping import load_northwind
+        from byokg.io.pgmapping import northwind_mapping_path
 
         shared = REPO.parent / "shared" / "data" / "northwind"
         with _servers().ArcadeDBServer() as srv:

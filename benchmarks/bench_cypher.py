@@ -75,7 +75,9 @@ def same_rows(ours: Any, gold: Any, gold_cap: int = 50) -> bool:
 
 def run(scale: int, results: dict, *, quick: bool = False) -> None:
     from byokg.cypher.dialects import rewrite
-    from byokg.cypher.execute import Status, execute, inject_limit
+    from byokg.cypher.execute import Status
+    from byokg.cypher.execute import execute
+    from byokg.cypher.execute import inject_limit
     from byokg.cypher.guard import check_query
 
     queries = _gold_queries()

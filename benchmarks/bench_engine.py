@@ -52,7 +52,9 @@ def _questions(store, n: int, seed: int = 0) -> list[tuple[str, str]]:
 
 
 def run(scale: int, results: dict, *, quick: bool = False) -> None:
-    from byokg.plugins.kglinker.prompt import linker_prompt, parse_reply, render_schema_for
+    from byokg.plugins.kglinker.prompt import linker_prompt
+    from byokg.plugins.kglinker.prompt import parse_reply
+    from byokg.plugins.kglinker.prompt import render_schema_for
 
     from byokg.contracts import ContextItem
     from byokg.language.analysis import analyze

@@ -103,7 +103,8 @@ def _http(results: dict, quick: bool) -> None:
 
 
 def _mcp(results: dict, quick: bool) -> None:
-    from mcp import ClientSession, StdioServerParameters
+    from mcp import ClientSession
+    from mcp import StdioServerParameters
     from mcp.client.stdio import stdio_client
 
     questions = _questions()

@@ -37,7 +37,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from byokg.eval.metrics import hit, normalize_answer
+from byokg.eval.metrics import hit
+from byokg.eval.metrics import normalize_answer
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
@@ -137,7 +138,8 @@ def eval_strategy(graph: str, dataset: str, data: str, strategy: str, server: An
                   config: dict[str, Any] | None = None) -> dict[str, float]:
     """One eval run of ``strategy`` with the scripted server; per-question figures."""
     from byokg.config import RunConfig
-    from byokg.eval.runner import EvalSettings, run_eval
+    from byokg.eval.runner import EvalSettings
+    from byokg.eval.runner import run_eval
 
     cfg = RunConfig(llm_options=server.llm_options(), **(config or {}))
     settings = EvalSettings(dataset=dataset, data=data, graph=graph, llm="openai:scripted",
@@ -184,7 +186,10 @@ def _known(strategies: tuple[str, ...]) -> tuple[str, ...]:
 def run(scale: int, results: dict, *, quick: bool = False,
         strategies: tuple[str, ...] | None = None, graphs: tuple[str, ...] = GRAPHS,
         keep: Path | None = None) -> None:
-    from benchmarks.scripted_llm import ScriptedServer, cwq_plans, demo_plans, northwind_plans
+    from benchmarks.scripted_llm import ScriptedServer
+    from benchmarks.scripted_llm import cwq_plans
+    from benchmarks.scripted_llm import demo_plans
+    from benchmarks.scripted_llm import northwind_plans
     from byokg.demo import DEMO_QUESTIONS
 
     limit = 12 if quick else 30

@@ -46,7 +46,8 @@ ISLANDS = 20
 
 def _graph(scale: int) -> Any:
     """The synthetic KG as a MemoryGraph, plus ``ISLANDS`` two-node components."""
-    from benchmarks.synthetic import SyntheticKG, build
+    from benchmarks.synthetic import SyntheticKG
+    from benchmarks.synthetic import build
 
     kg = build(scale, 0)
     n = len(kg.node_names)
@@ -131,7 +132,9 @@ def _p(values: list[float], q: float) -> float:
 
 
 def run(scale: int, results: dict, *, quick: bool = False) -> None:
-    from byokg.graph.paths import expand, follow_paths, shortest_paths
+    from byokg.graph.paths import expand
+    from byokg.graph.paths import follow_paths
+    from byokg.graph.paths import shortest_paths
 
     t0 = time.perf_counter()
     g = _graph(scale)

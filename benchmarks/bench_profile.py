@@ -117,7 +117,8 @@ def _northwind_bolt(results: dict, mapping: str) -> None:
 
 
 def _typed(results: dict, tmp: Path) -> None:
-    from byokg.plugins.kglinker.prompt import linker_prompt, render_schema_for
+    from byokg.plugins.kglinker.prompt import linker_prompt
+    from byokg.plugins.kglinker.prompt import render_schema_for
 
     from byokg.config import RunConfig
     from byokg.graph.open import open_graph

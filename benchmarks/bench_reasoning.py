@@ -34,7 +34,8 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Sequence
 from typing import Any
 
 from benchmarks import reasoning_graphs as rg

@@ -42,7 +42,9 @@ def _graph(scale: int) -> Any:
 
 
 def _query_embedder(quick: bool) -> Any:
-    from byokg.models.embedders import make_lexical, make_minilm, minilm_available
+    from byokg.models.embedders import make_lexical
+    from byokg.models.embedders import make_minilm
+    from byokg.models.embedders import minilm_available
 
     if not quick and minilm_available():
         return make_minilm()
@@ -63,7 +65,8 @@ def _questions(g: Any, n: int, seed: int = 0) -> list[str]:
 
 
 def run(scale: int, results: dict, *, quick: bool = False) -> None:
-    from byokg.plugins.scoring.scorers import TripletIndex, question_vector
+    from byokg.plugins.scoring.scorers import TripletIndex
+    from byokg.plugins.scoring.scorers import question_vector
 
     from byokg.linking.dense import DenseIndex
     from byokg.models.embedders import make_lexical

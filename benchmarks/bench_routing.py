@@ -46,9 +46,11 @@ def _figures(preds: list[dict[str, Any]]) -> dict[str, float]:
 def run(scale: int, results: dict, *, quick: bool = False, limit: int | None = None,
         strategies: tuple[str, ...] = STRATEGIES, noisy: bool | str = True) -> None:
     from benchmarks.bench_llmpath import northwind_store
-    from benchmarks.scripted_llm import ScriptedServer, northwind_plans
+    from benchmarks.scripted_llm import ScriptedServer
+    from benchmarks.scripted_llm import northwind_plans
     from byokg.config import RunConfig
-    from byokg.eval.runner import EvalSettings, run_eval
+    from byokg.eval.runner import EvalSettings
+    from byokg.eval.runner import run_eval
     from byokg.language.analysis import analyze
 
     limit = limit or (60 if quick else None)

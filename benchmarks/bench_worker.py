@@ -51,7 +51,8 @@ def _p50(fn, reps: int) -> float:
 
 
 def run(scale: int, results: dict, *, quick: bool = False) -> None:
-    from byokg.cypher.execute import Status, execute
+    from byokg.cypher.execute import Status
+    from byokg.cypher.execute import execute
     from byokg.cypher.worker import pool_for
     from byokg.graph.open import open_graph
     from byokg.io.pgmapping import load_northwind

@@ -34,7 +34,8 @@ QUESTIONS = SHARED / "freebase" / "cwq_tinykg_subset.jsonl"
 
 
 def first_prompt_chars(store, question: str) -> int:
-    from byokg.plugins.kglinker.prompt import linker_prompt, render_schema_for
+    from byokg.plugins.kglinker.prompt import linker_prompt
+    from byokg.plugins.kglinker.prompt import render_schema_for
 
     from byokg.language.analysis import analyze
     from byokg.models.similarity import Similarity

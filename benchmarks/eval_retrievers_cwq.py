@@ -57,7 +57,8 @@ def _summary(name: str, recall: dict[int, int], lat: list[float], n: int) -> dic
 
 def evaluate(limit: int | None = None, *, index_dir: str | None = None,
              reranker_path: str | None = None) -> dict[str, float]:
-    from byokg.plugins.scoring.scorers import get_triplet_index, rank_subgraph
+    from byokg.plugins.scoring.scorers import get_triplet_index
+    from byokg.plugins.scoring.scorers import rank_subgraph
 
     from byokg.config import RunConfig
     from byokg.graph.open import open_graph

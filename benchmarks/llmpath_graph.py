@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 

@@ -30,7 +30,8 @@ import random
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 Hop = tuple[str, bool]  # (relation key, walked backwards)
 STYLES = ("snake", "camel", "dotted", "upper")

@@ -22,8 +22,10 @@ import json
 import os
 import random
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 
 Hop = tuple[str, bool]  # (relation, walked backwards)
 

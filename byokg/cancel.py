@@ -14,7 +14,8 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 
 
 class Cancelled(BaseException):  # noqa: N818 - not an error: the run was told to stop

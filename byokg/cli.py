@@ -14,10 +14,14 @@ import sys
 
 import click
 
-from byokg.commands.common import _opened, echo_json, echo_safe
+from byokg.commands.common import _opened
+from byokg.commands.common import echo_json
+from byokg.commands.common import echo_safe
 from byokg.errors import ByokgError
-from byokg.presentation.termsafe import TerminalSafeFormatter, terminal_safe
-from byokg.redaction import redact_text, redact_uri
+from byokg.presentation.termsafe import TerminalSafeFormatter
+from byokg.presentation.termsafe import terminal_safe
+from byokg.redaction import redact_text
+from byokg.redaction import redact_uri
 
 log = logging.getLogger("byokg.cli")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -309,7 +313,8 @@ def process_settings() -> None:
     import csv
     import os
 
-    from byokg.cypher.parser import FRAMES_PER_LEVEL, MAX_DEPTH
+    from byokg.cypher.parser import FRAMES_PER_LEVEL
+    from byokg.cypher.parser import MAX_DEPTH
     from byokg.io.readers import Limits
 
     sys.setrecursionlimit(max(sys.getrecursionlimit(), FRAMES_PER_LEVEL * MAX_DEPTH + 2000))

@@ -13,7 +13,10 @@ from collections.abc import Iterable
 from pathlib import Path as FsPath
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
+from pydantic import ValidationError
 
 from byokg.errors import ConfigError
 

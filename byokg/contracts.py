@@ -10,7 +10,9 @@ import enum
 import re
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 

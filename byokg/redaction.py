@@ -21,7 +21,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qsl
+from urllib.parse import urlencode
+from urllib.parse import urlsplit
 
 MASK = "***"
 # a key whose value is a secret: api_key, apiKey, aws_secret_access_key, password, token …

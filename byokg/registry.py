@@ -13,14 +13,16 @@ from __future__ import annotations
 import importlib
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pluggy
 
 from byokg import hookspecs
-from byokg.errors import ConfigError, PluginError
+from byokg.errors import ConfigError
+from byokg.errors import PluginError
 
 DEFAULT_PLUGINS: tuple[str, ...] = (
     "byokg.backends.memory",

@@ -26,8 +26,11 @@ from __future__ import annotations
 
 import csv
 import functools
-from collections import defaultdict, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections import defaultdict
+from collections import deque
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any

@@ -15,11 +15,21 @@ from typing import Any
 
 from pydantic import Field
 
-from byokg.contracts import ContextItem, QueryResult, TraceEvent
-from byokg.cypher.execute import Execution, Status, cell_name, ran_key, to_context_item
-from byokg.cypher.repair import RepairResult, run_with_repair
+from byokg.contracts import ContextItem
+from byokg.contracts import QueryResult
+from byokg.contracts import TraceEvent
+from byokg.cypher.execute import Execution
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import cell_name
+from byokg.cypher.execute import ran_key
+from byokg.cypher.execute import to_context_item
+from byokg.cypher.repair import RepairResult
+from byokg.cypher.repair import run_with_repair
 from byokg.hookspecs import hookimpl
-from byokg.pipeline.tools import Tool, ToolParams, ToolRequest, ToolResult
+from byokg.pipeline.tools import Tool
+from byokg.pipeline.tools import ToolParams
+from byokg.pipeline.tools import ToolRequest
+from byokg.pipeline.tools import ToolResult
 
 
 class CypherParams(ToolParams):

@@ -16,19 +16,33 @@ low-information relations (:func:`byokg.graph.profile.relation_stats`, from the 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+from typing import Literal
 
 from pydantic import Field
 
-from byokg.contracts import Direction, MentionLinks, Path, RelationPath, Triplet
-from byokg.graph.paths import FollowResult, expand, follow_paths, shortest_paths
+from byokg.contracts import Direction
+from byokg.contracts import MentionLinks
+from byokg.contracts import Path
+from byokg.contracts import RelationPath
+from byokg.contracts import Triplet
+from byokg.graph.paths import FollowResult
+from byokg.graph.paths import expand
+from byokg.graph.paths import follow_paths
+from byokg.graph.paths import shortest_paths
 from byokg.graph.profile import display_names
 from byokg.graph.store import GraphStore
 from byokg.hookspecs import hookimpl
 from byokg.models.services import Services
-from byokg.pipeline.context import path_items, tail_ranker, triplet_items
-from byokg.pipeline.tools import Tool, ToolParams, ToolRequest, ToolResult
+from byokg.pipeline.context import path_items
+from byokg.pipeline.context import tail_ranker
+from byokg.pipeline.context import triplet_items
+from byokg.pipeline.tools import Tool
+from byokg.pipeline.tools import ToolParams
+from byokg.pipeline.tools import ToolRequest
+from byokg.pipeline.tools import ToolResult
 
 
 def _relation_names(store: GraphStore, services: Services) -> set[str]:
@@ -204,7 +218,8 @@ class ShortestPathsTool(Tool):
         relations' weights (hub and low-information relations the question does not ask about
         weigh less: :func:`byokg.graph.profile.relation_weights`); paths through a relation under
         ``min_relation_weight`` are dropped and counted."""
-        from byokg.graph.profile import relation_stats, relation_weights
+        from byokg.graph.profile import relation_stats
+        from byokg.graph.profile import relation_weights
 
         rels = sorted({r for x in pairs for path in x.paths for r in path.relations})
         if not rels:

@@ -34,7 +34,8 @@ sys.path.insert(0, str(REPO))
 
 from byokg.models import calibration as cal  # noqa: E402
 from byokg.models import static  # noqa: E402
-from byokg.models.minilm import MiniLM, weights_folder  # noqa: E402
+from byokg.models.minilm import MiniLM  # noqa: E402
+from byokg.models.minilm import weights_folder  # noqa: E402
 
 DIM = 192
 DROP_TOP = 2  # chosen on a selection set (docs/models.md): 0, 1, 2 and 4 were measured

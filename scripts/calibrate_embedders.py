@@ -17,7 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from byokg.models.calibration import measure  # noqa: E402
-from byokg.models.embedders import create_embedder, minilm_available  # noqa: E402
+from byokg.models.embedders import create_embedder  # noqa: E402
+from byokg.models.embedders import minilm_available  # noqa: E402
 
 TOLERANCE = 2e-3
 

@@ -21,7 +21,8 @@ import struct
 import time
 from typing import Any
 
-from http_stub import LocalServer, StubHandler
+from http_stub import LocalServer
+from http_stub import StubHandler
 
 
 def _header(name: str, value: str) -> bytes:

@@ -25,7 +25,8 @@ import json
 import time
 from collections.abc import Callable
 
-from http_stub import LocalServer, StubHandler
+from http_stub import LocalServer
+from http_stub import StubHandler
 
 Reply = Callable[[str, dict], "str | dict"]
 

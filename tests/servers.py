@@ -203,7 +203,8 @@ def store_from_triples(
     """Load ``triples`` into a fresh database through the neo4j backend's loader; open it."""
     import csv
 
-    from byokg.backends.neo4j import load_neo4j, open_neo4j
+    from byokg.backends.neo4j import load_neo4j
+    from byokg.backends.neo4j import open_neo4j
 
     db = database or fresh_database(server)
     if database is not None:
@@ -301,7 +302,8 @@ def falkordb_store_from_triples(server: FalkorDBServer, triples: list[tuple[str,
     """Load ``triples`` into a new graph through ``byokg load`` (the falkordb loader); open it."""
     import csv
 
-    from byokg.backends.falkordb import load_falkordb, open_falkordb
+    from byokg.backends.falkordb import load_falkordb
+    from byokg.backends.falkordb import open_falkordb
 
     graph = graph or f"g{os.getpid()}_{next(_counter)}"
     with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, newline="",

@@ -10,9 +10,11 @@ from typing import Any
 import click
 
 from byokg.commands.common import echo_safe
-from byokg.presentation.termsafe import json_safe, terminal_safe
+from byokg.presentation.termsafe import json_safe
+from byokg.presentation.termsafe import terminal_safe
 
-from .options import display_option, llm_option
+from .options import display_option
+from .options import llm_option
 
 DEMO_QUESTIONS = 3
 log = logging.getLogger("byokg.cli")

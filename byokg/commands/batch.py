@@ -19,14 +19,18 @@ from __future__ import annotations
 import json
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from byokg.config import settings_diff
-from byokg.errors import ConfigError, InputError, invalid_text
-from byokg.io.files import open_append, write_fresh
+from byokg.errors import ConfigError
+from byokg.errors import InputError
+from byokg.errors import invalid_text
+from byokg.io.files import open_append
+from byokg.io.files import write_fresh
 from byokg.redaction import redact_settings
 
 # settings a re-run may change: they decide how fast, not what is answered ("workers": the

@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from byokg.presentation.termsafe import json_safe, terminal_safe
+from byokg.presentation.termsafe import json_safe
+from byokg.presentation.termsafe import terminal_safe
 from byokg.redaction import redact_uri
 
 log = logging.getLogger("byokg.cli")

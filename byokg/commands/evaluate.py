@@ -9,7 +9,9 @@ import click
 from byokg.commands.common import echo_safe
 from byokg.presentation.termsafe import json_safe
 
-from .options import RegistryOption, display_option, llm_option
+from .options import RegistryOption
+from .options import display_option
+from .options import llm_option
 
 
 @click.group("eval", invoke_without_command=True)
@@ -54,7 +56,8 @@ def eval_group(ctx, dataset, data_path, graph_uri, llm, strategy, limit, workers
     if missing:
         raise click.UsageError(f"missing {', '.join(missing)} (or use `byokg eval compare DIR...`)")
     from ..config import RunConfig
-    from ..eval.runner import EvalSettings, run_eval
+    from ..eval.runner import EvalSettings
+    from ..eval.runner import run_eval
 
     cfg = RunConfig.load(config_path) if config_path else RunConfig()
     if iterations:

@@ -7,10 +7,13 @@ import time
 
 import click
 
-from byokg.commands.common import _opened, echo_json, echo_safe
+from byokg.commands.common import _opened
+from byokg.commands.common import echo_json
+from byokg.commands.common import echo_safe
 from byokg.presentation.termsafe import terminal_safe
 
-from .options import RegistryOption, display_option
+from .options import RegistryOption
+from .options import display_option
 
 
 def _services(index_dir: str | None, embedder: str | None):
@@ -85,7 +88,8 @@ def build(graph_uri: str, dense: bool, embedder: str | None, index_dir: str | No
           display: str | None, as_json: bool) -> None:
     """Build (or verify and reuse) the fuzzy name index and optionally the dense index."""
     from byokg.config import slug
-    from byokg.linking.indexes import get_dense_index, get_name_index
+    from byokg.linking.indexes import get_dense_index
+    from byokg.linking.indexes import get_name_index
     from byokg.linking.manifest import default_index_dir
 
     root = index_dir or str(default_index_dir())

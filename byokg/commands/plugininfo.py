@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
+from pydantic import Field
 
-from byokg import __version__, registry
+from byokg import __version__
+from byokg import registry
 
 
 class PluginInfo(BaseModel):

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import click
 
-from byokg.commands.common import _opened, echo_json, echo_safe
+from byokg.commands.common import _opened
+from byokg.commands.common import echo_json
+from byokg.commands.common import echo_safe
 
-from .options import display_option, llm_option
+from .options import display_option
+from .options import llm_option
 
 
 @click.command()

@@ -52,7 +52,8 @@ def serve(mode: str | None, graph_uri: str, llm: str | None, config_file: str | 
     queries. Needs pip install 'byokg[server]'."""
     if mode is None:
         raise click.UsageError("choose --http or --mcp")
-    from byokg.serve.core import ServeLimits, Service
+    from byokg.serve.core import ServeLimits
+    from byokg.serve.core import Service
 
     limits = ServeLimits(max_body_bytes=max_body, max_question_chars=max_question_chars,
                          max_items=max_items, timeout=timeout, max_concurrency=max_concurrency,

@@ -6,12 +6,15 @@ implements (its own client, sessions and write command). Backends import this fr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
+from typing import Protocol
 
-from byokg.errors import ConfigError, InputError
+from byokg.errors import ConfigError
+from byokg.errors import InputError
 from byokg.io.loading import LoadSummary
 
-from .storecommon import _plain, esc
+from .storecommon import _plain
+from .storecommon import esc
 
 
 class CypherWriter(Protocol):
@@ -103,7 +106,8 @@ def load_property_graph(
     load, safe names) come first, then nodes, then edges, in one transaction of the writer."""
     from pathlib import Path as FsPath
 
-    from byokg.io.pgmapping import PGLoadReport, PGMapping
+    from byokg.io.pgmapping import PGLoadReport
+    from byokg.io.pgmapping import PGMapping
 
     spec = PGMapping.load(mapping)
     if not sources:

@@ -11,7 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .lexer import Kind, LexError, Token, code_tokens, depths, quote_name, tokenize
+from .lexer import Kind
+from .lexer import LexError
+from .lexer import Token
+from .lexer import code_tokens
+from .lexer import depths
+from .lexer import quote_name
+from .lexer import tokenize
 
 # The Kùzu family: Kùzu and its fork LadybugDB read the same Cypher (same rewrites, hints,
 # procedures and quoting rules); byokg.cypher.kuzuengine describes what differs.

@@ -12,19 +12,36 @@ import decimal
 import enum
 import math
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
 
 from byokg import cancel
-from byokg.contracts import ContextItem, QueryResult
-from byokg.errors import BackendError, QueryError, ReadOnlyViolation
+from byokg.contracts import ContextItem
+from byokg.contracts import QueryResult
+from byokg.errors import BackendError
+from byokg.errors import QueryError
+from byokg.errors import ReadOnlyViolation
 
-from .dialects import TripleRewriteError, rewrite, triple_layout
-from .guard import GuardVerdict, check_query, confirm_with_explain
-from .lexer import Kind, LexError, Token, code_tokens, tokenize
-from .worker import EngineCrash, IsolatedStore, isolate
+from .dialects import TripleRewriteError
+from .dialects import rewrite
+from .dialects import triple_layout
+from .guard import GuardVerdict
+from .guard import check_query
+from .guard import confirm_with_explain
+from .lexer import Kind
+from .lexer import LexError
+from .lexer import Token
+from .lexer import code_tokens
+from .lexer import tokenize
+from .worker import EngineCrash
+from .worker import IsolatedStore
+from .worker import isolate
 
 AGGREGATES = frozenset(
     {

@@ -27,14 +27,25 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
+from pydantic import ConfigDict
 
-from .lexer import Kind, LexError, Token, code_tokens, normalize, tokenize
-from .parser import WRITE_CLAUSES, ParseError, ParseResult, parse
-from .policy import allowed_procedures, function_refusal
+from .lexer import Kind
+from .lexer import LexError
+from .lexer import Token
+from .lexer import code_tokens
+from .lexer import normalize
+from .lexer import tokenize
+from .parser import WRITE_CLAUSES
+from .parser import ParseError
+from .parser import ParseResult
+from .parser import parse
+from .policy import allowed_procedures
+from .policy import function_refusal
 
 MAX_QUERY_CHARS = 100_000
 

@@ -26,10 +26,14 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
+from pydantic import ConfigDict
 
-from byokg.cypher.child import Child, ChildFailed, describe_exit
-from byokg.errors import BackendError, ConfigError
+from byokg.cypher.child import Child
+from byokg.cypher.child import ChildFailed
+from byokg.cypher.child import describe_exit
+from byokg.errors import BackendError
+from byokg.errors import ConfigError
 
 
 class KuzuEngine(BaseModel):

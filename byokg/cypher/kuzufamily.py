@@ -40,42 +40,51 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from decimal import Decimal
 from pathlib import Path as FsPath
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
-from byokg.contracts import (
-    Direction,
-    GraphSchema,
-    GraphStats,
-    Neighborhood,
-    Node,
-    NodeLabel,
-    Path,
-    PropertyInfo,
-    RelationPattern,
-    RelationType,
-    Triplet,
-)
-from byokg.cypher.dialects import kuzu_bare_name, kuzu_string
-from byokg.cypher.lexer import UnsafeIdentifier, quote_identifier
+from byokg.contracts import Direction
+from byokg.contracts import GraphSchema
+from byokg.contracts import GraphStats
+from byokg.contracts import Neighborhood
+from byokg.contracts import Node
+from byokg.contracts import NodeLabel
+from byokg.contracts import Path
+from byokg.contracts import PropertyInfo
+from byokg.contracts import RelationPattern
+from byokg.contracts import RelationType
+from byokg.contracts import Triplet
+from byokg.cypher.dialects import kuzu_bare_name
+from byokg.cypher.dialects import kuzu_string
+from byokg.cypher.lexer import UnsafeIdentifier
+from byokg.cypher.lexer import quote_identifier
 from byokg.cypher.storecommon import GuardedQueries
-from byokg.errors import BackendError, ConfigError, InputError, QueryError
+from byokg.errors import BackendError
+from byokg.errors import ConfigError
+from byokg.errors import InputError
+from byokg.errors import QueryError
 from byokg.graph.profile import profile_graph
-from byokg.graph.store import (
-    BaseGraphStore,
-    Capability,
-    GraphSample,
-    LabelSample,
-    RelationSample,
-    SampledNode,
-    edge_multiplicity,
-)
+from byokg.graph.store import BaseGraphStore
+from byokg.graph.store import Capability
+from byokg.graph.store import GraphSample
+from byokg.graph.store import LabelSample
+from byokg.graph.store import RelationSample
+from byokg.graph.store import SampledNode
+from byokg.graph.store import edge_multiplicity
 
-from .kuzuengine import KUZU, KuzuEngine, check_file_format, connect, require_engine
+from .kuzuengine import KUZU
+from .kuzuengine import KuzuEngine
+from .kuzuengine import check_file_format
+from .kuzuengine import connect
+from .kuzuengine import require_engine
 
 TRIPLE_NODE_TABLE = "Entity"
 TRIPLE_REL_TABLE = "REL"
@@ -909,7 +918,8 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
     def worker_spec(self) -> Any:
         """How a worker process reopens this graph (byokg.cypher.worker): same path and
         options, with a buffer pool no larger than the worker's memory cap."""
-        from byokg.cypher.worker import StoreSpec, WorkerLimits
+        from byokg.cypher.worker import StoreSpec
+        from byokg.cypher.worker import WorkerLimits
 
         opts = {k: v for k, v in self._options.items() if v is not None}
         cap = (getattr(self, "worker_limits", None) or WorkerLimits()).memory_mb
@@ -1216,9 +1226,9 @@ def _load_property_graph(
 ):
     """Property-graph CSVs described by a mapping (byokg/pgmapping.py): one node table per
     label, one rel table per relationship type (``FROM a TO b`` for each label pair)."""
-    from byokg.io.pgmapping import PGLoadReport, PGMapping
+    from byokg.io import pgmapping
 
-    m = PGMapping.load(mapping)
+    m = pgmapping.PGMapping.load(mapping)
     if len(sources) != 1 or not FsPath(sources[0]).is_dir():
         raise ConfigError(
             "with --mapping, give exactly one folder holding the CSV files the mapping names "
@@ -1226,7 +1236,7 @@ def _load_property_graph(
         )
     base = FsPath(sources[0])
     rel_props = _pg_rel_properties(m, mapping)
-    report = PGLoadReport()
+    report = pgmapping.PGLoadReport()
     unused = m.unused_files(base)
     if unused:
         report.notes.append(f"{base}: not named by the mapping, not read: {', '.join(unused)}")

@@ -23,9 +23,11 @@ can check them against the dialect's allow-list. Depth is capped (:data:`MAX_DEP
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
-from .lexer import Kind, Token
+from .lexer import Kind
+from .lexer import Token
 
 MAX_DEPTH = 1500  # nested brackets / subqueries; deeper input is refused, not crashed on
 

@@ -22,18 +22,26 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
 
-from byokg.contracts import GraphSchema, LLMCall
+from byokg.contracts import GraphSchema
+from byokg.contracts import LLMCall
 from byokg.models.base import prompt_checksum
 from byokg.models.replies import extract_query
 
 from .dialects import dialect_hints
-from .execute import Execution, Status, execute
-from .verify import VerificationReport, verify
+from .execute import Execution
+from .execute import Status
+from .execute import execute
+from .verify import VerificationReport
+from .verify import verify
 from .worker import isolate
 
 DEFAULT_MAX_ATTEMPTS = 3

@@ -13,37 +13,40 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from byokg.contracts import (
-    Direction,
-    GraphSchema,
-    GraphStats,
-    Neighborhood,
-    Node,
-    NodeLabel,
-    Path,
-    PropertyInfo,
-    QueryResult,
-    RelationPattern,
-    RelationType,
-    Triplet,
-)
-from byokg.errors import ConfigError, ReadOnlyViolation
+from byokg.contracts import Direction
+from byokg.contracts import GraphSchema
+from byokg.contracts import GraphStats
+from byokg.contracts import Neighborhood
+from byokg.contracts import Node
+from byokg.contracts import NodeLabel
+from byokg.contracts import Path
+from byokg.contracts import PropertyInfo
+from byokg.contracts import QueryResult
+from byokg.contracts import RelationPattern
+from byokg.contracts import RelationType
+from byokg.contracts import Triplet
+from byokg.errors import ConfigError
+from byokg.errors import ReadOnlyViolation
 from byokg.graph.profile import profile_graph
-from byokg.graph.store import (
-    BaseGraphStore,
-    Capability,
-    GraphSample,
-    LabelSample,
-    RelationSample,
-    SampledNode,
-    edge_multiplicity,
-)
+from byokg.graph.store import BaseGraphStore
+from byokg.graph.store import Capability
+from byokg.graph.store import GraphSample
+from byokg.graph.store import LabelSample
+from byokg.graph.store import RelationSample
+from byokg.graph.store import SampledNode
+from byokg.graph.store import edge_multiplicity
 
-from .lexer import UnsafeIdentifier, quote_identifier
+from .lexer import UnsafeIdentifier
+from .lexer import quote_identifier
 
 # element ids: ArcadeDB "#12:345", Neo4j 5 "4:2f9c…-…:17", Neo4j 4 / Memgraph numeric ids
 _ELEMENT_ID = re.compile(r"^(#\d+:\d+|\d+:[0-9a-f-]{36}:\d+|\d+)$")

@@ -11,14 +11,26 @@ query). When every entity exists the empty result is a real answer ("verified em
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
+from pydantic import Field
 
-from .dialects import TripleLayout, relation_name_at, triple_layout
-from .lexer import Kind, LexError, Token, UnsafeIdentifier, code_tokens, quote_identifier, tokenize
+from .dialects import TripleLayout
+from .dialects import relation_name_at
+from .dialects import triple_layout
+from .lexer import Kind
+from .lexer import LexError
+from .lexer import Token
+from .lexer import UnsafeIdentifier
+from .lexer import code_tokens
+from .lexer import quote_identifier
+from .lexer import tokenize
 
 VALUE_SAMPLE_CAP = 5000  # distinct values fetched per property for suggestions
 SUGGESTIONS = 3
@@ -482,7 +494,8 @@ def _check_value(
 
 
 def _nearest_substring(val: str, values: Sequence[str]) -> list[str]:
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import fuzz
+    from rapidfuzz import process
     from rapidfuzz.utils import default_process
 
     hits = process.extract(val, list(dict.fromkeys(values)), scorer=fuzz.partial_ratio,

@@ -30,15 +30,22 @@ import os
 import pickle
 import threading
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
 
 from byokg import cancel
 from byokg.contracts import QueryResult
-from byokg.cypher.child import Child, ChildFailed, describe_exit
-from byokg.errors import BackendError, QueryError, ReadOnlyViolation
+from byokg.cypher.child import Child
+from byokg.cypher.child import ChildFailed
+from byokg.cypher.child import describe_exit
+from byokg.errors import BackendError
+from byokg.errors import QueryError
+from byokg.errors import ReadOnlyViolation
 
 DISABLE_ENV = "BYOKG_ISOLATE"  # "0" runs untrusted queries in-process (debugging only)
 
@@ -178,7 +185,8 @@ def _handle(store: Any, msg: tuple, limits: WorkerLimits) -> tuple:
 
 def _plan_refusal(store: Any, text: str, params: Mapping[str, Any]) -> str | None:
     """The guard's EXPLAIN second opinion, run next to the engine (one round trip)."""
-    from .guard import GuardVerdict, confirm_with_explain
+    from .guard import GuardVerdict
+    from .guard import confirm_with_explain
 
     verdict = confirm_with_explain(store, GuardVerdict(allowed=True, normalized_query=text),
                                    params)

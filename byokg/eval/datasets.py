@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path as FsPath
 from typing import Any
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import BaseModel
+from pydantic import Field
+from pydantic import PrivateAttr
 
 from ..errors import InputError
 
@@ -225,7 +228,8 @@ def _northwind_backend_gold(
     store: Any, cands: list[tuple[str, str]], timeout_s: float, reasons: list[str]
 ) -> tuple[str, list[list[Any]]] | None:
     """The first gold query that returns rows on ``store``; why each other failed goes to ``reasons``."""
-    from ..cypher.execute import Status, execute  # guarded, read-only, dialect rewrites
+    from ..cypher.execute import Status  # guarded, read-only, dialect rewrites
+    from ..cypher.execute import execute  # guarded, read-only, dialect rewrites
 
     for _sid, cypher in cands:
         run = execute(store, cypher, timeout_s=timeout_s, row_limit=10_000)

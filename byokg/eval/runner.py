@@ -23,24 +23,33 @@ import platform
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, as_completed, wait
-from importlib import metadata, resources
+from collections.abc import Callable
+from collections.abc import Iterable
+from concurrent.futures import FIRST_COMPLETED
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import as_completed
+from concurrent.futures import wait
+from importlib import metadata
+from importlib import resources
 from itertools import islice
 from pathlib import Path as FsPath
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
+from pydantic import Field
 
 from byokg.language.text import count_tokens
 
-from ..config import RunConfig, settings_diff
+from ..config import RunConfig
+from ..config import settings_diff
 from ..errors import ConfigError
 from ..io.files import write_fresh
 from ..models.services import Services
-from ..redaction import redact_argv, redact_settings
+from ..redaction import redact_argv
+from ..redaction import redact_settings
 from . import metrics as M
-from .datasets import Dataset, Example
+from .datasets import Dataset
+from .datasets import Example
 
 RECALL_K = (10, 50)
 GOLD_ROW_LIMIT = 10_000
@@ -208,7 +217,8 @@ def _gold_query_answer(store: Any, ex: Example) -> tuple[list[str], list[str], l
     """The oracle strategy: run the example's gold Cypher through byokg's read-only path."""
     if not ex.gold_query:
         return [], [], None, {"error": "example has no gold query"}
-    from ..cypher.execute import Status, execute  # the Cypher tool's guarded, read-only path
+    from ..cypher.execute import Status  # the Cypher tool's guarded, read-only path
+    from ..cypher.execute import execute  # the Cypher tool's guarded, read-only path
 
     t0 = time.perf_counter()
     run = execute(store, ex.gold_query, row_limit=GOLD_ROW_LIMIT)

@@ -25,13 +25,17 @@ from __future__ import annotations
 import glob
 import json
 import logging
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path as FsPath
 from typing import Any
 
 from ..errors import InputError
-from .datasets import Dataset, Example, Excluded
+from .datasets import Dataset
+from .datasets import Example
+from .datasets import Excluded
 
 log = logging.getLogger("byokg.eval")
 

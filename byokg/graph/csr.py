@@ -11,7 +11,8 @@ batched ``neighbors()`` route. numpy is imported only by the functions that need
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 

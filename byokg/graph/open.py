@@ -12,10 +12,13 @@ ones."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 from pathlib import Path as FsPath
-from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, urlencode
+from typing import TYPE_CHECKING
+from typing import Any
+from urllib.parse import parse_qsl
+from urllib.parse import urlencode
 
 from byokg.errors import ConfigError
 from byokg.graph.store import GraphStore
@@ -70,12 +73,10 @@ def open_graph(uri: str, *, display: Any = None, lexicon: str | None = None,
     (:mod:`byokg.graph.profile`) is built, or read from its disk cache, the first time the
     store names a node."""
     from byokg import registry
-    from byokg.graph.profile import (
-        apply_display,
-        apply_lexicon_option,
-        parse_display,
-        profile_graph,
-    )
+    from byokg.graph.profile import apply_display
+    from byokg.graph.profile import apply_lexicon_option
+    from byokg.graph.profile import parse_display
+    from byokg.graph.profile import profile_graph
 
     scheme = uri_scheme(uri)
     reg = registry.backends()

@@ -19,15 +19,27 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
 
-from byokg.contracts import Direction, Neighborhood, Path, RelationPath, Triplet
+from byokg.contracts import Direction
+from byokg.contracts import Neighborhood
+from byokg.contracts import Path
+from byokg.contracts import RelationPath
+from byokg.contracts import Triplet
 from byokg.graph.csr import CsrView
-from byokg.graph.store import Capability, GraphStore, csr_view, has_capability
+from byokg.graph.store import Capability
+from byokg.graph.store import GraphStore
+from byokg.graph.store import csr_view
+from byokg.graph.store import has_capability
 from byokg.language.text import normalize
 
 FollowMode = Literal["auto", "forward", "either"]
@@ -89,7 +101,9 @@ class _RelationIndex:
     def nearest(self, name: str, k: int) -> list[str]:
         if not self.names or k <= 0:
             return []
-        from rapidfuzz import fuzz, process, utils
+        from rapidfuzz import fuzz
+        from rapidfuzz import process
+        from rapidfuzz import utils
 
         hits = process.extract(
             name, self.names, scorer=fuzz.WRatio, processor=utils.default_process, limit=k

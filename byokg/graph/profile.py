@@ -41,38 +41,40 @@ import statistics
 import threading
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import ValidationError
 
 from byokg.config import graph_cache_dir
 from byokg.errors import ConfigError
-from byokg.graph.store import (
-    Capability,
-    DisplayRule,
-    GraphSample,
-    GraphStore,
-    LabelSample,
-    RelationSample,
-    SampledNode,
-)
-from byokg.graph.vocabulary import (
-    CompileItem,
-    NameProperty,
-    Vocabulary,
-    apply_lexicon,
-    compile_words,
-    derive_vocabulary,
-    lexicon_current,
-    llm_phrases,
-    read_lexicon,
-    with_llm_phrases,
-)
+from byokg.graph.store import Capability
+from byokg.graph.store import DisplayRule
+from byokg.graph.store import GraphSample
+from byokg.graph.store import GraphStore
+from byokg.graph.store import LabelSample
+from byokg.graph.store import RelationSample
+from byokg.graph.store import SampledNode
+from byokg.graph.vocabulary import CompileItem
+from byokg.graph.vocabulary import NameProperty
+from byokg.graph.vocabulary import Vocabulary
+from byokg.graph.vocabulary import apply_lexicon
+from byokg.graph.vocabulary import compile_words
+from byokg.graph.vocabulary import derive_vocabulary
+from byokg.graph.vocabulary import lexicon_current
+from byokg.graph.vocabulary import llm_phrases
+from byokg.graph.vocabulary import read_lexicon
+from byokg.graph.vocabulary import with_llm_phrases
 from byokg.language import lexicon
 from byokg.language.grams import fast_normalize
-from byokg.language.literals import is_integer, is_iso_date, is_literal_like, is_number
+from byokg.language.literals import is_integer
+from byokg.language.literals import is_iso_date
+from byokg.language.literals import is_literal_like
+from byokg.language.literals import is_number
 
 __all__ = [
     "GraphProfile",

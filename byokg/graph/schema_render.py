@@ -16,18 +16,18 @@ relevant relationship types are cut, then untouched labels — each cut said in 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 
 from byokg.contracts import GraphSchema
-from byokg.graph.profile import (
-    GraphProfile,
-    LabelProfile,
-    PropertyProfile,
-    RelationProfile,
-    cypher_literal,
-    cypher_name,
-    value_kind,
-)
+from byokg.graph.profile import GraphProfile
+from byokg.graph.profile import LabelProfile
+from byokg.graph.profile import PropertyProfile
+from byokg.graph.profile import RelationProfile
+from byokg.graph.profile import cypher_literal
+from byokg.graph.profile import cypher_name
+from byokg.graph.profile import value_kind
 from byokg.language.text import count_tokens
 
 SUMMARY_PROPS = 3  # properties a summarised label shows besides its name and key

@@ -9,20 +9,26 @@ from __future__ import annotations
 
 import datetime as _dt
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any
+from typing import ClassVar
+from typing import Protocol
+from typing import runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
 
-from byokg.contracts import (
-    Direction,
-    GraphSchema,
-    GraphStats,
-    Neighborhood,
-    Node,
-    Path,
-)
+from byokg.contracts import Direction
+from byokg.contracts import GraphSchema
+from byokg.contracts import GraphStats
+from byokg.contracts import Neighborhood
+from byokg.contracts import Node
+from byokg.contracts import Path
 from byokg.graph.csr import CsrView
 
 

@@ -19,12 +19,18 @@ The returned text never exceeds ``max_tokens``; lines that do not fit are counte
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Sequence
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
+from pydantic import Field
 
-from byokg.contracts import Direction, Path, Triplet
-from byokg.graph.profile import display_names, is_unnamed
+from byokg.contracts import Direction
+from byokg.contracts import Path
+from byokg.contracts import Triplet
+from byokg.graph.profile import display_names
+from byokg.graph.profile import is_unnamed
 from byokg.graph.store import GraphStore
 from byokg.language.text import count_tokens
 

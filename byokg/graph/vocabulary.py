@@ -29,11 +29,16 @@ import json
 import logging
 import re
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import PrivateAttr
 
 from byokg.errors import ConfigError
 from byokg.language.relwords import verbalize

@@ -14,10 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 try:
-    from langchain_core.callbacks import (
-        AsyncCallbackManagerForRetrieverRun,
-        CallbackManagerForRetrieverRun,
-    )
+    from langchain_core.callbacks import AsyncCallbackManagerForRetrieverRun
+    from langchain_core.callbacks import CallbackManagerForRetrieverRun
     from langchain_core.documents import Document
     from langchain_core.retrievers import BaseRetriever
 except ModuleNotFoundError as exc:  # pragma: no cover - the extra is missing
@@ -27,7 +25,9 @@ from pydantic import ConfigDict
 
 from byokg.pipeline.answer import Retrieval
 
-from .common import engine_for, item_id, item_metadata
+from .common import engine_for
+from .common import item_id
+from .common import item_metadata
 
 
 class ByokgRetriever(BaseRetriever):

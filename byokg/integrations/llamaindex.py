@@ -16,14 +16,18 @@ from typing import Any
 
 try:
     from llama_index.core.retrievers import BaseRetriever
-    from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+    from llama_index.core.schema import NodeWithScore
+    from llama_index.core.schema import QueryBundle
+    from llama_index.core.schema import TextNode
 except ModuleNotFoundError as exc:  # pragma: no cover - the extra is missing
     raise ModuleNotFoundError(f"{exc.name} is not installed: pip install 'byokg[llamaindex]'",
                               name=exc.name) from exc
 
 from byokg.pipeline.answer import Retrieval
 
-from .common import engine_for, item_id, item_metadata
+from .common import engine_for
+from .common import item_id
+from .common import item_metadata
 
 
 class ByokgRetriever(BaseRetriever):

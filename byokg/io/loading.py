@@ -13,7 +13,8 @@ from typing import Any
 
 from byokg.errors import ConfigError
 from byokg.graph.open import uri_scheme
-from byokg.io.readers import Limits, LoadReport
+from byokg.io.readers import Limits
+from byokg.io.readers import LoadReport
 
 
 @dataclass(kw_only=True)

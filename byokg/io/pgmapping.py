@@ -26,21 +26,25 @@ import datetime as dt
 import json
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import ValidationError
+from pydantic import model_validator
 
 from byokg.errors import InputError
-from byokg.io.readers import (
-    Limits,
-    RowReport,
-    bounded_lines,
-    check_regular,
-    field_limit_error,
-    stray_quote,
-)
+from byokg.io.readers import Limits
+from byokg.io.readers import RowReport
+from byokg.io.readers import bounded_lines
+from byokg.io.readers import check_regular
+from byokg.io.readers import field_limit_error
+from byokg.io.readers import stray_quote
 
 if TYPE_CHECKING:
     from byokg.io.loading import LoadSummary

@@ -37,12 +37,18 @@ import os
 import stat
 import sys
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path as FsPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
-from byokg.errors import ConfigError, InputError, invalid_text
+from byokg.errors import ConfigError
+from byokg.errors import InputError
+from byokg.errors import invalid_text
 
 if TYPE_CHECKING:
     import numpy as np

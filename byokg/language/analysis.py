@@ -19,11 +19,16 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
 
 from byokg.language import lexicon as lx
 from byokg.language.literals import numbers_in
-from byokg.language.text import STOPWORDS, normalize, stem, words
+from byokg.language.text import STOPWORDS
+from byokg.language.text import normalize
+from byokg.language.text import stem
+from byokg.language.text import words
 
 AnswerKind = Literal["person", "place", "date", "count", "number", "thing"]
 Aggregate = Literal["count", "sum", "avg", "min", "max", "compare", "rank"]

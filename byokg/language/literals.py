@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
 LiteralKind = Literal["year", "date", "number"]
 

@@ -31,7 +31,8 @@ import functools
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
+from pydantic import ConfigDict
 
 from byokg.language import lexicon as lx
 

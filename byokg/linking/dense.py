@@ -14,16 +14,22 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..contracts import Candidate, MentionLinks
+from ..contracts import Candidate
+from ..contracts import MentionLinks
 from ..errors import InputError
 from .interning import intern_names
-from .manifest import Manifest, byokg_version, fingerprint, read_manifest, write_manifest
+from .manifest import Manifest
+from .manifest import byokg_version
+from .manifest import fingerprint
+from .manifest import read_manifest
+from .manifest import write_manifest
 
 log = logging.getLogger("byokg.linking")
 FORMAT = 1

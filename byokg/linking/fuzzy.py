@@ -23,20 +23,33 @@ import math
 import re
 import time
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
+from pydantic import ConfigDict
 
 from byokg.language import lexicon
-from byokg.language.grams import _codes, fast_normalize, gram_codes
+from byokg.language.grams import _codes
+from byokg.language.grams import fast_normalize
+from byokg.language.grams import gram_codes
 
-from ..contracts import Candidate, MentionLinks
+from ..contracts import Candidate
+from ..contracts import MentionLinks
 from ..errors import InputError
-from .manifest import Fingerprint, Manifest, byokg_version, read_manifest, write_manifest
-from .strings import StrArray, StrBuilder, StrLookup, intern
+from .manifest import Fingerprint
+from .manifest import Manifest
+from .manifest import byokg_version
+from .manifest import read_manifest
+from .manifest import write_manifest
+from .strings import StrArray
+from .strings import StrBuilder
+from .strings import StrLookup
+from .strings import intern
 
 log = logging.getLogger("byokg.linking")
 
@@ -567,7 +580,8 @@ def _batches(pairs: Iterable[tuple[str, str]], size: int = 50_000
 
 def _store_ids(store: Any) -> Sequence[str] | None:
     """The store's own node-id list (position = node number), when it exposes one."""
-    from byokg.graph.store import Capability, has_capability
+    from byokg.graph.store import Capability
+    from byokg.graph.store import has_capability
 
     if store is None or not has_capability(store, Capability.CSR):
         return None
@@ -885,7 +899,8 @@ def score_names(key: str, choices: Sequence[str]) -> np.ndarray:
     ``token_set_ratio`` for a mention that contains the name or the reverse, discounted by
     how much of the longer string the shorter covers.
     """
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import fuzz
+    from rapidfuzz import process
 
     if not choices:
         return np.zeros(0, np.float32)

@@ -17,10 +17,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from byokg.config import graph_cache_dir, slug
+from byokg.config import graph_cache_dir
+from byokg.config import slug
 from byokg.errors import InputError
 from byokg.graph.store import GraphStore
-from byokg.linking.manifest import collect_names, mismatch, read_manifest, store_fingerprint
+from byokg.linking.manifest import collect_names
+from byokg.linking.manifest import mismatch
+from byokg.linking.manifest import read_manifest
+from byokg.linking.manifest import store_fingerprint
 from byokg.models.services import Services
 
 log = logging.getLogger("byokg.linking")
@@ -76,7 +80,8 @@ def get_name_index(store: GraphStore, services: Services | None = None, *,
     root = _graph_folder(store, services, index_dir)
 
     def build() -> Any:
-        from byokg.linking.fuzzy import FORMAT, NameIndex
+        from byokg.linking.fuzzy import FORMAT
+        from byokg.linking.fuzzy import NameIndex
 
         if root is None:
             index = NameIndex.from_store(store)
@@ -104,7 +109,8 @@ def get_dense_index(store: GraphStore, services: Services | None = None, *,
     embedder = services.embedder
 
     def build() -> Any:
-        from byokg.linking.dense import FORMAT, DenseIndex
+        from byokg.linking.dense import FORMAT
+        from byokg.linking.dense import DenseIndex
 
         if root is None:
             index = DenseIndex.from_store(store, embedder, progress=progress)

@@ -20,11 +20,16 @@ Numbers are read by :mod:`byokg.language.literals`, the one home of number and d
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
-from byokg.contracts import Candidate, MentionLinks
-from byokg.language.literals import YEAR_RANGE, is_digits, is_iso_date, numbers_in
+from byokg.contracts import Candidate
+from byokg.contracts import MentionLinks
+from byokg.language.literals import YEAR_RANGE
+from byokg.language.literals import is_digits
+from byokg.language.literals import is_iso_date
+from byokg.language.literals import numbers_in
 
 # the per-question scratch key under which the engine keeps the question's text
 # (``Services.put``/``peek``): a linker reads the question's numbers from it

@@ -17,7 +17,9 @@ about 100 bytes a string; here a string costs its UTF-8 bytes plus a 4- or 8-byt
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from itertools import accumulate
 
 import numpy as np

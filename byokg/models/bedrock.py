@@ -20,18 +20,18 @@ import time
 from typing import Any
 
 from byokg.cancel import check as check_cancelled
-from byokg.errors import ConfigError, LLMError
-from byokg.models.base import (
-    MAX_REPLY_CHARS,
-    BaseLLM,
-    LLMResponse,
-    StreamedReply,
-    TokenCallback,
-    TransientLLMError,
-    token_counts,
-)
+from byokg.errors import ConfigError
+from byokg.errors import LLMError
+from byokg.models.base import MAX_REPLY_CHARS
+from byokg.models.base import BaseLLM
+from byokg.models.base import LLMResponse
+from byokg.models.base import StreamedReply
+from byokg.models.base import TokenCallback
+from byokg.models.base import TransientLLMError
+from byokg.models.base import token_counts
 from byokg.models.llm import content_text
-from byokg.models.provider_errors import redact, report
+from byokg.models.provider_errors import redact
+from byokg.models.provider_errors import report
 
 RETRYABLE = frozenset(
     {
@@ -140,7 +140,8 @@ class BedrockLLM(BaseLLM):
     def _mapped(self, exc: BaseException) -> BaseException:
         """The error to raise for a botocore failure: AWS's code and the status for clients,
         AWS's message to the log only; throttling and transient faults retryable."""
-        from botocore.exceptions import BotoCoreError, ClientError
+        from botocore.exceptions import BotoCoreError
+        from botocore.exceptions import ClientError
 
         if isinstance(exc, ClientError):  # EventStreamError (inside a stream) is one too
             err = exc.response.get("Error", {})

@@ -9,18 +9,18 @@ import json
 import logging
 import os
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from byokg.models.base import (
-    LLM,
-    LLMResponse,
-    TokenCallback,
-    WrappingLLM,
-    complete_streaming,
-    prompt_checksum,
-)
+from byokg.models.base import LLM
+from byokg.models.base import LLMResponse
+from byokg.models.base import TokenCallback
+from byokg.models.base import WrappingLLM
+from byokg.models.base import complete_streaming
+from byokg.models.base import prompt_checksum
 
 
 class CachedLLM(WrappingLLM):

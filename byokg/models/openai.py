@@ -28,20 +28,24 @@ import re
 from json.decoder import scanstring
 from typing import Any
 
-from byokg.errors import ConfigError, LLMError
-from byokg.models.base import (
-    MAX_REPLY_CHARS,
-    BaseLLM,
-    LLMResponse,
-    StreamedReply,
-    TokenCallback,
-    TransientLLMError,
-    token_counts,
-)
-from byokg.models.http import DEFAULT_MAX_REPLY_BYTES, Reply
+from byokg.errors import ConfigError
+from byokg.errors import LLMError
+from byokg.models.base import MAX_REPLY_CHARS
+from byokg.models.base import BaseLLM
+from byokg.models.base import LLMResponse
+from byokg.models.base import StreamedReply
+from byokg.models.base import TokenCallback
+from byokg.models.base import TransientLLMError
+from byokg.models.base import token_counts
+from byokg.models.http import DEFAULT_MAX_REPLY_BYTES
+from byokg.models.http import Reply
 from byokg.models.llm import content_text
-from byokg.models.provider_errors import log, redact, redact_url, report
-from byokg.models.sse import SSEDecoder, SSEError
+from byokg.models.provider_errors import log
+from byokg.models.provider_errors import redact
+from byokg.models.provider_errors import redact_url
+from byokg.models.provider_errors import report
+from byokg.models.sse import SSEDecoder
+from byokg.models.sse import SSEError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _CONTENT = re.compile(rb'"content"\s*:\s*"')
@@ -102,7 +106,8 @@ class OpenAICompatLLM(BaseLLM):
                        summary=msg)
 
     def _exchange(self, body: dict[str, Any], timeout_s: float, sink: Any = None) -> Reply:
-        from byokg.models.http import DeadlineExceeded, post
+        from byokg.models.http import DeadlineExceeded
+        from byokg.models.http import post
 
         headers = {"Content-Type": "application/json"}
         if self.api_key:

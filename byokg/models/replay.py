@@ -18,16 +18,16 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
-from byokg.errors import ConfigError, InputError, LLMError
-from byokg.models.base import (
-    LLM,
-    LLMResponse,
-    TokenCallback,
-    WrappingLLM,
-    complete_streaming,
-    prompt_checksum,
-    token_counts,
-)
+from byokg.errors import ConfigError
+from byokg.errors import InputError
+from byokg.errors import LLMError
+from byokg.models.base import LLM
+from byokg.models.base import LLMResponse
+from byokg.models.base import TokenCallback
+from byokg.models.base import WrappingLLM
+from byokg.models.base import complete_streaming
+from byokg.models.base import prompt_checksum
+from byokg.models.base import token_counts
 
 
 def parse_replay_spec(rest: str) -> tuple[str, dict[str, str]]:

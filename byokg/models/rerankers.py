@@ -15,7 +15,10 @@ from typing import Any
 import numpy as np
 
 from byokg.errors import ModelNotFoundError
-from byokg.models.embedders import EXTRA_HINT, _cached, flag_model, quiet_loading
+from byokg.models.embedders import EXTRA_HINT
+from byokg.models.embedders import _cached
+from byokg.models.embedders import flag_model
+from byokg.models.embedders import quiet_loading
 
 
 class FlagCrossEncoder:

@@ -6,13 +6,18 @@ the question."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from collections.abc import Hashable
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import TypeVar
 
 from byokg.config import RunConfig
 
 if TYPE_CHECKING:
-    from byokg.models.base import LLM, Embedder, Reranker
+    from byokg.models.base import LLM
+    from byokg.models.base import Embedder
+    from byokg.models.base import Reranker
 
 _T = TypeVar("_T")
 

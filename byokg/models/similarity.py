@@ -18,17 +18,20 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from typing import Any
 
-from byokg.language.analysis import (
-    QuestionAnalysis,
-    humanize_relation,
-    lexical_phrase_score,
-    lexical_relation_scores,
-)
-from byokg.language.relwords import end_nouns, singular, verbalize
-from byokg.language.text import STOPWORDS, stem
+from byokg.language.analysis import QuestionAnalysis
+from byokg.language.analysis import humanize_relation
+from byokg.language.analysis import lexical_phrase_score
+from byokg.language.analysis import lexical_relation_scores
+from byokg.language.relwords import end_nouns
+from byokg.language.relwords import singular
+from byokg.language.relwords import verbalize
+from byokg.language.text import STOPWORDS
+from byokg.language.text import stem
 
 if TYPE_CHECKING:
     from pathlib import Path

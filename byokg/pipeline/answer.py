@@ -4,9 +4,13 @@ the :class:`Retrieval` of :meth:`~byokg.pipeline.engine.Engine.retrieve`, and th
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
+from pydantic import Field
 
-from byokg.contracts import Artifacts, ContextItem, MentionLinks, Trace
+from byokg.contracts import Artifacts
+from byokg.contracts import ContextItem
+from byokg.contracts import MentionLinks
+from byokg.contracts import Trace
 
 
 class Answer(BaseModel):

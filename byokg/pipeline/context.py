@@ -18,14 +18,25 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from byokg.contracts import ContextItem, Path, Triplet
-from byokg.cypher.execute import cell_name, format_row, query_text
+from byokg.contracts import ContextItem
+from byokg.contracts import Path
+from byokg.contracts import Triplet
+from byokg.cypher.execute import cell_name
+from byokg.cypher.execute import format_row
+from byokg.cypher.execute import query_text
 from byokg.graph.store import GraphStore
-from byokg.language.text import count_tokens, normalize, stem, words
+from byokg.language.text import count_tokens
+from byokg.language.text import normalize
+from byokg.language.text import stem
+from byokg.language.text import words
 from byokg.models.similarity import Similarity
 
 DEFAULT_SCORE = 0.5  # for items a tool did not score

@@ -39,58 +39,68 @@ import contextvars
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from byokg.config import RunConfig, graph_cache_dir
-from byokg.contracts import (
-    Artifacts,
-    ContextItem,
-    MentionLinks,
-    StageTiming,
-    Trace,
-    TraceEvent,
-    is_literal_text,
-)
-from byokg.errors import ConfigError, InputError, LLMError, PluginError, invalid_text
-from byokg.graph.profile import (
-    GraphProfile,
-    apply_display,
-    apply_lexicon_option,
-    display_names,
-    get_profile,
-)
+from byokg.config import RunConfig
+from byokg.config import graph_cache_dir
+from byokg.contracts import Artifacts
+from byokg.contracts import ContextItem
+from byokg.contracts import MentionLinks
+from byokg.contracts import StageTiming
+from byokg.contracts import Trace
+from byokg.contracts import TraceEvent
+from byokg.contracts import is_literal_text
+from byokg.errors import ConfigError
+from byokg.errors import InputError
+from byokg.errors import LLMError
+from byokg.errors import PluginError
+from byokg.errors import invalid_text
+from byokg.graph.profile import GraphProfile
+from byokg.graph.profile import apply_display
+from byokg.graph.profile import apply_lexicon_option
+from byokg.graph.profile import display_names
+from byokg.graph.profile import get_profile
 from byokg.graph.store import GraphStore
-from byokg.language.analysis import QuestionAnalysis, analyze
-from byokg.language.text import count_tokens, normalize, repair_mojibake
+from byokg.language.analysis import QuestionAnalysis
+from byokg.language.analysis import analyze
+from byokg.language.text import count_tokens
+from byokg.language.text import normalize
+from byokg.language.text import repair_mojibake
 from byokg.linking.numbers import QUESTION_KEY
 from byokg.models.budget import CallBudget
 from byokg.models.cache import flush_vector_files
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
-from byokg.pipeline.answer import Answer, Retrieval, StageEvent
-from byokg.pipeline.context import Context, Cut, Relevance, item_nodes, supported_answers
-from byokg.pipeline.policy import Outcome, outcome
-from byokg.pipeline.stages import (
-    Answerer,
-    AnswerRequest,
-    AnswerResult,
-    Proposal,
-    ProposalRequest,
-    Proposer,
-)
-from byokg.pipeline.tools import (
-    Component,
-    Linker,
-    StageOutput,
-    Tool,
-    ToolParams,
-    ToolRequest,
-    ToolResult,
-    unavailable,
-)
+from byokg.pipeline.answer import Answer
+from byokg.pipeline.answer import Retrieval
+from byokg.pipeline.answer import StageEvent
+from byokg.pipeline.context import Context
+from byokg.pipeline.context import Cut
+from byokg.pipeline.context import Relevance
+from byokg.pipeline.context import item_nodes
+from byokg.pipeline.context import supported_answers
+from byokg.pipeline.policy import Outcome
+from byokg.pipeline.policy import outcome
+from byokg.pipeline.stages import Answerer
+from byokg.pipeline.stages import AnswerRequest
+from byokg.pipeline.stages import AnswerResult
+from byokg.pipeline.stages import Proposal
+from byokg.pipeline.stages import ProposalRequest
+from byokg.pipeline.stages import Proposer
+from byokg.pipeline.tools import Component
+from byokg.pipeline.tools import Linker
+from byokg.pipeline.tools import StageOutput
+from byokg.pipeline.tools import Tool
+from byokg.pipeline.tools import ToolParams
+from byokg.pipeline.tools import ToolRequest
+from byokg.pipeline.tools import ToolResult
+from byokg.pipeline.tools import unavailable
 
 MAX_QUESTION_TOKENS = 1000
 MAX_QUESTION_CHARS = 4000

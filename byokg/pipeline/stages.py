@@ -18,22 +18,33 @@ from __future__ import annotations
 import time
 from abc import abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass
+from dataclasses import field
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import ClassVar
 
-from byokg.contracts import Artifacts, ContextItem, LLMCall, MentionLinks
+from byokg.contracts import Artifacts
+from byokg.contracts import ContextItem
+from byokg.contracts import LLMCall
+from byokg.contracts import MentionLinks
 from byokg.graph.store import GraphStore
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.text import count_tokens
-from byokg.models.base import complete_streaming, prompt_checksum
+from byokg.models.base import complete_streaming
+from byokg.models.base import prompt_checksum
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
-from byokg.pipeline.tools import Component, StageOutput, ToolParams
+from byokg.pipeline.tools import Component
+from byokg.pipeline.tools import StageOutput
+from byokg.pipeline.tools import ToolParams
 
 if TYPE_CHECKING:
     from byokg.graph.profile import GraphProfile
     from byokg.models.base import LLM
-    from byokg.pipeline.context import Context, Cut, Selection
+    from byokg.pipeline.context import Context
+    from byokg.pipeline.context import Cut
+    from byokg.pipeline.context import Selection
 
 
 def complete(

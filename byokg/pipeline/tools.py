@@ -8,14 +8,23 @@ need an LLM; the engine offers a tool only where both are met.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import ABC
+from abc import abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass
+from dataclasses import field
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
+from pydantic import ConfigDict
 
-from byokg.contracts import Artifacts, ContextItem, LLMCall, MentionLinks, TraceEvent
+from byokg.contracts import Artifacts
+from byokg.contracts import ContextItem
+from byokg.contracts import LLMCall
+from byokg.contracts import MentionLinks
+from byokg.contracts import TraceEvent
 from byokg.graph.store import GraphStore
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity

@@ -21,9 +21,12 @@ from collections.abc import Iterable
 from pathlib import Path as FsPath
 from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
+from pydantic import ConfigDict
 
-from byokg.contracts import ContextItem, MentionLinks, Triplet
+from byokg.contracts import ContextItem
+from byokg.contracts import MentionLinks
+from byokg.contracts import Triplet
 from byokg.errors import InputError
 from byokg.language.text import normalize
 from byokg.presentation.termsafe import terminal_safe

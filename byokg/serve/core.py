@@ -13,17 +13,30 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Self, TypeVar
+from typing import Any
+from typing import Self
+from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
 
-from byokg.cancel import Cancelled, CancelToken
+from byokg.cancel import Cancelled
+from byokg.cancel import CancelToken
 from byokg.cancel import current as current_token
 from byokg.cancel import scope as cancel_scope
-from byokg.contracts import ContextItem, GraphSchema, MentionLinks, TraceEvent
-from byokg.errors import ByokgError, InputError, LLMError, invalid_text
-from byokg.pipeline.answer import Answer, Retrieval
-from byokg.redaction import redact_text, redact_uri
+from byokg.contracts import ContextItem
+from byokg.contracts import GraphSchema
+from byokg.contracts import MentionLinks
+from byokg.contracts import TraceEvent
+from byokg.errors import ByokgError
+from byokg.errors import InputError
+from byokg.errors import LLMError
+from byokg.errors import invalid_text
+from byokg.pipeline.answer import Answer
+from byokg.pipeline.answer import Retrieval
+from byokg.redaction import redact_text
+from byokg.redaction import redact_uri
 
 log = logging.getLogger("byokg.serve")
 T = TypeVar("T")

@@ -28,30 +28,35 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
+from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.responses import HTMLResponse
+from fastapi.responses import JSONResponse
+from fastapi.responses import StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from byokg.contracts import GraphSchema
-from byokg.pipeline.answer import Answer, Retrieval
+from byokg.pipeline.answer import Answer
+from byokg.pipeline.answer import Retrieval
 from byokg.redaction import redact_text
 
-from ..errors import ByokgError, ConfigError, InputError, LLMError
-from .core import (
-    Busy,
-    Health,
-    LinkIn,
-    LinkOut,
-    QuestionIn,
-    ServeLimits,
-    Service,
-    Timeout,
-    allowed_hosts,
-    client_message,
-    host_of,
-    is_loopback,
-)
+from ..errors import ByokgError
+from ..errors import ConfigError
+from ..errors import InputError
+from ..errors import LLMError
+from .core import Busy
+from .core import Health
+from .core import LinkIn
+from .core import LinkOut
+from .core import QuestionIn
+from .core import ServeLimits
+from .core import Service
+from .core import Timeout
+from .core import allowed_hosts
+from .core import client_message
+from .core import host_of
+from .core import is_loopback
 
 log = logging.getLogger("byokg.serve")
 

@@ -12,18 +12,28 @@ answer LLM starting to write, the result).
 from __future__ import annotations
 
 import logging
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
-from mcp.server.fastmcp import Context, FastMCP
+from mcp.server.fastmcp import Context
+from mcp.server.fastmcp import FastMCP
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import ToolAnnotations
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict
+from pydantic import Field
 
 from byokg.contracts import GraphSchema
 from byokg.errors import ByokgError
-from byokg.pipeline.answer import Answer, Retrieval
+from byokg.pipeline.answer import Answer
+from byokg.pipeline.answer import Retrieval
 
-from .core import AskOut, LinkOut, RetrieveOut, Service, allowed_hosts, client_message, is_loopback
+from .core import AskOut
+from .core import LinkOut
+from .core import RetrieveOut
+from .core import Service
+from .core import allowed_hosts
+from .core import client_message
+from .core import is_loopback
 
 log = logging.getLogger("byokg.serve")
 
@@ -95,7 +105,8 @@ async def _reporting(service: Service, ctx: Context, question: str, *, answer: b
     """``ask`` / ``retrieve``, with a progress notification per stage when the client sent a
     progress token (``ctx.report_progress``: a count that grows, no total - the rounds are not
     known in advance - and a line saying what the step did); without one, as before."""
-    from .stream import QuestionRun, describe
+    from .stream import QuestionRun
+    from .stream import describe
 
     meta = ctx.request_context.meta
     if meta is None or meta.progressToken is None:

@@ -12,12 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
+from collections.abc import Callable
 from typing import Any
 
-from byokg.pipeline.answer import Answer, Retrieval, StageEvent
+from byokg.pipeline.answer import Answer
+from byokg.pipeline.answer import Retrieval
+from byokg.pipeline.answer import StageEvent
 
-from .core import Abandoned, Busy, Service, _stop_check
+from .core import Abandoned
+from .core import Busy
+from .core import Service
+from .core import _stop_check
 
 HEARTBEAT_S = 15.0  # an SSE comment after this long without an event (proxies drop idle streams)
 

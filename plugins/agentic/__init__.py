@@ -13,8 +13,11 @@ from byokg.plugins.agentic.agent import AgenticParams
 from pydantic import Field
 
 from byokg.hookspecs import hookimpl
-from byokg.pipeline.context import tail_ranker, triplet_items
-from byokg.pipeline.tools import Tool, ToolRequest, ToolResult
+from byokg.pipeline.context import tail_ranker
+from byokg.pipeline.context import triplet_items
+from byokg.pipeline.tools import Tool
+from byokg.pipeline.tools import ToolRequest
+from byokg.pipeline.tools import ToolResult
 
 
 class AgenticToolParams(AgenticParams):

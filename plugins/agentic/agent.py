@@ -28,16 +28,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from byokg.plugins.kglinker.prompt import fill, load_template
+from byokg.plugins.kglinker.prompt import fill
+from byokg.plugins.kglinker.prompt import load_template
 from pydantic import Field
 
-from byokg.contracts import Direction, Triplet
+from byokg.contracts import Direction
+from byokg.contracts import Triplet
 from byokg.errors import LLMError
 from byokg.graph.store import GraphStore
-from byokg.graph.verbalize import node_labels, verbalize_triplets
+from byokg.graph.verbalize import node_labels
+from byokg.graph.verbalize import verbalize_triplets
 from byokg.language.analysis import humanize_relation
 from byokg.language.text import normalize
 from byokg.models import replies
@@ -46,7 +50,8 @@ from byokg.models.services import Services
 from byokg.models.similarity import Similarity
 from byokg.pipeline.context import tail_ranker
 from byokg.pipeline.stages import complete
-from byokg.pipeline.tools import StageOutput, ToolParams
+from byokg.pipeline.tools import StageOutput
+from byokg.pipeline.tools import ToolParams
 
 RELATIONS_TEMPLATE = "agentic_relations"
 ENTITIES_TEMPLATE = "agentic_entities"

@@ -10,16 +10,16 @@ from typing import Any
 from pydantic import Field
 
 from byokg import hookimpl
-from byokg.contracts import Artifacts, ContextItem, QueryResult
-from byokg.pipeline.stages import (
-    Answerer,
-    AnswerRequest,
-    AnswerResult,
-    Proposal,
-    ProposalRequest,
-    Proposer,
-    complete,
-)
+from byokg.contracts import Artifacts
+from byokg.contracts import ContextItem
+from byokg.contracts import QueryResult
+from byokg.pipeline.stages import Answerer
+from byokg.pipeline.stages import AnswerRequest
+from byokg.pipeline.stages import AnswerResult
+from byokg.pipeline.stages import Proposal
+from byokg.pipeline.stages import ProposalRequest
+from byokg.pipeline.stages import Proposer
+from byokg.pipeline.stages import complete
 from byokg.pipeline.tools import ToolParams
 
 MAX_DRAFT_ANSWERS = 10  # draft answers used when the answer reply has none
@@ -46,7 +46,9 @@ class KGLinkerProposer(Proposer):
     Params = KGLinkerParams
 
     def propose(self, request: ProposalRequest) -> Proposal:
-        from byokg.plugins.kglinker.prompt import fit_prompt, kg_linker_prompt, parse_reply
+        from byokg.plugins.kglinker.prompt import fit_prompt
+        from byokg.plugins.kglinker.prompt import kg_linker_prompt
+        from byokg.plugins.kglinker.prompt import parse_reply
 
         p = request.params if isinstance(request.params, KGLinkerParams) else KGLinkerParams()
         if request.round > 0 and p.rows_answer:
@@ -91,7 +93,8 @@ def schema_text_for(request: Any, chars: int | None = None) -> str:
     """The schema for this question within ``chars`` characters, rendered once per question and
     budget; without ``chars`` the text the question's first KG-Linker prompt showed (so the
     query critic and repair show the same schema), else the default budget."""
-    from byokg.plugins.kglinker.prompt import SCHEMA_CHARS, render_schema_for
+    from byokg.plugins.kglinker.prompt import SCHEMA_CHARS
+    from byokg.plugins.kglinker.prompt import render_schema_for
 
     if chars is None:
         shown = request.services.peek(LINKER_SCHEMA)

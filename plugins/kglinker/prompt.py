@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from byokg.contracts import Artifacts, GraphSchema, RelationPath
+from byokg.contracts import Artifacts
+from byokg.contracts import GraphSchema
+from byokg.contracts import RelationPath
 from byokg.errors import ConfigError
-from byokg.graph.profile import GraphProfile, RelationProfile
+from byokg.graph.profile import GraphProfile
+from byokg.graph.profile import RelationProfile
 from byokg.graph.schema_render import render_schema
 from byokg.language.text import count_tokens
 from byokg.models import replies

@@ -24,20 +24,23 @@ from typing import Literal
 
 from pydantic import Field
 
-from byokg.contracts import Candidate, MentionLinks
+from byokg.contracts import Candidate
+from byokg.contracts import MentionLinks
 from byokg.errors import BackendError
-from byokg.graph.store import Capability, GraphStore, has_capability
+from byokg.graph.store import Capability
+from byokg.graph.store import GraphStore
+from byokg.graph.store import has_capability
 from byokg.language.grams import fast_normalize
-from byokg.linking.indexes import get_dense_index, get_name_index
-from byokg.linking.numbers import (
-    QUESTION_KEY,
-    context_numbers,
-    filter_numbers,
-    narrow_families,
-    only_number,
-)
+from byokg.linking.indexes import get_dense_index
+from byokg.linking.indexes import get_name_index
+from byokg.linking.numbers import QUESTION_KEY
+from byokg.linking.numbers import context_numbers
+from byokg.linking.numbers import filter_numbers
+from byokg.linking.numbers import narrow_families
+from byokg.linking.numbers import only_number
 from byokg.models.services import Services
-from byokg.pipeline.tools import Linker, ToolParams
+from byokg.pipeline.tools import Linker
+from byokg.pipeline.tools import ToolParams
 
 log = logging.getLogger("byokg.linking")
 

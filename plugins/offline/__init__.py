@@ -9,15 +9,14 @@ from typing import Any
 from pydantic import Field
 
 from byokg import hookimpl
-from byokg.contracts import Artifacts, PathScore
-from byokg.pipeline.stages import (
-    Answerer,
-    AnswerRequest,
-    AnswerResult,
-    Proposal,
-    ProposalRequest,
-    Proposer,
-)
+from byokg.contracts import Artifacts
+from byokg.contracts import PathScore
+from byokg.pipeline.stages import Answerer
+from byokg.pipeline.stages import AnswerRequest
+from byokg.pipeline.stages import AnswerResult
+from byokg.pipeline.stages import Proposal
+from byokg.pipeline.stages import ProposalRequest
+from byokg.pipeline.stages import Proposer
 from byokg.pipeline.tools import ToolParams
 
 TRACE_CHAINS = 5  # best chains described in the proposer's trace event
@@ -44,17 +43,13 @@ class OfflineProposer(Proposer):
     Params = OfflineProposerParams
 
     def propose(self, request: ProposalRequest) -> Proposal:
-        from byokg.plugins.offline.chains import (
-            ChainScorer,
-            enumerate_chains,
-            select_chains,
-        )
-        from byokg.plugins.offline.reasoner import (
-            drop_type_words,
-            mention_labels,
-            spot_entities,
-            spot_links,
-        )
+        from byokg.plugins.offline.chains import ChainScorer
+        from byokg.plugins.offline.chains import enumerate_chains
+        from byokg.plugins.offline.chains import select_chains
+        from byokg.plugins.offline.reasoner import drop_type_words
+        from byokg.plugins.offline.reasoner import mention_labels
+        from byokg.plugins.offline.reasoner import spot_entities
+        from byokg.plugins.offline.reasoner import spot_links
 
         if request.round > 0:  # one proposal; later rounds stop once there is context
             return Proposal(artifacts=Artifacts(finish=len(request.context) > 0))

@@ -19,16 +19,25 @@ negative does not fit ("which city" ending at a country, "when" ending at a pers
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 
-from byokg.plugins.offline.weights import WEIGHTS, TypeScores
-from pydantic import BaseModel, ConfigDict
+from byokg.plugins.offline.weights import WEIGHTS
+from byokg.plugins.offline.weights import TypeScores
+from pydantic import BaseModel
+from pydantic import ConfigDict
 
 from byokg.language import lexicon as lx
-from byokg.language.analysis import CATEGORY_NOUNS, QuestionAnalysis, humanize_relation, term_sim
-from byokg.language.literals import LiteralKind, literal_kind
+from byokg.language.analysis import CATEGORY_NOUNS
+from byokg.language.analysis import QuestionAnalysis
+from byokg.language.analysis import humanize_relation
+from byokg.language.analysis import term_sim
+from byokg.language.literals import LiteralKind
+from byokg.language.literals import literal_kind
 from byokg.language.relwords import end_nouns
-from byokg.language.text import STOPWORDS, stem, words
+from byokg.language.text import STOPWORDS
+from byokg.language.text import stem
+from byokg.language.text import words
 
 Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
 

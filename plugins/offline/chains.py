@@ -36,34 +36,39 @@ import functools
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from byokg.plugins.offline.answer_types import (
-    KIND_WORDS,
-    EndType,
-    Expectation,
-    end_type,
-    expectation,
-    type_match,
-)
-from byokg.plugins.offline.units import Structure, Unit, structure
-from byokg.plugins.offline.weights import WEIGHTS, OfflineWeights
+from byokg.plugins.offline.answer_types import KIND_WORDS
+from byokg.plugins.offline.answer_types import EndType
+from byokg.plugins.offline.answer_types import Expectation
+from byokg.plugins.offline.answer_types import end_type
+from byokg.plugins.offline.answer_types import expectation
+from byokg.plugins.offline.answer_types import type_match
+from byokg.plugins.offline.units import Structure
+from byokg.plugins.offline.units import Unit
+from byokg.plugins.offline.units import structure
+from byokg.plugins.offline.weights import WEIGHTS
+from byokg.plugins.offline.weights import OfflineWeights
 from byokg.plugins.offline.weights import current as current_weights
 
-from byokg.contracts import Direction, Path, RelationPath
+from byokg.contracts import Direction
+from byokg.contracts import Path
+from byokg.contracts import RelationPath
 from byokg.graph.profile import is_unnamed
 from byokg.graph.store import GraphStore
 from byokg.language import lexicon as lx
-from byokg.language.analysis import (
-    SHARING_WORDS,
-    Phrase,
-    QuestionAnalysis,
-    humanize_relation,
-)
+from byokg.language.analysis import SHARING_WORDS
+from byokg.language.analysis import Phrase
+from byokg.language.analysis import QuestionAnalysis
+from byokg.language.analysis import humanize_relation
 from byokg.language.literals import literal_kind
-from byokg.language.relwords import hypernym, subject_end
-from byokg.language.text import STOPWORDS, stem, words
+from byokg.language.relwords import hypernym
+from byokg.language.relwords import subject_end
+from byokg.language.text import STOPWORDS
+from byokg.language.text import stem
+from byokg.language.text import words
 from byokg.models.similarity import Similarity
 
 Hop = tuple[str, bool]  # (relation, walked against its stored direction)

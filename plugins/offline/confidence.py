@@ -13,16 +13,21 @@ coefficients were fitted on the fit split (``python -m benchmarks.fit_offline
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
-from byokg.plugins.offline.weights import WEIGHTS, TypeScores
-from pydantic import BaseModel, ConfigDict
+from byokg.plugins.offline.weights import WEIGHTS
+from byokg.plugins.offline.weights import TypeScores
+from pydantic import BaseModel
+from pydantic import ConfigDict
 
 from byokg.language import lexicon as lx
 from byokg.language.analysis import term_sim
 from byokg.language.literals import is_literal_like
-from byokg.language.text import stem, words
+from byokg.language.text import stem
+from byokg.language.text import words
 
 KIND_WORDS = lx.KIND_WORDS
 
@@ -149,7 +154,8 @@ def type_doubt(analysis: Any, shape: AnswerShape, mention_words: set[str], *,
       and ``Country``) is no guess."""
     if analysis.kind != "thing" or not analysis.type_words:
         return None
-    from byokg.plugins.offline.answer_types import expectation, labels_named
+    from byokg.plugins.offline.answer_types import expectation
+    from byokg.plugins.offline.answer_types import labels_named
 
     labels = tuple(labels) if len(labels) > 1 else ()  # one label says nothing
     exp = expectation(analysis, mention_words, labels=labels, sim=sim, scores=scores,

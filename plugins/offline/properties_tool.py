@@ -7,7 +7,10 @@ from pydantic import Field
 
 from byokg.contracts import ContextItem
 from byokg.language.text import count_tokens
-from byokg.pipeline.tools import Tool, ToolParams, ToolRequest, ToolResult
+from byokg.pipeline.tools import Tool
+from byokg.pipeline.tools import ToolParams
+from byokg.pipeline.tools import ToolRequest
+from byokg.pipeline.tools import ToolResult
 
 
 class NodePropertiesParams(ToolParams):
@@ -27,7 +30,8 @@ class NodePropertiesTool(Tool):
     needs = frozenset({"entities"})
 
     def retrieve(self, request: ToolRequest, p: NodePropertiesParams, result: ToolResult) -> None:
-        from byokg.plugins.offline.property_facts import has_node_properties, property_facts
+        from byokg.plugins.offline.property_facts import has_node_properties
+        from byokg.plugins.offline.property_facts import property_facts
 
         ents = request.entity_ids
         if not has_node_properties(request.graph_profile()):

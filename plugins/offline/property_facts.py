@@ -17,11 +17,13 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
+from pydantic import ConfigDict
 
 from byokg.contracts import RelationPath
 from byokg.graph.paths import follow_paths
-from byokg.graph.profile import GraphProfile, display_names
+from byokg.graph.profile import GraphProfile
+from byokg.graph.profile import display_names
 from byokg.graph.store import GraphStore
 from byokg.language.literals import literal_kind
 from byokg.models.similarity import Similarity

@@ -23,28 +23,36 @@ import datetime as _dt
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from byokg.plugins.offline.answer_types import end_type
-from byokg.plugins.offline.chains import (
-    Chain,
-    ChainScorer,
-    _steps,
-    specificity,
-)
+from byokg.plugins.offline.chains import Chain
+from byokg.plugins.offline.chains import ChainScorer
+from byokg.plugins.offline.chains import _steps
+from byokg.plugins.offline.chains import specificity
 from byokg.plugins.offline.confidence import confidence
 from byokg.plugins.offline.confidence import features as confidence_features
-from byokg.plugins.offline.weights import WEIGHTS, OfflineWeights
+from byokg.plugins.offline.weights import WEIGHTS
+from byokg.plugins.offline.weights import OfflineWeights
 from byokg.plugins.offline.weights import current as current_weights
 
-from byokg.contracts import Candidate, ContextItem, MentionLinks, PathScore, RelationPath
-from byokg.graph.profile import display_names, is_unnamed
+from byokg.contracts import Candidate
+from byokg.contracts import ContextItem
+from byokg.contracts import MentionLinks
+from byokg.contracts import PathScore
+from byokg.contracts import RelationPath
+from byokg.graph.profile import display_names
+from byokg.graph.profile import is_unnamed
 from byokg.graph.store import GraphStore
 from byokg.language import lexicon as lx
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.literals import literal_kind
-from byokg.language.text import STOPWORDS, normalize, stem, words
+from byokg.language.text import STOPWORDS
+from byokg.language.text import normalize
+from byokg.language.text import stem
+from byokg.language.text import words
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
 
@@ -147,7 +155,9 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
     ("country", "bird") dropped when capitalised names were found."""
     from byokg.linking.fuzzy import short_name_ok
     from byokg.linking.indexes import get_name_index
-    from byokg.linking.numbers import number_spots, numbers_of, pick_by_numbers
+    from byokg.linking.numbers import number_spots
+    from byokg.linking.numbers import numbers_of
+    from byokg.linking.numbers import pick_by_numbers
 
     question = analysis.question
     idx = get_name_index(store, services)

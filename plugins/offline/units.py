@@ -30,12 +30,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Literal
 
 from byokg.language import lexicon as lx
-from byokg.language.analysis import SHARING_WORDS, QuestionAnalysis
-from byokg.language.relwords import base_verb, participle
+from byokg.language.analysis import SHARING_WORDS
+from byokg.language.analysis import QuestionAnalysis
+from byokg.language.relwords import base_verb
+from byokg.language.relwords import participle
 from byokg.language.text import STOPWORDS
 
 UnitKind = Literal["plain", "type", "head"]

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import math
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 

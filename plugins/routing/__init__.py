@@ -29,14 +29,12 @@ from pydantic import Field
 
 from byokg import hookimpl
 from byokg.contracts import Artifacts
-from byokg.pipeline.stages import (
-    Answerer,
-    AnswerRequest,
-    AnswerResult,
-    Proposal,
-    ProposalRequest,
-    complete,
-)
+from byokg.pipeline.stages import Answerer
+from byokg.pipeline.stages import AnswerRequest
+from byokg.pipeline.stages import AnswerResult
+from byokg.pipeline.stages import Proposal
+from byokg.pipeline.stages import ProposalRequest
+from byokg.pipeline.stages import complete
 from byokg.pipeline.tools import ToolParams
 
 
@@ -62,7 +60,8 @@ class RoutedLinker(KGLinkerProposer):
         if why is None:
             return super().propose(request)
         from byokg.plugins.kglinker.prompt import parse_reply
-        from byokg.plugins.routing.shapes import critique, route_prompt
+        from byokg.plugins.routing.shapes import critique
+        from byokg.plugins.routing.shapes import route_prompt
 
         store, services = request.store, request.services
         out = Proposal()
@@ -125,9 +124,13 @@ class RoutedLinker(KGLinkerProposer):
         """Run every candidate (guarded, isolated); the best fit of at least ``min_fit`` wins.
         A lookup's shape says little (any names fit), so every fitting candidate goes on, best
         first, and the answer stage reads them all."""
-        from byokg.plugins.routing.shapes import compute, does_arithmetic, fit
+        from byokg.plugins.routing.shapes import compute
+        from byokg.plugins.routing.shapes import does_arithmetic
+        from byokg.plugins.routing.shapes import fit
 
-        from byokg.cypher.execute import Status, execute, ran_key
+        from byokg.cypher.execute import Status
+        from byokg.cypher.execute import execute
+        from byokg.cypher.execute import ran_key
 
         scored: list[tuple[float, int, str, tuple[str, ...]]] = []
         for i, q in enumerate(candidates):
@@ -209,7 +212,9 @@ class RowsAnswerer(Answerer):
     Params = RowsParams
 
     def answer(self, request: AnswerRequest) -> AnswerResult:
-        from byokg.plugins.routing.shapes import compute, computed_item, fit
+        from byokg.plugins.routing.shapes import compute
+        from byokg.plugins.routing.shapes import computed_item
+        from byokg.plugins.routing.shapes import fit
 
         p = request.params if isinstance(request.params, RowsParams) else RowsParams()
         analysis = request.analysis

@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
 
-from byokg.contracts import ContextItem, QueryResult
+from byokg.contracts import ContextItem
+from byokg.contracts import QueryResult
 from byokg.language import lexicon as lx
 
 if TYPE_CHECKING:
@@ -339,7 +343,8 @@ def route_prompt(analysis: QuestionAnalysis, schema_text: str, *, k: int,
                  store: Any = None, profile: Any = None) -> Prompt:
     """The routing step's prompt: K different candidate queries for the question's shape (with
     the graph's naming properties when its profile is given)."""
-    from byokg.plugins.kglinker.prompt import _prompt, naming_text
+    from byokg.plugins.kglinker.prompt import _prompt
+    from byokg.plugins.kglinker.prompt import naming_text
 
     return _prompt("route_cypher", question=analysis.question, schema=schema_text, k=k,
                    shape_hint=SHAPE_HINTS.get(analysis.aggregate, SHAPE_HINTS[None]),

@@ -14,7 +14,10 @@ from pydantic import Field
 from byokg.contracts import Direction
 from byokg.hookspecs import hookimpl
 from byokg.pipeline.context import triplet_items
-from byokg.pipeline.tools import Tool, ToolParams, ToolRequest, ToolResult
+from byokg.pipeline.tools import Tool
+from byokg.pipeline.tools import ToolParams
+from byokg.pipeline.tools import ToolRequest
+from byokg.pipeline.tools import ToolResult
 
 
 class RankedTripletParams(ToolParams):

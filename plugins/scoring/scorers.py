@@ -21,13 +21,17 @@ import threading
 import time
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from dataclasses import field
+from typing import TYPE_CHECKING
+from typing import Any
 
-from byokg.contracts import Direction, Triplet
+from byokg.contracts import Direction
+from byokg.contracts import Triplet
 from byokg.graph.csr import CsrView
 from byokg.graph.paths import expand
-from byokg.graph.store import GraphStore, csr_view
+from byokg.graph.store import GraphStore
+from byokg.graph.store import csr_view
 from byokg.graph.verbalize import node_labels
 from byokg.language.analysis import humanize_relation
 from byokg.models.similarity import encode_cached

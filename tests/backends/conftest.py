@@ -8,14 +8,17 @@ NAME takes part through a fixture ``NAME_store_from_triples`` returning a factor
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 pytest.register_assert_rewrite("byokg.testing")  # detailed diffs in the contract suite
 
-from byokg.testing import loaded_store, store_factory, write_triples_csv  # noqa: E402 - after the rewrite hook
+from byokg.testing import loaded_store  # noqa: E402 - after the rewrite hook
+from byokg.testing import store_factory  # noqa: E402 - after the rewrite hook
+from byokg.testing import write_triples_csv  # noqa: E402 - after the rewrite hook
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED_DATA = Path(os.environ.get("BYOKG_SHARED_DATA", REPO.parent / "shared" / "data"))
@@ -109,9 +112,11 @@ def northwind_kuzu(northwind_kuzu_uri):
 def northwind_bolt(bolt_server, northwind_data):
     """Northwind loaded once per session into the Bolt server (via the packaged mapping), opened
     with the mapping's display-name columns. ``.database`` names the server database."""
-    from byokg.backends.neo4j import mapping_name_properties, open_neo4j
+    from byokg.backends.neo4j import mapping_name_properties
+    from byokg.backends.neo4j import open_neo4j
 
-    from byokg.io.pgmapping import load_northwind, northwind_mapping_path
+    from byokg.io.pgmapping import load_northwind
+    from byokg.io.pgmapping import northwind_mapping_path
 
     db = bolt_server.create_database("northwind")
     summary = load_northwind(bolt_server.uri_for(db), northwind_data)

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from byokg.cypher.execute import Status, execute
-from byokg.errors import BackendError, ConfigError, QueryError, ReadOnlyViolation
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import execute
+from byokg.errors import BackendError
+from byokg.errors import ConfigError
+from byokg.errors import QueryError
+from byokg.errors import ReadOnlyViolation
 
 pytestmark = [pytest.mark.server]
 

@@ -7,9 +7,13 @@ import json
 import pytest
 
 from byokg.contracts import Direction
-from byokg.errors import BackendError, ConfigError, InputError, QueryError
+from byokg.errors import BackendError
+from byokg.errors import ConfigError
+from byokg.errors import InputError
+from byokg.errors import QueryError
 from byokg.graph.open import open_graph
-from byokg.graph.store import Capability, has_capability
+from byokg.graph.store import Capability
+from byokg.graph.store import has_capability
 from byokg.io.loading import load_into
 from byokg.testing import triples
 

@@ -6,10 +6,12 @@ import json
 
 import pytest
 
-from byokg.errors import ConfigError, InputError
+from byokg.errors import ConfigError
+from byokg.errors import InputError
 from byokg.graph.open import open_graph
 from byokg.io.loading import load_into
-from byokg.io.pgmapping import PGLoadReport, PGMapping
+from byokg.io.pgmapping import PGLoadReport
+from byokg.io.pgmapping import PGMapping
 
 MAPPING = {
     "nodes": [
@@ -193,7 +195,8 @@ def test_a_name_column_kuzu_fts_cannot_take_still_loads_and_links(tmp_path, colu
     uri = f"kuzu:{tmp_path / 'floors.kz'}"
     summary = load_into([str(tmp_path)], uri, mapping=str(m))
     assert any(f"no full-text index on {column!r}" in n for n in summary.notes)
-    from byokg.plugins.linking.linker import EntityLinker, EntityLinkerParams
+    from byokg.plugins.linking.linker import EntityLinker
+    from byokg.plugins.linking.linker import EntityLinkerParams
 
     from byokg.config import RunConfig
     from byokg.models.services import Services

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from byokg.cypher.execute import Status, execute
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import execute
 from byokg.errors import BackendError
 from byokg.graph.open import open_graph
 from byokg.io.loading import load_into

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from byokg.contracts import Direction, Triplet
-from byokg.errors import BackendError, ConfigError, QueryError, ReadOnlyViolation
-from byokg.graph.store import Capability, has_capability
+from byokg.contracts import Direction
+from byokg.contracts import Triplet
+from byokg.errors import BackendError
+from byokg.errors import ConfigError
+from byokg.errors import QueryError
+from byokg.errors import ReadOnlyViolation
+from byokg.graph.store import Capability
+from byokg.graph.store import has_capability
 from byokg.testing import triples
 
 pytestmark = pytest.mark.server
@@ -225,7 +230,8 @@ def test_id_label_is_validated(bolt_server, store):
 
 
 def test_loader_round_trip_jsonl_and_bad_rows(bolt_server, tmp_path):
-    from byokg.backends.neo4j import load_neo4j, open_neo4j
+    from byokg.backends.neo4j import load_neo4j
+    from byokg.backends.neo4j import open_neo4j
 
     from byokg.errors import InputError
 

@@ -11,10 +11,14 @@ import pytest
 pytest.importorskip("boto3")
 
 from botocore.response import StreamingBody  # noqa: E402
-from botocore.stub import ANY, Stubber  # noqa: E402
+from botocore.stub import ANY  # noqa: E402
+from botocore.stub import Stubber  # noqa: E402
 
-from byokg.contracts import Direction, Triplet  # noqa: E402
-from byokg.errors import CapabilityError, QueryError, ReadOnlyViolation  # noqa: E402
+from byokg.contracts import Direction  # noqa: E402
+from byokg.contracts import Triplet  # noqa: E402
+from byokg.errors import CapabilityError  # noqa: E402
+from byokg.errors import QueryError  # noqa: E402
+from byokg.errors import ReadOnlyViolation  # noqa: E402
 from byokg.graph.store import Capability  # noqa: E402
 
 GRAPH = "g-abc123def4"
@@ -303,7 +307,8 @@ def test_backoff_is_capped_full_jitter():
 
 
 def test_uri_options_are_checked():
-    from byokg.backends.neptune import NeptuneAnalyticsGraph, NeptuneDatabaseGraph
+    from byokg.backends.neptune import NeptuneAnalyticsGraph
+    from byokg.backends.neptune import NeptuneDatabaseGraph
 
     from byokg.errors import ConfigError
     from byokg.graph.open import open_graph

@@ -10,7 +10,8 @@ import pytest
 
 from byokg.contracts import Direction
 from byokg.errors import QueryError
-from byokg.io.pgmapping import PGMapping, northwind_mapping_path
+from byokg.io.pgmapping import PGMapping
+from byokg.io.pgmapping import northwind_mapping_path
 
 GOLD_ROW_CAP = 50  # kuzu_gold_results.jsonl stores at most 50 rows per query
 LABELS = {"Product": 77, "Category": 8, "Supplier": 29, "Customer": 91, "Order": 830}

@@ -6,7 +6,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from core_helpers import _IGNORE, EXAMPLE_PLUGIN, build_wheel, copy_sources
+from core_helpers import _IGNORE
+from core_helpers import EXAMPLE_PLUGIN
+from core_helpers import build_wheel
+from core_helpers import copy_sources
 
 
 @pytest.fixture(scope="session")

@@ -14,10 +14,12 @@ from click.testing import CliRunner
 from core_helpers import venv_env
 
 from byokg import registry
-from byokg.cli import cli, main
+from byokg.cli import cli
+from byokg.cli import main
 from byokg.errors import ConfigError
 from byokg.graph.open import open_graph
-from byokg.hookspecs import HOOK_KINDS, hookimpl
+from byokg.hookspecs import HOOK_KINDS
+from byokg.hookspecs import hookimpl
 
 BYOKG = str(Path(sys.executable).parent / "byokg")
 

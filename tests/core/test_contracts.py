@@ -7,23 +7,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from byokg.contracts import (
-    Artifacts,
-    Candidate,
-    ContextItem,
-    Direction,
-    GraphSchema,
-    LLMCall,
-    MentionLinks,
-    Node,
-    NodeLabel,
-    Path,
-    RelationPath,
-    RelationType,
-    StageTiming,
-    Trace,
-    Triplet,
-)
+from byokg.contracts import Artifacts
+from byokg.contracts import Candidate
+from byokg.contracts import ContextItem
+from byokg.contracts import Direction
+from byokg.contracts import GraphSchema
+from byokg.contracts import LLMCall
+from byokg.contracts import MentionLinks
+from byokg.contracts import Node
+from byokg.contracts import NodeLabel
+from byokg.contracts import Path
+from byokg.contracts import RelationPath
+from byokg.contracts import RelationType
+from byokg.contracts import StageTiming
+from byokg.contracts import Trace
+from byokg.contracts import Triplet
 from byokg.pipeline.answer import Answer
 
 

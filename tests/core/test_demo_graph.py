@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from byokg.contracts import Direction
-from byokg.demo import DEMO_GRAPH, DEMO_QUESTIONS
+from byokg.demo import DEMO_GRAPH
+from byokg.demo import DEMO_QUESTIONS
 
 GENERATOR = Path(__file__).resolve().parents[2] / "scripts" / "build_demo_graph.py"
 

@@ -7,7 +7,8 @@ import ast
 import re
 
 import pytest
-from core_helpers import EXAMPLE_PLUGIN, REPO
+from core_helpers import EXAMPLE_PLUGIN
+from core_helpers import REPO
 
 from byokg import hookspecs
 from byokg import registry as plugin_mod

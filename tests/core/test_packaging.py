@@ -10,7 +10,10 @@ import sys
 import zipfile
 
 import pytest
-from core_helpers import REPO, make_venv, run, venv_env
+from core_helpers import REPO
+from core_helpers import make_venv
+from core_helpers import run
+from core_helpers import venv_env
 
 HEAVY = ("torch", "faiss", "boto3", "botocore", "FlagEmbedding", "kuzu", "neo4j", "numpy",
          "transformers", "pandas", "pyarrow", "networkx")

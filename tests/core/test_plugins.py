@@ -10,12 +10,17 @@ import subprocess
 import textwrap
 
 import pytest
-from core_helpers import make_venv, run, venv_env
+from core_helpers import make_venv
+from core_helpers import run
+from core_helpers import venv_env
 
 from byokg import registry
-from byokg.errors import ConfigError, PluginError
-from byokg.hookspecs import HOOK_KINDS, hookimpl
-from byokg.pipeline.tools import Tool, ToolResult
+from byokg.errors import ConfigError
+from byokg.errors import PluginError
+from byokg.hookspecs import HOOK_KINDS
+from byokg.hookspecs import hookimpl
+from byokg.pipeline.tools import Tool
+from byokg.pipeline.tools import ToolResult
 
 
 class EchoTool(Tool):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from byokg.redaction import redact_argv, redact_settings, redact_text, redact_uri
+from byokg.redaction import redact_argv
+from byokg.redaction import redact_settings
+from byokg.redaction import redact_text
+from byokg.redaction import redact_uri
 
 
 def test_uris_lose_passwords_and_secret_options_only():

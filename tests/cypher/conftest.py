@@ -8,7 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cypher_helpers import IMPORT, NW, SHARED, build_northwind_kuzu, open_kuzu_store
+from cypher_helpers import IMPORT
+from cypher_helpers import NW
+from cypher_helpers import SHARED
+from cypher_helpers import build_northwind_kuzu
+from cypher_helpers import open_kuzu_store
 
 
 @pytest.fixture(scope="session")
@@ -53,9 +57,11 @@ def kuzu_gold() -> list[dict[str, Any]]:
 def nw_bolt(bolt_server):
     """Northwind in the real ArcadeDB Bolt server (tests/conftest.py ``bolt_server``), loaded
     with the packaged Neo4j-demo mapping and opened through the neo4j backend."""
-    from byokg.backends.neo4j import mapping_name_properties, open_neo4j
+    from byokg.backends.neo4j import mapping_name_properties
+    from byokg.backends.neo4j import open_neo4j
 
-    from byokg.io.pgmapping import load_northwind, northwind_mapping_path
+    from byokg.io.pgmapping import load_northwind
+    from byokg.io.pgmapping import northwind_mapping_path
 
     db = bolt_server.create_database("cypher_northwind")
     load_northwind(bolt_server.uri_for(db), IMPORT)

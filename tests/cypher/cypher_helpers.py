@@ -16,7 +16,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from byokg.contracts import GraphSchema, NodeLabel, PropertyInfo, QueryResult, RelationType
+from byokg.contracts import GraphSchema
+from byokg.contracts import NodeLabel
+from byokg.contracts import PropertyInfo
+from byokg.contracts import QueryResult
+from byokg.contracts import RelationType
 from byokg.errors import QueryError
 from byokg.models.base import LLMResponse
 
@@ -61,7 +65,8 @@ def build_northwind_kuzu(path: Path, engine: str = "kuzu") -> dict[str, int]:
     """Create the Neo4j-demo Northwind graph (5 labels, 4 relationship types) at ``path`` with
     a Kùzu-family ``engine`` (``kuzu`` or ``ladybug``: hosted in a child process when the other
     one is loaded here, byokg.cypher.kuzuengine)."""
-    from byokg.cypher.kuzuengine import ENGINES, connect
+    from byokg.cypher.kuzuengine import ENGINES
+    from byokg.cypher.kuzuengine import connect
 
     con = connect(ENGINES[engine], str(path), read_only=False)
     rows: dict[str, list[dict[str, Any]]] = {}

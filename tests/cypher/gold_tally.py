@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 from benchmarks.bench_cypher import same_rows
-from byokg.cypher.execute import Status, execute
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import execute
 
 
 @dataclass

@@ -179,10 +179,13 @@ def campaign(store, payloads: list[str], fill: dict[str, str], secret: str,
     """Every wrapper around every payload as written, then ``examples`` generated mixes with
     disguised keywords, each through byokg's execution path on ``store``: (tried, accepted,
     leaked) — accepted ran (harmless reads); leaked showed the secret file's content."""
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import HealthCheck
+    from hypothesis import given
+    from hypothesis import settings
     from hypothesis import strategies as st
 
-    from byokg.cypher.execute import Status, execute
+    from byokg.cypher.execute import Status
+    from byokg.cypher.execute import execute
 
     tried: list[str] = []
     accepted: list[str] = []

@@ -7,11 +7,14 @@ from __future__ import annotations
 import os
 
 import pytest
-from cypher_helpers import NODE_TABLES, REL_TABLES, ScriptedLLM
+from cypher_helpers import NODE_TABLES
+from cypher_helpers import REL_TABLES
+from cypher_helpers import ScriptedLLM
 from gold_tally import tally_gold
 from test_guard import WRITES
 
-from byokg.cypher.execute import Status, execute
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import execute
 from byokg.cypher.repair import run_with_repair
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
@@ -47,7 +50,9 @@ def test_attacks_leave_bolt_database_unchanged(nw_bolt) -> None:
     assert before["Order"] == 830 and before["ORDERS"] > 2000
     for q, _ in WRITES:
         assert execute(nw_bolt, q, timeout_s=10).status is Status.REJECTED, q
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import HealthCheck
+    from hypothesis import given
+    from hypothesis import settings
     from test_guard import attack
 
     tried = []

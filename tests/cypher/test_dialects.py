@@ -6,8 +6,12 @@ from __future__ import annotations
 import pytest
 from gold_tally import tally_gold
 
-from byokg.cypher.dialects import KUZU_FUNCTIONS, KUZU_RESERVED, dialect_hints, rewrite
-from byokg.cypher.execute import Status, execute
+from byokg.cypher.dialects import KUZU_FUNCTIONS
+from byokg.cypher.dialects import KUZU_RESERVED
+from byokg.cypher.dialects import dialect_hints
+from byokg.cypher.dialects import rewrite
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import execute
 
 
 def test_dialect_hints() -> None:

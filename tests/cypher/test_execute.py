@@ -6,16 +6,16 @@ from __future__ import annotations
 import pytest
 
 from byokg.contracts import QueryResult
-from byokg.cypher.execute import (
-    Status,
-    classify_error,
-    execute,
-    final_limit,
-    inject_limit,
-    render_table,
-    to_context_item,
-)
-from byokg.errors import BackendError, QueryError, ReadOnlyViolation
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import classify_error
+from byokg.cypher.execute import execute
+from byokg.cypher.execute import final_limit
+from byokg.cypher.execute import inject_limit
+from byokg.cypher.execute import render_table
+from byokg.cypher.execute import to_context_item
+from byokg.errors import BackendError
+from byokg.errors import QueryError
+from byokg.errors import ReadOnlyViolation
 
 INJECT = [  # (query, injected?)
     ("MATCH (n) RETURN n", True),

@@ -8,15 +8,28 @@ import shutil
 from pathlib import Path
 
 import pytest
-from byokg.plugins.cypher import CypherParams, CypherTool
-from cypher_helpers import MiniKuzuStore, ScriptedLLM, build_northwind_kuzu, table_counts
-from hypothesis import HealthCheck, given, settings
+from byokg.plugins.cypher import CypherParams
+from byokg.plugins.cypher import CypherTool
+from cypher_helpers import MiniKuzuStore
+from cypher_helpers import ScriptedLLM
+from cypher_helpers import build_northwind_kuzu
+from cypher_helpers import table_counts
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from byokg.contracts import Artifacts, QueryResult
-from byokg.cypher.execute import Status, execute
-from byokg.cypher.guard import GuardVerdict, allowed_procedures, check_query, confirm_with_explain
-from byokg.cypher.lexer import LexError, normalize, tokenize
+from byokg.contracts import Artifacts
+from byokg.contracts import QueryResult
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import execute
+from byokg.cypher.guard import GuardVerdict
+from byokg.cypher.guard import allowed_procedures
+from byokg.cypher.guard import check_query
+from byokg.cypher.guard import confirm_with_explain
+from byokg.cypher.lexer import LexError
+from byokg.cypher.lexer import normalize
+from byokg.cypher.lexer import tokenize
 from byokg.models.services import Services
 from byokg.pipeline.tools import ToolRequest
 

@@ -15,13 +15,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cypher_helpers import MiniKuzuStore, build_northwind_kuzu, table_counts
-from hostile import BOLT_PAYLOADS, DISGUISES, KUZU_PAYLOADS, LEGIT, WRAPPERS, build
-from hypothesis import HealthCheck, given, settings
+from cypher_helpers import MiniKuzuStore
+from cypher_helpers import build_northwind_kuzu
+from cypher_helpers import table_counts
+from hostile import BOLT_PAYLOADS
+from hostile import DISGUISES
+from hostile import KUZU_PAYLOADS
+from hostile import LEGIT
+from hostile import WRAPPERS
+from hostile import build
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from byokg.cypher.execute import Status, execute
-from byokg.cypher.guard import check_query, confirm_with_explain
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import execute
+from byokg.cypher.guard import check_query
+from byokg.cypher.guard import confirm_with_explain
 
 SECRET = "TOPSECRET-c0ffee-5ea1"
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 import time
 
 import pytest
-from hostile import BOLT_PAYLOADS, campaign, secret_fill
+from hostile import BOLT_PAYLOADS
+from hostile import campaign
+from hostile import secret_fill
 from test_bolt import bolt_counts
 
-from byokg.cypher.execute import Status, execute
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import execute
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
 SECRET = "TOPSECRET-b01t-5ea1"

@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import pytest
 from cypher_helpers import IMPORT
-from hostile import BOLT_PAYLOADS, FALKORDB_PAYLOADS, campaign, secret_fill
+from hostile import BOLT_PAYLOADS
+from hostile import FALKORDB_PAYLOADS
+from hostile import campaign
+from hostile import secret_fill
 
-from byokg.cypher.execute import Status, execute
-from byokg.cypher.guard import GuardVerdict, check_query, confirm_with_explain
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import execute
+from byokg.cypher.guard import GuardVerdict
+from byokg.cypher.guard import check_query
+from byokg.cypher.guard import confirm_with_explain
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
 SECRET = "TOPSECRET-fa1c0n-5ea1"

@@ -8,8 +8,10 @@ import json
 
 import pytest
 
-from byokg.cypher.execute import Status, execute
-from byokg.cypher.lexer import UnsafeIdentifier, quote_identifier
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import execute
+from byokg.cypher.lexer import UnsafeIdentifier
+from byokg.cypher.lexer import quote_identifier
 from byokg.errors import InputError
 from byokg.graph.open import open_graph
 
@@ -119,7 +121,8 @@ def test_kuzu_property_names_with_quotes_load_and_read_back(tmp_path) -> None:
 @pytest.mark.server
 @pytest.mark.slow
 def test_bolt_loader_quotes_or_refuses_hostile_names(bolt_server, tmp_path) -> None:
-    from byokg.backends.neo4j import load_neo4j, open_neo4j
+    from byokg.backends.neo4j import load_neo4j
+    from byokg.backends.neo4j import open_neo4j
 
     fresh = bolt_server.create_database("hostile_names")
     uri = bolt_server.uri_for(fresh)

@@ -14,11 +14,15 @@ import json
 from pathlib import Path
 
 import pytest
-from cypher_helpers import IMPORT, NW
+from cypher_helpers import IMPORT
+from cypher_helpers import NW
 
 from byokg.contracts import Direction
-from byokg.cypher.dialects import dialect_hints, rewrite, triple_layout
-from byokg.cypher.execute import Status, execute
+from byokg.cypher.dialects import dialect_hints
+from byokg.cypher.dialects import rewrite
+from byokg.cypher.dialects import triple_layout
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import execute
 from byokg.cypher.verify import verify
 from byokg.graph.open import open_graph
 from byokg.graph.paths import follow_paths

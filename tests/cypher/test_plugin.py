@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from byokg.plugins.cypher import CypherParams, CypherTool
-from cypher_helpers import ScriptedLLM, SuggestionLLM
+from byokg.plugins.cypher import CypherParams
+from byokg.plugins.cypher import CypherTool
+from cypher_helpers import ScriptedLLM
+from cypher_helpers import SuggestionLLM
 
 from byokg import registry
 from byokg.config import RunConfig

@@ -6,13 +6,20 @@ deterministic failures stop early."""
 from __future__ import annotations
 
 import pytest
-from cypher_helpers import ScriptedLLM, SuggestionLLM
+from cypher_helpers import ScriptedLLM
+from cypher_helpers import SuggestionLLM
 
-from byokg.contracts import GraphSchema, NodeLabel, PropertyInfo, QueryResult
+from byokg.contracts import GraphSchema
+from byokg.contracts import NodeLabel
+from byokg.contracts import PropertyInfo
+from byokg.contracts import QueryResult
 from byokg.cypher.execute import Status
 from byokg.cypher.repair import run_with_repair
-from byokg.cypher.verify import extract_entities, nearest, verify
-from byokg.errors import BackendError, QueryError
+from byokg.cypher.verify import extract_entities
+from byokg.cypher.verify import nearest
+from byokg.cypher.verify import verify
+from byokg.errors import BackendError
+from byokg.errors import QueryError
 from byokg.models.replies import extract_query
 
 # ----------------------------------------------------------------------------- on Kùzu

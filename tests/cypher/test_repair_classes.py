@@ -7,7 +7,10 @@ from __future__ import annotations
 import pytest
 from cypher_helpers import ScriptedLLM
 
-from byokg.cypher.repair import ERROR_CLASSES, error_class, full_message, run_with_repair
+from byokg.cypher.repair import ERROR_CLASSES
+from byokg.cypher.repair import error_class
+from byokg.cypher.repair import full_message
+from byokg.cypher.repair import run_with_repair
 
 FIX = "<cypher>MATCH (c:Category) RETURN count(c) AS n</cypher>"
 

@@ -8,16 +8,15 @@ import time
 
 import pytest
 
-from byokg.cypher.execute import Status, execute
-from byokg.cypher.worker import (
-    EngineCrash,
-    IsolatedStore,
-    WorkerLimits,
-    WorkerTimeout,
-    close_pool,
-    isolate,
-    pool_for,
-)
+from byokg.cypher.execute import Status
+from byokg.cypher.execute import execute
+from byokg.cypher.worker import EngineCrash
+from byokg.cypher.worker import IsolatedStore
+from byokg.cypher.worker import WorkerLimits
+from byokg.cypher.worker import WorkerTimeout
+from byokg.cypher.worker import close_pool
+from byokg.cypher.worker import isolate
+from byokg.cypher.worker import pool_for
 
 CRASH = "RETURN " + "size([" * 400 + "1" + "])" * 400 + " AS n"  # SIGSEGV in kuzu 0.11.3
 SLOW = "RETURN " + "[" * 650 + "1" + "]" * 650 + " AS n"  # minutes of binding in kuzu 0.11.3
@@ -134,7 +133,9 @@ def test_what_is_not_isolated(monkeypatch) -> None:
 def test_a_stop_ends_the_query_under_way(store) -> None:
     """Issue 26, finding 5: a cancelled question's query is stopped at once (its worker killed
     and replaced), not left to run to its own timeout."""
-    from byokg.cancel import Cancelled, CancelToken, scope
+    from byokg.cancel import Cancelled
+    from byokg.cancel import CancelToken
+    from byokg.cancel import scope
 
     assert execute(store, "RETURN 0 AS z").status is Status.OK  # the worker started: timed below
     token = CancelToken()

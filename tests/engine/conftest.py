@@ -63,7 +63,8 @@ def festivals(tmp_path_factory):
     """The typed festival graph of benchmarks/llmpath_graph.py in Kùzu, in two naming styles
     (``camel``; ``spaced``: labels and property names with spaces and brackets): per style its
     URI, its generated questions with their gold rows, and the generated data."""
-    from benchmarks.llmpath_graph import build, generate
+    from benchmarks.llmpath_graph import build
+    from benchmarks.llmpath_graph import generate
 
     folder = tmp_path_factory.mktemp("festivals")
     data = generate()

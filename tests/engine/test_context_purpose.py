@@ -9,12 +9,18 @@ import random
 from byokg.backends.memory import MemoryGraph
 
 from byokg.config import RunConfig
-from byokg.contracts import ContextItem, Path, QueryResult, Triplet
+from byokg.contracts import ContextItem
+from byokg.contracts import Path
+from byokg.contracts import QueryResult
+from byokg.contracts import Triplet
 from byokg.graph.verbalize import verbalize_triplets
 from byokg.language.analysis import analyze
 from byokg.models.services import Services
 from byokg.models.similarity import Similarity
-from byokg.pipeline.context import Context, Relevance, supported_answers, tail_ranker
+from byokg.pipeline.context import Context
+from byokg.pipeline.context import Relevance
+from byokg.pipeline.context import supported_answers
+from byokg.pipeline.context import tail_ranker
 
 
 def _fact(h, r, t, tool="one-hop", score=None):
@@ -141,7 +147,8 @@ def test_supported_answers_are_names_ids_or_cells_of_the_context():
 def _table_item(query: str, rows: list[tuple]) -> ContextItem:
     """A query result as the executor makes it: the sort keys read from the query by the guard's
     parser, the text rendered from the rows."""
-    from byokg.cypher.execute import query_text, sort_columns
+    from byokg.cypher.execute import query_text
+    from byokg.cypher.execute import sort_columns
     from byokg.cypher.guard import check_query
 
     cols = ("name", "n")

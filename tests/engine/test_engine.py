@@ -11,14 +11,20 @@ import pytest
 
 from byokg import registry
 from byokg.config import RunConfig
-from byokg.contracts import ContextItem, Triplet
+from byokg.contracts import ContextItem
+from byokg.contracts import Triplet
 from byokg.demo import DEMO_QUESTIONS
-from byokg.errors import ConfigError, InputError, LLMError
+from byokg.errors import ConfigError
+from byokg.errors import InputError
+from byokg.errors import LLMError
 from byokg.hookspecs import hookimpl
 from byokg.language.text import normalize
 from byokg.pipeline.context import Context
-from byokg.pipeline.engine import Engine, ask, explain
-from byokg.pipeline.tools import Tool, ToolResult
+from byokg.pipeline.engine import Engine
+from byokg.pipeline.engine import ask
+from byokg.pipeline.engine import explain
+from byokg.pipeline.tools import Tool
+from byokg.pipeline.tools import ToolResult
 
 # hops <= 2 demo questions the offline linker must get right at rank 1 (all of them but one)
 OFFLINE_EXCLUDED = {"demo-043"}  # "subject of the film Ray": 'about' shares no word with the question

@@ -10,13 +10,20 @@ import pytest
 from byokg.cancel import Cancelled
 from byokg.config import RunConfig
 from byokg.contracts import Artifacts
-from byokg.errors import ConfigError, LLMError
+from byokg.errors import ConfigError
+from byokg.errors import LLMError
 from byokg.hookspecs import hookimpl
 from byokg.models.budget import BudgetExhausted
 from byokg.pipeline.engine import Engine
-from byokg.pipeline.policy import POLICY, Outcome, outcome
-from byokg.pipeline.stages import Answerer, AnswerResult, Proposal, Proposer
-from byokg.pipeline.tools import Linker, Tool
+from byokg.pipeline.policy import POLICY
+from byokg.pipeline.policy import Outcome
+from byokg.pipeline.policy import outcome
+from byokg.pipeline.stages import Answerer
+from byokg.pipeline.stages import AnswerResult
+from byokg.pipeline.stages import Proposal
+from byokg.pipeline.stages import Proposer
+from byokg.pipeline.tools import Linker
+from byokg.pipeline.tools import Tool
 
 QUESTION = "Where was Louis Armstrong born?"
 RAISE: dict[str, BaseException | None] = {}  # stage -> what it raises in the current test

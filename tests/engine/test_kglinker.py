@@ -3,23 +3,28 @@
 from __future__ import annotations
 
 import pytest
-from byokg.plugins.kglinker.prompt import (
-    answer_prompt,
-    fill,
-    iterative_prompt,
-    linker_prompt,
-    load_template,
-    parse_reply,
-    render_schema_for,
-)
-from hypothesis import HealthCheck, given, settings
+from byokg.plugins.kglinker.prompt import answer_prompt
+from byokg.plugins.kglinker.prompt import fill
+from byokg.plugins.kglinker.prompt import iterative_prompt
+from byokg.plugins.kglinker.prompt import linker_prompt
+from byokg.plugins.kglinker.prompt import load_template
+from byokg.plugins.kglinker.prompt import parse_reply
+from byokg.plugins.kglinker.prompt import render_schema_for
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from byokg.contracts import Artifacts, GraphSchema, RelationPattern, RelationType
+from byokg.contracts import Artifacts
+from byokg.contracts import GraphSchema
+from byokg.contracts import RelationPattern
+from byokg.contracts import RelationType
 from byokg.errors import ConfigError
-from byokg.language.analysis import analyze, lexical_relation_scores
+from byokg.language.analysis import analyze
+from byokg.language.analysis import lexical_relation_scores
 from byokg.models.base import prompt_checksum
-from byokg.models.replies import MAX_ITEMS, MAX_REPLY_CHARS
+from byokg.models.replies import MAX_ITEMS
+from byokg.models.replies import MAX_REPLY_CHARS
 from byokg.models.similarity import Similarity
 
 

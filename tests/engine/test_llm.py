@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from http.server import ThreadingHTTPServer
 
 import pytest
-from http_stub import LocalServer, StubHandler
+from http_stub import LocalServer
+from http_stub import StubHandler
 
-from byokg.errors import ConfigError, LLMError
+from byokg.errors import ConfigError
+from byokg.errors import LLMError
 from byokg.models.base import prompt_checksum
 from byokg.models.llm import create_llm
 from byokg.models.retry import RetryPolicy

@@ -8,10 +8,13 @@ import json
 
 from byokg.plugins.cypher import cell_ids
 
-from benchmarks.scripted_llm import Plan, ScriptedServer, typed_plans
+from benchmarks.scripted_llm import Plan
+from benchmarks.scripted_llm import ScriptedServer
+from benchmarks.scripted_llm import typed_plans
 from byokg.config import RunConfig
 from byokg.graph.profile import profile_graph
-from byokg.pipeline.engine import Engine, explain
+from byokg.pipeline.engine import Engine
+from byokg.pipeline.engine import explain
 
 GENRE = "Which artists play ambient?"
 
@@ -37,8 +40,10 @@ def test_forty_answers_are_complete_by_default_and_cut_with_a_word(festivals, fe
                for w in cut.trace.warnings)
     assert "(25 of 40 answers: the list was cut)" in explain(cut)
     # every output says it: ask --json, the CLI note, a batch line, the HTTP and MCP models
-    from byokg.commands.ask import answer_json, cut_note
-    from byokg.commands.batch import Item, answer_row
+    from byokg.commands.ask import answer_json
+    from byokg.commands.ask import cut_note
+    from byokg.commands.batch import Item
+    from byokg.commands.batch import answer_row
     from byokg.serve.core import AskOut
 
     data = json.loads(json.dumps(answer_json(cut), default=str))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from benchmarks.scripted_llm import ScriptedServer, typed_plans
+from benchmarks.scripted_llm import ScriptedServer
+from benchmarks.scripted_llm import typed_plans
 from byokg.commands.batch import run_batch
 from byokg.config import RunConfig
 from byokg.pipeline.engine import Engine

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.scripted_llm import Plan, ScriptedServer, demo_plans, typed_plans
+from benchmarks.scripted_llm import Plan
+from benchmarks.scripted_llm import ScriptedServer
+from benchmarks.scripted_llm import demo_plans
+from benchmarks.scripted_llm import typed_plans
 from byokg.config import RunConfig
 from byokg.pipeline.engine import Engine
 
@@ -162,7 +165,8 @@ def test_the_offline_confidence_is_withheld_where_the_offline_stages_cannot_answ
     filters on outside a linked name, or for a person or place answered with bare values."""
     from byokg.plugins.offline.confidence import beyond_offline
 
-    from byokg.contracts import Candidate, MentionLinks
+    from byokg.contracts import Candidate
+    from byokg.contracts import MentionLinks
     from byokg.language.analysis import analyze
 
     def named(*mentions):
@@ -337,7 +341,8 @@ def test_type_doubt_reads_labels_and_property_names():
     labels by meaning; a noun that names a label the answer nodes lack; a property the noun
     does not name. No doubt where the noun names the property or the label by its words, or
     for a category asked with a property named like one."""
-    from byokg.plugins.offline.confidence import AnswerShape, type_doubt
+    from byokg.plugins.offline.confidence import AnswerShape
+    from byokg.plugins.offline.confidence import type_doubt
 
     from byokg.language.analysis import analyze
 
@@ -382,7 +387,8 @@ def test_a_relationship_value_the_question_says_withholds_the_offline_confidence
     """"Who *chaired* …" where ``ATTENDED`` has a ``role`` of ``'chair'``: a filter on the
     relationship, which the offline stages do not apply; a value of a relation the answer
     does not walk, or none said, leaves the confidence alone."""
-    from byokg.plugins.offline.confidence import AnswerShape, beyond_offline
+    from byokg.plugins.offline.confidence import AnswerShape
+    from byokg.plugins.offline.confidence import beyond_offline
 
     from byokg.language.analysis import analyze
 

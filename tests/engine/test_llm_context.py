@@ -4,12 +4,15 @@ candidates the KG-Linker did not choose left unexpanded."""
 
 from __future__ import annotations
 
-from benchmarks.scripted_llm import Plan, ScriptedServer, cwq_plans
+from benchmarks.scripted_llm import Plan
+from benchmarks.scripted_llm import ScriptedServer
+from benchmarks.scripted_llm import cwq_plans
 from byokg.config import RunConfig
 from byokg.contracts import ContextItem
 from byokg.language.analysis import analyze
 from byokg.models.similarity import Similarity
-from byokg.pipeline.context import Context, Relevance
+from byokg.pipeline.context import Context
+from byokg.pipeline.context import Relevance
 from byokg.pipeline.engine import Engine
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import textwrap
 
-from benchmarks.scripted_llm import Plan, ScriptedServer
+from benchmarks.scripted_llm import Plan
+from benchmarks.scripted_llm import ScriptedServer
 from byokg.config import RunConfig
 from byokg.graph.open import open_graph
 from byokg.pipeline.engine import Engine

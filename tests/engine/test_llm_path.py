@@ -10,7 +10,9 @@ from collections import Counter
 
 import pytest
 
-from benchmarks.scripted_llm import Plan, ScriptedServer, demo_plans
+from benchmarks.scripted_llm import Plan
+from benchmarks.scripted_llm import ScriptedServer
+from benchmarks.scripted_llm import demo_plans
 from byokg.config import RunConfig
 from byokg.demo import DEMO_QUESTIONS
 from byokg.pipeline.engine import Engine

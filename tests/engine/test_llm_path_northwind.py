@@ -10,7 +10,8 @@ from collections import Counter
 
 import pytest
 
-from benchmarks.scripted_llm import ScriptedServer, northwind_plans
+from benchmarks.scripted_llm import ScriptedServer
+from benchmarks.scripted_llm import northwind_plans
 from byokg.config import RunConfig
 from byokg.pipeline.engine import Engine
 

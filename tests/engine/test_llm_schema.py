@@ -13,9 +13,11 @@ import re
 import pytest
 from byokg.plugins.kglinker.prompt import render_schema_for
 
-from benchmarks.scripted_llm import ScriptedServer, typed_plans
+from benchmarks.scripted_llm import ScriptedServer
+from benchmarks.scripted_llm import typed_plans
 from byokg.config import RunConfig
-from byokg.graph.profile import date_format, profile_graph
+from byokg.graph.profile import date_format
+from byokg.graph.profile import profile_graph
 from byokg.language.analysis import analyze
 from byokg.models.similarity import Similarity
 from byokg.pipeline.engine import Engine
@@ -119,7 +121,8 @@ def test_northwind_orders_show_every_property_and_repair_shows_the_same(northwin
 
 @pytest.mark.parametrize("style", ["camel", "spaced"])
 def test_first_prompt_fits_and_names_every_label(festival_store, style):
-    from byokg.plugins.kglinker.prompt import fit_prompt, kg_linker_prompt
+    from byokg.plugins.kglinker.prompt import fit_prompt
+    from byokg.plugins.kglinker.prompt import kg_linker_prompt
 
     store = festival_store(style)
     prof = profile_graph(store)

@@ -13,14 +13,18 @@ import json
 import threading
 import time
 import tracemalloc
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from http.server import ThreadingHTTPServer
 
 import bedrock_stub
 import llm_stub
 import pytest
-from http_stub import StubHandler, serving
+from http_stub import StubHandler
+from http_stub import serving
 
-from byokg.errors import ConfigError, InputError, LLMError
+from byokg.errors import ConfigError
+from byokg.errors import InputError
+from byokg.errors import LLMError
 from byokg.models.llm import create_llm
 
 REPLY = "<answers>\nNew Orleans\n</answers>"
@@ -298,7 +302,9 @@ def test_retried_5xx_error_keeps_only_the_summary(leaky, no_sleep):
 
 
 def test_redact_covers_keys_headers_and_url_credentials():
-    from byokg.models.provider_errors import redact, redact_url, summary
+    from byokg.models.provider_errors import redact
+    from byokg.models.provider_errors import redact_url
+    from byokg.models.provider_errors import summary
 
     text = (f"key={KEY}&x=1 api_key: abc123secret Authorization: Basic dXNlcjpwYXNz "
             "postgres://u:p4ss@db.internal:5432/x AKIAABCDEFGHIJKLMNOP my-own-secret-value")
@@ -447,7 +453,8 @@ def test_a_model_that_does_not_stream_gives_one_piece():
 
 
 def test_sse_decoder_is_indifferent_to_chunk_boundaries():
-    from byokg.models.sse import SSEDecoder, SSEError
+    from byokg.models.sse import SSEDecoder
+    from byokg.models.sse import SSEError
 
     raw = (b": a comment\r\nevent: delta\r\ndata: {\"a\": 1}\r\n\r\n"
            b"data: line one\rdata: line two\r\rdata: caf\xc3\xa9\n\n"

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.scripted_llm import ScriptedServer, demo_plans, northwind_plans
+from benchmarks.scripted_llm import ScriptedServer
+from benchmarks.scripted_llm import demo_plans
+from benchmarks.scripted_llm import northwind_plans
 from byokg.demo import DEMO_QUESTIONS
 
 REPO = Path(__file__).resolve().parents[2]

@@ -9,7 +9,8 @@ import time
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
-from benchmarks.relay_llm import Relay, _handler
+from benchmarks.relay_llm import Relay
+from benchmarks.relay_llm import _handler
 from byokg.models.llm import create_llm
 
 

@@ -17,7 +17,10 @@ from byokg.errors import ConfigError
 from byokg.hookspecs import hookimpl
 from byokg.models.services import Services
 from byokg.pipeline.engine import Engine
-from byokg.pipeline.stages import Answerer, AnswerResult, Proposal, Proposer
+from byokg.pipeline.stages import Answerer
+from byokg.pipeline.stages import AnswerResult
+from byokg.pipeline.stages import Proposal
+from byokg.pipeline.stages import Proposer
 
 ENGINE = Path(__file__).resolve().parents[2] / "byokg" / "pipeline" / "engine.py"
 

@@ -9,7 +9,8 @@ import pytest
 from byokg import registry
 from byokg.demo import DEMO_QUESTIONS
 from byokg.eval import judge as J
-from byokg.eval.runner import EvalSettings, run_eval
+from byokg.eval.runner import EvalSettings
+from byokg.eval.runner import run_eval
 from byokg.hookspecs import hookimpl
 from byokg.models.base import LLMResponse
 

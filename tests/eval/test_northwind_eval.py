@@ -7,7 +7,8 @@ import json
 import pytest
 
 from byokg.eval.datasets import load_northwind
-from byokg.eval.runner import EvalSettings, run_eval
+from byokg.eval.runner import EvalSettings
+from byokg.eval.runner import run_eval
 from byokg.graph.open import open_graph
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from byokg.demo import DEMO_QUESTIONS
-from byokg.eval.runner import EvalSettings, run_eval
+from byokg.eval.runner import EvalSettings
+from byokg.eval.runner import run_eval
 
 _spec = importlib.util.spec_from_file_location(
     "byokg_llm_stub", Path(__file__).resolve().parents[1] / "llm_stub.py")

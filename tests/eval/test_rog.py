@@ -10,8 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from byokg.cli import cli
-from byokg.errors import ConfigError, InputError
-from byokg.eval.runner import EvalSettings, run_eval
+from byokg.errors import ConfigError
+from byokg.errors import InputError
+from byokg.eval.runner import EvalSettings
+from byokg.eval.runner import run_eval
 from byokg.eval.subgraphs import load_rog
 
 # Three questions, each answerable only from its own graph: Fredville occurs in no other graph,

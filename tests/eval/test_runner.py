@@ -17,7 +17,9 @@ from byokg.cli import cli
 from byokg.config import RunConfig
 from byokg.demo import DEMO_QUESTIONS
 from byokg.errors import ConfigError
-from byokg.eval.runner import EvalSettings, run_eval, strategy_config
+from byokg.eval.runner import EvalSettings
+from byokg.eval.runner import run_eval
+from byokg.eval.runner import strategy_config
 
 BYOKG = str(Path(sys.executable).parent / "byokg")
 

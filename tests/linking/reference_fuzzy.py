@@ -7,16 +7,16 @@ Its query methods are the compact index's own (inherited); only the storage is t
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 
 import numpy as np
 
-from byokg.language.grams import fast_normalize, gram_table
+from byokg.language.grams import fast_normalize
+from byokg.language.grams import gram_table
 from byokg.linking import fuzzy
 from byokg.linking.interning import intern_names
-from byokg.linking.manifest import (
-    fingerprint,
-)
+from byokg.linking.manifest import fingerprint
 
 log = logging.getLogger("byokg.linking")
 

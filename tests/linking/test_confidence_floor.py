@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 from byokg.backends.memory import GraphBuilder
-from byokg.plugins.linking.linker import EntityLinker, EntityLinkerParams
+from byokg.plugins.linking.linker import EntityLinker
+from byokg.plugins.linking.linker import EntityLinkerParams
 
 from byokg.config import RunConfig
-from byokg.contracts import Candidate, MentionLinks
+from byokg.contracts import Candidate
+from byokg.contracts import MentionLinks
 from byokg.models.services import Services
 
 

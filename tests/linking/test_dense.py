@@ -14,7 +14,8 @@ from byokg.config import RunConfig
 from byokg.errors import InputError
 from byokg.linking.dense import DenseIndex
 from byokg.linking.indexes import get_dense_index
-from byokg.models.embedders import LexicalEmbedder, create_embedder
+from byokg.models.embedders import LexicalEmbedder
+from byokg.models.embedders import create_embedder
 from byokg.models.services import Services
 
 PAIRS = [("a", "Acme Corporation"), ("a", "ACME"), ("b", "Banana Bread Bakery"),

@@ -7,7 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from byokg.language.grams import fast_normalize, gram_codes, gram_table
+from byokg.language.grams import fast_normalize
+from byokg.language.grams import gram_codes
+from byokg.language.grams import gram_table
 from byokg.language.text import normalize
 from byokg.linking.fuzzy import NameIndex
 

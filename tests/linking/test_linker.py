@@ -7,7 +7,9 @@ from typing import ClassVar
 
 import pytest
 from byokg.backends.memory import MemoryGraph
-from byokg.plugins.linking.linker import EntityLinker, EntityLinkerParams, union
+from byokg.plugins.linking.linker import EntityLinker
+from byokg.plugins.linking.linker import EntityLinkerParams
+from byokg.plugins.linking.linker import union
 
 from byokg import registry
 from byokg.config import RunConfig
@@ -82,7 +84,8 @@ def test_dense_only_with_lexical():
 
 
 def test_union_keeps_first_method_and_order():
-    from byokg.contracts import Candidate, MentionLinks
+    from byokg.contracts import Candidate
+    from byokg.contracts import MentionLinks
 
     a = [MentionLinks(mention="m",
                       candidates=(Candidate(id="x", name="X", score=1, method="exact"),))]

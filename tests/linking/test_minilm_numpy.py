@@ -11,9 +11,14 @@ import struct
 import numpy as np
 import pytest
 
-from byokg.errors import ConfigError, ModelNotFoundError
-from byokg.models.embedders import create_embedder, minilm_available
-from byokg.models.minilm import MINILM_CALIBRATION, MiniLM, gelu, read_safetensors
+from byokg.errors import ConfigError
+from byokg.errors import ModelNotFoundError
+from byokg.models.embedders import create_embedder
+from byokg.models.embedders import minilm_available
+from byokg.models.minilm import MINILM_CALIBRATION
+from byokg.models.minilm import MiniLM
+from byokg.models.minilm import gelu
+from byokg.models.minilm import read_safetensors
 
 needs_minilm = pytest.mark.skipif(not minilm_available(), reason="MiniLM weights not installed")
 
@@ -100,7 +105,8 @@ def test_minilm_options_are_checked():
 @pytest.mark.model
 def test_forward_pass_matches_transformers_on_a_tiny_bert(tiny_bert):
     import torch
-    from transformers import AutoTokenizer, BertModel
+    from transformers import AutoTokenizer
+    from transformers import BertModel
 
     texts = ["acme corp", "banana bread", "wynton marsalis new orleans jazz trumpet",
              "city", "river xyz", "", "acme " * 40]

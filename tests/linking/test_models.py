@@ -8,8 +8,11 @@ import pytest
 
 from byokg import registry
 from byokg.config import RunConfig
-from byokg.errors import ConfigError, ModelNotFoundError
-from byokg.models.embedders import create_embedder, default_embedder_name, minilm_available
+from byokg.errors import ConfigError
+from byokg.errors import ModelNotFoundError
+from byokg.models.embedders import create_embedder
+from byokg.models.embedders import default_embedder_name
+from byokg.models.embedders import minilm_available
 from byokg.models.services import Services
 
 

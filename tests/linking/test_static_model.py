@@ -12,10 +12,13 @@ import numpy as np
 import pytest
 
 from byokg import registry
-from byokg.errors import ConfigError, ModelNotFoundError
+from byokg.errors import ConfigError
+from byokg.errors import ModelNotFoundError
 from byokg.models import static
-from byokg.models.calibration import Calibration, measure
-from byokg.models.embedders import create_embedder, minilm_available
+from byokg.models.calibration import Calibration
+from byokg.models.calibration import measure
+from byokg.models.embedders import create_embedder
+from byokg.models.embedders import minilm_available
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "scripts" / "build_static_model.py"

@@ -6,12 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from byokg.config import RunConfig, graph_cache_dir
+from byokg.config import RunConfig
+from byokg.config import graph_cache_dir
 from byokg.graph.open import open_graph
 from byokg.linking.indexes import get_name_index
 from byokg.models import cache as vcache
 from byokg.models import similarity
-from byokg.models.cache import VectorFile, vector_file
+from byokg.models.cache import VectorFile
+from byokg.models.cache import vector_file
 from byokg.models.embedders import LexicalEmbedder
 from byokg.models.services import Services
 from byokg.pipeline.engine import Engine

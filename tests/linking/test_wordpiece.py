@@ -8,7 +8,8 @@ import random
 import pytest
 
 from byokg.errors import ConfigError
-from byokg.models.wordpiece import WordPiece, basic_tokenize
+from byokg.models.wordpiece import WordPiece
+from byokg.models.wordpiece import basic_tokenize
 
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "un", "##aff", "##able", "want",
          "##ed", "run", "##ning", ",", ".", "a", "cafe", "北", "京", "place", "of", "birth",

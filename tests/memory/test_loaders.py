@@ -7,12 +7,16 @@ import re
 
 import numpy as np
 import pytest
-from byokg.backends.memory import GraphBuilder, MemoryGraph, load_path
+from byokg.backends.memory import GraphBuilder
+from byokg.backends.memory import MemoryGraph
+from byokg.backends.memory import load_path
 
-from byokg.errors import ConfigError, InputError
+from byokg.errors import ConfigError
+from byokg.errors import InputError
 from byokg.graph.open import open_graph
 from byokg.io import readers
-from byokg.io.readers import load_csv, load_jsonl
+from byokg.io.readers import load_csv
+from byokg.io.readers import load_jsonl
 
 ROWS = [("Ada", "knows", "Bob"), ("Bob", "lives_in", "Paris"), ("Paris", "capital_of", "France")]
 

@@ -10,14 +10,22 @@ import numpy as np
 import pytest
 
 from byokg import registry
-from byokg.contracts import Direction, Triplet
-from byokg.errors import ConfigError, InputError
+from byokg.contracts import Direction
+from byokg.contracts import Triplet
+from byokg.errors import ConfigError
+from byokg.errors import InputError
 from byokg.graph.csr import CsrView
-from byokg.graph.open import builtin_graph, graph_from_triplets, open_graph
-from byokg.graph.store import BaseGraphStore, Capability, csr_view
+from byokg.graph.open import builtin_graph
+from byokg.graph.open import graph_from_triplets
+from byokg.graph.open import open_graph
+from byokg.graph.store import BaseGraphStore
+from byokg.graph.store import Capability
+from byokg.graph.store import csr_view
 from byokg.hookspecs import hookimpl
 from byokg.io.loading import load_into
-from byokg.io.readers import LoadReport, RowReport, read_sources
+from byokg.io.readers import LoadReport
+from byokg.io.readers import RowReport
+from byokg.io.readers import read_sources
 
 ROWS = [("a", "r", "b"), ("b", "s", "c"), ("c", "r", "a"), ("a", "r", "b")]
 

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from byokg.backends.memory import MemoryGraph, _normalize
+from byokg.backends.memory import MemoryGraph
+from byokg.backends.memory import _normalize
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from byokg.contracts import Direction, Neighborhood, Node, Triplet
+from byokg.contracts import Direction
+from byokg.contracts import Neighborhood
+from byokg.contracts import Node
+from byokg.contracts import Triplet
 from byokg.graph.store import GraphStore
 from byokg.language.text import normalize
 from byokg.testing import triples

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from byokg.backends.memory import load_path
 
-from benchmarks import perf, synthetic
+from benchmarks import perf
+from benchmarks import synthetic
 
 
 def test_deterministic_and_distinct():

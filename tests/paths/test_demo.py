@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from byokg.graph.paths import follow_paths, shortest_paths
+from byokg.graph.paths import follow_paths
+from byokg.graph.paths import shortest_paths
 from byokg.graph.verbalize import verbalize_paths
 
 

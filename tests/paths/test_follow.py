@@ -7,8 +7,10 @@ import random
 
 import pytest
 
-from byokg.contracts import Path, RelationPath
-from byokg.graph.paths import follow_paths, resolve_relations
+from byokg.contracts import Path
+from byokg.contracts import RelationPath
+from byokg.graph.paths import follow_paths
+from byokg.graph.paths import resolve_relations
 from byokg.graph.store import Capability
 
 

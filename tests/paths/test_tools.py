@@ -8,7 +8,10 @@ import pytest
 
 from byokg import registry
 from byokg.config import RunConfig
-from byokg.contracts import Artifacts, Candidate, MentionLinks, RelationPath
+from byokg.contracts import Artifacts
+from byokg.contracts import Candidate
+from byokg.contracts import MentionLinks
+from byokg.contracts import RelationPath
 from byokg.errors import ConfigError
 from byokg.models.services import Services
 from byokg.pipeline.tools import ToolRequest

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from byokg.backends.memory import GraphBuilder, MemoryGraph
-from hypothesis import given, settings
+from byokg.backends.memory import GraphBuilder
+from byokg.backends.memory import MemoryGraph
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from byokg.contracts import Path, Triplet
-from byokg.graph.paths import follow_paths, shortest_paths
-from byokg.graph.verbalize import is_cvt_id, verbalize_paths, verbalize_triplets
+from byokg.contracts import Path
+from byokg.contracts import Triplet
+from byokg.graph.paths import follow_paths
+from byokg.graph.paths import shortest_paths
+from byokg.graph.verbalize import is_cvt_id
+from byokg.graph.verbalize import verbalize_paths
+from byokg.graph.verbalize import verbalize_triplets
 from byokg.language.text import count_tokens
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from byokg.cli import cli, hoist_global_options
+from byokg.cli import cli
+from byokg.cli import hoist_global_options
 
 BYOKG = str(Path(sys.executable).parent / "byokg")
 Q = "Where was Wynton Marsalis born?"

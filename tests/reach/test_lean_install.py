@@ -13,7 +13,9 @@ import shutil
 import subprocess
 import sys
 import tomllib
-from importlib.metadata import PackageNotFoundError, packages_distributions, requires
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import packages_distributions
+from importlib.metadata import requires
 from pathlib import Path
 
 import pytest

@@ -18,18 +18,20 @@ from click.testing import CliRunner
 
 from byokg.cli import cli
 from byokg.config import RunConfig
-from byokg.contracts import Candidate, ContextItem, MentionLinks, Path, Triplet
+from byokg.contracts import Candidate
+from byokg.contracts import ContextItem
+from byokg.contracts import MentionLinks
+from byokg.contracts import Path
+from byokg.contracts import Triplet
 from byokg.errors import InputError
 from byokg.pipeline.answer import Answer
 from byokg.pipeline.engine import Engine
-from byokg.presentation.picture import (
-    MAX_NODES,
-    build_picture,
-    render_fragment,
-    render_page,
-    render_svg,
-    write_page,
-)
+from byokg.presentation.picture import MAX_NODES
+from byokg.presentation.picture import build_picture
+from byokg.presentation.picture import render_fragment
+from byokg.presentation.picture import render_page
+from byokg.presentation.picture import render_svg
+from byokg.presentation.picture import write_page
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 

@@ -8,7 +8,9 @@ import logging
 
 import pytest
 
-from byokg.presentation.termsafe import TerminalSafeFormatter, json_safe, terminal_safe
+from byokg.presentation.termsafe import TerminalSafeFormatter
+from byokg.presentation.termsafe import json_safe
+from byokg.presentation.termsafe import terminal_safe
 
 HOSTILE = {
     "\x1b[2J": "\\x1b[2J",  # CSI: clear screen

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from byokg import registry
-from byokg.cli import cli, main
+from byokg.cli import cli
+from byokg.cli import main
 from byokg.errors import ConfigError
 from byokg.hookspecs import hookimpl
 

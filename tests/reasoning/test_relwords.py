@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from byokg.language.relwords import (
-    agent_noun,
-    base_verb,
-    name_words,
-    participle,
-    past_tense,
-    subject_end,
-    verbalize,
-)
+from byokg.language.relwords import agent_noun
+from byokg.language.relwords import base_verb
+from byokg.language.relwords import name_words
+from byokg.language.relwords import participle
+from byokg.language.relwords import past_tense
+from byokg.language.relwords import subject_end
+from byokg.language.relwords import verbalize
 
 
 @pytest.mark.parametrize("name", ["place_of_birth", "placeOfBirth", "PLACE_OF_BIRTH",

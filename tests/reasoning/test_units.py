@@ -7,7 +7,10 @@ import pytest
 from byokg.plugins.offline.units import structure
 
 from byokg.language.analysis import analyze
-from byokg.language.relwords import converse_noun, end_nouns, hypernym, verbalize
+from byokg.language.relwords import converse_noun
+from byokg.language.relwords import end_nouns
+from byokg.language.relwords import hypernym
+from byokg.language.relwords import verbalize
 
 
 def _units(question: str, *mentions: str, type_word: str | None = None):
@@ -115,7 +118,8 @@ def test_converse_relational_nouns_give_the_backward_reading():
 ])
 def test_the_role_a_prepositional_verb_asks_for(question, mention, role):
     from byokg.plugins.offline.answer_types import expectation
-    from byokg.plugins.offline.chains import prepositional_role, question_verb
+    from byokg.plugins.offline.chains import prepositional_role
+    from byokg.plugins.offline.chains import question_verb
 
     from byokg.language.text import words
     a = analyze(question)

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pydantic
 import pytest
-from byokg.plugins.offline.weights import (
-    WEIGHTS,
-    ChainWeights,
-    ConfidenceModel,
-    OfflineWeights,
-)
+from byokg.plugins.offline.weights import WEIGHTS
+from byokg.plugins.offline.weights import ChainWeights
+from byokg.plugins.offline.weights import ConfidenceModel
+from byokg.plugins.offline.weights import OfflineWeights
 
 from benchmarks import paraphrase_graphs as pg
 from byokg.pipeline.engine import Engine
@@ -44,7 +42,8 @@ def test_the_scorer_reads_the_weights_it_is_given():
     own."""
     v = pg.variant("music", "snake", True, False, per_kind=2)
     store = v.store()
-    from byokg.plugins.offline.chains import Chain, ChainScorer
+    from byokg.plugins.offline.chains import Chain
+    from byokg.plugins.offline.chains import ChainScorer
 
     from byokg.config import RunConfig
     from byokg.language.analysis import analyze

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from byokg.config import RunConfig
-from byokg.language.analysis import analyze, lexical_phrase_score
+from byokg.language.analysis import analyze
+from byokg.language.analysis import lexical_phrase_score
 from byokg.pipeline.engine import Engine
 
 FILMS = {

@@ -8,7 +8,9 @@ import pytest
 
 from byokg import registry
 from byokg.config import RunConfig
-from byokg.contracts import Candidate, MentionLinks, Triplet
+from byokg.contracts import Candidate
+from byokg.contracts import MentionLinks
+from byokg.contracts import Triplet
 from byokg.models.base import prompt_checksum
 from byokg.models.embedders import LexicalEmbedder
 from byokg.models.services import Services

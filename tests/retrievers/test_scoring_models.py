@@ -20,7 +20,9 @@ from byokg.backends.memory import MemoryGraph
 
 from byokg import registry
 from byokg.config import RunConfig
-from byokg.contracts import Candidate, MentionLinks, Triplet
+from byokg.contracts import Candidate
+from byokg.contracts import MentionLinks
+from byokg.contracts import Triplet
 from byokg.language.text import normalize
 from byokg.models.services import Services
 from byokg.pipeline.tools import ToolRequest
@@ -76,7 +78,8 @@ def tiny_cross_encoder(tmp_path_factory, write_bert_tokenizer):
     """A 1-layer BERT cross-encoder with random weights (initializer_range=1.0, so its scores
     spread out), saved as a local model folder and loaded through the ``flag`` reranker."""
     import torch
-    from transformers import BertConfig, BertForSequenceClassification
+    from transformers import BertConfig
+    from transformers import BertForSequenceClassification
 
     words = ("the a of is what where who was were born in place birth director film city "
              "person directed by capital language official country member members married "
@@ -124,7 +127,8 @@ def test_triplet_retrieval_top10_has_the_answer_triplet(demo_store, services, us
 
 
 def test_triplet_index_is_built_once_and_scores_eq10(demo_store, services):
-    from byokg.plugins.scoring.scorers import get_triplet_index, humanize_relation
+    from byokg.plugins.scoring.scorers import get_triplet_index
+    from byokg.plugins.scoring.scorers import humanize_relation
 
     index = get_triplet_index(demo_store, services)
     assert get_triplet_index(demo_store, Services(RunConfig(embedder="minilm"))) is index
@@ -140,7 +144,8 @@ def test_triplet_index_is_built_once_and_scores_eq10(demo_store, services):
 
 
 def test_cross_encoder_orders_the_final_stage(demo_store, services, tiny_cross_encoder):
-    from byokg.plugins.scoring.scorers import rank_subgraph, triplet_texts
+    from byokg.plugins.scoring.scorers import rank_subgraph
+    from byokg.plugins.scoring.scorers import triplet_texts
 
     row = _demo_questions()["demo-027"]
     q, seeds = row["question"], row["topic_entities"]

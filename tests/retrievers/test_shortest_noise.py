@@ -9,8 +9,10 @@ from byokg.backends.memory import MemoryGraph
 
 from byokg import registry
 from byokg.config import RunConfig
-from byokg.contracts import Candidate, MentionLinks
-from byokg.graph.profile import relation_stats, relation_weights
+from byokg.contracts import Candidate
+from byokg.contracts import MentionLinks
+from byokg.graph.profile import relation_stats
+from byokg.graph.profile import relation_weights
 from byokg.language.literals import is_literal_like
 from byokg.models.services import Services
 from byokg.pipeline.tools import ToolRequest
@@ -83,7 +85,8 @@ def test_only_strongly_linked_ends_are_connected():
     ("answers", "relation_paths", True),
 ])
 def test_request_key_reads_only_what_the_tool_uses(reads, changed, repeat):
-    from byokg.contracts import Artifacts, RelationPath
+    from byokg.contracts import Artifacts
+    from byokg.contracts import RelationPath
 
     tool = registry.tools().create("shortest-paths")
     store = _graph()

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.scripted_llm import ScriptedServer, northwind_plans
+from benchmarks.scripted_llm import ScriptedServer
+from benchmarks.scripted_llm import northwind_plans
 from byokg.config import RunConfig
-from byokg.eval.runner import EvalSettings, run_eval
+from byokg.eval.runner import EvalSettings
+from byokg.eval.runner import run_eval
 
 
 @pytest.fixture(scope="module")

@@ -280,7 +280,9 @@ def test_route_prompt_bytes_do_not_depend_on_the_store_order():
     from byokg.plugins.kglinker.prompt import render_schema_for
     from byokg.plugins.routing.shapes import route_prompt
 
-    from byokg.contracts import GraphSchema, NodeLabel, PropertyInfo
+    from byokg.contracts import GraphSchema
+    from byokg.contracts import NodeLabel
+    from byokg.contracts import PropertyInfo
     from byokg.language.analysis import analyze
     from byokg.models.similarity import Similarity
 

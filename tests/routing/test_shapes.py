@@ -4,7 +4,9 @@ over rows (byokg.plugins.routing.shapes), on made-up typed rows that look like n
 from __future__ import annotations
 
 import pytest
-from byokg.plugins.routing.shapes import compute, fit, format_number
+from byokg.plugins.routing.shapes import compute
+from byokg.plugins.routing.shapes import fit
+from byokg.plugins.routing.shapes import format_number
 
 from byokg.contracts import QueryResult
 from byokg.language.analysis import analyze

@@ -9,7 +9,8 @@ import os
 import threading
 
 import pytest
-from serve_helpers import rows, run
+from serve_helpers import rows
+from serve_helpers import run
 
 from byokg.errors import InputError
 
@@ -51,7 +52,8 @@ def test_eval_config_never_holds_secrets(tmp_path, monkeypatch):
     """Finding 4: the Bolt password and the API key were written to the eval's
     ``config.json``, even when the connection failed."""
     from byokg.config import RunConfig
-    from byokg.eval.runner import EvalSettings, run_eval
+    from byokg.eval.runner import EvalSettings
+    from byokg.eval.runner import run_eval
 
     cfg = RunConfig(llm_options={"api_key": SECRET})
     uri = f"bolt://neo4j:{PASSWORD}@127.0.0.1:1/nowhere"
@@ -147,7 +149,8 @@ def test_ids_are_compared_as_written(tmp_path, capsys):
                        "memory:demo")
     assert code == 1, err
     assert "q.jsonl:2" in err and "line 1" in err and "conflict" in err
-    from byokg.commands.batch import BatchSummary, read_questions
+    from byokg.commands.batch import BatchSummary
+    from byokg.commands.batch import read_questions
 
     qfile.write_text('{"id": 1, "question": "A?"}\n{"id": 2, "question": "B?"}\n'
                      '{"id": 1, "question": "A?"}\n{"id": "x", "question": "C?"}\n',

@@ -229,7 +229,8 @@ def test_health_answers_while_every_worker_is_busy():
     from byokg import graph_from_triplets
     from byokg.config import RunConfig
     from byokg.pipeline.engine import Engine
-    from byokg.serve.core import ServeLimits, Service
+    from byokg.serve.core import ServeLimits
+    from byokg.serve.core import Service
     from byokg.serve.http import BackgroundServer
 
     gate = threading.Event()
@@ -384,7 +385,8 @@ def test_serve_prints_the_graph_uri_without_its_password(monkeypatch):
     from byokg.cli import cli
     from byokg.config import RunConfig
     from byokg.pipeline.engine import Engine
-    from byokg.serve import core, http
+    from byokg.serve import core
+    from byokg.serve import http
 
     opened = []
 
@@ -408,12 +410,14 @@ def test_serve_prints_the_graph_uri_without_its_password(monkeypatch):
 
 def test_a_provider_error_body_is_not_relayed(tmp_path):
     """Finding 6 (the server side): a 401 body that echoes the key reaches the log only."""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from http.server import BaseHTTPRequestHandler
+    from http.server import ThreadingHTTPServer
 
     from byokg import graph_from_triplets
     from byokg.config import RunConfig
     from byokg.pipeline.engine import Engine
-    from byokg.serve.core import ServeLimits, Service
+    from byokg.serve.core import ServeLimits
+    from byokg.serve.core import Service
     from byokg.serve.http import BackgroundServer
 
     class Deny(BaseHTTPRequestHandler):

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from serve_helpers import rows, run
+from serve_helpers import rows
+from serve_helpers import run
 
 import byokg.graph.open
 

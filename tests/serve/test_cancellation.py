@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from http.server import ThreadingHTTPServer
 
 import pytest
 
@@ -16,7 +17,8 @@ pytest.importorskip("fastapi")
 from byokg import graph_from_triplets  # noqa: E402
 from byokg.config import RunConfig  # noqa: E402
 from byokg.pipeline.engine import Engine  # noqa: E402
-from byokg.serve.core import ServeLimits, Service  # noqa: E402
+from byokg.serve.core import ServeLimits  # noqa: E402
+from byokg.serve.core import Service  # noqa: E402
 from byokg.serve.http import BackgroundServer  # noqa: E402
 
 pytestmark = pytest.mark.server

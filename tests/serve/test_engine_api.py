@@ -11,7 +11,9 @@ import pytest
 from byokg import graph_from_triplets
 from byokg.config import RunConfig
 from byokg.errors import InputError
-from byokg.pipeline.answer import Answer, Retrieval, StageEvent
+from byokg.pipeline.answer import Answer
+from byokg.pipeline.answer import Retrieval
+from byokg.pipeline.answer import StageEvent
 from byokg.pipeline.engine import Engine
 from byokg.testing import triples
 

@@ -22,9 +22,11 @@ pytest.importorskip("uvicorn")
 
 from byokg import graph_from_triplets  # noqa: E402
 from byokg.config import RunConfig  # noqa: E402
-from byokg.pipeline.answer import Answer, Retrieval  # noqa: E402
+from byokg.pipeline.answer import Answer  # noqa: E402
+from byokg.pipeline.answer import Retrieval  # noqa: E402
 from byokg.pipeline.engine import Engine  # noqa: E402
-from byokg.serve.core import ServeLimits, Service  # noqa: E402
+from byokg.serve.core import ServeLimits  # noqa: E402
+from byokg.serve.core import Service  # noqa: E402
 from byokg.serve.http import BackgroundServer  # noqa: E402
 
 pytestmark = pytest.mark.server

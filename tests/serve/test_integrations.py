@@ -76,7 +76,9 @@ def test_langchain_retriever_from_graph_uri():
 
 def test_llamaindex_retriever_inside_retrieve(engine):
     pytest.importorskip("llama_index.core")
-    from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+    from llama_index.core.schema import NodeWithScore
+    from llama_index.core.schema import QueryBundle
+    from llama_index.core.schema import TextNode
 
     from byokg.integrations.llamaindex import ByokgRetriever
 

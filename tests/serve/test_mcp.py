@@ -14,7 +14,8 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp import ClientSession, StdioServerParameters  # noqa: E402
+from mcp import ClientSession  # noqa: E402
+from mcp import StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
 pytestmark = pytest.mark.server

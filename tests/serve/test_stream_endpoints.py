@@ -11,7 +11,8 @@ import os
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import llm_stub
@@ -24,9 +25,11 @@ pytest.importorskip("uvicorn")
 
 from byokg import graph_from_triplets  # noqa: E402
 from byokg.config import RunConfig  # noqa: E402
-from byokg.pipeline.answer import Answer, Retrieval  # noqa: E402
+from byokg.pipeline.answer import Answer  # noqa: E402
+from byokg.pipeline.answer import Retrieval  # noqa: E402
 from byokg.pipeline.engine import Engine  # noqa: E402
-from byokg.serve.core import ServeLimits, Service  # noqa: E402
+from byokg.serve.core import ServeLimits  # noqa: E402
+from byokg.serve.core import Service  # noqa: E402
 from byokg.serve.http import BackgroundServer  # noqa: E402
 
 pytestmark = pytest.mark.server
@@ -203,7 +206,8 @@ def test_a_client_that_hangs_up_mid_answer_stops_the_llm(served):
 
 
 def _mcp_session(graph: str, fn, *extra: str, env: dict | None = None):
-    from mcp import ClientSession, StdioServerParameters
+    from mcp import ClientSession
+    from mcp import StdioServerParameters
     from mcp.client.stdio import stdio_client
 
     exe = Path(sys.executable).with_name("byokg")

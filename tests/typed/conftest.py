@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from typed_graph import build_bolt, build_kuzu
+from typed_graph import build_bolt
+from typed_graph import build_kuzu
 
 
 @pytest.fixture(scope="session")

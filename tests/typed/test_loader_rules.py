@@ -13,8 +13,12 @@ from click.testing import CliRunner
 from byokg.cli import cli
 from byokg.errors import InputError
 from byokg.io.loading import load_into
-from byokg.io.pgmapping import PGLoadReport, PGMapping
-from byokg.io.readers import Limits, load_csv, load_jsonl, read_sources
+from byokg.io.pgmapping import PGLoadReport
+from byokg.io.pgmapping import PGMapping
+from byokg.io.readers import Limits
+from byokg.io.readers import load_csv
+from byokg.io.readers import load_jsonl
+from byokg.io.readers import read_sources
 
 FIX = "; fix the row, or skip bad rows (--skip-bad-rows, BYOKG_SKIP_BAD_ROWS=1 or skip_bad_rows=True)"
 

@@ -11,7 +11,9 @@ import pytest
 from byokg import registry
 from byokg.config import RunConfig
 from byokg.graph.open import open_graph
-from byokg.linking.numbers import QUESTION_KEY, numbers_agree, value_says
+from byokg.linking.numbers import QUESTION_KEY
+from byokg.linking.numbers import numbers_agree
+from byokg.linking.numbers import value_says
 from byokg.models.budget import CallBudget
 from byokg.models.services import Services
 from byokg.pipeline.engine import Engine

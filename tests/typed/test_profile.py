@@ -11,14 +11,15 @@ import json
 import pytest
 
 from byokg.errors import ConfigError
-from byokg.graph.open import graph_from_triplets, open_graph
-from byokg.graph.profile import (
-    build_profile,
-    cypher_literal,
-    parse_display,
-    profile_graph,
-)
-from byokg.graph.store import GraphSample, LabelSample, SampledNode
+from byokg.graph.open import graph_from_triplets
+from byokg.graph.open import open_graph
+from byokg.graph.profile import build_profile
+from byokg.graph.profile import cypher_literal
+from byokg.graph.profile import parse_display
+from byokg.graph.profile import profile_graph
+from byokg.graph.store import GraphSample
+from byokg.graph.store import LabelSample
+from byokg.graph.store import SampledNode
 
 
 def _label(name: str, rows: list[dict], **kw) -> LabelSample:
@@ -210,7 +211,8 @@ def test_neptune_analytics_profile_through_a_stubber():
     pytest.importorskip("boto3")
     import boto3
     from botocore.response import StreamingBody
-    from botocore.stub import ANY, Stubber
+    from botocore.stub import ANY
+    from botocore.stub import Stubber
     from byokg.backends.neptune import NeptuneAnalyticsGraph
 
     def payload(results):
@@ -260,7 +262,8 @@ def test_neptune_database_profile_through_a_stubber():
     the rest from sampled openCypher rows (its summary has no per-label property types)."""
     pytest.importorskip("boto3")
     import boto3
-    from botocore.stub import ANY, Stubber
+    from botocore.stub import ANY
+    from botocore.stub import Stubber
     from byokg.backends.neptune import NeptuneDatabaseGraph
 
     summary = {"numNodes": 7, "numEdges": 6, "numNodeLabels": 2, "numEdgeLabels": 1,

@@ -7,7 +7,8 @@ import pytest
 
 from byokg.config import RunConfig
 from byokg.graph.open import graph_from_triplets
-from byokg.linking.fuzzy import NameIndex, short_name_ok
+from byokg.linking.fuzzy import NameIndex
+from byokg.linking.fuzzy import short_name_ok
 from byokg.pipeline.engine import Engine
 
 SHORT = ["Go", "C", "R", "UK", "Io", "US", "In", "it", "a", "Jupiter", "Rob Pike", "IT"]

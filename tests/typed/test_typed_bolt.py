@@ -9,14 +9,12 @@ import re
 
 import pytest
 from click.testing import CliRunner
-from typed_graph import (
-    QUESTIONS,
-    TYPED,
-    build_bolt,
-    build_typed_graph,
-    record_calls,
-    repeat_people,
-)
+from typed_graph import QUESTIONS
+from typed_graph import TYPED
+from typed_graph import build_bolt
+from typed_graph import build_typed_graph
+from typed_graph import record_calls
+from typed_graph import repeat_people
 
 from byokg.cli import cli
 from byokg.config import RunConfig

@@ -9,7 +9,9 @@ import re
 
 import pytest
 from click.testing import CliRunner
-from typed_graph import QUESTIONS, TYPED, build_kuzu
+from typed_graph import QUESTIONS
+from typed_graph import TYPED
+from typed_graph import build_kuzu
 
 from byokg.cli import cli
 from byokg.config import RunConfig
@@ -113,7 +115,8 @@ def test_schema_has_types_literals_and_no_python_repr(typed_kuzu_uri):
 
 
 def test_kg_linker_prompt_names_the_display_property(typed_kuzu):
-    from byokg.plugins.kglinker.prompt import linker_prompt, render_schema_for
+    from byokg.plugins.kglinker.prompt import linker_prompt
+    from byokg.plugins.kglinker.prompt import render_schema_for
 
     from byokg.language.analysis import analyze
     from byokg.models.similarity import Similarity
@@ -203,7 +206,9 @@ def test_profile_cached_on_disk_and_rebuilt_when_the_graph_changes(tmp_path, mon
 
 def test_catalogue_queries_do_not_grow_with_the_graph(tmp_path):
     """The same schema with 1x and 3x the nodes: the same number of store queries."""
-    from typed_graph import build_typed_graph, record_calls, repeat_people
+    from typed_graph import build_typed_graph
+    from typed_graph import record_calls
+    from typed_graph import repeat_people
 
     counts = []
     for n, seed in ((1, 1), (3, 2)):

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import llm_stub
 import pytest
-from scholars import SCHOLARS, build_scholars_kuzu, write_scholars_jsonl
+from scholars import SCHOLARS
+from scholars import build_scholars_kuzu
+from scholars import write_scholars_jsonl
 
 from byokg import registry
 from byokg.config import RunConfig
@@ -120,7 +122,10 @@ def test_phrases_derived_from_names_both_ways(scholars_kuzu, scholars_jsonl, cac
 
 
 def test_a_changed_copy_never_answers_from_the_original_s_lookups():
-    from byokg.graph.vocabulary import Lexicon, LexiconEntry, apply_lexicon, derive_vocabulary
+    from byokg.graph.vocabulary import Lexicon
+    from byokg.graph.vocabulary import LexiconEntry
+    from byokg.graph.vocabulary import apply_lexicon
+    from byokg.graph.vocabulary import derive_vocabulary
 
     vocab = derive_vocabulary([("BORN_IN", ("Scholar",), ("City",))], [("Scholar", ())])
     assert vocab.phrases("BORN_IN") and vocab.label("Scholar") is not None  # lookups built
@@ -338,7 +343,8 @@ def test_cache_is_read_and_a_changed_lexicon_rebuilds_the_vocabulary(scholars_ku
 @pytest.mark.parametrize("engine", ["bolt", "falkordb"])
 def test_aliases_over_bolt_and_falkordb(engine, request, cache):
     """The Bolt and FalkorDB backends read the alias column in their node-name query."""
-    from scholars import build_scholars_bolt, build_scholars_falkordb
+    from scholars import build_scholars_bolt
+    from scholars import build_scholars_falkordb
 
     if engine == "bolt":
         pytest.importorskip("neo4j")

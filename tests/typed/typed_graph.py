@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
 FIRST = ["Amara", "Bertil", "Celina", "Dorian", "Elsa", "Fabian", "Greta", "Hugo", "Ilse",
