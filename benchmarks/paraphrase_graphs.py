@@ -33,6 +33,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
 
+from benchmarks.reasoning_graphs import TripleIndex
+
 Hop = tuple[str, bool]  # (relation key, walked backwards)
 STYLES = ("snake", "camel", "dotted", "upper")
 
@@ -491,25 +493,6 @@ def _underscore(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
-class _Index:
-    def __init__(self, facts: Sequence[tuple[str, str, str]]) -> None:
-        self.out: dict[tuple[str, str], list[str]] = defaultdict(list)
-        self.inn: dict[tuple[str, str], list[str]] = defaultdict(list)
-        for h, r, t in facts:
-            self.out[(h, r)].append(t)
-            self.inn[(t, r)].append(h)
-
-    def step(self, node: str, hop: Hop) -> list[str]:
-        rel, back = hop
-        return self.inn.get((node, rel), []) if back else self.out.get((node, rel), [])
-
-    def walk(self, start: str, hops: Sequence[Hop]) -> list[str]:
-        walks = [(start,)]
-        for hop in hops:
-            walks = [(*w, n) for w in walks for n in self.step(w[-1], hop) if n not in w]
-        return sorted({w[-1] for w in walks})
-
-
 # --------------------------------------------------------------------------- questions
 
 
@@ -579,7 +562,7 @@ def _chains(dom: Domain, k: int) -> list[tuple[Hop, ...]]:
 
 def _questions(dom: Domain, facts, types, names: dict[str, str], rng: random.Random,
                n: dict[str, int]) -> list[Question]:
-    idx = _Index(facts)
+    idx = TripleIndex(facts)
     rel = {r.key: r for r in dom.rels}
     by_type: dict[str, list[str]] = defaultdict(list)
     for e, t in types.items():
@@ -595,7 +578,7 @@ def _questions(dom: Domain, facts, types, names: dict[str, str], rng: random.Ran
             first = rel[hops[0][0]]
             start_type = first.tail if hops[0][1] else first.head
             topic = rng.choice(by_type[start_type])
-            gold = [g for g in idx.walk(topic, hops) if g != topic]
+            gold = [g for g in idx.walk(topic, hops, cap=None) if g != topic]
             if not gold or len(gold) > 25:
                 continue
             text: str | None = names[topic]
@@ -611,7 +594,7 @@ def _questions(dom: Domain, facts, types, names: dict[str, str], rng: random.Ran
     return out
 
 
-def _conjunctions(dom: Domain, idx: _Index, by_type, names, rng: random.Random,
+def _conjunctions(dom: Domain, idx: TripleIndex, by_type, names, rng: random.Random,
                   n: int) -> list[Question]:
     """"which musician plays the cello and comes from Aldwick?": two clauses about one head
     type, the gold the heads both are true of."""
