@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -166,24 +167,28 @@ def questions(d: Data, st: Style) -> list[tuple[str, str, str]]:
     L, R, p = st.labels, st.rels, st.p  # noqa: N806 - short names for long query text
     town = {t["town_id"]: t["town_name"] for t in d.towns}
     out: list[tuple[str, str, str]] = []
-    for i, f in enumerate(d.festivals[:2]):
-        q = [f"In which town was {f['fest_name']} held?",
-             f"Where did the {f['fest_name']} take place?"][i % 2]
-        out.append(("town-of", q, f"MATCH (f:{L['festival']} {{{p('fest_name')}: "
-                    f"'{f['fest_name']}'}})-[:{R['held']}]->(t:{L['town']}) "
-                    f"RETURN t.{p('town_name')}"))
-    for i, f in enumerate(d.festivals[2:4]):
-        q = [f"Which artists performed at {f['fest_name']}?",
-             f"Who played at the {f['fest_name']}?"][i % 2]
-        out.append(("lineup", q, f"MATCH (a:{L['artist']})-[:{R['performed']}]->"
-                    f"(f:{L['festival']} {{{p('fest_name')}: '{f['fest_name']}'}}) "
-                    f"RETURN a.{p('artist_name')}"))
-    for i, f in enumerate(d.festivals[4:6]):
-        q = [f"Who headlined {f['fest_name']}?",
-             f"Which act was the headliner of the {f['fest_name']}?"][i % 2]
-        out.append(("headliner", q, f"MATCH (a:{L['artist']})-[r:{R['performed']}]->"
-                    f"(f:{L['festival']} {{{p('fest_name')}: '{f['fest_name']}'}}) "
-                    f"WHERE r.{p('slot')} = 'headliner' RETURN a.{p('artist_name')}"))
+
+    def fest(name: str) -> str:  # the festival node pattern, matched by name
+        return f"(f:{L['festival']} {{{p('fest_name')}: '{name}'}})"
+
+    def per_festival(tpl: str, festivals: list[dict[str, Any]], wordings: tuple[str, str],
+                     query: Callable[[str], str]) -> None:
+        for i, f in enumerate(festivals):
+            name = f["fest_name"]
+            out.append((tpl, wordings[i % 2].format(name), query(name)))
+
+    per_festival("town-of", d.festivals[:2],
+                 ("In which town was {} held?", "Where did the {} take place?"),
+                 lambda n: f"MATCH {fest(n)}-[:{R['held']}]->(t:{L['town']}) "
+                           f"RETURN t.{p('town_name')}")
+    per_festival("lineup", d.festivals[2:4],
+                 ("Which artists performed at {}?", "Who played at the {}?"),
+                 lambda n: f"MATCH (a:{L['artist']})-[:{R['performed']}]->{fest(n)} "
+                           f"RETURN a.{p('artist_name')}")
+    per_festival("headliner", d.festivals[4:6],
+                 ("Who headlined {}?", "Which act was the headliner of the {}?"),
+                 lambda n: f"MATCH (a:{L['artist']})-[r:{R['performed']}]->{fest(n)} "
+                           f"WHERE r.{p('slot')} = 'headliner' RETURN a.{p('artist_name')}")
     for i, g in enumerate(GENRES[:2]):  # 40 answers each: more than a reply's 30 items
         q = [f"Which artists play {g}?", f"List every {g} performer."][i % 2]
         out.append(("genre-list", q, f"MATCH (a:{L['artist']}) WHERE a.{p('genre')} = '{g}' "
@@ -207,11 +212,9 @@ def questions(d: Data, st: Style) -> list[tuple[str, str, str]]:
         out.append(("count-region", q, f"MATCH (f:{L['festival']})-[:{R['held']}]->"
                     f"(:{L['town']})-[:{R['region']}]->(r:{L['region']} "
                     f"{{{p('region_name')}: '{reg['region_name']}'}}) RETURN count(f)"))
-    for i, f in enumerate(d.festivals[6:8]):
-        q = [f"What is the capacity of {f['fest_name']}?",
-             f"How many people can the {f['fest_name']} hold?"][i % 2]
-        out.append(("capacity", q, f"MATCH (f:{L['festival']} {{{p('fest_name')}: "
-                    f"'{f['fest_name']}'}}) RETURN f.{p('capacity')}"))
+    per_festival("capacity", d.festivals[6:8],
+                 ("What is the capacity of {}?", "How many people can the {} hold?"),
+                 lambda n: f"MATCH {fest(n)} RETURN f.{p('capacity')}")
     for i, k in enumerate([3, 5]):
         q = [f"Which {k} festivals had the largest capacity?",
              f"Name the top {k} festivals by capacity."][i % 2]
