@@ -27,6 +27,8 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.kuzu_files import new_database
+
 FIRST = ["Ada", "Bo", "Cleo", "Dex", "Eira", "Finn", "Gia", "Hal", "Iko", "Juno", "Kai", "Lux",
          "Mika", "Nell", "Oz", "Pia", "Quin", "Rhea", "Sol", "Tove"]
 LAST = ["Vantablack", "Quasar", "Moth", "Ember", "Static", "Lagoon", "Driftwood", "Halcyon",
@@ -256,48 +258,40 @@ def build(path: str | Path, style: str = "camel", d: Data | None = None
           ) -> tuple[str, list[Question]]:
     """The graph as a Kùzu database at ``path`` in ``style``; its URI and its questions with
     the gold rows their queries return on it."""
-    import kuzu
-
     st, d = STYLES[style], d or generate()
     L, R, p = st.labels, st.rels, st.p  # noqa: N806
-    db = kuzu.Database(str(path))
-    c = kuzu.Connection(db)
-    for q in _ddl(st):
-        c.execute(q)
+    with new_database(path, _ddl(st)) as c:
+        def create(label: str, keys: list[str], rows: list[dict[str, Any]]) -> None:
+            sets = ", ".join(f"{p(k)}: $v{i}" for i, k in enumerate(keys))
+            for r in rows:
+                c.execute(f"CREATE (:{label} {{{sets}}})", {f"v{i}": r[k] for i, k in enumerate(keys)})
 
-    def create(label: str, keys: list[str], rows: list[dict[str, Any]]) -> None:
-        sets = ", ".join(f"{p(k)}: $v{i}" for i, k in enumerate(keys))
-        for r in rows:
-            c.execute(f"CREATE (:{label} {{{sets}}})", {f"v{i}": r[k] for i, k in enumerate(keys)})
+        create(L["artist"], ["artist_id", "artist_name", "born", "genre"], d.artists)
+        create(L["festival"], ["fest_id", "fest_name", "starts", "capacity"],
+               [{**f, "starts": f["starts"].strftime(st.date_text)} for f in d.festivals])
+        create(L["town"], ["town_id", "town_name", "population"], d.towns)
+        create(L["region"], ["region_id", "region_name"], d.regions)
 
-    create(L["artist"], ["artist_id", "artist_name", "born", "genre"], d.artists)
-    create(L["festival"], ["fest_id", "fest_name", "starts", "capacity"],
-           [{**f, "starts": f["starts"].strftime(st.date_text)} for f in d.festivals])
-    create(L["town"], ["town_id", "town_name", "population"], d.towns)
-    create(L["region"], ["region_id", "region_name"], d.regions)
+        def link(rel: str, a: tuple[str, str], b: tuple[str, str], rows: list[tuple],
+                 props: tuple[str, ...] = ()) -> None:
+            sets = ", ".join(f"{p(k)}: $v{i}" for i, k in enumerate(props))
+            q = (f"MATCH (a:{a[0]} {{{p(a[1])}: $a}}), (b:{b[0]} {{{p(b[1])}: $b}}) "
+                 f"CREATE (a)-[:{rel}{' {' + sets + '}' if props else ''}]->(b)")
+            for r in rows:
+                c.execute(q, {"a": r[0], "b": r[1], **{f"v{i}": v for i, v in enumerate(r[2:])}})
 
-    def link(rel: str, a: tuple[str, str], b: tuple[str, str], rows: list[tuple],
-             props: tuple[str, ...] = ()) -> None:
-        sets = ", ".join(f"{p(k)}: $v{i}" for i, k in enumerate(props))
-        q = (f"MATCH (a:{a[0]} {{{p(a[1])}: $a}}), (b:{b[0]} {{{p(b[1])}: $b}}) "
-             f"CREATE (a)-[:{rel}{' {' + sets + '}' if props else ''}]->(b)")
-        for r in rows:
-            c.execute(q, {"a": r[0], "b": r[1], **{f"v{i}": v for i, v in enumerate(r[2:])}})
-
-    link(R["performed"], (L["artist"], "artist_id"), (L["festival"], "fest_id"), d.performed,
-         ("slot", "minutes"))
-    link(R["held"], (L["festival"], "fest_id"), (L["town"], "town_id"), d.held)
-    link(R["region"], (L["town"], "town_id"), (L["region"], "region_id"), d.in_region)
-    link(R["from"], (L["artist"], "artist_id"), (L["town"], "town_id"), d.comes_from)
-    out = []
-    for n, (tpl, text, query) in enumerate(questions(d, st)):
-        res = c.execute(query)
-        rows = []
-        while res.has_next():
-            rows.append(tuple(_plain(v) for v in res.get_next()))
-        out.append(Question(f"{style}-{n + 1:02d}", tpl, text, query, tuple(rows)))
-    c.close()
-    db.close()
+        link(R["performed"], (L["artist"], "artist_id"), (L["festival"], "fest_id"), d.performed,
+             ("slot", "minutes"))
+        link(R["held"], (L["festival"], "fest_id"), (L["town"], "town_id"), d.held)
+        link(R["region"], (L["town"], "town_id"), (L["region"], "region_id"), d.in_region)
+        link(R["from"], (L["artist"], "artist_id"), (L["town"], "town_id"), d.comes_from)
+        out = []
+        for n, (tpl, text, query) in enumerate(questions(d, st)):
+            res = c.execute(query)
+            rows = []
+            while res.has_next():
+                rows.append(tuple(_plain(v) for v in res.get_next()))
+            out.append(Question(f"{style}-{n + 1:02d}", tpl, text, query, tuple(rows)))
     return f"kuzu:{path}", out
 
 
