@@ -52,7 +52,8 @@ def snapshot_path(root: Path, sources: Sequence[str | os.PathLike[str]], *,
         "columns": list(columns) if columns else None, "limits": asdict(limits),
         "files": [[p, s.st_size, s.st_mtime_ns] for p, s in stats],
     }, sort_keys=True)
-    return root / "graphs" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.npz"
+    ident = hashlib.sha256(json.dumps([p for p, _ in stats]).encode()).hexdigest()[:16]
+    return root / "graphs" / f"{ident}-{hashlib.sha256(key.encode()).hexdigest()[:32]}.npz"
 
 
 def _source_digest(file: str | None) -> str:
@@ -112,6 +113,10 @@ def save_snapshot(path: Path, table: TripleTable, report: LoadReport) -> bool:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        ident = path.name.split("-", 1)[0]
+        for old in path.parent.glob(f"{ident}-*.npz"):  # the same files' earlier versions
+            if old != path:
+                old.unlink(missing_ok=True)
         return True
     except (OSError, TypeError, ValueError) as exc:
         log.debug("graph snapshot not kept: %s", exc)

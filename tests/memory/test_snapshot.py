@@ -94,7 +94,7 @@ def test_changed_file_or_options_parse_again(tmp_path, cache):
              for t in h.triplets}
     assert likes == {("person_1", "town_2")}
     assert _facts(after) != _facts(before)
-    assert len(_snapshots(cache)) == 2  # one per version of the file; the old is never read
+    assert len(_snapshots(cache)) == 1  # the new version's copy replaced the old one
 
 
 def test_warnings_of_the_parse_come_back_with_the_snapshot(tmp_path, cache, caplog):
