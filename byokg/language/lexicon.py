@@ -88,6 +88,15 @@ QUESTION_WORD_HINTS: dict[str, tuple[str, ...]] = {
     "who": ("person", "people"),
     "whom": ("person", "people"),
 }
+# prepositions that say a relation of their own when they are the question's predicate: a
+# thing is *about* its topic ("which films are about X", "what is X about", "which papers
+# are about X", "songs about love"); the words are what English calls such a relation on
+# any catalogue (a paper's subject, a song's theme, a post's tags, an article's keywords)
+PREPOSITION_SENSES: dict[str, tuple[str, ...]] = {
+    "about": ("topic", "subject", "theme", "keyword", "tag"),
+    "regarding": ("topic", "subject", "theme", "keyword", "tag"),
+    "concerning": ("topic", "subject", "theme", "keyword", "tag"),
+}
 # the kind of answer a question word asks for
 QUESTION_WORD_KINDS: dict[str, str] = {"when": "date", "who": "person", "whom": "person",
                                        "where": "place"}
