@@ -527,8 +527,7 @@ class ChainScorer:
                      al: Alignment) -> bool:
         """Whether each step of an out-and-back is said by a unit of its own, one of them
         naming the relation by its letters ("the films *directed* by the *director* of X",
-        "the films *starred* by the *actors* of X"). Two units side by side are one noun
-        phrase said once ("the *primary* *language* of X": a modifier and the type word)."""
+        "the films *starred* by the *actors* of X")."""
         w = self.w
         for a, b in itertools.pairwise(range(len(steps))):
             ra, rb = {hops[i][0] for i in steps[a]}, {hops[i][0] for i in steps[b]}
@@ -538,7 +537,7 @@ class ChainScorer:
             ua, ub = al.reps[a] if a < len(al.reps) else None, al.reps[b] if b < len(al.reps) \
                 else None
             if ua is None or ub is None or ua == ub or self.units[ua].implied or self.units[
-                    ub].implied or _adjacent(self.units[ua], self.units[ub]):
+                    ub].implied:
                 return False
             for r in same:
                 if any(self._us.get((u, r), 0.0) < w.said_min for u in (ua, ub)):
@@ -751,11 +750,6 @@ def literal_join(chain: Chain) -> bool:
     mid = chain.literal_middle
     return any(a[0] == b[0] and a[1] != b[1] and i < len(mid) and mid[i]
                for i, (a, b) in enumerate(itertools.pairwise(chain.hops)))
-
-
-def _adjacent(a: Unit, b: Unit) -> bool:
-    """Whether two units stand side by side in the question, no word between them."""
-    return a.end + 1 == b.start or b.end + 1 == a.start
 
 
 def is_mirrored(hops: Sequence[Hop]) -> bool:
