@@ -181,6 +181,7 @@ class MemoryGraph(BaseGraphStore):
         """The graph of a table read by :mod:`byokg.io.readers` (its columns used as they
         are, no copies; the CSR indexes of both directions built here)."""
         self.uri = uri
+        self.table = table  # what it was built from (a subclass or a copy starts from it)
         self._ids, self._index = table.node_ids, table.node_index
         self._rels, self._rel_index = table.rel_names, table.rel_index
         heads, rels, tails = table.heads, table.rels, table.tails

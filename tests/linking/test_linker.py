@@ -122,9 +122,7 @@ class SearchableFake(MemoryGraph):
 
 def fake_store():
     base = graph(uri="memory:fake")
-    return SearchableFake(uri="memory:fake", node_ids=base._ids, node_index=base._index,
-                          rel_names=base._rels, rel_index=base._rel_index, heads=base.heads,
-                          rels=base.rels, tails=base.tails)
+    return SearchableFake(base.table, "memory:fake")
 
 
 def test_store_fulltext_and_vector_replace_local_indexes():
@@ -186,9 +184,7 @@ def test_fulltext_misses_fall_back_to_local_index():
             return {t: [] for t in texts}
 
     base = graph(uri="memory:miss")
-    store = Missing(uri="memory:miss", node_ids=base._ids, node_index=base._index,
-                    rel_names=base._rels, rel_index=base._rel_index, heads=base.heads,
-                    rels=base.rels, tails=base.tails)
+    store = Missing(base.table, "memory:miss")
     out = EntityLinker().link(["Wynton Marsalls"], store=store, services=Services(),
                               params=EntityLinkerParams(method="fuzzy"))
     assert out[0].candidates[0].id == "Wynton Marsalis"

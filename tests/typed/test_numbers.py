@@ -140,9 +140,7 @@ def test_a_full_text_store_completes_names_without_a_local_index():
             self.calls.append("fulltext")
             return {t: [(i, 5.0) for i in self._ids if i.split()[0] in t] for t in texts}
 
-    store = FullText(uri=base.uri, node_ids=base._ids, node_index=base._index,
-                     rel_names=base._rels, rel_index=base._rel_index, heads=base.heads,
-                     rels=base.rels, tails=base.tails)
+    store = FullText(base.table, base.uri)
     services = Services(RunConfig()).for_question(CallBudget(None))
     services.put(QUESTION_KEY, "Who won the chemistry prize in 1903?")
     linker = registry.tools().create("entity-linker")
