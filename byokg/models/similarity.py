@@ -27,6 +27,7 @@ from byokg.language.analysis import QuestionAnalysis
 from byokg.language.analysis import humanize_relation
 from byokg.language.analysis import lexical_phrase_score
 from byokg.language.analysis import lexical_relation_scores
+from byokg.language.lexicon import MENTION_PLACEHOLDER
 from byokg.language.relwords import end_nouns
 from byokg.language.relwords import singular
 from byokg.language.relwords import verbalize
@@ -148,6 +149,20 @@ def relation_texts(name: str) -> tuple[str, ...]:
                                 *nouns]))
 
 
+@functools.lru_cache(maxsize=65536)
+def chain_reading(hops: tuple[tuple[str, bool], ...]) -> str:
+    """A relation chain read as English from its question entity outwards, the entity written
+    as :data:`~byokg.language.lexicon.MENTION_PLACEHOLDER`: each hop's first phrase along its
+    direction (:func:`byokg.language.relwords.verbalize`), "X born in located in" for
+    ``place_of_birth`` then ``located_in``. What a contextual model compares with the question
+    (:meth:`Similarity.reading_scores`)."""
+    parts = [MENTION_PLACEHOLDER]
+    for rel, inv in hops:
+        along = verbalize(rel).along(inv)
+        parts.append(along[0] if along else humanize_relation(rel))
+    return " ".join(parts)
+
+
 class Similarity:
     """One question's similarity work, memoised (thread-safe: tools of a round share it).
 
@@ -168,7 +183,8 @@ class Similarity:
         self._model: Any = None
         self._model_known = False
         self._scale: Scale | None = None
-        self._question_vec: dict[tuple[tuple[int, int], ...], Any] = {}
+        self._question_vec: dict[tuple[Any, ...], Any] = {}
+        self._hop_vec: dict[str, Any] = {}  # relation -> its texts' mean vector, normalised
         self._unit: dict[tuple[str, str, int], float] = {}
         self._stats: dict[tuple[str, int], tuple[float, float]] = {}
         self._sides: dict[tuple[str, str], tuple[float, float]] = {}
@@ -181,6 +197,13 @@ class Similarity:
             self._scale = Scale(self._model) if self._model is not None else None
             self._model_known = True
         return self._model
+
+    @property
+    def contextual(self) -> bool:
+        """Whether the model of meaning reads a text in context (a transformer such as MiniLM),
+        not as its words' vectors pooled (the static model, the lexical one). An embedder says
+        so with a ``contextual`` attribute; one without it is taken to be a transformer."""
+        return self.model is not None and bool(getattr(self.model, "contextual", True))
 
     @property
     def scale(self) -> Scale:
@@ -447,23 +470,27 @@ class Similarity:
         return out
 
     # ------------------------------------------------------------------ chains
-    def question_vector(self, masks: Sequence[tuple[int, int]] = ()) -> Any:
+    def question_vector(self, masks: Sequence[tuple[int, int]] = (), *,
+                        placeholder: bool = False) -> Any:
         """The question's vector with the character spans ``masks`` (its entity mentions)
-        left out (memoised per mask set); None without a model."""
+        left out, or written as :data:`~byokg.language.lexicon.MENTION_PLACEHOLDER` with
+        ``placeholder`` (memoised per mask set); None without a model."""
         emb = self.model
         if emb is None:
             return None
-        key = tuple(sorted(masks))
+        key = (placeholder, *sorted(masks))
         with self._lock:
             got = self._question_vec.get(key)
         if got is None:
             q = self.analysis.question
             parts, at = [], 0
-            for s, e in key:
+            for s, e in sorted(masks):
                 parts.append(q[at:s])
+                if placeholder:
+                    parts.append(MENTION_PLACEHOLDER)
                 at = max(at, e)
             parts.append(q[at:])
-            text = " ".join(" ".join(parts).split()) or q
+            text = ("".join(parts) if placeholder else " ".join(" ".join(parts).split())) or q
             got = encode_cached(emb, [text])[0]
             with self._lock:
                 self._question_vec[key] = got
@@ -474,7 +501,8 @@ class Similarity:
         """How well the question (its mentions masked) says a relation chain read as English,
         in [0, 1]: the calibrated cosine of the question's vector with the sum of the hops'
         vectors, each hop the mean of its relation's :func:`relation_texts` (read both ways:
-        "the birthplace of X" and "where was X born" say one relation). 0 without a model."""
+        "the birthplace of X" and "where was X born" say one relation). 0 without a model.
+        Each relation's vector is made once per question."""
         emb = self.model
         if emb is None or not hops:
             return 0.0
@@ -483,15 +511,31 @@ class Similarity:
         qv = self.question_vector(masks)
         total = None
         for rel, _inv in hops:
-            vecs = self.encode(emb, list(self.relation_texts(rel)))
-            v = vecs.mean(axis=0)
-            n = float(np.linalg.norm(v))
-            v = v / n if n > 0 else v
+            v = self._hop_vec.get(rel)
+            if v is None:
+                v = self.encode(emb, list(self.relation_texts(rel))).mean(axis=0)
+                n = float(np.linalg.norm(v))
+                v = self._hop_vec[rel] = v / n if n > 0 else v
             total = v if total is None else total + v
         n = float(np.linalg.norm(total)) if total is not None else 0.0
         if n == 0.0:
             return 0.0
         return self.scale(float(qv @ (total / n)))
+
+    def reading_scores(self, chains: Sequence[Sequence[tuple[str, bool]]],
+                       masks: Sequence[tuple[int, int]] = ()) -> list[float]:
+        """The cosine of the question, its mentions (character spans ``masks``) written as
+        :data:`~byokg.language.lexicon.MENTION_PLACEHOLDER`, with each chain's
+        :func:`chain_reading`: one sentence against another, which only a contextual model
+        (:attr:`contextual`) reads as more than its words. The question is embedded once per
+        mask set; a chain's reading is embedded once per embedder (and kept in the graph's
+        vector file). Zeros without a model."""
+        emb = self.model
+        if emb is None or not chains:
+            return [0.0] * len(chains)
+        qv = self.question_vector(masks, placeholder=True)
+        vecs = self.encode(emb, [chain_reading(tuple(h)) for h in chains])
+        return [float(c) for c in (vecs @ qv).tolist()]
 
     def _floors(self, emb: Any, ws: list[str], vocabulary: Sequence[str]) -> dict[str, float]:
         """Per word, the cosine from which it starts to say a relation (see

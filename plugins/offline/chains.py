@@ -605,6 +605,33 @@ class ChainScorer:
             return 0.0
         return self.similarity.chain_meaning(list(hops), self.mask_spans)
 
+    def rerank(self, chains: list[Chain]) -> bool:
+        """With a contextual model (:attr:`~byokg.models.similarity.Similarity.contextual`),
+        let the question read as a sentence break near ties: the chains of the best chain's
+        length scoring within ``reading_band`` of it are compared with the question (its
+        mentions as a placeholder) each read as English from its mention outwards
+        (:meth:`~byokg.models.similarity.Similarity.reading_scores`: "where was X born"
+        against "X born in located in"), and the best read leads by ``reading_lead``. ``chains``
+        must be sorted best first; True when the lead changed. A static model reads a sentence
+        as its words, which the unit scorer has already weighed: nothing changes with it."""
+        w = self.w
+        if not chains or w.reading_band <= 0.0 or not self.similarity.contextual:
+            return False
+        top = chains[0]
+        near = [c for c in chains[:self.weights.caps.reading_chains]
+                if c.ends and len(c.hops) == len(top.hops)
+                and c.score >= top.score - w.reading_band]
+        if len(near) < 2:
+            return False
+        read = self.similarity.reading_scores([c.hops for c in near], self.mask_spans)
+        for c, r in zip(near, read, strict=True):
+            c.parts["reading"] = round(r, 4)
+        best = max(range(len(near)), key=lambda i: read[i])
+        if best == 0:
+            return False
+        near[best].score = top.score + w.reading_lead
+        return True
+
     @functools.cached_property
     def mask_spans(self) -> tuple[tuple[int, int], ...]:
         return tuple(sorted(self.mentions.values()))
@@ -848,6 +875,8 @@ def enumerate_chains(store: GraphStore, mentions: dict[str, list[str]], scorer: 
         for c in result:
             scorer.score(c)
     result.sort(key=lambda c: (-c.score, len(c.hops), c.mention, c.hops))
+    if scorer.rerank(result):
+        result.sort(key=lambda c: (-c.score, len(c.hops), c.mention, c.hops))
     out.chains = result
     return out
 

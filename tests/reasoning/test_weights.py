@@ -85,3 +85,54 @@ def test_confidence_separates_right_from_wrong_answers():
         (right if first in q.answers else wrong).append(a.confidence)
     assert right and wrong
     assert sum(right) / len(right) > sum(wrong) / len(wrong) + 0.1
+
+
+def _tied(embedder: str, question: str, hops: list[tuple[str, bool]], scores: list[float]):
+    from byokg.plugins.offline.chains import Chain
+    from byokg.plugins.offline.chains import ChainScorer
+
+    from byokg.config import RunConfig
+    from byokg.language.analysis import analyze
+    from byokg.models.services import Services
+    from byokg.models.similarity import Similarity
+
+    sim = Similarity(analyze(question), Services(RunConfig(embedder=embedder)))
+    scorer = ChainScorer(sim, mentions={"Ada Quill": (question.index("Ada"),
+                                                      question.index("Ada") + 9)},
+                         relations=["place_of_birth", "employer", "spouse", "occupation"])
+    chains = []
+    for (rel, inv), s in zip(hops, scores, strict=True):
+        c = Chain(mention="Ada Quill", hops=((rel, inv),), ends={rel: 1}, score=s)
+        chains.append(c)
+    return scorer, chains
+
+
+@pytest.mark.model
+def test_a_contextual_model_breaks_near_ties_by_reading_the_chain():
+    """MiniLM reads "where was X born" closer to "X born in" than to "X employer": of two
+    chains within the reading band, the one the question says as a sentence leads; a chain
+    of another length or out of the band is left alone, and a static model changes nothing
+    (it reads a sentence as its words, which the unit scorer has weighed already)."""
+    from byokg.models.embedders import minilm_available
+    from byokg.models.similarity import chain_reading
+
+    if not minilm_available():
+        pytest.skip("MiniLM's weights are not installed")
+    read = chain_reading((("place_of_birth", False), ("children", True)))
+    assert read.startswith("X ") and "birth" in read and read.endswith("children of")
+    band = WEIGHTS.chain.reading_band
+    q = "Where was Ada Quill born?"
+    hops = [("employer", False), ("place_of_birth", False), ("spouse", False)]
+    scorer, chains = _tied("minilm", q, hops, [0.5, 0.5 - band / 2, 0.5 - 2 * band])
+    assert scorer.similarity.contextual
+    assert scorer.rerank(chains)
+    assert chains[1].score == pytest.approx(0.5 + WEIGHTS.chain.reading_lead)
+    assert chains[0].score == 0.5 and chains[2].score == 0.5 - 2 * band
+    assert "reading" in chains[0].parts and "reading" not in chains[2].parts
+    # out of the band: the unit scorer's order stands
+    scorer, chains = _tied("minilm", q, hops[:2], [0.5, 0.5 - 2 * band])
+    assert not scorer.rerank(chains) and chains[1].score == 0.5 - 2 * band
+    # the static model: no rerank
+    scorer, chains = _tied("static", q, hops[:2], [0.5, 0.5 - band / 2])
+    assert not scorer.similarity.contextual
+    assert not scorer.rerank(chains) and [c.score for c in chains] == [0.5, 0.5 - band / 2]
