@@ -16,6 +16,7 @@ embedder that is gone takes its vectors with it).
 from __future__ import annotations
 
 import functools
+import itertools
 import threading
 import weakref
 from collections.abc import Callable
@@ -46,6 +47,7 @@ COSINE_FLOOR = 0.3  # an embedder without a calibration: a cosine counts from he
 COSINE_SPAN = 0.38  # ... and is a full match at FLOOR + SPAN (MiniLM's landmarks)
 TOPICAL_QUANTILE = 0.75  # a word's own floor: this quantile of its cosines to the graph's relations
 RELATION_TEXTS = 2  # phrases per direction a relation is read as (besides its own words)
+READING_PHRASES = 2  # phrases per hop a chain is read with as a sentence (every combination)
 VOCABULARY_TEXTS = 8  # phrases per relation read from the graph's vocabulary (lexicon, LLM)
 FLOOR_VOCABULARY = 4  # relations from which a word's topical floor is measured
 PRIOR_NAMES = 8  # a word's cosines to a graph's names are shrunk towards unrelated pairs
@@ -150,17 +152,18 @@ def relation_texts(name: str) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=65536)
-def chain_reading(hops: tuple[tuple[str, bool], ...]) -> str:
+def chain_readings(hops: tuple[tuple[str, bool], ...]) -> tuple[str, ...]:
     """A relation chain read as English from its question entity outwards, the entity written
-    as :data:`~byokg.language.lexicon.MENTION_PLACEHOLDER`: each hop's first phrase along its
-    direction (:func:`byokg.language.relwords.verbalize`), "X born in located in" for
-    ``place_of_birth`` then ``located_in``. What a contextual model compares with the question
-    (:meth:`Similarity.reading_scores`)."""
-    parts = [MENTION_PLACEHOLDER]
+    as :data:`~byokg.language.lexicon.MENTION_PLACEHOLDER`: each hop by one of its first
+    :data:`READING_PHRASES` phrases along its direction
+    (:func:`byokg.language.relwords.verbalize`), every combination ("X born in located in",
+    "X place of birth located in" for ``place_of_birth`` then ``located_in``). What a
+    contextual model compares with the question (:meth:`Similarity.reading_scores`)."""
+    options = []
     for rel, inv in hops:
-        along = verbalize(rel).along(inv)
-        parts.append(along[0] if along else humanize_relation(rel))
-    return " ".join(parts)
+        along = verbalize(rel).along(inv)[:READING_PHRASES]
+        options.append(along or (humanize_relation(rel),))
+    return tuple(" ".join((MENTION_PLACEHOLDER, *c)) for c in itertools.product(*options))
 
 
 class Similarity:
@@ -525,17 +528,19 @@ class Similarity:
     def reading_scores(self, chains: Sequence[Sequence[tuple[str, bool]]],
                        masks: Sequence[tuple[int, int]] = ()) -> list[float]:
         """The cosine of the question, its mentions (character spans ``masks``) written as
-        :data:`~byokg.language.lexicon.MENTION_PLACEHOLDER`, with each chain's
-        :func:`chain_reading`: one sentence against another, which only a contextual model
+        :data:`~byokg.language.lexicon.MENTION_PLACEHOLDER`, with each chain's best
+        :func:`chain_readings`: one sentence against another, which only a contextual model
         (:attr:`contextual`) reads as more than its words. The question is embedded once per
-        mask set; a chain's reading is embedded once per embedder (and kept in the graph's
-        vector file). Zeros without a model."""
+        mask set; a reading once per embedder (and kept in the graph's vector file), in one
+        batch. Zeros without a model."""
         emb = self.model
         if emb is None or not chains:
             return [0.0] * len(chains)
         qv = self.question_vector(masks, placeholder=True)
-        vecs = self.encode(emb, [chain_reading(tuple(h)) for h in chains])
-        return [float(c) for c in (vecs @ qv).tolist()]
+        readings = [chain_readings(tuple(h)) for h in chains]
+        flat = list(dict.fromkeys(t for rs in readings for t in rs))
+        cos = dict(zip(flat, (self.encode(emb, flat) @ qv).tolist(), strict=True))
+        return [max(cos[t] for t in rs) for rs in readings]
 
     def _floors(self, emb: Any, ws: list[str], vocabulary: Sequence[str]) -> dict[str, float]:
         """Per word, the cosine from which it starts to say a relation (see

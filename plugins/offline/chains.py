@@ -607,15 +607,17 @@ class ChainScorer:
 
     def rerank(self, chains: list[Chain]) -> bool:
         """With a contextual model (:attr:`~byokg.models.similarity.Similarity.contextual`),
-        let the question read as a sentence break near ties: the chains of the best chain's
-        length scoring within ``reading_band`` of it are compared with the question (its
-        mentions as a placeholder) each read as English from its mention outwards
-        (:meth:`~byokg.models.similarity.Similarity.reading_scores`: "where was X born"
-        against "X born in located in"), and the best read leads by ``reading_lead``. ``chains``
-        must be sorted best first; True when the lead changed. A static model reads a sentence
-        as its words, which the unit scorer has already weighed: nothing changes with it."""
+        let the question read as a sentence break near ties of chains of ``reading_hops`` or
+        more: the chains of the best chain's length scoring within ``reading_band`` of it are
+        compared with the question (its mentions as a placeholder) each read as English from
+        its mention outwards (:meth:`~byokg.models.similarity.Similarity.reading_scores`: "in
+        which country was X born" against "X born in located in"), and the best read leads by
+        ``reading_lead``. ``chains`` must be sorted best first; True when the lead changed.
+        A static model reads a sentence as its words, which the unit scorer has already
+        weighed: nothing changes with it."""
         w = self.w
-        if not chains or w.reading_band <= 0.0 or not self.similarity.contextual:
+        if not chains or w.reading_band <= 0.0 or len(chains[0].hops) < w.reading_hops \
+                or not self.similarity.contextual:
             return False
         top = chains[0]
         near = [c for c in chains[:self.weights.caps.reading_chains]

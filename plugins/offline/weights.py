@@ -85,8 +85,12 @@ class ChainWeights(BaseModel):
     reading_band: float = Field(0.05, description="with a contextual model (MiniLM): chains of "
                                 "the best chain's length scoring within this of it are contenders, "
                                 "and the one whose reading the question says best leads "
-                                "(chosen on the fit split: 0.02-0.1 gain, 0.15 loses)")
+                                "(chosen on the fit split: 0.1 and 0.2 lose)")
     reading_lead: float = Field(0.01, description="... by this much over the best score")
+    reading_hops: int = Field(2, description="... when the best chain has this many hops or "
+                              "more (a one-hop reading is one relation, which the units have "
+                              "weighed word by word: on the film graph MiniLM reads 'who is in "
+                              "the movie X' as 'X directed by')")
     # -- thresholds
     said_min: float = Field(0.3, description="similarity from which a unit says a relation")
     z_low: float = Field(1.25, description="a unit's cosine this many standard deviations above "
