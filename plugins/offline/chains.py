@@ -202,6 +202,7 @@ class ChainScorer:
         self._lexical: dict[tuple[int, str], float] = {}
         self._aligned: dict[tuple[Any, ...], Alignment] = {}
         self._typed: dict[EndType, float] = {}
+        self._meant: dict[tuple[Hop, ...], float] = {}
         self.who_verb, self.voice = question_verb(analysis, self.expect, mention_words)
         self.role = prepositional_role(analysis, mention_words, self.who_verb, self.voice)
         self.semantic = similarity.model is not None
@@ -603,7 +604,11 @@ class ChainScorer:
         (:meth:`~byokg.models.similarity.Similarity.chain_meaning`); 0 without a model."""
         if self.similarity.model is None or self.w.meaning == 0.0:
             return 0.0
-        return self.similarity.chain_meaning(list(hops), self.mask_spans)
+        key = tuple(hops)
+        got = self._meant.get(key)
+        if got is None:  # (a chain is scored again once typed and once met)
+            got = self._meant[key] = self.similarity.chain_meaning(list(hops), self.mask_spans)
+        return got
 
     def rerank(self, chains: list[Chain]) -> bool:
         """With a contextual model (:attr:`~byokg.models.similarity.Similarity.contextual`),
