@@ -312,11 +312,31 @@ class Similarity:
         return {w for (w, n, _flag), v in items
                 if v >= threshold and (allowed is None or n in allowed)}
 
-    def warm(self, texts: Sequence[str]) -> None:
-        """Embed ``texts`` in one batch now (the model is slowest when called often with a few
-        texts)."""
-        if self.model is not None and texts:
-            self.encode(self.model, list(dict.fromkeys(texts)))
+    def warm(self, texts: Sequence[str], questions: Sequence[str] = ()) -> None:
+        """Embed ``texts`` and ``questions`` in one batch now (the model is slowest when called
+        often with a few texts; on a busy machine each call costs the BLAS threads' start).
+        ``texts`` are kept in the graph's vector file, ``questions`` (texts of this question
+        only) in this process's cache alone."""
+        emb = self.model
+        if emb is None or not (texts or questions):
+            return
+        texts = list(dict.fromkeys(texts))
+        file = None
+        if self.vector_dir is not None:
+            from byokg.models.cache import vector_file
+
+            file = vector_file(self.vector_dir, emb)
+            known = _vector_cache(emb)
+            with _VEC_LOCK:
+                missing = [t for t in texts if t not in known]
+            got = file.get(missing) if missing else {}
+            with _VEC_LOCK:
+                known.update(got)
+            new = [t for t in missing if t not in got]
+        vecs = encode_cached(emb, list(dict.fromkeys([*questions, *texts])))
+        if file is not None and new:
+            at = {t: i for i, t in enumerate(dict.fromkeys([*questions, *texts]))}
+            file.add({t: vecs[at[t]] for t in new})
 
     def encode(self, emb: Any, texts: Sequence[str]) -> np.ndarray:
         """``texts`` embedded by ``emb`` through the caches: this process's, and the graph's
@@ -473,11 +493,24 @@ class Similarity:
         return out
 
     # ------------------------------------------------------------------ chains
+    def question_text(self, masks: Sequence[tuple[int, int]] = (), *,
+                      placeholder: bool = False) -> str:
+        """The question with the character spans ``masks`` (its entity mentions) left out, or
+        written as :data:`~byokg.language.lexicon.MENTION_PLACEHOLDER` with ``placeholder``."""
+        q = self.analysis.question
+        parts, at = [], 0
+        for s, e in sorted(masks):
+            parts.append(q[at:s])
+            if placeholder:
+                parts.append(MENTION_PLACEHOLDER)
+            at = max(at, e)
+        parts.append(q[at:])
+        return ("".join(parts) if placeholder else " ".join(" ".join(parts).split())) or q
+
     def question_vector(self, masks: Sequence[tuple[int, int]] = (), *,
                         placeholder: bool = False) -> Any:
-        """The question's vector with the character spans ``masks`` (its entity mentions)
-        left out, or written as :data:`~byokg.language.lexicon.MENTION_PLACEHOLDER` with
-        ``placeholder`` (memoised per mask set); None without a model."""
+        """The vector of :meth:`question_text` (memoised per mask set); None without a
+        model."""
         emb = self.model
         if emb is None:
             return None
@@ -485,16 +518,7 @@ class Similarity:
         with self._lock:
             got = self._question_vec.get(key)
         if got is None:
-            q = self.analysis.question
-            parts, at = [], 0
-            for s, e in sorted(masks):
-                parts.append(q[at:s])
-                if placeholder:
-                    parts.append(MENTION_PLACEHOLDER)
-                at = max(at, e)
-            parts.append(q[at:])
-            text = ("".join(parts) if placeholder else " ".join(" ".join(parts).split())) or q
-            got = encode_cached(emb, [text])[0]
+            got = encode_cached(emb, [self.question_text(masks, placeholder=placeholder)])[0]
             with self._lock:
                 self._question_vec[key] = got
         return got

@@ -237,12 +237,18 @@ class ChainScorer:
 
     def _warm(self) -> None:
         """Embed every text this question will compare, in one batch (the model is slowest
-        when called often with a few texts); relation names are embedded once per process."""
+        when called often with a few texts), the question itself with its mentions masked
+        among them; relation names are embedded once per process."""
         if self.similarity.model is None:
             return
         texts = [p for d, g in self._probes for p in (*d, *g)] + list(self.expect.type_words)
         texts += [w for ws in KIND_WORDS.values() for w in ws] + list(self.labels)
-        self.similarity.warm(texts)
+        sim = self.similarity
+        # the question as the meaning feature and the reading rerank see it
+        questions = [sim.question_text(self.mask_spans)] if self.w.meaning else []
+        if sim.contextual and self.w.reading_band > 0.0:
+            questions.append(sim.question_text(self.mask_spans, placeholder=True))
+        sim.warm(texts, questions)
 
     # -- word similarity
     def sim(self, left: Sequence[str], right: Sequence[str]) -> dict[tuple[str, str], float]:
