@@ -6,19 +6,17 @@ format: this backend is the shared Kùzu-family store (:mod:`byokg.cypher.kuzufa
 LadybugDB engine description. A Kùzu file opened here (or a LadybugDB file opened as ``kuzu:``)
 is refused with a message naming the engine that wrote it and the way across (docs/backends.md).
 The two engines' native modules cannot share a process; when Kùzu is loaded in this one,
-LadybugDB runs in a child process (:mod:`byokg.cypher.kuzuengine`).
+LadybugDB runs in a child process (:mod:`byokg.cypher.kuzuengine`). The class opens a
+database (``LadybugGraph(uri, **options)``), ``LadybugGraph.load`` writes one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
 from typing import ClassVar
 
 from byokg.cypher.kuzuengine import LADYBUG
 from byokg.cypher.kuzuengine import KuzuEngine
 from byokg.cypher.kuzufamily import KuzuFamilyGraph
-from byokg.cypher.kuzufamily import load_into
 from byokg.hookspecs import hookimpl
 
 
@@ -26,20 +24,10 @@ class LadybugGraph(KuzuFamilyGraph):
     """A LadybugDB database opened read-only as a GraphStore with the cypher capability."""
 
     engine: ClassVar[KuzuEngine] = LADYBUG
-    worker_factory: ClassVar[str] = "byokg.backends.ladybug:open_ladybug"
+    worker_factory: ClassVar[str] = "byokg.backends.ladybug:LadybugGraph"
     dialect = "ladybug"
-
-
-def open_ladybug(uri: str, **options: Any) -> LadybugGraph:
-    """Backend factory for ``ladybug:PATH[?option=value&…]``."""
-    return LadybugGraph(uri, **options)
-
-
-def load_ladybug(sources: Sequence[str], into: str, **options: Any):
-    """``byokg load --into ladybug:PATH`` (see :func:`byokg.cypher.kuzufamily.load_into`)."""
-    return load_into(LADYBUG, sources, into, **options)
 
 
 @hookimpl
 def register_backends(register):
-    register("ladybug", open_ladybug, loader=load_ladybug)
+    register("ladybug", LadybugGraph, loader=LadybugGraph.load)

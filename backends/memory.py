@@ -808,6 +808,35 @@ def load_path(
     return graph, report
 
 
+def _load_with_snapshot(path: FsPath, *, skip_bad_rows: bool, uri: str,
+                        columns: Sequence[str] | None) -> tuple[MemoryGraph, LoadReport]:
+    """:func:`load_path`, through the parsed copy kept in the cache folder
+    (:mod:`byokg.io.snapshot`): the next process opening the same unchanged files with the
+    same options reads that copy instead of parsing them. No cache folder: parsed each time."""
+    from byokg.config import cache_root
+    from byokg.io.snapshot import load_snapshot
+    from byokg.io.snapshot import save_snapshot
+    from byokg.io.snapshot import snapshot_path
+
+    root = cache_root()
+    limits = Limits.from_env()
+    snap = None if root is None else snapshot_path(root, [path], skip_bad_rows=skip_bad_rows,
+                                                   columns=columns, limits=limits)
+    got = load_snapshot(snap) if snap is not None else None
+    if got is not None:
+        table, report = got
+        return MemoryGraph.from_table(table, uri), report
+    b, report = read_sources([path], skip_bad_rows=skip_bad_rows, limits=limits,
+                             columns=columns)
+    table = b.freeze(report)
+    del b
+    if snap is not None:
+        save_snapshot(snap, table, report)
+    graph = MemoryGraph.from_table(table, uri)
+    trim_heap()
+    return graph, report
+
+
 _TRUE = ("1", "true", "yes", "on")
 
 
@@ -828,7 +857,8 @@ def open_memory(uri: str, *, skip_bad_rows: bool | None = None, **_: Any) -> Mem
         skip_bad_rows = os.environ.get("BYOKG_SKIP_BAD_ROWS", "").lower() in _TRUE
     path = builtin_graph(target) or FsPath(target).expanduser()
     columns = opts["columns"].split(",") if opts.get("columns") else None
-    graph, report = load_path(path, skip_bad_rows=skip_bad_rows, uri=uri, columns=columns)
+    graph, report = _load_with_snapshot(path, skip_bad_rows=skip_bad_rows, uri=uri,
+                                        columns=columns)
     log = logging.getLogger("byokg.backends.memory")
     if report.bad_rows:
         log.warning("%s: skipped %d bad rows (first: %s)", uri, report.bad_rows,

@@ -21,7 +21,7 @@ are collected under the weights in force and the alignment inside them is chosen
 weights, so a fit far from them is only approximate.
 
 Run: ``.venv/bin/python -m benchmarks.fit_offline --embedder core|minilm --cache`` collects
-one install's chains (kept in the temporary folder with ``--cache``); ``--joint`` then fits one
+one install's chains (kept in ``~/.cache/byokg/fit-offline`` with ``--cache``); ``--joint`` then fits one
 set of weights for both installs (``--half``: the paraphrase questions and the other graphs
 weighted half and half; ``--start W.json``: chain weights to start from; ``--only a,b``: the
 weights to fit); ``--no-fit --confidence-rows OUT.json`` dumps the answers'
@@ -276,10 +276,13 @@ def answered(variants: Sequence[Any], config: Any) -> list[tuple[dict, bool]]:
 
 
 def _cache(embedder: str) -> str:
-    """Where ``--cache`` keeps one install's collected chains."""
-    import tempfile
-
-    return os.path.join(tempfile.gettempdir(), f"byokg-fit-{embedder}.pkl")
+    """Where ``--cache`` keeps one install's collected chains: the user's own cache folder
+    (``$XDG_CACHE_HOME`` or ``~/.cache``), made private, never the shared temporary folder,
+    where another user could leave a pickle for this run to load."""
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(root, "byokg", "fit-offline")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    return os.path.join(folder, f"chains-{embedder}.pkl")
 
 
 def main(argv: Sequence[str]) -> None:

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 from typing import Any
+
+from benchmarks.kuzu_files import new_database
 
 FIRST = ["Ada", "Bo", "Cleo", "Dex", "Eira", "Finn", "Gia", "Hal", "Iko", "Juno", "Kai", "Lux",
          "Mika", "Nell", "Oz", "Pia", "Quin", "Rhea", "Sol", "Tove"]
@@ -166,24 +169,28 @@ def questions(d: Data, st: Style) -> list[tuple[str, str, str]]:
     L, R, p = st.labels, st.rels, st.p  # noqa: N806 - short names for long query text
     town = {t["town_id"]: t["town_name"] for t in d.towns}
     out: list[tuple[str, str, str]] = []
-    for i, f in enumerate(d.festivals[:2]):
-        q = [f"In which town was {f['fest_name']} held?",
-             f"Where did the {f['fest_name']} take place?"][i % 2]
-        out.append(("town-of", q, f"MATCH (f:{L['festival']} {{{p('fest_name')}: "
-                    f"'{f['fest_name']}'}})-[:{R['held']}]->(t:{L['town']}) "
-                    f"RETURN t.{p('town_name')}"))
-    for i, f in enumerate(d.festivals[2:4]):
-        q = [f"Which artists performed at {f['fest_name']}?",
-             f"Who played at the {f['fest_name']}?"][i % 2]
-        out.append(("lineup", q, f"MATCH (a:{L['artist']})-[:{R['performed']}]->"
-                    f"(f:{L['festival']} {{{p('fest_name')}: '{f['fest_name']}'}}) "
-                    f"RETURN a.{p('artist_name')}"))
-    for i, f in enumerate(d.festivals[4:6]):
-        q = [f"Who headlined {f['fest_name']}?",
-             f"Which act was the headliner of the {f['fest_name']}?"][i % 2]
-        out.append(("headliner", q, f"MATCH (a:{L['artist']})-[r:{R['performed']}]->"
-                    f"(f:{L['festival']} {{{p('fest_name')}: '{f['fest_name']}'}}) "
-                    f"WHERE r.{p('slot')} = 'headliner' RETURN a.{p('artist_name')}"))
+
+    def fest(name: str) -> str:  # the festival node pattern, matched by name
+        return f"(f:{L['festival']} {{{p('fest_name')}: '{name}'}})"
+
+    def per_festival(tpl: str, festivals: list[dict[str, Any]], wordings: tuple[str, str],
+                     query: Callable[[str], str]) -> None:
+        for i, f in enumerate(festivals):
+            name = f["fest_name"]
+            out.append((tpl, wordings[i % 2].format(name), query(name)))
+
+    per_festival("town-of", d.festivals[:2],
+                 ("In which town was {} held?", "Where did the {} take place?"),
+                 lambda n: f"MATCH {fest(n)}-[:{R['held']}]->(t:{L['town']}) "
+                           f"RETURN t.{p('town_name')}")
+    per_festival("lineup", d.festivals[2:4],
+                 ("Which artists performed at {}?", "Who played at the {}?"),
+                 lambda n: f"MATCH (a:{L['artist']})-[:{R['performed']}]->{fest(n)} "
+                           f"RETURN a.{p('artist_name')}")
+    per_festival("headliner", d.festivals[4:6],
+                 ("Who headlined {}?", "Which act was the headliner of the {}?"),
+                 lambda n: f"MATCH (a:{L['artist']})-[r:{R['performed']}]->{fest(n)} "
+                           f"WHERE r.{p('slot')} = 'headliner' RETURN a.{p('artist_name')}")
     for i, g in enumerate(GENRES[:2]):  # 40 answers each: more than a reply's 30 items
         q = [f"Which artists play {g}?", f"List every {g} performer."][i % 2]
         out.append(("genre-list", q, f"MATCH (a:{L['artist']}) WHERE a.{p('genre')} = '{g}' "
@@ -207,11 +214,9 @@ def questions(d: Data, st: Style) -> list[tuple[str, str, str]]:
         out.append(("count-region", q, f"MATCH (f:{L['festival']})-[:{R['held']}]->"
                     f"(:{L['town']})-[:{R['region']}]->(r:{L['region']} "
                     f"{{{p('region_name')}: '{reg['region_name']}'}}) RETURN count(f)"))
-    for i, f in enumerate(d.festivals[6:8]):
-        q = [f"What is the capacity of {f['fest_name']}?",
-             f"How many people can the {f['fest_name']} hold?"][i % 2]
-        out.append(("capacity", q, f"MATCH (f:{L['festival']} {{{p('fest_name')}: "
-                    f"'{f['fest_name']}'}}) RETURN f.{p('capacity')}"))
+    per_festival("capacity", d.festivals[6:8],
+                 ("What is the capacity of {}?", "How many people can the {} hold?"),
+                 lambda n: f"MATCH {fest(n)} RETURN f.{p('capacity')}")
     for i, k in enumerate([3, 5]):
         q = [f"Which {k} festivals had the largest capacity?",
              f"Name the top {k} festivals by capacity."][i % 2]
@@ -253,48 +258,40 @@ def build(path: str | Path, style: str = "camel", d: Data | None = None
           ) -> tuple[str, list[Question]]:
     """The graph as a Kùzu database at ``path`` in ``style``; its URI and its questions with
     the gold rows their queries return on it."""
-    import kuzu
-
     st, d = STYLES[style], d or generate()
     L, R, p = st.labels, st.rels, st.p  # noqa: N806
-    db = kuzu.Database(str(path))
-    c = kuzu.Connection(db)
-    for q in _ddl(st):
-        c.execute(q)
+    with new_database(path, _ddl(st)) as c:
+        def create(label: str, keys: list[str], rows: list[dict[str, Any]]) -> None:
+            sets = ", ".join(f"{p(k)}: $v{i}" for i, k in enumerate(keys))
+            for r in rows:
+                c.execute(f"CREATE (:{label} {{{sets}}})", {f"v{i}": r[k] for i, k in enumerate(keys)})
 
-    def create(label: str, keys: list[str], rows: list[dict[str, Any]]) -> None:
-        sets = ", ".join(f"{p(k)}: $v{i}" for i, k in enumerate(keys))
-        for r in rows:
-            c.execute(f"CREATE (:{label} {{{sets}}})", {f"v{i}": r[k] for i, k in enumerate(keys)})
+        create(L["artist"], ["artist_id", "artist_name", "born", "genre"], d.artists)
+        create(L["festival"], ["fest_id", "fest_name", "starts", "capacity"],
+               [{**f, "starts": f["starts"].strftime(st.date_text)} for f in d.festivals])
+        create(L["town"], ["town_id", "town_name", "population"], d.towns)
+        create(L["region"], ["region_id", "region_name"], d.regions)
 
-    create(L["artist"], ["artist_id", "artist_name", "born", "genre"], d.artists)
-    create(L["festival"], ["fest_id", "fest_name", "starts", "capacity"],
-           [{**f, "starts": f["starts"].strftime(st.date_text)} for f in d.festivals])
-    create(L["town"], ["town_id", "town_name", "population"], d.towns)
-    create(L["region"], ["region_id", "region_name"], d.regions)
+        def link(rel: str, a: tuple[str, str], b: tuple[str, str], rows: list[tuple],
+                 props: tuple[str, ...] = ()) -> None:
+            sets = ", ".join(f"{p(k)}: $v{i}" for i, k in enumerate(props))
+            q = (f"MATCH (a:{a[0]} {{{p(a[1])}: $a}}), (b:{b[0]} {{{p(b[1])}: $b}}) "
+                 f"CREATE (a)-[:{rel}{' {' + sets + '}' if props else ''}]->(b)")
+            for r in rows:
+                c.execute(q, {"a": r[0], "b": r[1], **{f"v{i}": v for i, v in enumerate(r[2:])}})
 
-    def link(rel: str, a: tuple[str, str], b: tuple[str, str], rows: list[tuple],
-             props: tuple[str, ...] = ()) -> None:
-        sets = ", ".join(f"{p(k)}: $v{i}" for i, k in enumerate(props))
-        q = (f"MATCH (a:{a[0]} {{{p(a[1])}: $a}}), (b:{b[0]} {{{p(b[1])}: $b}}) "
-             f"CREATE (a)-[:{rel}{' {' + sets + '}' if props else ''}]->(b)")
-        for r in rows:
-            c.execute(q, {"a": r[0], "b": r[1], **{f"v{i}": v for i, v in enumerate(r[2:])}})
-
-    link(R["performed"], (L["artist"], "artist_id"), (L["festival"], "fest_id"), d.performed,
-         ("slot", "minutes"))
-    link(R["held"], (L["festival"], "fest_id"), (L["town"], "town_id"), d.held)
-    link(R["region"], (L["town"], "town_id"), (L["region"], "region_id"), d.in_region)
-    link(R["from"], (L["artist"], "artist_id"), (L["town"], "town_id"), d.comes_from)
-    out = []
-    for n, (tpl, text, query) in enumerate(questions(d, st)):
-        res = c.execute(query)
-        rows = []
-        while res.has_next():
-            rows.append(tuple(_plain(v) for v in res.get_next()))
-        out.append(Question(f"{style}-{n + 1:02d}", tpl, text, query, tuple(rows)))
-    c.close()
-    db.close()
+        link(R["performed"], (L["artist"], "artist_id"), (L["festival"], "fest_id"), d.performed,
+             ("slot", "minutes"))
+        link(R["held"], (L["festival"], "fest_id"), (L["town"], "town_id"), d.held)
+        link(R["region"], (L["town"], "town_id"), (L["region"], "region_id"), d.in_region)
+        link(R["from"], (L["artist"], "artist_id"), (L["town"], "town_id"), d.comes_from)
+        out = []
+        for n, (tpl, text, query) in enumerate(questions(d, st)):
+            res = c.execute(query)
+            rows = []
+            while res.has_next():
+                rows.append(tuple(_plain(v) for v in res.get_next()))
+            out.append(Question(f"{style}-{n + 1:02d}", tpl, text, query, tuple(rows)))
     return f"kuzu:{path}", out
 
 

@@ -24,14 +24,14 @@ no phrasing with it and is only measured. Deterministic for a seed.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from dataclasses import field
+
+from benchmarks import reasoning_graphs as rg
 
 Hop = tuple[str, bool]  # (relation key, walked backwards)
 STYLES = ("snake", "camel", "dotted", "upper")
@@ -77,41 +77,28 @@ class Domain:
 
 
 @dataclass
-class Question:
-    text: str
-    topic: tuple[str, ...]  # the question's entities (node ids)
-    hops: tuple[Hop, ...]  # relation keys (the conjunction's first branch)
-    answers: list[str]
+class Question(rg.Question):
+    """A reasoning-graph question with its kind and variant: ``topic`` holds the question's
+    entities (a conjunction has two), ``hops`` relation keys (the conjunction's first branch)."""
+
+    topic: tuple[str, ...]  # type: ignore[assignment]
     kind: str  # "1hop" | "2hop" | "3hop" | "conj"
     variant: str = ""
 
-    @property
-    def n_hops(self) -> int:
-        return len(self.hops)
 
+@dataclass(kw_only=True)
+class Variant(rg.Generated):
+    """One domain rendered in one style (a generated graph with its questions)."""
 
-@dataclass
-class Variant:
-    """One domain rendered in one style."""
-
-    name: str
     domain: str
     split: str  # "fit" | "report"
     style: str
     typed: bool
     underscored: bool
-    triples: list[tuple[str, str, str]]
-    labels: dict[str, str]
-    questions: list[Question] = field(default_factory=list)
 
-    def write_jsonl(self, path: str | os.PathLike[str]) -> None:
+    def write_jsonl(self, path: str | os.PathLike[str], *, typed: bool | None = None) -> None:
         """The graph as byokg JSONL: node records with labels (typed variants), then triples."""
-        with open(path, "w", encoding="utf-8") as fh:
-            if self.typed:
-                for node, label in self.labels.items():
-                    fh.write(json.dumps({"id": node, "labels": [label]}) + "\n")
-            for h, r, t in self.triples:
-                fh.write(json.dumps({"head": h, "relation": r, "tail": t}) + "\n")
+        super().write_jsonl(path, typed=self.typed if typed is None else typed)
 
     def store(self):
         """An in-memory store of the variant (typed variants keep their labels)."""
@@ -491,25 +478,6 @@ def _underscore(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
-class _Index:
-    def __init__(self, facts: Sequence[tuple[str, str, str]]) -> None:
-        self.out: dict[tuple[str, str], list[str]] = defaultdict(list)
-        self.inn: dict[tuple[str, str], list[str]] = defaultdict(list)
-        for h, r, t in facts:
-            self.out[(h, r)].append(t)
-            self.inn[(t, r)].append(h)
-
-    def step(self, node: str, hop: Hop) -> list[str]:
-        rel, back = hop
-        return self.inn.get((node, rel), []) if back else self.out.get((node, rel), [])
-
-    def walk(self, start: str, hops: Sequence[Hop]) -> list[str]:
-        walks = [(start,)]
-        for hop in hops:
-            walks = [(*w, n) for w in walks for n in self.step(w[-1], hop) if n not in w]
-        return sorted({w[-1] for w in walks})
-
-
 # --------------------------------------------------------------------------- questions
 
 
@@ -579,7 +547,7 @@ def _chains(dom: Domain, k: int) -> list[tuple[Hop, ...]]:
 
 def _questions(dom: Domain, facts, types, names: dict[str, str], rng: random.Random,
                n: dict[str, int]) -> list[Question]:
-    idx = _Index(facts)
+    idx = rg.TripleIndex(facts)
     rel = {r.key: r for r in dom.rels}
     by_type: dict[str, list[str]] = defaultdict(list)
     for e, t in types.items():
@@ -595,7 +563,7 @@ def _questions(dom: Domain, facts, types, names: dict[str, str], rng: random.Ran
             first = rel[hops[0][0]]
             start_type = first.tail if hops[0][1] else first.head
             topic = rng.choice(by_type[start_type])
-            gold = [g for g in idx.walk(topic, hops) if g != topic]
+            gold = [g for g in idx.walk(topic, hops, cap=None) if g != topic]
             if not gold or len(gold) > 25:
                 continue
             text: str | None = names[topic]
@@ -611,7 +579,7 @@ def _questions(dom: Domain, facts, types, names: dict[str, str], rng: random.Ran
     return out
 
 
-def _conjunctions(dom: Domain, idx: _Index, by_type, names, rng: random.Random,
+def _conjunctions(dom: Domain, idx: rg.TripleIndex, by_type, names, rng: random.Random,
                   n: int) -> list[Question]:
     """"which musician plays the cello and comes from Aldwick?": two clauses about one head
     type, the gold the heads both are true of."""
@@ -656,7 +624,8 @@ def variant(domain: str, style: str, typed: bool, underscored: bool, *, seed: in
     labels = {names[e]: t for e, t in types.items()}
     split = "fit" if domain in FIT else "report"
     name = f"{domain}-{style}-{'typed' if typed else 'plain'}{'-ids' if underscored else ''}"
-    v = Variant(name, domain, split, style, typed, underscored, triples, labels)
+    v = Variant(name=name, domain=domain, split=split, style=style, typed=typed,
+                underscored=underscored, triples=triples, labels=labels)
     rng = random.Random(seed + 7)
     qs = _questions(dom, facts, types, names, rng, {"1hop": per_kind, "2hop": per_kind,
                                                    "3hop": per_kind // 2, "conj": per_kind // 2})

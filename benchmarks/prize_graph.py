@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from benchmarks.kuzu_files import new_database
+
 # (id, full name, known name, birth year, town, award title, field, year)
 LAUREATES = [
     ("l1", "Ada Margarethe Lindqvist-Brandt", "Ada Lindqvist", 1871, "Sorvik", "Orrery Medal", "physics", 1921),
@@ -55,45 +57,43 @@ def questions(by: str = "known") -> list[PrizeQuestion]:
     return out
 
 
+_DDL = (
+    "CREATE NODE TABLE Laureate(id STRING PRIMARY KEY, fullName STRING, knownName STRING, "
+    "birthYear INT64)",
+    "CREATE NODE TABLE Town(id STRING PRIMARY KEY, townName STRING)",
+    "CREATE NODE TABLE Nation(id STRING PRIMARY KEY, nationName STRING)",
+    "CREATE NODE TABLE Award(id STRING PRIMARY KEY, title STRING, field STRING, year INT64)",
+    "CREATE REL TABLE BORN_IN(FROM Laureate TO Town)",
+    "CREATE REL TABLE IN_NATION(FROM Town TO Nation)",
+    "CREATE REL TABLE RECEIVED(FROM Laureate TO Award, ceremony DATE)",
+)
+
+
 def build(path: str | os.PathLike[str]) -> None:
     """Write the Kùzu database at ``path`` (a new folder or file path)."""
-    import kuzu
-
-    db = kuzu.Database(str(path))
-    conn = kuzu.Connection(db)
-    conn.execute("CREATE NODE TABLE Laureate(id STRING PRIMARY KEY, fullName STRING, "
-                 "knownName STRING, birthYear INT64)")
-    conn.execute("CREATE NODE TABLE Town(id STRING PRIMARY KEY, townName STRING)")
-    conn.execute("CREATE NODE TABLE Nation(id STRING PRIMARY KEY, nationName STRING)")
-    conn.execute("CREATE NODE TABLE Award(id STRING PRIMARY KEY, title STRING, field STRING, "
-                 "year INT64)")
-    conn.execute("CREATE REL TABLE BORN_IN(FROM Laureate TO Town)")
-    conn.execute("CREATE REL TABLE IN_NATION(FROM Town TO Nation)")
-    conn.execute("CREATE REL TABLE RECEIVED(FROM Laureate TO Award, ceremony DATE)")
-    for i, nation in enumerate(sorted(set(TOWNS.values()))):
-        conn.execute("CREATE (:Nation {id: $id, nationName: $n})", {"id": f"n{i}", "n": nation})
-    nid = {n: f"n{i}" for i, n in enumerate(sorted(set(TOWNS.values())))}
-    for i, (town, nation) in enumerate(TOWNS.items()):
-        conn.execute("CREATE (:Town {id: $id, townName: $t})", {"id": f"t{i}", "t": town})
-        conn.execute("MATCH (a:Town {id: $a}), (b:Nation {id: $b}) CREATE (a)-[:IN_NATION]->(b)",
-                     {"a": f"t{i}", "b": nid[nation]})
-    tid = {t: f"t{i}" for i, t in enumerate(TOWNS)}
-    awards: dict[tuple[str, int], str] = {}
-    for lid, full, known, born, town, title, field, year in LAUREATES:
-        conn.execute("CREATE (:Laureate {id: $id, fullName: $f, knownName: $k, birthYear: $b})",
-                     {"id": lid, "f": full, "k": known, "b": born})
-        conn.execute("MATCH (a:Laureate {id: $a}), (b:Town {id: $b}) CREATE (a)-[:BORN_IN]->(b)",
-                     {"a": lid, "b": tid[town]})
-        key = (title, year)
-        if key not in awards:
-            awards[key] = aid = f"a{len(awards)}"
-            conn.execute("CREATE (:Award {id: $id, title: $t, field: $f, year: $y})",
-                         {"id": aid, "t": title, "f": field, "y": year})
-        conn.execute("MATCH (a:Laureate {id: $a}), (b:Award {id: $b}) "
-                     f"CREATE (a)-[:RECEIVED {{ceremony: date('{year}-12-10')}}]->(b)",
-                     {"a": lid, "b": awards[key]})
-    conn.close()
-    db.close()
+    with new_database(path, _DDL) as conn:
+        for i, nation in enumerate(sorted(set(TOWNS.values()))):
+            conn.execute("CREATE (:Nation {id: $id, nationName: $n})", {"id": f"n{i}", "n": nation})
+        nid = {n: f"n{i}" for i, n in enumerate(sorted(set(TOWNS.values())))}
+        for i, (town, nation) in enumerate(TOWNS.items()):
+            conn.execute("CREATE (:Town {id: $id, townName: $t})", {"id": f"t{i}", "t": town})
+            conn.execute("MATCH (a:Town {id: $a}), (b:Nation {id: $b}) CREATE (a)-[:IN_NATION]->(b)",
+                         {"a": f"t{i}", "b": nid[nation]})
+        tid = {t: f"t{i}" for i, t in enumerate(TOWNS)}
+        awards: dict[tuple[str, int], str] = {}
+        for lid, full, known, born, town, title, field, year in LAUREATES:
+            conn.execute("CREATE (:Laureate {id: $id, fullName: $f, knownName: $k, birthYear: $b})",
+                         {"id": lid, "f": full, "k": known, "b": born})
+            conn.execute("MATCH (a:Laureate {id: $a}), (b:Town {id: $b}) CREATE (a)-[:BORN_IN]->(b)",
+                         {"a": lid, "b": tid[town]})
+            key = (title, year)
+            if key not in awards:
+                awards[key] = aid = f"a{len(awards)}"
+                conn.execute("CREATE (:Award {id: $id, title: $t, field: $f, year: $y})",
+                             {"id": aid, "t": title, "f": field, "y": year})
+            conn.execute("MATCH (a:Laureate {id: $a}), (b:Award {id: $b}) "
+                         f"CREATE (a)-[:RECEIVED {{ceremony: date('{year}-12-10')}}]->(b)",
+                         {"a": lid, "b": awards[key]})
 
 
 def evaluate(store, config=None, by: str = "known"

@@ -96,8 +96,9 @@ class Generated:
         return dict(out)
 
 
-class _Index:
-    """Adjacency of a triple list, to compute gold answers by walking chains."""
+class TripleIndex:
+    """Adjacency of a triple list, to compute gold answers by walking chains (the paraphrase
+    graphs use it too)."""
 
     def __init__(self, triples: Sequence[tuple[str, str, str]]) -> None:
         self.out: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -120,12 +121,13 @@ class _Index:
                     self._nb[t].add(h)
         return self._nb.get(node, set())
 
-    def walk(self, start: str, hops: Sequence[Hop]) -> list[str]:
-        """End nodes of every walk of ``hops`` from ``start`` that never revisits a node."""
+    def walk(self, start: str, hops: Sequence[Hop], cap: int | None = 20_000) -> list[str]:
+        """End nodes of every walk of ``hops`` from ``start`` that never revisits a node (the
+        hops after the one where more than ``cap`` walks are open are not taken)."""
         walks = [(start,)]
         for hop in hops:
             walks = [(*w, n) for w in walks for n in self.step(w[-1], hop) if n not in w]
-            if len(walks) > 20_000:
+            if cap is not None and len(walks) > cap:
                 break
         return sorted({w[-1] for w in walks})
 
@@ -159,7 +161,7 @@ def _zipf(rng: random.Random, items: Sequence[str], s: float = 1.1) -> str:
     return items[min(k, len(items) - 1)]
 
 
-def _ask(rng: random.Random, idx: _Index, templates: Sequence[tuple[str, tuple[Hop, ...]]],
+def _ask(rng: random.Random, idx: TripleIndex, templates: Sequence[tuple[str, tuple[Hop, ...]]],
          topics: Sequence[str], n: int, max_answers: int = 60,
          beyond_first: bool = True) -> list[Question]:
     out: list[Question] = []
@@ -241,7 +243,7 @@ def cinema_triples(n_films: int, seed: int = 0) -> Iterator[tuple[str, str, str]
 
 def cinema(n_films: int = 400, seed: int = 0, *, questions: int = 60) -> Generated:
     triples = list(dict.fromkeys(cinema_triples(n_films, seed)))
-    idx = _Index(triples)
+    idx = TripleIndex(triples)
     films = sorted({h for h, r, _ in triples if r == "director"})
     people = sorted({t for _, r, t in triples if r in ("director", "screenwriter", "starring")})
     rng = random.Random(seed + 1)
@@ -316,7 +318,7 @@ def library_triples(n_books: int, seed: int = 0) -> Iterator[tuple[str, str, str
 
 def library(n_books: int = 300, seed: int = 0, *, questions: int = 60) -> Generated:
     triples = list(dict.fromkeys(library_triples(n_books, seed)))
-    idx = _Index(triples)
+    idx = TripleIndex(triples)
     books = sorted({h for h, r, _ in triples if r == "publishedBy"})
     authors = sorted({h for h, r, _ in triples if r == "wrote"})
     rng = random.Random(seed + 1)
@@ -650,7 +652,7 @@ def filmkb(n_films: int = 1500, seed: int = 0, *, questions: int = 60) -> Genera
     triples. Gold: every end of the template's chain, never the topic; multi-hop answers may
     include the topic's own neighbours."""
     triples = list(dict.fromkeys(filmkb_triples(n_films, seed)))
-    idx = _Index(triples)
+    idx = TripleIndex(triples)
     films = sorted({h for h, _, _ in triples})
     by_rel: dict[str, set[str]] = defaultdict(set)
     for _, r, t in triples:

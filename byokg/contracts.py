@@ -14,7 +14,11 @@ from pydantic import BaseModel
 from pydantic import ConfigDict
 from pydantic import Field
 
-_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+class FrozenModel(BaseModel):
+    """The base of the frozen values: immutable, and an unknown field is an error."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Direction(enum.StrEnum):
@@ -28,10 +32,8 @@ class Direction(enum.StrEnum):
 # --------------------------------------------------------------------------- graph values
 
 
-class Node(BaseModel):
+class Node(FrozenModel):
     """A graph node. ``id`` is the backend's stable key; ``name`` its display name if any."""
-
-    model_config = _FROZEN
 
     id: str
     name: str | None = None
@@ -44,10 +46,8 @@ class Node(BaseModel):
         return self.name if self.name else self.id
 
 
-class Triplet(BaseModel):
+class Triplet(FrozenModel):
     """One edge ``head -[relation]-> tail`` in its stored direction (ids, not names)."""
-
-    model_config = _FROZEN
 
     head: str
     relation: str
@@ -65,14 +65,12 @@ class Triplet(BaseModel):
         return isinstance(other, Triplet) and self.key == other.key
 
 
-class Path(BaseModel):
+class Path(FrozenModel):
     """A walk ``nodes[0] -r0-> nodes[1] -r1-> …``.
 
     ``inverted[i]`` is True when hop ``i`` walked relation ``relations[i]`` against its stored
     direction (the graph holds ``nodes[i+1] -r-> nodes[i]``).
     """
-
-    model_config = _FROZEN
 
     nodes: tuple[str, ...]
     relations: tuple[str, ...] = ()
@@ -112,10 +110,8 @@ class Path(BaseModel):
         return out
 
 
-class Neighborhood(BaseModel):
+class Neighborhood(FrozenModel):
     """One-hop result for one node: the triplets returned and how many existed before the cap."""
-
-    model_config = _FROZEN
 
     node: str
     triplets: tuple[Triplet, ...] = ()
@@ -123,34 +119,26 @@ class Neighborhood(BaseModel):
     truncated: bool = False
 
 
-class PropertyInfo(BaseModel):
-    model_config = _FROZEN
-
+class PropertyInfo(FrozenModel):
     name: str
     type: str | None = None
     samples: tuple[Any, ...] = ()
 
 
-class NodeLabel(BaseModel):
-    model_config = _FROZEN
-
+class NodeLabel(FrozenModel):
     name: str
     count: int | None = None
     properties: tuple[PropertyInfo, ...] = ()
 
 
-class RelationPattern(BaseModel):
+class RelationPattern(FrozenModel):
     """``(src)-[rel]->(dst)`` by label."""
-
-    model_config = _FROZEN
 
     src: str
     dst: str
 
 
-class RelationType(BaseModel):
-    model_config = _FROZEN
-
+class RelationType(FrozenModel):
     name: str
     count: int | None = None
     patterns: tuple[RelationPattern, ...] = ()
@@ -158,9 +146,7 @@ class RelationType(BaseModel):
     samples: tuple[tuple[str, str], ...] = ()  # (head display, tail display) examples
 
 
-class GraphSchema(BaseModel):
-    model_config = _FROZEN
-
+class GraphSchema(FrozenModel):
     node_labels: tuple[NodeLabel, ...] = ()
     relation_types: tuple[RelationType, ...] = ()
 
@@ -173,9 +159,7 @@ class GraphSchema(BaseModel):
         return [n.name for n in self.node_labels]
 
 
-class GraphStats(BaseModel):
-    model_config = _FROZEN
-
+class GraphStats(FrozenModel):
     nodes: int
     triplets: int
     relations: int
@@ -184,15 +168,13 @@ class GraphStats(BaseModel):
     bad_rows_skipped: int = 0
 
 
-class QueryResult(BaseModel):
+class QueryResult(FrozenModel):
     """Rows of a graph query; ``truncated`` when the row cap (``row_cap``) cut the result;
     ``limit``: the query's own final LIMIT (when the rows fill it, more may exist).
 
     ``sort_columns``: the columns the query's ORDER BY sorts on, recorded when it ran (``()``:
     no ORDER BY, so the rows' order means nothing; None: a sort key is not a returned column,
     or the query was not fully parsed)."""
-
-    model_config = _FROZEN
 
     columns: tuple[str, ...] = ()
     rows: tuple[tuple[Any, ...], ...] = ()
@@ -211,15 +193,13 @@ class QueryResult(BaseModel):
 # --------------------------------------------------------------------------- linker / linking
 
 
-class RelationPath(BaseModel):
+class RelationPath(FrozenModel):
     """A relation sequence proposed by the KG-Linker, e.g. ``born_in -> located_in``.
 
     ``inverted`` optionally fixes each hop's direction (True: walk the relation against its
     stored direction); empty means "as the graph has it" (the follow-paths tool decides). In
     text an inverted hop is written ``~relation``.
     """
-
-    model_config = _FROZEN
 
     relations: tuple[str, ...]
     inverted: tuple[bool, ...] = ()
@@ -241,10 +221,8 @@ class RelationPath(BaseModel):
         return " -> ".join(("~" if f else "") + r for r, f in zip(self.relations, flags, strict=True))
 
 
-class PathScore(BaseModel):
+class PathScore(FrozenModel):
     """How a proposer rated one of its relation paths (the offline reasoner's chain scores)."""
-
-    model_config = _FROZEN
 
     score: float
     type_score: float = 0.0  # the share of ``score`` that says the path's ends fit the asked type
@@ -252,10 +230,8 @@ class PathScore(BaseModel):
     ends: int | None = None  # end nodes the proposer saw (None: not counted)
 
 
-class Artifacts(BaseModel):
+class Artifacts(FrozenModel):
     """What one KG-Linker call produced (Fig. 3–7 of the paper)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     entities: tuple[str, ...] = ()
     relation_paths: tuple[RelationPath, ...] = ()
@@ -269,10 +245,8 @@ class Artifacts(BaseModel):
     warnings: tuple[str, ...] = ()  # what the parser could not read
 
 
-class Candidate(BaseModel):
+class Candidate(FrozenModel):
     """A graph node proposed for a mention."""
-
-    model_config = _FROZEN
 
     id: str
     name: str
@@ -288,11 +262,9 @@ def is_literal_text(text: str) -> bool:
     return bool(_LITERAL.match(text.strip()))
 
 
-class MentionLinks(BaseModel):
+class MentionLinks(FrozenModel):
     """Candidates for one mention, best first. ``dropped`` holds candidates the linker found but
     did not pass on (below the confidence floor, or a node id that is the mention's number)."""
-
-    model_config = _FROZEN
 
     mention: str
     candidates: tuple[Candidate, ...] = ()
@@ -322,10 +294,8 @@ class MentionLinks(BaseModel):
 # --------------------------------------------------------------------------- context / answer
 
 
-class ContextItem(BaseModel):
+class ContextItem(FrozenModel):
     """A piece of retrieved context with its provenance."""
-
-    model_config = _FROZEN
 
     text: str
     tool: str

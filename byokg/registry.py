@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import pluggy
@@ -272,28 +273,13 @@ def registry(kind: str) -> Registry:
         raise ConfigError(f"unknown registry {kind!r}") from None
 
 
-def tools() -> Registry:
-    return registry("tools")
-
-
-def backends() -> Registry:
-    return registry("backends")
-
-
-def llms() -> Registry:
-    return registry("llms")
-
-
-def embedders() -> Registry:
-    return registry("embedders")
-
-
-def rerankers() -> Registry:
-    return registry("rerankers")
-
-
-def datasets() -> Registry:
-    return registry("datasets")
+# one accessor per hook kind: ``tools()`` is ``registry("tools")``
+tools = partial(registry, "tools")
+backends = partial(registry, "backends")
+llms = partial(registry, "llms")
+embedders = partial(registry, "embedders")
+rerankers = partial(registry, "rerankers")
+datasets = partial(registry, "datasets")
 
 
 def describe() -> dict[str, dict[str, str]]:

@@ -200,12 +200,17 @@ class KuzuFamilyGraph(GuardedQueries, BaseGraphStore):
     profiler = staticmethod(profile_graph)  # the graph's profile, built on first use
 
     engine: ClassVar[KuzuEngine] = KUZU
-    worker_factory: ClassVar[str] = ""  # "module:function" a worker process opens it with
+    worker_factory: ClassVar[str] = ""  # "module:callable" a worker process opens it with
     dialect = "kuzu"
     capabilities: frozenset[str] = frozenset(  # type: ignore[misc]
         {Capability.CYPHER, Capability.EXPLAIN, Capability.SHORTEST_PATH}
     )
     MAX_HOPS: ClassVar[int] = 10
+
+    @classmethod
+    def load(cls, sources: Sequence[str], into: str, **options: Any):
+        """``byokg load --into SCHEME:PATH`` with this backend's engine (see :func:`load_into`)."""
+        return load_into(cls.engine, sources, into, **options)
 
     def __init__(
         self,

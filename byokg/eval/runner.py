@@ -300,28 +300,6 @@ def _routing_metrics(trace: dict[str, Any]) -> dict[str, float]:
             "computed_answer": float(bool(counts.get("computed_answers")))}
 
 
-class _GraphServices(Services):
-    """The run's models (LLM, embedder, reranker: built once, shared) with the caches of one
-    question's graph: indexes are cached by store and URI, and every per-question graph is an
-    unnamed ``memory:`` graph, so each needs caches of its own (dropped with the question)."""
-
-    def __init__(self, base: Services) -> None:
-        super().__init__(base.config)
-        self._base = base
-
-    @property
-    def llm(self) -> Any:
-        return self._base.llm
-
-    @property
-    def embedder(self) -> Any:
-        return self._base.embedder
-
-    @property
-    def reranker(self) -> Any:
-        return self._base.reranker
-
-
 def _graph_facts(store: Any, ex: Example) -> dict[str, Any]:
     """Size of a question's own graph and whether its topic entities and a gold answer are
     nodes of it (names and ids compared after normalisation): the ceiling of that question."""
@@ -490,7 +468,7 @@ def _per_graph_engines(cfg: RunConfig, factory: Callable[[Any, RunConfig], Any] 
     from byokg.pipeline.engine import Engine
 
     base = Services(cfg)
-    return lambda store: Engine(store, cfg, services=_GraphServices(base))
+    return lambda store: Engine(store, cfg, services=base.with_own_caches())
 
 
 def _default_engine(store: Any, cfg: RunConfig) -> Any:

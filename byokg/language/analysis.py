@@ -214,6 +214,18 @@ SHARING_WORDS = lx.SHARING_WORDS  # "the same director as", "co-starred with" (l
 CATEGORY_NOUNS = lx.CATEGORY_NOUNS  # "what *kind* of films" (lexicon)
 
 
+def _noun_head(toks: Sequence[str], at: int) -> str:
+    """The head of the noun phrase opening at ``at`` when the phrase is a relational noun
+    ("what is the primary *language* of X": its last word before *of*); else the word at
+    ``at`` (a name may follow it: "what is the *movie* X about")."""
+    end = at
+    while end + 1 < len(toks) and end - at < 2 and toks[end + 1] not in STOPWORDS:
+        end += 1
+    if end > at and end + 1 < len(toks) and toks[end + 1] == lx.RELATIONAL_OF:
+        return toks[end]
+    return toks[at]
+
+
 def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
     """The kind of answer asked for, the type words after which/what, and whether a list is
     asked for (a plural type word or *are*/*were* after the question word). English question
@@ -241,12 +253,13 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
             elif not (nxt1 in lx.DO_WORDS or verb_next):
                 # "what is the *capital* of X": the noun after the copula is what is asked;
                 # "what does the author of X research": after do/does/did comes the subject
-                for nxt in toks[i + 1 : i + 4]:
+                for k in range(i + 1, min(i + 4, len(toks))):
+                    nxt = toks[k]
                     if nxt in STOPWORDS:
                         if nxt in lx.PLURAL_COPULAS:
                             plural = True
                         continue
-                    type_words.append(nxt)
+                    type_words.append(_noun_head(toks, k))
                     break
             if type_words:
                 head = type_words[-1]

@@ -91,6 +91,15 @@ QUESTION_WORD_HINTS: dict[str, tuple[str, ...]] = {
     "who": ("person", "people"),
     "whom": ("person", "people"),
 }
+# prepositions that say a relation of their own when they are the question's predicate: a
+# thing is *about* its topic ("which films are about X", "what is X about", "which papers
+# are about X", "songs about love"); the words are what English calls such a relation on
+# any catalogue (a paper's subject, a song's theme, a post's tags, an article's keywords)
+PREPOSITION_SENSES: dict[str, tuple[str, ...]] = {
+    "about": ("topic", "subject", "theme", "keyword", "tag"),
+    "regarding": ("topic", "subject", "theme", "keyword", "tag"),
+    "concerning": ("topic", "subject", "theme", "keyword", "tag"),
+}
 # the kind of answer a question word asks for
 QUESTION_WORD_KINDS: dict[str, str] = {"when": "date", "who": "person", "whom": "person",
                                        "where": "place"}
@@ -266,6 +275,16 @@ VERB_PREPOSITION: dict[str, str] = {"born": "in", "died": "in", "located": "in",
                                     "reside": "in", "educated": "at", "married": "to",
                                     "marry": "to"}
 HAVE_WORDS = frozenset({"has", "have", "had"})  # ``hasAuthor``: a noun follows
+# nouns of a performing or taking-part role (a film's *actor*, an album's *performer*, a
+# show's *guest*, a race's *competitor*): what such a role does in the work is said with
+# verbs of its own the noun does not spell ("X *appears in* which films", "which albums
+# *feature* X"), read beside the noun both ways
+PERFORMER_NOUNS = frozenset({"actor", "actress", "performer", "player", "cast", "singer",
+                             "vocalist", "musician", "dancer", "soloist", "guest",
+                             "presenter", "narrator", "participant", "contestant",
+                             "competitor", "entrant", "panelist", "panellist"})
+PERFORMER_PHRASES = ("appears in", "stars in")  # the performer's side: "X appears in W"
+FEATURING_PHRASES = ("features",)  # the work's side: "W features X"
 # nouns of kin and partnership that read the same both ways ("spouse of" / "has spouse"):
 # a symmetric relation's backward phrases equal its forward ones
 SYMMETRIC_NOUNS = frozenset({"spouse", "partner", "sibling", "friend", "neighbor",

@@ -37,8 +37,8 @@ from pydantic import ConfigDict
 from byokg.language import lexicon as lx
 
 __all__ = ["RelationPhrases", "agent_noun", "base_verb", "converse_noun", "end_nouns",
-           "hypernym", "name_words", "participle", "past_tense", "singular", "subject_end",
-           "verbalize"]
+           "hypernym", "name_words", "participle", "past_tense", "performer_role", "singular",
+           "subject_end", "verbalize"]
 
 Form = Literal["passive", "verb", "verb_prep", "noun_of", "noun", "generic", "opaque"]
 
@@ -431,10 +431,26 @@ def verbalize(relation: str, domain: str | None = None, range: str | None = None
     if form in ("verb", "verb_prep", "passive", "noun_of"):
         fwd += _typed(fwd, rng)
         bwd += _typed(bwd, dom)
+    if form in ("noun", "noun_of") and performer_role(relation):
+        # ``actor``: the film *features* its actor, the actor *appears in* it; ``actor_of``
+        # the other way round
+        work, performer = list(lx.FEATURING_PHRASES), list(lx.PERFORMER_PHRASES)
+        fwd += performer if form == "noun_of" else work
+        bwd += work if form == "noun_of" else performer
     one = " ".join([*words[:-1], singular(words[-1])]) if words else ""
     return RelationPhrases(relation=relation, words=tuple(words), form=form,
                            forward=tuple(dict.fromkeys(fwd)), backward=tuple(dict.fromkeys(bwd)),
                            domain=dom, range=rng, singular=one)
+
+
+@functools.lru_cache(maxsize=65536)
+def performer_role(relation: str) -> bool:
+    """Whether a relation is named by the noun of a performing role (``actor``,
+    ``starred_actors``, ``performer_of``, ``Guests``: lexicon PERFORMER_NOUNS, its last
+    noun made singular)."""
+    _typ, words = name_words(relation)
+    core = [w for w in words if w not in lx.PREPOSITIONS]
+    return bool(core) and singular(core[-1]) in lx.PERFORMER_NOUNS
 
 
 @functools.lru_cache(maxsize=65536)

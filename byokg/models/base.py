@@ -20,6 +20,7 @@ from typing import runtime_checkable
 from pydantic import BaseModel
 from pydantic import Field
 
+from byokg.errors import ConfigError
 from byokg.errors import LLMError
 
 if TYPE_CHECKING:  # numpy stays out of `import byokg`
@@ -45,6 +46,14 @@ class LLMResponse(BaseModel):
 
 class TransientLLMError(LLMError):
     """A failure another attempt may not repeat (throttling, 5xx, connection, deadline)."""
+
+
+def spec_part(provider: str, value: str, needs: str) -> str:
+    """The part of a ``provider:…`` spec after the colon; a ConfigError saying what the spec
+    needs (``needs``: what it is, with an example) when it is empty."""
+    if not value:
+        raise ConfigError(f"{provider}: spec needs {needs}")
+    return value
 
 
 def token_counts(usage: Any, prompt_key: str, completion_key: str) -> tuple[int, int, list[str]]:

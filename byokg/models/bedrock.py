@@ -20,7 +20,6 @@ import time
 from typing import Any
 
 from byokg.cancel import check as check_cancelled
-from byokg.errors import ConfigError
 from byokg.errors import LLMError
 from byokg.models.base import MAX_REPLY_CHARS
 from byokg.models.base import BaseLLM
@@ -28,6 +27,7 @@ from byokg.models.base import LLMResponse
 from byokg.models.base import StreamedReply
 from byokg.models.base import TokenCallback
 from byokg.models.base import TransientLLMError
+from byokg.models.base import spec_part
 from byokg.models.base import token_counts
 from byokg.models.llm import content_text
 from byokg.models.provider_errors import redact
@@ -68,9 +68,8 @@ class BedrockLLM(BaseLLM):
         client: Any = None,
         max_reply_chars: int = MAX_REPLY_CHARS,
     ) -> None:
-        if not model_id:
-            raise ConfigError("bedrock: spec needs a model id, e.g. bedrock:anthropic.claude-3-haiku-20240307-v1:0")
-        self.model_id = model_id
+        self.model_id = spec_part("bedrock", model_id,
+                                  "a model id, e.g. bedrock:anthropic.claude-3-haiku-20240307-v1:0")
         self.name = f"bedrock:{model_id}"
         self.temperature, self.max_tokens, self.top_p = temperature, max_tokens, top_p
         self.retries, self.backoff_base, self.backoff_cap = retries, backoff_base, backoff_cap

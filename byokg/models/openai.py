@@ -36,6 +36,7 @@ from byokg.models.base import LLMResponse
 from byokg.models.base import StreamedReply
 from byokg.models.base import TokenCallback
 from byokg.models.base import TransientLLMError
+from byokg.models.base import spec_part
 from byokg.models.base import token_counts
 from byokg.models.http import DEFAULT_MAX_REPLY_BYTES
 from byokg.models.http import Reply
@@ -74,9 +75,7 @@ class OpenAICompatLLM(BaseLLM):
         max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
         max_reply_chars: int = MAX_REPLY_CHARS,
     ) -> None:
-        if not model:
-            raise ConfigError("openai: spec needs a model name, e.g. openai:gpt-4o-mini")
-        self.model = model
+        self.model = spec_part("openai", model, "a model name, e.g. openai:gpt-4o-mini")
         self.name = f"openai:{model}"
         base = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
         self.base_url = base.rstrip("/")

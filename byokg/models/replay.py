@@ -27,6 +27,7 @@ from byokg.models.base import TokenCallback
 from byokg.models.base import WrappingLLM
 from byokg.models.base import complete_streaming
 from byokg.models.base import prompt_checksum
+from byokg.models.base import spec_part
 from byokg.models.base import token_counts
 
 
@@ -146,7 +147,6 @@ class ReplayLLM(WrappingLLM):
 
 def create_replay(rest: str, **options: Any) -> ReplayLLM:
     path, opts = parse_replay_spec(rest)
-    if not path:
-        raise ConfigError("replay: spec needs a cassette file, e.g. replay:run.jsonl")
+    path = spec_part("replay", path, "a cassette file, e.g. replay:run.jsonl")
     record = options.pop("record", None) or opts.pop("record", None)
     return ReplayLLM(path, record=record, **options)

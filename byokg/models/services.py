@@ -90,6 +90,12 @@ class Services:
         LLM counted against ``budget`` (a :class:`byokg.models.budget.CallBudget`)."""
         return _QuestionServices(self, budget)
 
+    def with_own_caches(self) -> Services:
+        """A view of these services with caches of its own and the same models (built once, on
+        first use, here): for a graph that lives as long as one question, whose indexes are
+        dropped with it."""
+        return _SharedModels(self)
+
     def without_llm(self, config: RunConfig) -> Services:
         """A view of these services with no LLM and another config (the hybrid strategy's
         offline pass): the same embedder, reranker and caches."""
@@ -108,8 +114,30 @@ class Services:
         """Keep ``value`` under ``key`` for the rest of this question (no-op outside one)."""
 
 
-class _QuestionServices(Services):
-    """Services of one question: everything delegated to the run's, the LLM budgeted."""
+class _SharedModels(Services):
+    """Services whose models are ``base``'s (built there, on first use), with their own
+    config reference, lock and caches."""
+
+    def __init__(self, base: Services) -> None:
+        super().__init__(base.config)
+        self.base = base
+
+    @property
+    def llm(self) -> LLM | None:
+        return self.base.llm
+
+    @property
+    def embedder(self) -> Embedder:
+        return self.base.embedder
+
+    @property
+    def reranker(self) -> Reranker | None:
+        return self.base.reranker
+
+
+class _QuestionServices(_SharedModels):
+    """Services of one question: everything delegated to the run's (its caches too), the LLM
+    budgeted."""
 
     def __init__(self, base: Services, budget: Any, *, config: RunConfig | None = None,
                  llm: bool = True) -> None:
@@ -127,14 +155,6 @@ class _QuestionServices(Services):
     @property
     def llm(self) -> LLM | None:
         return self._question_llm
-
-    @property
-    def embedder(self) -> Embedder:
-        return self.base.embedder
-
-    @property
-    def reranker(self) -> Reranker | None:
-        return self.base.reranker
 
     def shared(self, key: Hashable, build: Callable[[], _T]) -> _T:
         return self.base.shared(key, build)

@@ -24,12 +24,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 from typing import Any
 
+from byokg.language import lexicon as lx
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.analysis import humanize_relation
 from byokg.language.analysis import lexical_phrase_score
 from byokg.language.analysis import lexical_relation_scores
 from byokg.language.lexicon import MENTION_PLACEHOLDER
 from byokg.language.relwords import end_nouns
+from byokg.language.relwords import performer_role
 from byokg.language.relwords import singular
 from byokg.language.relwords import verbalize
 from byokg.language.text import STOPWORDS
@@ -147,8 +149,12 @@ def relation_texts(name: str) -> tuple[str, ...]:
     # the nouns naming either end ("parent of" for ``children``: its converse)
     nouns = [f"{n} of" for inv in (False, True) for n in end_nouns(name, inv)
              if set(n.split()) - own]
+    # a performing role's verbs ("appears in", "features" for ``actor``)
+    roles = [x for x in (*p.forward, *p.backward)
+             if x in lx.PERFORMER_PHRASES or x in lx.FEATURING_PHRASES] \
+        if performer_role(name) else []
     return tuple(dict.fromkeys([p.text(), *([p.singular] if p.singular else []), *extra,
-                                *nouns]))
+                                *nouns, *roles]))
 
 
 @functools.lru_cache(maxsize=65536)

@@ -305,7 +305,8 @@ class ChainScorer:
         """How well unit ``k`` says a hop, and whether the hop walks against the relational
         noun that says it ("the *parents* of X" read along ``children`` forwards)."""
         rel, inv = hop
-        if inv and self.units[k].implied and subject_end(rel) == "head":
+        unit = self.units[k]
+        if inv and unit.implied and not unit.by_preposition and subject_end(rel) == "head":
             return 0.0, False  # "*where* is X": the place a noun names is its tail, not its head
         s = self._us.get((k, rel), 0.0)
         side = self._sides.get((k, rel), 0)

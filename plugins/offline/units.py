@@ -57,6 +57,8 @@ class Unit:
     phrasal: bool = False  # a verb with its particle ("come *out*"): read as one phrase
     prep: str = ""  # the preposition right after it ("works *for*", "born *in*")
     implied: bool = False  # not written: what a question word asks for ("*where* is X")
+    # or what a preposition says as the predicate ("films *about* X": a topic)
+    by_preposition: bool = False  # implied by a preposition, not by a question word
     attribute: bool = False  # a type word asked as an attribute ("what *sex* is X", "what is
     # the *job* of X"): it may say the last step; else it only names the answer's class
 
@@ -124,6 +126,7 @@ def structure(analysis: QuestionAnalysis, mentions: dict[str, tuple[int, int]],
     hint = _hint(toks, owner)
     if hint is not None:
         units.append(hint)
+    units += _preposition_senses(toks, owner, units)
     spans = _mention_tokens(owner)
     owned = {m: _order(toks, units, span, owner) for m, span in spans.items()}
     if len(spans) > 1:
@@ -187,6 +190,31 @@ def _hint(toks: Sequence[str], owner: Sequence[str | None]) -> Unit | None:
             return Unit(text=hints[0], words=tuple(hints), tokens=(i,), kind="plain",
                         implied=True)
     return None
+
+
+def _preposition_senses(toks: Sequence[str], owner: Sequence[str | None],
+                        units: Sequence[Unit]) -> list[Unit]:
+    """"Which films are *about* X", "what is X *about*": a preposition of the lexicon's
+    PREPOSITION_SENSES that governs a mention, or ends the question after one, is the
+    predicate — a unit of its own, read as the words the lexicon gives it ("topic", …).
+    Not before a number ("about 500": roughly) nor when a verb takes it as its
+    preposition ("what did X write *about*": the verb says the relation)."""
+    out: list[Unit] = []
+    n = len(toks)
+    for i, t in enumerate(toks):
+        senses = lx.PREPOSITION_SENSES.get(t)
+        if not senses or owner[i] is not None or any(u.prep == t and u.end == i - 1
+                                                     for u in units):
+            continue
+        j = i + 1
+        while j < n and toks[j] in lx.ARTICLES:
+            j += 1
+        governs = j < n and owner[j] is not None and not toks[j].isdigit()
+        ends = i == n - 1 and i > 0 and owner[i - 1] is not None
+        if governs or ends:
+            out.append(Unit(text=senses[0], words=tuple(senses), tokens=(i,), kind="plain",
+                            implied=True, by_preposition=True))
+    return out
 
 
 def _attribute(toks: Sequence[str], at: int, owner: Sequence[str | None]) -> bool:

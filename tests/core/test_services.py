@@ -68,6 +68,21 @@ def test_shared_builds_once():
     assert svc.shared("k", lambda: 99) == 1 and calls == [1]
 
 
+def test_own_caches_share_the_models_built_once_on_first_use(recorder):
+    """A question graph's services (with_own_caches): the run's models, built on first use
+    and once for all graphs, and caches of their own (a question's view reads them)."""
+    base = Services(RunConfig(embedder="test-emb", reranker="test-rr"))
+    one, two = base.with_own_caches(), base.with_own_caches()
+    assert BUILT == []  # nothing built before it is used
+    assert one.embedder is two.embedder is base.embedder
+    assert one.for_question(None).reranker is base.reranker
+    assert sorted(k for k, _ in BUILT) == ["emb", "rr"]
+    assert one.shared("index", lambda: "one's") == "one's"
+    assert two.shared("index", lambda: "two's") == "two's"
+    assert one.for_question(None).shared("index", lambda: "other") == "one's"
+    assert "index" not in base.cache
+
+
 def test_tool_params_errors_name_the_field():
     from byokg.pipeline.tools import ToolParams
 

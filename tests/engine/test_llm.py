@@ -438,3 +438,18 @@ def test_bedrock_deadline_and_usage(bedrock, no_sleep):
     r = BedrockLLM(MODEL, client=client).complete("Where?")
     assert r.text == "<answers>\nX\n</answers>" and r.prompt_tokens == 42
     assert any("non-text content part" in w for w in r.warnings)
+
+
+def test_a_provider_without_its_model_says_what_the_spec_needs():
+    """Built directly (create_llm refuses an empty spec before): the message names the
+    provider, what its spec needs and an example."""
+    from byokg.models.bedrock import BedrockLLM
+    from byokg.models.openai import OpenAICompatLLM
+    from byokg.models.replay import create_replay
+
+    with pytest.raises(ConfigError, match=r"^openai: spec needs a model name, e\.g\. openai:"):
+        OpenAICompatLLM("")
+    with pytest.raises(ConfigError, match=r"^bedrock: spec needs a model id, e\.g\. bedrock:"):
+        BedrockLLM("")
+    with pytest.raises(ConfigError, match=r"^replay: spec needs a cassette file, e\.g\. replay:"):
+        create_replay("?record=openai:gpt-4o-mini")

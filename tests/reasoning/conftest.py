@@ -9,6 +9,7 @@ import json
 import pytest
 
 from benchmarks import reasoning_graphs as rg
+from benchmarks.kuzu_files import new_database
 
 
 def _open(path):
@@ -91,40 +92,35 @@ def places_store(tmp_path_factory):
 def kuzu_movies(tmp_path_factory):
     """A property graph in Kùzu: release dates and runtimes are node properties, and no table
     names its nodes with a ``name`` column (titles, full names, labels)."""
-    import kuzu
-
     from byokg.graph.open import open_graph
 
     path = tmp_path_factory.mktemp("kuzu-movies") / "movies.kz"
-    db = kuzu.Database(str(path))
-    conn = kuzu.Connection(db)
-    conn.execute("CREATE NODE TABLE Movie(id STRING PRIMARY KEY, title STRING, released DATE, "
-                 "runtime INT64)")
-    conn.execute("CREATE NODE TABLE Person(id STRING PRIMARY KEY, fullName STRING, born INT64)")
-    conn.execute("CREATE NODE TABLE Genre(id STRING PRIMARY KEY, label STRING)")
-    conn.execute("CREATE REL TABLE DIRECTED(FROM Person TO Movie)")
-    conn.execute("CREATE REL TABLE ACTED_IN(FROM Person TO Movie)")
-    conn.execute("CREATE REL TABLE IN_GENRE(FROM Movie TO Genre)")
-    movies = [("m1", "Harbor Lights", "1987-05-17", 121), ("m2", "Glass Orchard", "1991-09-02", 98),
-              ("m3", "Paper Comet", "2004-02-11", 104), ("m4", "Iron Meadow", "2010-11-30", 133)]
-    for mid, name, date, runtime in movies:
-        conn.execute(f"CREATE (:Movie {{id: '{mid}', title: '{name}', released: date('{date}'), "
-                     f"runtime: {runtime}}})")
-    for pid, name, born in [("p1", "Vera Lindqvist", 1950), ("p2", "Omar Castellano", 1962),
-                            ("p3", "Juno Achterberg", 1975)]:
-        conn.execute(f"CREATE (:Person {{id: '{pid}', fullName: '{name}', born: {born}}})")
-    for gid, name in [("g1", "Drama"), ("g2", "Thriller")]:
-        conn.execute(f"CREATE (:Genre {{id: '{gid}', label: '{name}'}})")
-    rels = [("DIRECTED", "Person", "p1", "Movie", "m1"), ("DIRECTED", "Person", "p1", "Movie", "m2"),
-            ("DIRECTED", "Person", "p2", "Movie", "m3"), ("DIRECTED", "Person", "p2", "Movie", "m4"),
-            ("ACTED_IN", "Person", "p3", "Movie", "m1"), ("ACTED_IN", "Person", "p3", "Movie", "m3"),
-            ("ACTED_IN", "Person", "p2", "Movie", "m1"), ("IN_GENRE", "Movie", "m1", "Genre", "g1"),
-            ("IN_GENRE", "Movie", "m2", "Genre", "g1"), ("IN_GENRE", "Movie", "m3", "Genre", "g2"),
-            ("IN_GENRE", "Movie", "m4", "Genre", "g2")]
-    for rel, a, ai, b, bi in rels:
-        conn.execute(f"MATCH (x:{a} {{id: '{ai}'}}), (y:{b} {{id: '{bi}'}}) CREATE (x)-[:{rel}]->(y)")
-    conn.close()
-    db.close()
+    ddl = ("CREATE NODE TABLE Movie(id STRING PRIMARY KEY, title STRING, released DATE, "
+           "runtime INT64)",
+           "CREATE NODE TABLE Person(id STRING PRIMARY KEY, fullName STRING, born INT64)",
+           "CREATE NODE TABLE Genre(id STRING PRIMARY KEY, label STRING)",
+           "CREATE REL TABLE DIRECTED(FROM Person TO Movie)",
+           "CREATE REL TABLE ACTED_IN(FROM Person TO Movie)",
+           "CREATE REL TABLE IN_GENRE(FROM Movie TO Genre)")
+    with new_database(path, ddl) as conn:
+        movies = [("m1", "Harbor Lights", "1987-05-17", 121), ("m2", "Glass Orchard", "1991-09-02", 98),
+                  ("m3", "Paper Comet", "2004-02-11", 104), ("m4", "Iron Meadow", "2010-11-30", 133)]
+        for mid, name, date, runtime in movies:
+            conn.execute(f"CREATE (:Movie {{id: '{mid}', title: '{name}', released: date('{date}'), "
+                         f"runtime: {runtime}}})")
+        for pid, name, born in [("p1", "Vera Lindqvist", 1950), ("p2", "Omar Castellano", 1962),
+                                ("p3", "Juno Achterberg", 1975)]:
+            conn.execute(f"CREATE (:Person {{id: '{pid}', fullName: '{name}', born: {born}}})")
+        for gid, name in [("g1", "Drama"), ("g2", "Thriller")]:
+            conn.execute(f"CREATE (:Genre {{id: '{gid}', label: '{name}'}})")
+        rels = [("DIRECTED", "Person", "p1", "Movie", "m1"), ("DIRECTED", "Person", "p1", "Movie", "m2"),
+                ("DIRECTED", "Person", "p2", "Movie", "m3"), ("DIRECTED", "Person", "p2", "Movie", "m4"),
+                ("ACTED_IN", "Person", "p3", "Movie", "m1"), ("ACTED_IN", "Person", "p3", "Movie", "m3"),
+                ("ACTED_IN", "Person", "p2", "Movie", "m1"), ("IN_GENRE", "Movie", "m1", "Genre", "g1"),
+                ("IN_GENRE", "Movie", "m2", "Genre", "g1"), ("IN_GENRE", "Movie", "m3", "Genre", "g2"),
+                ("IN_GENRE", "Movie", "m4", "Genre", "g2")]
+        for rel, a, ai, b, bi in rels:
+            conn.execute(f"MATCH (x:{a} {{id: '{ai}'}}), (y:{b} {{id: '{bi}'}}) CREATE (x)-[:{rel}]->(y)")
     store = open_graph(f"kuzu:{path}")
     yield store
     store.close()
