@@ -177,42 +177,25 @@ class MemoryGraph(BaseGraphStore):
 
     capabilities: ClassVar[frozenset[str]] = frozenset({Capability.CSR, Capability.PROFILE})
 
-    def __init__(
-        self,
-        *,
-        uri: str,
-        node_ids: list[str],
-        node_index: dict[str, int],
-        rel_names: list[str],
-        rel_index: dict[str, int],
-        heads: np.ndarray,
-        rels: np.ndarray,
-        tails: np.ndarray,
-        edge_props: dict[int, dict[str, Any]] | None = None,
-        names: dict[int, str] | None = None,
-        aliases: dict[int, tuple[str, ...]] | None = None,
-        labels: dict[int, tuple[str, ...]] | None = None,
-        node_props: dict[int, dict[str, Any]] | None = None,
-        duplicates: int = 0,
-        bad_rows: int = 0,
-    ) -> None:
+    def __init__(self, table: TripleTable, uri: str = "memory:") -> None:
+        """The graph of a table read by :mod:`byokg.io.readers` (its columns used as they
+        are, no copies; the CSR indexes of both directions built here)."""
         self.uri = uri
-        self._ids = node_ids
-        self._index = node_index
-        self._rels = rel_names
-        self._rel_index = rel_index
+        self._ids, self._index = table.node_ids, table.node_index
+        self._rels, self._rel_index = table.rel_names, table.rel_index
+        heads, rels, tails = table.heads, table.rels, table.tails
         self.heads, self.rels, self.tails = heads, rels, tails
-        self._edge_props = edge_props or {}
-        self._names = names or {}
-        self._aliases = aliases or {}
-        self._labels = labels or {}
-        self._node_props = node_props or {}
-        self._duplicates = duplicates
-        self._bad_rows = bad_rows
+        self._edge_props = table.edge_props
+        self._names = table.names
+        self._aliases = table.aliases
+        self._labels = table.labels
+        self._node_props = table.node_props
+        self._duplicates = table.duplicates
+        self._bad_rows = table.bad_rows
         self._by_name: dict[str, list[int]] | None = None
         self._shown: dict[int, str] | None = None  # display names that differ from _names
         self._extra_aliases: dict[int, tuple[str, ...]] = {}
-        n = len(node_ids)
+        n = len(self._ids)
         self.out_ptr, self.out_edges = _csr(heads, n)
         self.in_ptr, self.in_edges = _csr(tails, n)
         self._view = CsrView(
@@ -229,23 +212,7 @@ class MemoryGraph(BaseGraphStore):
     @classmethod
     def from_table(cls, table: TripleTable, uri: str = "memory:") -> MemoryGraph:
         """The graph of a table read by :mod:`byokg.io.readers` (CSR indexes built here)."""
-        return cls(
-            uri=uri,
-            node_ids=table.node_ids,
-            node_index=table.node_index,
-            rel_names=table.rel_names,
-            rel_index=table.rel_index,
-            heads=table.heads,
-            rels=table.rels,
-            tails=table.tails,
-            edge_props=table.edge_props,
-            names=table.names,
-            aliases=table.aliases,
-            labels=table.labels,
-            node_props=table.node_props,
-            duplicates=table.duplicates,
-            bad_rows=table.bad_rows,
-        )
+        return cls(table, uri)
 
     @classmethod
     def from_triplets(

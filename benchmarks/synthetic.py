@@ -115,17 +115,15 @@ class SyntheticKG:
         """The graph as an in-memory store, straight from the arrays (no CSV round trip)."""
         from byokg.backends.memory import MemoryGraph
 
+        from byokg.io.readers import TripleTable
+
         names, rel_names = list(self.node_names), list(self.relation_names)
-        return MemoryGraph(
-            uri=uri,
-            node_ids=names,
-            node_index={x: i for i, x in enumerate(names)},
-            rel_names=rel_names,
-            rel_index={x: i for i, x in enumerate(rel_names)},
-            heads=self.heads.astype(np.int32),
-            rels=self.rels.astype(np.int32),
-            tails=self.tails.astype(np.int32),
-        )
+        return MemoryGraph(TripleTable(
+            node_ids=names, node_index={x: i for i, x in enumerate(names)},
+            rel_names=rel_names, rel_index={x: i for i, x in enumerate(rel_names)},
+            heads=self.heads.astype(np.int32), rels=self.rels.astype(np.int32),
+            tails=self.tails.astype(np.int32), edge_props={}, names={}, aliases={}, labels={},
+            node_props={}), uri)
 
 
 def relation_names(n_relations: int = 2000, seed: int = 0) -> list[str]:

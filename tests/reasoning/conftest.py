@@ -124,3 +124,15 @@ def kuzu_movies(tmp_path_factory):
     store = open_graph(f"kuzu:{path}")
     yield store
     store.close()
+
+
+@pytest.fixture(params=["core", "minilm"])
+def installed(request, monkeypatch):
+    """Run as the core install (MiniLM's weights hidden: the static model) or with MiniLM."""
+    import byokg.models.embedders as emb
+
+    if request.param == "core":
+        monkeypatch.setattr(emb, "minilm_available", lambda: False)
+    elif not emb.minilm_available():
+        pytest.skip("MiniLM's weights are not installed")
+    return request.param

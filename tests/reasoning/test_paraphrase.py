@@ -91,18 +91,6 @@ def _family(style: str):
     return Engine(graph_from_triplets(_family_triples(style), uri=f"memory:family-{style}"))
 
 
-@pytest.fixture(params=["core", "minilm"])
-def installed(request, monkeypatch):
-    """Run as the core install (MiniLM's weights hidden: the static model) or with MiniLM."""
-    import byokg.models.embedders as emb
-
-    if request.param == "core":
-        monkeypatch.setattr(emb, "minilm_available", lambda: False)
-    elif not emb.minilm_available():
-        pytest.skip("MiniLM's weights are not installed")
-    return request.param
-
-
 @pytest.mark.parametrize("style", ["snake", "camel", "upper"])
 def test_alternatives_the_question_lists(style, installed):
     """"a man or a woman": the relation's name (``gender``, ``HAS_GENDER``) shares no word

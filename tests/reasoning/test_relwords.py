@@ -56,6 +56,11 @@ def test_dotted_type_segment_is_the_domain():
     ("isPartOf", "part of", "has part"),
     ("starring", "starring", "starred in"),
     ("speaks_language", "speaks language", "language spoken by"),
+    # a performing role reads the verbs it does in a work, both ways
+    ("performer", "features", "appears in"),
+    ("starringActors", "features", "appears in"),
+    ("guests", "features", "appears in"),
+    ("performer_of", "appears in", "features"),
 ])
 def test_both_directions(name, fwd, bwd):
     got = verbalize(name)
