@@ -22,7 +22,8 @@ Sections (``--only`` picks some; all metrics flat and numeric):
   (``freebase_wynton_{install}``: 1 when the first answer is New Orleans).
 
 Run alone: ``.venv/bin/python -m benchmarks.bench_reasoning [--quick] [--scale N]
-[--only paraphrase,film,...] [--json OUT]`` (prints a table; ``--json`` writes the metrics).
+[--only paraphrase,film,...] [--splits fit] [--installs core] [--json OUT]`` (prints a table;
+``--json`` writes the metrics; ``--help`` says each option).
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ import contextlib
 import json
 import os
 import statistics
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -116,7 +116,8 @@ def reliability(rows: Sequence[dict[str, Any]], prefix: str, results: dict) -> N
     results[f"{prefix}_conf80_acc"] = round(sum(sure) / len(sure), 3) if sure else None
 
 
-def run_paraphrase(results: dict, *, quick: bool = False) -> None:
+def run_paraphrase(results: dict, *, quick: bool = False,
+                   splits: Sequence[str] = ("fit", "report")) -> None:
     from benchmarks import paraphrase_graphs as pg
 
     per_kind = 8 if quick else 16
@@ -124,7 +125,7 @@ def run_paraphrase(results: dict, *, quick: bool = False) -> None:
         with install(kind) as ok:
             if not ok:
                 continue
-            for split in ("fit", "report"):
+            for split in splits:
                 rows = ask_variants(pg.variants(split, per_kind=per_kind))
                 prefix = f"paraphrase_{split}_{kind}"
                 results[f"{prefix}_questions"] = len(rows)
@@ -277,22 +278,54 @@ SECTIONS = ("paraphrase", "film", "cinema", "synthetic", "prize", "freebase")
 
 
 def run(scale: int, results: dict, *, quick: bool = False,
-        only: Sequence[str] = SECTIONS) -> None:
+        only: Sequence[str] = SECTIONS, splits: Sequence[str] = ("fit", "report")) -> None:
     for name in only:
         if name in ("cinema", "synthetic"):
             globals()[f"run_{name}"](results, scale, quick=quick)
+        elif name == "paraphrase":
+            run_paraphrase(results, quick=quick, splits=splits)
         else:
             globals()[f"run_{name}"](results, quick=quick)
 
 
-if __name__ == "__main__":
+def _names(text: str, known: Sequence[str], what: str) -> list[str]:
+    got = [x.strip() for x in text.split(",") if x.strip()]
+    bad = [x for x in got if x not in known]
+    if bad or not got:
+        raise SystemExit(f"{what}: {', '.join(bad) or 'none given'} not among "
+                         f"{', '.join(known)}")
+    return got
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    import argparse
+
+    global INSTALLS
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_reasoning",
+                                 description="Offline reasoning benchmark (see the module's "
+                                 "docstring for every metric).")
+    ap.add_argument("--only", default=",".join(SECTIONS),
+                    help=f"sections, comma-separated (default all: {','.join(SECTIONS)})")
+    ap.add_argument("--splits", default="fit,report",
+                    help="paraphrase splits (fit, report); the report split is for reporting "
+                    "only: read its failures and it stops measuring anything")
+    ap.add_argument("--installs", default=",".join(INSTALLS),
+                    help="core (MiniLM's weights hidden), minilm, or both")
+    ap.add_argument("--scale", type=int, default=BASE, help="triplets of the scaled graphs")
+    ap.add_argument("--quick", action="store_true", help="fewer questions per section")
+    ap.add_argument("--json", metavar="OUT", help="also write the metrics as JSON")
+    args = ap.parse_args(argv)
+    only = _names(args.only, SECTIONS, "--only")
+    splits = _names(args.splits, ("fit", "report"), "--splits")
+    INSTALLS = tuple(_names(args.installs, ("core", "minilm"), "--installs"))
     res: dict = {}
-    scale = int(sys.argv[sys.argv.index("--scale") + 1]) if "--scale" in sys.argv else BASE
-    only = (sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv
-            else SECTIONS)
-    run(scale, res, quick="--quick" in sys.argv, only=only)
+    run(args.scale, res, quick=args.quick, only=only, splits=splits)
     for key, val in res.items():
         print(f"{key:<40} {val}")
-    if "--json" in sys.argv:
-        with open(sys.argv[sys.argv.index("--json") + 1], "w", encoding="utf-8") as fh:
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(res, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()
