@@ -63,6 +63,9 @@ ARTICLES = frozenset({"a", "an", "the"})
 POSSESSIVES = frozenset({"s"})
 OR_WORDS = frozenset({"or"})  # "a man *or* a woman": the answer is one of the alternatives
 RELATIONAL_OF = "of"  # "the *advisor of* X": a relational noun names what X is linked to
+# what a question's mention is written as when a contextual model compares the question with a
+# relation chain read as English ("where was X born" against "X born in"): a name-like letter
+MENTION_PLACEHOLDER = "X"
 # the preposition of a passive's agent: a noun it follows after an article names a class of
 # things, not a relation ("the other *movies by* the director of X": the movies are what the
 # director made; the relation is the one the agent's noun says)

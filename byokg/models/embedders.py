@@ -95,6 +95,8 @@ class LexicalEmbedder:
     Corporation", not near "company"). Deterministic across processes (CRC32 hashing).
     """
 
+    contextual = False  # a text's vector is its n-grams', read in no context
+
     def __init__(self, dim: int = 512) -> None:
         if dim < 16:
             raise ConfigError(f"lexical embedder: dim must be at least 16, got {dim}")

@@ -16,6 +16,7 @@ embedder that is gone takes its vectors with it).
 from __future__ import annotations
 
 import functools
+import itertools
 import threading
 import weakref
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from byokg.language.analysis import QuestionAnalysis
 from byokg.language.analysis import humanize_relation
 from byokg.language.analysis import lexical_phrase_score
 from byokg.language.analysis import lexical_relation_scores
+from byokg.language.lexicon import MENTION_PLACEHOLDER
 from byokg.language.relwords import end_nouns
 from byokg.language.relwords import performer_role
 from byokg.language.relwords import singular
@@ -47,6 +49,7 @@ COSINE_FLOOR = 0.3  # an embedder without a calibration: a cosine counts from he
 COSINE_SPAN = 0.38  # ... and is a full match at FLOOR + SPAN (MiniLM's landmarks)
 TOPICAL_QUANTILE = 0.75  # a word's own floor: this quantile of its cosines to the graph's relations
 RELATION_TEXTS = 2  # phrases per direction a relation is read as (besides its own words)
+READING_PHRASES = 2  # phrases per hop a chain is read with as a sentence (every combination)
 VOCABULARY_TEXTS = 8  # phrases per relation read from the graph's vocabulary (lexicon, LLM)
 FLOOR_VOCABULARY = 4  # relations from which a word's topical floor is measured
 PRIOR_NAMES = 8  # a word's cosines to a graph's names are shrunk towards unrelated pairs
@@ -154,6 +157,21 @@ def relation_texts(name: str) -> tuple[str, ...]:
                                 *nouns, *roles]))
 
 
+@functools.lru_cache(maxsize=65536)
+def chain_readings(hops: tuple[tuple[str, bool], ...]) -> tuple[str, ...]:
+    """A relation chain read as English from its question entity outwards, the entity written
+    as :data:`~byokg.language.lexicon.MENTION_PLACEHOLDER`: each hop by one of its first
+    :data:`READING_PHRASES` phrases along its direction
+    (:func:`byokg.language.relwords.verbalize`), every combination ("X born in located in",
+    "X place of birth located in" for ``place_of_birth`` then ``located_in``). What a
+    contextual model compares with the question (:meth:`Similarity.reading_scores`)."""
+    options = []
+    for rel, inv in hops:
+        along = verbalize(rel).along(inv)[:READING_PHRASES]
+        options.append(along or (humanize_relation(rel),))
+    return tuple(" ".join((MENTION_PLACEHOLDER, *c)) for c in itertools.product(*options))
+
+
 class Similarity:
     """One question's similarity work, memoised (thread-safe: tools of a round share it).
 
@@ -174,7 +192,8 @@ class Similarity:
         self._model: Any = None
         self._model_known = False
         self._scale: Scale | None = None
-        self._question_vec: dict[tuple[tuple[int, int], ...], Any] = {}
+        self._question_vec: dict[tuple[Any, ...], Any] = {}
+        self._hop_vec: dict[str, Any] = {}  # relation -> its texts' mean vector, normalised
         self._unit: dict[tuple[str, str, int], float] = {}
         self._stats: dict[tuple[str, int], tuple[float, float]] = {}
         self._sides: dict[tuple[str, str], tuple[float, float]] = {}
@@ -187,6 +206,13 @@ class Similarity:
             self._scale = Scale(self._model) if self._model is not None else None
             self._model_known = True
         return self._model
+
+    @property
+    def contextual(self) -> bool:
+        """Whether the model of meaning reads a text in context (a transformer such as MiniLM),
+        not as its words' vectors pooled (the static model, the lexical one). An embedder says
+        so with a ``contextual`` attribute; one without it is taken to be a transformer."""
+        return self.model is not None and bool(getattr(self.model, "contextual", True))
 
     @property
     def scale(self) -> Scale:
@@ -292,11 +318,31 @@ class Similarity:
         return {w for (w, n, _flag), v in items
                 if v >= threshold and (allowed is None or n in allowed)}
 
-    def warm(self, texts: Sequence[str]) -> None:
-        """Embed ``texts`` in one batch now (the model is slowest when called often with a few
-        texts)."""
-        if self.model is not None and texts:
-            self.encode(self.model, list(dict.fromkeys(texts)))
+    def warm(self, texts: Sequence[str], questions: Sequence[str] = ()) -> None:
+        """Embed ``texts`` and ``questions`` in one batch now (the model is slowest when called
+        often with a few texts; on a busy machine each call costs the BLAS threads' start).
+        ``texts`` are kept in the graph's vector file, ``questions`` (texts of this question
+        only) in this process's cache alone."""
+        emb = self.model
+        if emb is None or not (texts or questions):
+            return
+        texts = list(dict.fromkeys(texts))
+        file = None
+        if self.vector_dir is not None:
+            from byokg.models.cache import vector_file
+
+            file = vector_file(self.vector_dir, emb)
+            known = _vector_cache(emb)
+            with _VEC_LOCK:
+                missing = [t for t in texts if t not in known]
+            got = file.get(missing) if missing else {}
+            with _VEC_LOCK:
+                known.update(got)
+            new = [t for t in missing if t not in got]
+        vecs = encode_cached(emb, list(dict.fromkeys([*questions, *texts])))
+        if file is not None and new:
+            at = {t: i for i, t in enumerate(dict.fromkeys([*questions, *texts]))}
+            file.add({t: vecs[at[t]] for t in new})
 
     def encode(self, emb: Any, texts: Sequence[str]) -> np.ndarray:
         """``texts`` embedded by ``emb`` through the caches: this process's, and the graph's
@@ -453,24 +499,32 @@ class Similarity:
         return out
 
     # ------------------------------------------------------------------ chains
-    def question_vector(self, masks: Sequence[tuple[int, int]] = ()) -> Any:
-        """The question's vector with the character spans ``masks`` (its entity mentions)
-        left out (memoised per mask set); None without a model."""
+    def question_text(self, masks: Sequence[tuple[int, int]] = (), *,
+                      placeholder: bool = False) -> str:
+        """The question with the character spans ``masks`` (its entity mentions) left out, or
+        written as :data:`~byokg.language.lexicon.MENTION_PLACEHOLDER` with ``placeholder``."""
+        q = self.analysis.question
+        parts, at = [], 0
+        for s, e in sorted(masks):
+            parts.append(q[at:s])
+            if placeholder:
+                parts.append(MENTION_PLACEHOLDER)
+            at = max(at, e)
+        parts.append(q[at:])
+        return ("".join(parts) if placeholder else " ".join(" ".join(parts).split())) or q
+
+    def question_vector(self, masks: Sequence[tuple[int, int]] = (), *,
+                        placeholder: bool = False) -> Any:
+        """The vector of :meth:`question_text` (memoised per mask set); None without a
+        model."""
         emb = self.model
         if emb is None:
             return None
-        key = tuple(sorted(masks))
+        key = (placeholder, *sorted(masks))
         with self._lock:
             got = self._question_vec.get(key)
         if got is None:
-            q = self.analysis.question
-            parts, at = [], 0
-            for s, e in key:
-                parts.append(q[at:s])
-                at = max(at, e)
-            parts.append(q[at:])
-            text = " ".join(" ".join(parts).split()) or q
-            got = encode_cached(emb, [text])[0]
+            got = encode_cached(emb, [self.question_text(masks, placeholder=placeholder)])[0]
             with self._lock:
                 self._question_vec[key] = got
         return got
@@ -480,7 +534,8 @@ class Similarity:
         """How well the question (its mentions masked) says a relation chain read as English,
         in [0, 1]: the calibrated cosine of the question's vector with the sum of the hops'
         vectors, each hop the mean of its relation's :func:`relation_texts` (read both ways:
-        "the birthplace of X" and "where was X born" say one relation). 0 without a model."""
+        "the birthplace of X" and "where was X born" say one relation). 0 without a model.
+        Each relation's vector is made once per question."""
         emb = self.model
         if emb is None or not hops:
             return 0.0
@@ -489,15 +544,33 @@ class Similarity:
         qv = self.question_vector(masks)
         total = None
         for rel, _inv in hops:
-            vecs = self.encode(emb, list(self.relation_texts(rel)))
-            v = vecs.mean(axis=0)
-            n = float(np.linalg.norm(v))
-            v = v / n if n > 0 else v
+            v = self._hop_vec.get(rel)
+            if v is None:
+                v = self.encode(emb, list(self.relation_texts(rel))).mean(axis=0)
+                n = float(np.linalg.norm(v))
+                v = self._hop_vec[rel] = v / n if n > 0 else v
             total = v if total is None else total + v
         n = float(np.linalg.norm(total)) if total is not None else 0.0
         if n == 0.0:
             return 0.0
         return self.scale(float(qv @ (total / n)))
+
+    def reading_scores(self, chains: Sequence[Sequence[tuple[str, bool]]],
+                       masks: Sequence[tuple[int, int]] = ()) -> list[float]:
+        """The cosine of the question, its mentions (character spans ``masks``) written as
+        :data:`~byokg.language.lexicon.MENTION_PLACEHOLDER`, with each chain's best
+        :func:`chain_readings`: one sentence against another, which only a contextual model
+        (:attr:`contextual`) reads as more than its words. The question is embedded once per
+        mask set; a reading once per embedder (and kept in the graph's vector file), in one
+        batch. Zeros without a model."""
+        emb = self.model
+        if emb is None or not chains:
+            return [0.0] * len(chains)
+        qv = self.question_vector(masks, placeholder=True)
+        readings = [chain_readings(tuple(h)) for h in chains]
+        flat = list(dict.fromkeys(t for rs in readings for t in rs))
+        cos = dict(zip(flat, (self.encode(emb, flat) @ qv).tolist(), strict=True))
+        return [max(cos[t] for t in rs) for rs in readings]
 
     def _floors(self, emb: Any, ws: list[str], vocabulary: Sequence[str]) -> dict[str, float]:
         """Per word, the cosine from which it starts to say a relation (see

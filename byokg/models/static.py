@@ -41,6 +41,8 @@ class StaticEmbedder:
     emoji) gets the zero vector: cosine 0 with everything.
     """
 
+    contextual = False  # a text's vector is its tokens' vectors pooled, read in no context
+
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         p = Path(path) if path is not None else DATA_FILE
         arrays = _load(p)

@@ -202,6 +202,7 @@ class ChainScorer:
         self._lexical: dict[tuple[int, str], float] = {}
         self._aligned: dict[tuple[Any, ...], Alignment] = {}
         self._typed: dict[EndType, float] = {}
+        self._meant: dict[tuple[Hop, ...], float] = {}
         self.who_verb, self.voice = question_verb(analysis, self.expect, mention_words)
         self.role = prepositional_role(analysis, mention_words, self.who_verb, self.voice)
         self.semantic = similarity.model is not None
@@ -236,12 +237,18 @@ class ChainScorer:
 
     def _warm(self) -> None:
         """Embed every text this question will compare, in one batch (the model is slowest
-        when called often with a few texts); relation names are embedded once per process."""
+        when called often with a few texts), the question itself with its mentions masked
+        among them; relation names are embedded once per process."""
         if self.similarity.model is None:
             return
         texts = [p for d, g in self._probes for p in (*d, *g)] + list(self.expect.type_words)
         texts += [w for ws in KIND_WORDS.values() for w in ws] + list(self.labels)
-        self.similarity.warm(texts)
+        sim = self.similarity
+        # the question as the meaning feature and the reading rerank see it
+        questions = [sim.question_text(self.mask_spans)] if self.w.meaning else []
+        if sim.contextual and self.w.reading_band > 0.0:
+            questions.append(sim.question_text(self.mask_spans, placeholder=True))
+        sim.warm(texts, questions)
 
     # -- word similarity
     def sim(self, left: Sequence[str], right: Sequence[str]) -> dict[tuple[str, str], float]:
@@ -604,7 +611,40 @@ class ChainScorer:
         (:meth:`~byokg.models.similarity.Similarity.chain_meaning`); 0 without a model."""
         if self.similarity.model is None or self.w.meaning == 0.0:
             return 0.0
-        return self.similarity.chain_meaning(list(hops), self.mask_spans)
+        key = tuple(hops)
+        got = self._meant.get(key)
+        if got is None:  # (a chain is scored again once typed and once met)
+            got = self._meant[key] = self.similarity.chain_meaning(list(hops), self.mask_spans)
+        return got
+
+    def rerank(self, chains: list[Chain]) -> bool:
+        """With a contextual model (:attr:`~byokg.models.similarity.Similarity.contextual`),
+        let the question read as a sentence break near ties of chains of ``reading_hops`` or
+        more: the chains of the best chain's length scoring within ``reading_band`` of it are
+        compared with the question (its mentions as a placeholder) each read as English from
+        its mention outwards (:meth:`~byokg.models.similarity.Similarity.reading_scores`: "in
+        which country was X born" against "X born in located in"), and the best read leads by
+        ``reading_lead``. ``chains`` must be sorted best first; True when the lead changed.
+        A static model reads a sentence as its words, which the unit scorer has already
+        weighed: nothing changes with it."""
+        w = self.w
+        if not chains or w.reading_band <= 0.0 or len(chains[0].hops) < w.reading_hops \
+                or not self.similarity.contextual:
+            return False
+        top = chains[0]
+        near = [c for c in chains[:self.weights.caps.reading_chains]
+                if c.ends and len(c.hops) == len(top.hops)
+                and c.score >= top.score - w.reading_band]
+        if len(near) < 2:
+            return False
+        read = self.similarity.reading_scores([c.hops for c in near], self.mask_spans)
+        for c, r in zip(near, read, strict=True):
+            c.parts["reading"] = round(r, 4)
+        best = max(range(len(near)), key=lambda i: read[i])
+        if best == 0:
+            return False
+        near[best].score = top.score + w.reading_lead
+        return True
 
     @functools.cached_property
     def mask_spans(self) -> tuple[tuple[int, int], ...]:
@@ -849,6 +889,8 @@ def enumerate_chains(store: GraphStore, mentions: dict[str, list[str]], scorer: 
         for c in result:
             scorer.score(c)
     result.sort(key=lambda c: (-c.score, len(c.hops), c.mention, c.hops))
+    if scorer.rerank(result):
+        result.sort(key=lambda c: (-c.score, len(c.hops), c.mention, c.hops))
     out.chains = result
     return out
 

@@ -47,6 +47,8 @@ class WalkCaps(BaseModel):
     type_sample: int = Field(6, description="end nodes per chain whose labels are read")
     typed_chains: int = Field(150, description="best chains (before typing) whose type is read")
     meet_sample: int = Field(20, description="meeting nodes per chain whose specificity is read")
+    reading_chains: int = Field(8, description="best chains a contextual model may rerank "
+                                "(ChainWeights.reading_band)")
 
 
 class ChainWeights(BaseModel):
@@ -80,6 +82,15 @@ class ChainWeights(BaseModel):
     voice: float = Field(0.1, description="the last hop reaches the role the verb asks for "
                          "(a relation named by the verb: +1 / -1; a noun relation a verb with "
                          "a preposition says: -1 the wrong way, 0 otherwise)")
+    reading_band: float = Field(0.05, description="with a contextual model (MiniLM): chains of "
+                                "the best chain's length scoring within this of it are contenders, "
+                                "and the one whose reading the question says best leads "
+                                "(chosen on the fit split: 0.1 and 0.2 lose)")
+    reading_lead: float = Field(0.01, description="... by this much over the best score")
+    reading_hops: int = Field(2, description="... when the best chain has this many hops or "
+                              "more (a one-hop reading is one relation, which the units have "
+                              "weighed word by word: on the film graph MiniLM reads 'who is in "
+                              "the movie X' as 'X directed by')")
     # -- thresholds
     said_min: float = Field(0.3, description="similarity from which a unit says a relation")
     z_low: float = Field(1.25, description="a unit's cosine this many standard deviations above "

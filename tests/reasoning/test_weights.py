@@ -85,3 +85,60 @@ def test_confidence_separates_right_from_wrong_answers():
         (right if first in q.answers else wrong).append(a.confidence)
     assert right and wrong
     assert sum(right) / len(right) > sum(wrong) / len(wrong) + 0.1
+
+
+def _tied(embedder: str, question: str, chains: list[tuple[tuple[str, bool], ...]],
+          scores: list[float]):
+    from byokg.plugins.offline.chains import Chain
+    from byokg.plugins.offline.chains import ChainScorer
+
+    from byokg.config import RunConfig
+    from byokg.language.analysis import analyze
+    from byokg.models.services import Services
+    from byokg.models.similarity import Similarity
+
+    sim = Similarity(analyze(question), Services(RunConfig(embedder=embedder)))
+    at = question.index("Ada Quill")
+    scorer = ChainScorer(sim, mentions={"Ada Quill": (at, at + len("Ada Quill"))},
+                         relations=["place_of_birth", "employer", "spouse", "located_in"])
+    return scorer, [Chain(mention="Ada Quill", hops=hops, ends={str(hops): 1}, score=s)
+                    for hops, s in zip(chains, scores, strict=True)]
+
+
+@pytest.mark.model
+def test_a_contextual_model_breaks_near_ties_by_reading_the_chain():
+    """MiniLM reads "in which country was X born" closer to "X born in located in" than to
+    "X employer located in": of two two-hop chains within the reading band, the one the
+    question says as a sentence leads; a chain out of the band, or of another length, or a
+    one-hop tie is left alone, and a static model changes nothing (it reads a sentence as
+    its words, which the unit scorer has weighed already)."""
+    from byokg.models.embedders import minilm_available
+    from byokg.models.similarity import chain_readings
+
+    if not minilm_available():
+        pytest.skip("MiniLM's weights are not installed")
+    reads = chain_readings((("place_of_birth", False), ("children", True)))
+    assert all(r.startswith("X ") and r.endswith("children of") for r in reads)
+    assert any("birth" in r for r in reads) and len(reads) == len(set(reads)) >= 1
+    band = WEIGHTS.chain.reading_band
+    q = "In which country was Ada Quill born?"
+    born = (("place_of_birth", False), ("located_in", False))
+    works = (("employer", False), ("located_in", False))
+    wed = (("spouse", False), ("located_in", False))
+    scorer, chains = _tied("minilm", q, [works, born, wed], [0.5, 0.5 - band / 2, 0.5 - 2 * band])
+    assert scorer.similarity.contextual
+    assert scorer.rerank(chains)
+    assert chains[1].score == pytest.approx(0.5 + WEIGHTS.chain.reading_lead)
+    assert chains[0].score == 0.5 and chains[2].score == 0.5 - 2 * band
+    assert "reading" in chains[0].parts and "reading" not in chains[2].parts
+    # out of the band, or of another length than the best: the unit scorer's order stands
+    for other, s in ((born, 0.5 - 2 * band), (born[:1], 0.5 - band / 2)):
+        scorer, chains = _tied("minilm", q, [works, other], [0.5, s])
+        assert not scorer.rerank(chains) and chains[1].score == s
+    # one-hop ties: left to the units
+    scorer, chains = _tied("minilm", q, [works[:1], born[:1]], [0.5, 0.5 - band / 2])
+    assert not scorer.rerank(chains)
+    # the static model: no rerank
+    scorer, chains = _tied("static", q, [works, born], [0.5, 0.5 - band / 2])
+    assert not scorer.similarity.contextual
+    assert not scorer.rerank(chains) and [c.score for c in chains] == [0.5, 0.5 - band / 2]
