@@ -61,6 +61,15 @@ def _grams(w: str) -> frozenset[str]:
     return frozenset(w[i : i + 3] for i in range(len(w) - 2))
 
 
+SAME_WORD = 0.8  # term_sim of one word in two forms (a shared prefix, an agent noun)
+
+
+def same_word(a: str, b: str) -> bool:
+    """Whether two stemmed words are one word by their letters (``term_sim`` at least
+    :data:`SAME_WORD`: equal, a shared prefix, an agent noun, or nearly the same 3-grams)."""
+    return term_sim(a, b) >= SAME_WORD
+
+
 def term_sim(a: str, b: str) -> float:
     """Similarity of two stemmed words: equal 1.0, shared prefix 0.8, suffix 0.7, else 3-gram
     Jaccard when at least 0.45."""

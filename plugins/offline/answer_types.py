@@ -31,7 +31,7 @@ from byokg.language import lexicon as lx
 from byokg.language.analysis import CATEGORY_NOUNS
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.analysis import humanize_relation
-from byokg.language.analysis import term_sim
+from byokg.language.analysis import same_word
 from byokg.language.literals import LiteralKind
 from byokg.language.literals import literal_kind
 from byokg.language.relwords import end_nouns
@@ -94,7 +94,7 @@ def type_head(words_: Sequence[str], types: Sequence[str]) -> str | None:
     if cats:
         return cats[0]  # "what kind of films": a category is asked for, not films
     stems = {stem(t) for t in types}
-    named = [w for w in words_ if any(term_sim(stem(w), t) >= 0.8 for t in stems)]
+    named = [w for w in words_ if any(same_word(stem(w), t) for t in stems)]
     return named[-1] if named else words_[0]
 
 
@@ -105,10 +105,10 @@ def labels_named(types: Sequence[str], labels: Sequence[str],
     nodes ("writers": the heads of ``wrote`` are Persons)."""
     heads = {lab: stem(words(lab)[-1]) if words(lab) else "" for lab in labels}
     fitting = tuple(lab for lab in labels
-                    if any(term_sim(stem(w), heads[lab]) >= 0.8 for w in types))
+                    if any(same_word(stem(w), heads[lab]) for w in types))
     if not fitting and label_nouns:
         fitting = tuple(lab for lab in labels if any(
-            term_sim(stem(w), stem(words(n)[-1])) >= 0.8 for w in types
+            same_word(stem(w), stem(words(n)[-1])) for w in types
             for n in label_nouns.get(lab, ()) if words(n)))
     return fitting
 
@@ -281,7 +281,7 @@ def _typed_word(exp: Expectation, end: EndType, sim: Similarity, lex: Similarity
                 semantic: bool, scores: TypeScores) -> float:
     """A type word asked ("which *city*") and no label of the ends names it: the relation
     walked into them (its noun, a dotted name's type segment) or its agents decide."""
-    if end.name_words and any(term_sim(stem(t), stem(n)) >= 0.8 for t in exp.type_words
+    if end.name_words and any(same_word(stem(t), stem(n)) for t in exp.type_words
                               for n in end.name_words):
         return scores.named_fits  # "which university": the ends are called "University of …"
     # only nouns that name the ends count ("which *writers*" is not answered with what

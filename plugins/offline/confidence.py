@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from pydantic import ConfigDict
 
 from byokg.language import lexicon as lx
-from byokg.language.analysis import term_sim
+from byokg.language.analysis import same_word
 from byokg.language.literals import is_literal_like
 from byokg.language.text import stem
 from byokg.language.text import words
@@ -181,7 +181,7 @@ def _property_doubt(noun: str, asked: Sequence[str], prop: str, sim: Similarity 
     """:func:`type_doubt` for an answer of a property's values: none when the asked-for word
     names the property by its letters or by meaning."""
     prop_words = [stem(w) for w in words(prop)]
-    if any(term_sim(stem(a), w) >= 0.8 for a in asked for w in prop_words):
+    if any(same_word(stem(a), w) for a in asked for w in prop_words):
         return None
     if sim is not None and max(sim(list(asked), [prop]).values(), default=0.0) >= scores.match:
         return None
@@ -220,7 +220,7 @@ def _edge_value_said(analysis: Any, shape: AnswerShape, mention_words: set[str],
     for rel in dict.fromkeys(shape.relations):
         for value in edge_values.get(rel, ()):
             vwords = [stem(v) for v in words(str(value)) if len(v) >= 3]
-            hit = next((w for w in asked if any(term_sim(stem(w), v) >= 0.8 for v in vwords)),
+            hit = next((w for w in asked if any(same_word(stem(w), v) for v in vwords)),
                        None)
             if hit:
                 return (f"the question says '{hit}', a value ('{value}') of a property of "
