@@ -794,14 +794,10 @@ def _load_with_snapshot(path: FsPath, *, skip_bad_rows: bool, uri: str,
     if got is not None:
         table, report = got
         return MemoryGraph.from_table(table, uri), report
-    b, report = read_sources([path], skip_bad_rows=skip_bad_rows, limits=limits,
-                             columns=columns)
-    table = b.freeze(report)
-    del b
+    graph, report = load_path(path, skip_bad_rows=skip_bad_rows, uri=uri, limits=limits,
+                              columns=columns)
     if snap is not None:
-        save_snapshot(snap, table, report)
-    graph = MemoryGraph.from_table(table, uri)
-    trim_heap()
+        save_snapshot(snap, graph.table, report)
     return graph, report
 
 

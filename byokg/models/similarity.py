@@ -20,6 +20,7 @@ import itertools
 import threading
 import weakref
 from collections.abc import Callable
+from collections.abc import Collection
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 from typing import Any
@@ -68,10 +69,12 @@ def _vector_cache(embedder: Any) -> dict[str, Any]:
 
 
 def encode_cached(embedder: Any, texts: Sequence[str], *, batch_size: int = 128,
-                  file: VectorFile | None = None) -> np.ndarray:
+                  file: VectorFile | None = None,
+                  transient: Collection[str] = ()) -> np.ndarray:
     """``embedder.encode(texts)`` with a cache per embedder object; only unseen texts are
     encoded. With ``file`` (the graph's vectors on disk for this embedder) texts it holds are
-    read from it and new ones are added to it."""
+    read from it and new ones are added to it, except those in ``transient`` (texts of one
+    question: encoded in the same batch, kept in this process's cache alone)."""
     import numpy as np
 
     cache = _vector_cache(embedder)
@@ -93,7 +96,7 @@ def encode_cached(embedder: Any, texts: Sequence[str], *, batch_size: int = 128,
         for t, v in zip(missing, vecs, strict=True):  # cleared meanwhile: still answer
             found.setdefault(t, v)
         if file is not None:
-            file.add(dict(zip(missing, vecs, strict=True)))
+            file.add({t: v for t, v in zip(missing, vecs, strict=True) if t not in transient})
     else:
         with _VEC_LOCK:
             found = {t: cache[t] for t in texts}
@@ -326,23 +329,13 @@ class Similarity:
         emb = self.model
         if emb is None or not (texts or questions):
             return
-        texts = list(dict.fromkeys(texts))
         file = None
         if self.vector_dir is not None:
             from byokg.models.cache import vector_file
 
             file = vector_file(self.vector_dir, emb)
-            known = _vector_cache(emb)
-            with _VEC_LOCK:
-                missing = [t for t in texts if t not in known]
-            got = file.get(missing) if missing else {}
-            with _VEC_LOCK:
-                known.update(got)
-            new = [t for t in missing if t not in got]
-        vecs = encode_cached(emb, list(dict.fromkeys([*questions, *texts])))
-        if file is not None and new:
-            at = {t: i for i, t in enumerate(dict.fromkeys([*questions, *texts]))}
-            file.add({t: vecs[at[t]] for t in new})
+        encode_cached(emb, list(dict.fromkeys([*questions, *texts])), file=file,
+                      transient=frozenset(questions) - frozenset(texts))
 
     def encode(self, emb: Any, texts: Sequence[str]) -> np.ndarray:
         """``texts`` embedded by ``emb`` through the caches: this process's, and the graph's
