@@ -97,8 +97,8 @@ def ask_variants(variants: Sequence[Any]) -> list[dict[str, Any]]:
         eng = Engine(v.store(), RunConfig())
         for q in v.questions:
             a = eng.ask(q.text)
-            rows.append({"variant": v.name, "kind": q.kind, "ok": first_id(a) in q.answers,
-                         "confidence": a.confidence})
+            rows.append({"variant": v.name, "domain": v.domain, "kind": q.kind,
+                         "ok": first_id(a) in q.answers, "confidence": a.confidence})
     return rows
 
 
@@ -135,6 +135,11 @@ def run_paraphrase(results: dict, *, quick: bool = False,
                     by[r["kind"]].append(r["ok"])
                 for k, v in sorted(by.items()):
                     results[f"{prefix}_{k}"] = round(sum(v) / len(v), 3)
+                doms: dict[str, list[bool]] = defaultdict(list)
+                for r in rows:
+                    doms[r["domain"]].append(r["ok"])
+                for d, v in sorted(doms.items()):
+                    results[f"{prefix}_{d}"] = round(sum(v) / len(v), 3)
                 reliability(rows, prefix, results)
 
 

@@ -142,6 +142,12 @@ FIXED = {
                 "pharmaceuticals agriculture".split(),
     "product": "tractors lenses bicycles turbines yogurt umbrellas ceramics satellites "
                "perfume pianos ladders batteries helmets".split(),
+    "title": "analyst engineer designer accountant recruiter auditor planner consultant "
+             "administrator translator".split(),
+    "department": "Finance Marketing Logistics Legal Research Sales Support Security "
+                  "Procurement Compliance".split(),
+    "hobby": "chess sailing pottery climbing gardening birdwatching cycling origami fencing "
+             "karaoke".split(),
 }
 
 
@@ -424,14 +430,62 @@ BUSINESS = Domain("business", "trade", {
        ["is in {x}"], skew=0.2),
 ))
 
-DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, FAMILY, BUSINESS)}
-FIT, REPORT = ("music", "academia", "sports"), ("family", "business")
+# people linked to people (who reports to whom, who mentors whom) with attributes at the end
+# of a chain: the fit split's shape nearest the report split's kinship chains, in a domain and
+# wording of its own
+WORKPLACE = Domain("workplace", "org", {
+    "Employee": ("person", 170), "Title": ("title", 10), "Department": ("department", 10),
+    "Office": ("city", 14), "Country": ("country", 6), "Hobby": ("hobby", 10)}, {
+    "Employee": "employee", "Title": "title", "Department": "department", "Office": "office",
+    "Country": "country", "Hobby": "hobby"}, (
+    _r("manager", "Employee", "Employee", "line_manager", "REPORTS_TO", "reportsTo",
+       ["the manager of {x}", "{x} 's boss", "the person {x} reports to"],
+       ["who does {x} report to?", "who is {x} 's boss?", "who manages {x}?"],
+       ["reports to {x}"],
+       ["the direct reports of {x}", "the people {x} manages"],
+       ["who reports to {x}?", "whom does {x} manage?"], skew=0.3),
+    _r("mentor", "Employee", "Employee", "mentor", "MENTORED_BY", "mentoredBy",
+       ["the mentor of {x}", "the person who guides {x}", "{x} 's mentor"],
+       ["who mentors {x}?", "who guides {x}?", "who is {x} 's mentor?"],
+       ["is mentored by {x}"],
+       ["the mentees of {x}", "the people {x} guides"],
+       ["who does {x} mentor?", "whom does {x} guide?"], skew=0.2),
+    _r("title", "Employee", "Title", "job_title", "HOLDS_TITLE", "jobTitle",
+       ["the title of {x}", "{x} 's role", "the position {x} holds"],
+       ["what is {x} 's role?", "what title does {x} hold?", "what position does {x} have?"],
+       ["serves as {x}"], chain=False),
+    _r("department", "Employee", "Department", "department", "WORKS_IN", "inDepartment",
+       ["the department of {x}", "the unit {x} belongs to", "{x} 's division"],
+       ["which department is {x} in?", "what unit does {x} work in?"],
+       ["works in {x}", "is in the {x} department"],
+       ["the employees of {x}"], ["who works in {x}?"], skew=0.2),
+    _r("dept_head", "Department", "Employee", "department_head", "HEADED_BY", "headedBy",
+       ["the head of {x}", "the person leading {x}"],
+       ["who heads {x}?", "who is in charge of the {x} department?"],
+       ["heads {x}"], skew=0.0),
+    _r("office", "Employee", "Office", "office_location", "BASED_AT", "officeLocation",
+       ["the office of {x}", "the site {x} works from"],
+       ["which office does {x} work from?", "where is {x} 's desk?"],
+       ["works from {x}"], ["the people at {x}"], ["who works from {x}?"], skew=0.2),
+    _r("office_country", "Office", "Country", "office_country", "OFFICE_IN", "officeCountry",
+       ["the country of {x}", "the country where {x} is"],
+       ["which country is {x} in?", "in what country is {x}?"],
+       ["is a site in {x}"], skew=0.2),
+    _r("hobby", "Employee", "Hobby", "hobby", "ENJOYS", "pastime",
+       ["the hobby of {x}", "{x} 's pastime"],
+       ["what does {x} do for fun?", "what is {x} 's hobby?", "how does {x} spend free time?"],
+       ["enjoys {x}"], chain=False),
+))
+
+DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, WORKPLACE, FAMILY, BUSINESS)}
+FIT, REPORT = ("music", "academia", "sports", "workplace"), ("family", "business")
 # (domain, style, typed, underscored): each domain in two or three renderings
 VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("music", "snake", True, False), ("music", "upper", False, True),
     ("academia", "camel", True, False), ("academia", "dotted", False, True),
     ("sports", "dotted", True, False), ("sports", "upper", True, False),
     ("sports", "snake", False, True),
+    ("workplace", "camel", True, False), ("workplace", "upper", False, True),
     ("family", "dotted", False, True), ("family", "camel", True, False),
     ("family", "upper", True, False),
     ("business", "snake", False, False), ("business", "upper", False, True),

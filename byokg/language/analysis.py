@@ -235,6 +235,17 @@ def _noun_head(toks: Sequence[str], at: int) -> str:
     return toks[at]
 
 
+def _agrees(noun: str, word: str) -> bool:
+    """Whether ``word`` is the present tense of an English verb agreeing with the singular
+    ``noun`` before it ("employee *enjoys*", "company *owns*"), not a noun of a compound
+    ("record *labels*")."""
+    if noun.endswith("s") or not word.endswith("s") or word.endswith("ss"):
+        return False
+    bases = {word[:-1], word[:-2] if word.endswith("es") else "",
+             word[:-3] + "y" if word.endswith("ies") else ""}
+    return any(b in lx.RELATION_VERBS for b in bases if b)
+
+
 def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
     """The kind of answer asked for, the type words after which/what, and whether a list is
     asked for (a plural type word or *are*/*were* after the question word). English question
@@ -254,6 +265,8 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
                 if nxt in STOPWORDS or nxt in lx.PAST_FORMS or (len(nxt) > 4
                                                                 and nxt.endswith("ed")):
                     break  # "which customers *ordered* X", "what *killed* X": a past verb
+                if run and _agrees(run[-1], nxt):
+                    break  # "which employee *enjoys* chess": the verb of a singular noun
                 run.append(nxt)
             nxt1 = toks[i + 1] if i + 1 < len(toks) else ""
             verb_next = nxt1 in lx.PAST_FORMS or (len(nxt1) > 4 and nxt1.endswith("ed"))
@@ -438,7 +451,12 @@ def _root_in(a: str, b: str) -> bool:
     ``b`` (a compound: "writ" of "written" in "screenwriter"; checked both ways by
     :func:`lexical_phrase_score`)."""
     n = max(4, (len(a) + 1) // 2)
-    return 4 <= len(a) <= len(b) and a[:n] in b
+    if not 4 <= len(a) <= len(b):
+        return False
+    at = b.find(a[:n])
+    # not when the letters are only the other word's derivational ending ("*ment*or" and
+    # "depart*ment*": a suffix, not a root)
+    return at >= 0 and b[at:] not in lx.DERIVATIONAL_ENDINGS
 
 
 def analyze(question: str) -> QuestionAnalysis:

@@ -169,6 +169,17 @@ AGENT_NOUN_SUFFIXES = ("or", "er", "ist", "ian")
 VERB_FORM_SUFFIXES = ("ed", "ing", "s", "d")
 # verb endings after which the agent noun takes -or, not -er (act-or, edit-or, creat-or)
 AGENT_OR_AFTER = ("ct", "it", "at", "ut", "ss")
+# WordNet's detachment rules (its "morphy"): an inflected ending and what replaces it, tried
+# in order until the thesaurus knows the result ("killed" -> "kill", "cities" -> "city")
+BASE_FORM_RULES: tuple[tuple[str, str], ...] = (
+    ("ies", "y"), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+    ("men", "man"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
+    ("ing", ""), ("s", ""),
+)
+# derivational endings of English nouns: letters a word shares with another only there
+# (depart-ment / ment-or, relation-ship / ship-ping) make no common root
+DERIVATIONAL_ENDINGS = frozenset({"ment", "ness", "tion", "sion", "ship", "hood", "ance",
+                                  "ence", "dom", "ism", "ity"})
 # English place adjectives: America-n, Europe-an, Asia-n
 ADJECTIVE_ENDINGS = ("n", "an")
 # irregular verbs: base -> (past, past participle)

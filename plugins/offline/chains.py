@@ -69,9 +69,14 @@ from byokg.language.relwords import subject_end
 from byokg.language.text import STOPWORDS
 from byokg.language.text import stem
 from byokg.language.text import words
+from byokg.language.thesaurus import names_by_letters
+from byokg.language.thesaurus import related_words
 from byokg.models.similarity import Similarity
 
 Hop = tuple[str, bool]  # (relation, walked against its stored direction)
+# the order key of the noun right after the mention's possessive ("X 's *desk*"): it names
+# what X itself is linked to, so it says the chain's first step (units module)
+POSSESSIVE_FIRST = (0, 0)
 
 _DO_WORDS = lx.DO_WORDS
 _CLAUSE_WORDS = lx.CLAUSE_WORDS
@@ -85,6 +90,7 @@ class Alignment:
     said: float = 0.0  # sum over steps of how well its own unit says it
     matched: int = 0  # steps said by a unit of their own (the type word's included)
     idle: int = 0  # steps no unit says
+    lead_idle: int = 0  # unsaid steps before the one the possessive "X 's N" says
     led: int = 0  # trailing steps no unit says, towards an end of the asked-for type
     weak: int = 0  # steps a unit of their own says only weakly
     leftover: int = 0  # units of the question (this mention's) no step takes
@@ -194,6 +200,8 @@ class ChainScorer:
                                          *(u.words if not u.phrasal else ())]))
             general = [h for w in u.words if (h := hypernym(w)) and h not in direct]
             self._probes.append((direct, general))
+        self._meanings = [self._thesaurus_words(u) for u in self.units]
+        self._unsaid_units: set[int] | None = None
         # (unit, relation) -> how well the unit says it; (unit, relation) -> noun sides
         self._us: dict[tuple[int, str], float] = {}
         self._sides: dict[tuple[int, str], int] = {}
@@ -280,6 +288,7 @@ class ChainScorer:
         direct = list(dict.fromkeys(p for d, _g in self._probes for p in d))
         general = list(dict.fromkeys(p for _d, g in self._probes for p in g))
         spread = (self.w.z_low, self.w.z_high)
+        unsaid = self._unsaid()
         got = self.similarity.unit_scores([*direct, *general], todo,
                                           vocabulary=self.vocabulary, spread=spread,
                                           gate=self.w.gate)
@@ -289,6 +298,8 @@ class ChainScorer:
                 s = max((got[(p, r)] for p in d), default=0.0)
                 if g:
                     s = max(s, self.w.general * max(got[(p, r)] for p in g))
+                if k in unsaid and s < self.w.thesaurus:
+                    s = max(s, self.w.thesaurus * names_by_letters(self._meanings[k], r))
                 self._us[(k, r)] = s
                 if nouns and s > 0.0:
                     sides = self.similarity.noun_sides([*d, *g], r)
@@ -300,6 +311,34 @@ class ChainScorer:
         self._prepared += todo
         self._sayable.clear()
         self._aligned.clear()
+
+    def _thesaurus_words(self, u: Unit) -> tuple[str, ...]:
+        """What a relational noun's words can mean by the thesaurus ("X 's *trade*":
+        *occupation*); nothing for other units (see :meth:`_unsaid`)."""
+        if not (self.w.thesaurus and u.noun):
+            return ()
+        texts = ((u.text,) if len(u.words) > 1 else ()) + tuple(u.words)
+        return tuple(dict.fromkeys(m for x in texts for m in related_words(x)))
+
+    def _unsaid(self) -> set[int]:
+        """Units with thesaurus words that no relation of the graph says by their own words
+        (below ``said_min``): only those are read through the thesaurus, so a word the graph
+        spells ("plays") is not read as another sense ("perform")."""
+        if self._unsaid_units is None:
+            ks = [k for k, m in enumerate(self._meanings) if m]
+            self._unsaid_units = set()
+            if ks and self.vocabulary:
+                probes = list(dict.fromkeys(p for k in ks for p in (*self._probes[k][0],
+                                                                     *self._probes[k][1])))
+                got = self.similarity.unit_scores(probes, self.vocabulary,
+                                                  vocabulary=self.vocabulary,
+                                                  spread=(self.w.z_low, self.w.z_high),
+                                                  gate=self.w.gate)
+                self._unsaid_units = {
+                    k for k in ks
+                    if max((got[(p, r)] for p in (*self._probes[k][0], *self._probes[k][1])
+                            for r in self.vocabulary), default=0.0) < self.w.said_min}
+        return self._unsaid_units
 
     def unit_says(self, k: int, hop: Hop) -> tuple[float, bool]:
         """How well unit ``k`` says a hop, and whether the hop walks against the relational
@@ -491,6 +530,8 @@ class ChainScorer:
             led = trail if (type_fit >= w.type_leads and trail
                             and (trail < len(choice) or len(choice) == 1)) else 0
             idle = sum(1 for u in choice if u is None) - led
+            first = next((st for st, u in enumerate(choice) if u is not None), 0)
+            lead = first if first and owned[choice[first]] == POSSESSIVE_FIRST else 0
             taken = set(used)
             left = [u for u in plain if u not in taken
                     and not self._covered(u, hops, steps, choice)
@@ -500,10 +541,11 @@ class ChainScorer:
             left_said = sum(sayable.get(u, 0.0) for u in left)
             value = (w.said * said + w.type * typ - w.idle * idle - w.led * led
                      - w.weak * weak - w.leftover * len(left) - w.leftover_said * left_said
-                     - w.order * order - w.converse * conv)
+                     - w.order * order - w.converse * conv - w.lead_idle * lead)
             if value > best_value:
                 best_value = value
-                best = Alignment(said=said, matched=len(used), idle=idle, led=led, weak=weak,
+                best = Alignment(said=said, matched=len(used), idle=idle, lead_idle=lead,
+                                 led=led, weak=weak,
                                  leftover=len(left), leftover_said=left_said, order=order,
                                  converse=conv, shared=shared, type=typ,
                                  coverage=(len(plain) - len(left)) / len(plain) if plain else 1.0,
@@ -585,6 +627,7 @@ class ChainScorer:
         unnamed = bool(chain.end_type is not None and chain.end_type.labels == ()
                        and chain.parts.get("unnamed"))
         return {"said": al.said, "type": al.type, "idle": float(al.idle), "led": float(al.led),
+                "lead_idle": float(al.lead_idle),
                 "weak": float(al.weak),
                 "leftover": float(al.leftover), "leftover_said": al.leftover_said,
                 "order": float(al.order), "converse": float(al.converse),

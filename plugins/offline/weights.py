@@ -66,6 +66,8 @@ class ChainWeights(BaseModel):
                          "nesting")
     conjunction: float = Field(0.3, description="the end set meets another entity's reach")
     idle: float = Field(0.3, description="cost per step no unit of the question says")
+    lead_idle: float = Field(0.2, description="cost per unsaid step before the step the noun "
+                             "of a possessive ('X 's desk') says: that noun is X's own")
     led: float = Field(0.1, description="cost per trailing unsaid step towards an end of the "
                        "asked-for type")
     weak: float = Field(0.05, description="cost per step its unit says only weakly (below "
@@ -103,6 +105,9 @@ class ChainWeights(BaseModel):
                         "its typical synonym pair")
     general: float = Field(0.9, description="a word said through its general noun "
                            "('daughter' as 'child'): share of the similarity kept")
+    thesaurus: float = Field(0.8, description="a word said through a word the thesaurus says "
+                             "it can mean ('trade' as 'occupation'), matched with the relation's "
+                             "name by its letters: share of the match kept")
     side_margin: float = Field(0.15, description="how much better a relational noun must name "
                                "one end of a relation than the other to tell the direction")
     type_word_says: float = Field(0.6, description="similarity from which the asked-for type "
@@ -128,6 +133,7 @@ class ChainWeights(BaseModel):
                 + self.meaning * g("meaning", 0.0)
                 - self.step * g("extra_steps", 0.0) - self.order * g("order", 0.0)
                 - self.idle * g("idle", 0.0) - self.led * g("led", 0.0)
+                - self.lead_idle * g("lead_idle", 0.0)
                 - self.weak * g("weak", 0.0)
                 - self.leftover * g("leftover", 0.0)
                 - self.leftover_said * g("leftover_said", 0.0)

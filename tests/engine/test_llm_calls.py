@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks.kuzu_files import new_database
 from benchmarks.scripted_llm import Plan
 from benchmarks.scripted_llm import ScriptedServer
 from benchmarks.scripted_llm import demo_plans
@@ -220,46 +221,42 @@ def harbour_graph(tmp_path_factory):
     coast; sailors serve on vessels (the duty on the relationship). Names live in spaced
     properties; a vessel has a number property, ``Captain Log Pages``, that shares a word with
     what a question about its captain says."""
-    import kuzu
-
     path = tmp_path_factory.mktemp("harbour") / "harbour.kz"
-    db = kuzu.Database(str(path))
-    c = kuzu.Connection(db)
-    for q in ("CREATE NODE TABLE Vessel(`Hull No` STRING, `Vessel Name` STRING, "
-              "`Captain Log Pages` INT64, PRIMARY KEY(`Hull No`))",
-              "CREATE NODE TABLE Mooring(`Berth Code` STRING, `Berth Title` STRING, "
-              "PRIMARY KEY(`Berth Code`))",
-              "CREATE NODE TABLE Coast(`Shore Code` STRING, `Shore Title` STRING, "
-              "PRIMARY KEY(`Shore Code`))",
-              "CREATE NODE TABLE Sailor(`Crew No` INT64, `Full Name` STRING, "
-              "PRIMARY KEY(`Crew No`))",
-              "CREATE REL TABLE DOCKED_AT(FROM Vessel TO Mooring)",
-              "CREATE REL TABLE LIES_ON(FROM Mooring TO Coast)",
-              "CREATE REL TABLE SERVES_ON(FROM Sailor TO Vessel, duty STRING)"):
-        c.execute(q)
-    crew = ["Ines Varga", "Tomas Brek", "Lena Quist", "Oskar Dahl", "Mira Holm", "Piet Zand",
-            "Ruth Okafor", "Sven Lind", "Anya Petrov", "Jon Ek", "Kai Moss", "Lia Fenn"]
-    for i, s in enumerate(SHIPS):
-        c.execute("CREATE (:Vessel {`Hull No`: $k, `Vessel Name`: $n, `Captain Log Pages`: $p})",
-                  {"k": f"H{i}", "n": s, "p": 120 + 37 * i})
-    for i, b in enumerate(BERTHS):
-        c.execute("CREATE (:Mooring {`Berth Code`: $k, `Berth Title`: $n})", {"k": f"B{i}", "n": b})
-    for i, s in enumerate(SHORES):
-        c.execute("CREATE (:Coast {`Shore Code`: $k, `Shore Title`: $n})", {"k": f"S{i}", "n": s})
-    for i, n in enumerate(crew):
-        c.execute("CREATE (:Sailor {`Crew No`: $k, `Full Name`: $n})", {"k": i, "n": n})
-    for i in range(len(SHIPS)):
-        c.execute("MATCH (a:Vessel {`Hull No`: $a}), (b:Mooring {`Berth Code`: $b}) "
-                  "CREATE (a)-[:DOCKED_AT]->(b)", {"a": f"H{i}", "b": f"B{i % 4}"})
-    for i in range(len(BERTHS)):
-        c.execute("MATCH (a:Mooring {`Berth Code`: $a}), (b:Coast {`Shore Code`: $b}) "
-                  "CREATE (a)-[:LIES_ON]->(b)", {"a": f"B{i}", "b": f"S{i % 2}"})
-    for i in range(len(crew)):
-        c.execute("MATCH (a:Sailor {`Crew No`: $a}), (b:Vessel {`Hull No`: $b}) "
-                  "CREATE (a)-[:SERVES_ON {duty: $d}]->(b)",
-                  {"a": i, "b": f"H{i % 6}", "d": "captain" if i < 6 else "deckhand"})
-    c.close()
-    db.close()
+    ddl = (
+        "CREATE NODE TABLE Vessel(`Hull No` STRING, `Vessel Name` STRING, "
+        "`Captain Log Pages` INT64, PRIMARY KEY(`Hull No`))",
+        "CREATE NODE TABLE Mooring(`Berth Code` STRING, `Berth Title` STRING, "
+        "PRIMARY KEY(`Berth Code`))",
+        "CREATE NODE TABLE Coast(`Shore Code` STRING, `Shore Title` STRING, "
+        "PRIMARY KEY(`Shore Code`))",
+        "CREATE NODE TABLE Sailor(`Crew No` INT64, `Full Name` STRING, "
+        "PRIMARY KEY(`Crew No`))",
+        "CREATE REL TABLE DOCKED_AT(FROM Vessel TO Mooring)",
+        "CREATE REL TABLE LIES_ON(FROM Mooring TO Coast)",
+        "CREATE REL TABLE SERVES_ON(FROM Sailor TO Vessel, duty STRING)",
+    )
+    with new_database(path, ddl) as c:
+        crew = ["Ines Varga", "Tomas Brek", "Lena Quist", "Oskar Dahl", "Mira Holm", "Piet Zand",
+                "Ruth Okafor", "Sven Lind", "Anya Petrov", "Jon Ek", "Kai Moss", "Lia Fenn"]
+        for i, s in enumerate(SHIPS):
+            c.execute("CREATE (:Vessel {`Hull No`: $k, `Vessel Name`: $n, `Captain Log Pages`: $p})",
+                      {"k": f"H{i}", "n": s, "p": 120 + 37 * i})
+        for i, b in enumerate(BERTHS):
+            c.execute("CREATE (:Mooring {`Berth Code`: $k, `Berth Title`: $n})", {"k": f"B{i}", "n": b})
+        for i, s in enumerate(SHORES):
+            c.execute("CREATE (:Coast {`Shore Code`: $k, `Shore Title`: $n})", {"k": f"S{i}", "n": s})
+        for i, n in enumerate(crew):
+            c.execute("CREATE (:Sailor {`Crew No`: $k, `Full Name`: $n})", {"k": i, "n": n})
+        for i in range(len(SHIPS)):
+            c.execute("MATCH (a:Vessel {`Hull No`: $a}), (b:Mooring {`Berth Code`: $b}) "
+                      "CREATE (a)-[:DOCKED_AT]->(b)", {"a": f"H{i}", "b": f"B{i % 4}"})
+        for i in range(len(BERTHS)):
+            c.execute("MATCH (a:Mooring {`Berth Code`: $a}), (b:Coast {`Shore Code`: $b}) "
+                      "CREATE (a)-[:LIES_ON]->(b)", {"a": f"B{i}", "b": f"S{i % 2}"})
+        for i in range(len(crew)):
+            c.execute("MATCH (a:Sailor {`Crew No`: $a}), (b:Vessel {`Hull No`: $b}) "
+                      "CREATE (a)-[:SERVES_ON {duty: $d}]->(b)",
+                      {"a": i, "b": f"H{i % 6}", "d": "captain" if i < 6 else "deckhand"})
     return f"kuzu:{path}"
 
 

@@ -82,6 +82,26 @@ def test_agent_nouns_and_compounds_say_their_verbs():
     assert lexical_phrase_score("red", "reader") == 0.0  # too short to be a verb stem
 
 
+def test_a_shared_derivational_ending_is_no_root():
+    """"mentors" and ``inDepartment`` share only *-ment*, a suffix of "department"; a
+    compound still counts ("written" in ``screenwriter``)."""
+    assert lexical_phrase_score("mentors", "inDepartment") == 0.0
+    assert lexical_phrase_score("shipping", "relationship") == 0.0
+    assert lexical_phrase_score("mentors", "mentoredBy") >= 0.8
+
+
+@pytest.mark.parametrize(("question", "types"), [
+    ("which employee enjoys chess and serves as designer ?", ("employee",)),
+    ("Which company owns Harbor Lights?", ("company",)),
+    ("which record labels are in Paris?", ("record", "labels")),  # a compound: kept
+    ("which instrument family is it?", ("instrument", "family")),
+])
+def test_the_type_words_stop_at_the_verb_of_a_singular_noun(question, types):
+    """After "which", a singular noun's present-tense verb ends the type words: "chess" is
+    then the clause's entity, not part of the asked-for type."""
+    assert analyze(question).type_words == types
+
+
 def test_kind_of_asks_for_a_category():
     for q, word in [("what kind of films does Tom Hale act in", "kind"),
                     ("what types are the films starred by Tom Hale", "types"),

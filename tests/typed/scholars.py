@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from benchmarks.kuzu_files import new_database
+
 # (id, fullName, knownName, born in, prize category, prize year)
 SCHOLARS = [
     (1, "Max Karl Ernst Ludwig Planck", "Max Planck", "Kiel", "physics", 1918),
@@ -29,11 +31,7 @@ CAPITALS = {"Germany": "Berlin", "Czechia": "Prague", "Poland": "Warsaw", "Egypt
 
 def build_scholars_kuzu(path: Path) -> str:
     """The graph as a Kùzu database; returns its URI."""
-    import kuzu
-
-    db = kuzu.Database(str(path))
-    c = kuzu.Connection(db)
-    for q in (
+    ddl = (
         "CREATE NODE TABLE Scholar(scholarId INT64, fullName STRING, knownName STRING, "
         "PRIMARY KEY(scholarId))",
         "CREATE NODE TABLE City(cityCode STRING, label STRING, PRIMARY KEY(cityCode))",
@@ -41,24 +39,22 @@ def build_scholars_kuzu(path: Path) -> str:
         "PRIMARY KEY(prizeKey))",
         "CREATE REL TABLE BORN_IN(FROM Scholar TO City)",
         "CREATE REL TABLE WON(FROM Scholar TO Prize, awarded DATE)",
-    ):
-        c.execute(q)
-    cities = sorted({row[3] for row in SCHOLARS})
-    for i, city in enumerate(cities):
-        c.execute("CREATE (:City {cityCode: $k, label: $n})", {"k": f"c{i:02d}", "n": city})
-    for sid, full, known, city, cat, year in SCHOLARS:
-        c.execute("CREATE (:Scholar {scholarId: $i, fullName: $f, knownName: $k})",
-                  {"i": sid, "f": full, "k": known})
-        c.execute("MATCH (s:Scholar {scholarId: $i}), (c:City {label: $n}) "
-                  "CREATE (s)-[:BORN_IN]->(c)", {"i": sid, "n": city})
-        key = f"{cat}-{year}"
-        c.execute("MERGE (:Prize {prizeKey: $k, category: $c, year: $y})",
-                  {"k": key, "c": cat, "y": year})
-        c.execute("MATCH (s:Scholar {scholarId: $i}), (p:Prize {prizeKey: $k}) "
-                  f"CREATE (s)-[:WON {{awarded: date('{year}-12-10')}}]->(p)",
-                  {"i": sid, "k": key})
-    c.close()
-    db.close()
+    )
+    with new_database(path, ddl) as c:
+        cities = sorted({row[3] for row in SCHOLARS})
+        for i, city in enumerate(cities):
+            c.execute("CREATE (:City {cityCode: $k, label: $n})", {"k": f"c{i:02d}", "n": city})
+        for sid, full, known, city, cat, year in SCHOLARS:
+            c.execute("CREATE (:Scholar {scholarId: $i, fullName: $f, knownName: $k})",
+                      {"i": sid, "f": full, "k": known})
+            c.execute("MATCH (s:Scholar {scholarId: $i}), (c:City {label: $n}) "
+                      "CREATE (s)-[:BORN_IN]->(c)", {"i": sid, "n": city})
+            key = f"{cat}-{year}"
+            c.execute("MERGE (:Prize {prizeKey: $k, category: $c, year: $y})",
+                      {"k": key, "c": cat, "y": year})
+            c.execute("MATCH (s:Scholar {scholarId: $i}), (p:Prize {prizeKey: $k}) "
+                      f"CREATE (s)-[:WON {{awarded: date('{year}-12-10')}}]->(p)",
+                      {"i": sid, "k": key})
     return f"kuzu:{path}"
 
 

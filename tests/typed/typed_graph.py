@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 
+from benchmarks.kuzu_files import new_database
+
 FIRST = ["Amara", "Bertil", "Celina", "Dorian", "Elsa", "Fabian", "Greta", "Hugo", "Ilse",
          "Jonas", "Katya", "Lorenz", "Mireille", "Nils", "Odile", "Pavel", "Quinta", "Rasmus",
          "Solveig", "Tiberius"]
@@ -148,10 +150,6 @@ def relation_query(spec: tuple, param) -> tuple[str, tuple[str, ...]]:
 
 def build_kuzu(path: Path, g: TypedGraph = TYPED) -> str:
     """The typed graph as a Kùzu database written with Kùzu's own DDL; returns its URI."""
-    import kuzu
-
-    db = kuzu.Database(str(path))
-    c = kuzu.Connection(db)
     ddl = [
         "CREATE NODE TABLE Person(id INT64, knownName STRING, wikidataId STRING, gender STRING, "
         "alive BOOLEAN, birthDate DATE, bio STRING, PRIMARY KEY(id))",
@@ -172,28 +170,24 @@ def build_kuzu(path: Path, g: TypedGraph = TYPED) -> str:
         "CREATE REL TABLE BASED_IN(FROM Institution TO City)",
         "CREATE REL TABLE HAS_CENSUS(FROM City TO Census)",
     ]
-    for q in ddl:
-        c.execute(q)
+    with new_database(path, ddl) as c:
+        def nodes(label: str, rows: list[dict]) -> None:
+            cols = list(rows[0])
+            sets = ", ".join(f"{k}: ${k}" for k in cols)
+            for r in rows:
+                c.execute(f"CREATE (:{label} {{{sets}}})", r)
 
-    def nodes(label: str, rows: list[dict]) -> None:
-        cols = list(rows[0])
-        sets = ", ".join(f"{k}: ${k}" for k in cols)
-        for r in rows:
-            c.execute(f"CREATE (:{label} {{{sets}}})", r)
+        nodes("Person", g.people)
+        nodes("City", g.cities)
+        nodes("Country", g.countries)
+        nodes("Institution", g.institutes)
+        nodes("Prize", g.prizes)
+        nodes("Census", g.censuses)
 
-    nodes("Person", g.people)
-    nodes("City", g.cities)
-    nodes("Country", g.countries)
-    nodes("Institution", g.institutes)
-    nodes("Prize", g.prizes)
-    nodes("Census", g.censuses)
-
-    for spec in RELATIONS:
-        q, names = relation_query(spec, lambda p: f"${p}")
-        for r in getattr(g, spec[4]):
-            c.execute(q, dict(zip(names, r, strict=True)))
-    c.close()
-    db.close()
+        for spec in RELATIONS:
+            q, names = relation_query(spec, lambda p: f"${p}")
+            for r in getattr(g, spec[4]):
+                c.execute(q, dict(zip(names, r, strict=True)))
     return f"kuzu:{path}"
 
 

@@ -1,0 +1,89 @@
+"""English nouns a question's noun can mean, from WordNet: the synonyms and the more general
+noun of its two most frequent senses (``trade`` -> *occupation*, ``faith`` -> *religion*,
+``kids`` -> *child*, ``partner`` -> *spouse*).
+
+The table is ``byokg/data/thesaurus.txt.gz``, distilled from Princeton WordNet 3.0 by
+``scripts/build_thesaurus.py`` (WordNet's licence beside it): general English, no graph's or
+benchmark's vocabulary. It is read on first use (about 20 ms) and kept for the process. The
+offline reasoner reads a relational noun ("X 's *trade*") through it only when no relation of
+the graph says the noun by itself, and matches the thesaurus' words with relation names by
+their letters (:func:`names_by_letters`): the model of meaning is not asked about them, since
+a word's other senses would read as near as the one meant. Verbs are left out: their senses
+are many ("play" has 35) and read as other relations ("represents" as "stands for").
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+from importlib import resources
+
+from byokg.language import lexicon as lx
+
+RELATED_PER_WORD = 32  # words of the thesaurus tried per question word (most frequent sense first)
+
+
+@functools.lru_cache(maxsize=1)
+def table() -> dict[str, str]:
+    """lemma -> ``"word|word|…"``, or ``"=base"`` for an irregular form."""
+    ref = resources.files("byokg.data").joinpath("thesaurus.txt.gz")
+    text = gzip.decompress(ref.read_bytes()).decode("utf-8")
+    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+
+
+def base_form(word: str) -> str | None:
+    """The thesaurus' lemma for a word (``killed`` -> ``kill``, ``children`` -> ``child``), or
+    None when it has none."""
+    t = table()
+    w = word.lower().strip()
+    got = t.get(w)
+    if got is not None:
+        return got[1:] if got.startswith("=") else w
+    for end, repl in lx.BASE_FORM_RULES:
+        if w.endswith(end) and len(w) - len(end) >= 2:
+            cand = w[: -len(end)] + repl
+            if cand in t and not t[cand].startswith("="):
+                return cand
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
+def related_words(word: str, limit: int = RELATED_PER_WORD) -> tuple[str, ...]:
+    """Up to ``limit`` words ``word`` can mean, most frequent sense first; empty for a word
+    the thesaurus does not know."""
+    lemma = base_form(word)
+    if lemma is None:
+        return ()
+    out = [lemma] if lemma != word.lower() else []
+    out += [w for w in table()[lemma].split("|") if w and w not in out]
+    return tuple(out[:limit])
+
+
+def names_by_letters(related: tuple[str, ...], relation: str) -> float:
+    """How well one of these words names ``relation`` by its letters: the best word (or
+    phrase, all of whose words are in the name: "place of birth") that is the same word as a
+    word of the name (:func:`~byokg.language.analysis.same_word`), times that word's weight in
+    the name (a dotted name's last segment weighs most); 0 when none is. (Reading the name's
+    own words through the thesaurus too, "trade" and ``profession`` sharing *occupation*,
+    was tried: it cost 3 of 336 fit-split questions and gained none.)"""
+    from byokg.language.analysis import relation_terms
+    from byokg.language.analysis import same_word
+    from byokg.language.analysis import term_sim
+    from byokg.language.text import STOPWORDS
+    from byokg.language.text import stem
+
+    terms = relation_terms(relation)
+    best = 0.0
+    for phrase in related:
+        content = [w for w in phrase.split() if w not in STOPWORDS]
+        got = 1.0 if content else 0.0
+        for w in content:
+            st = stem(w)
+            hit = max((term_sim(st, t) * wt for t, wt in terms.items() if same_word(st, t)),
+                      default=0.0)
+            got = min(got, hit)
+            if got == 0.0:
+                break
+        best = max(best, got)
+    return best
+

