@@ -291,7 +291,10 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
         return "count", tuple(type_words), True
     if any(a == lx.HOW and b in lx.HOW_MEASURES for a, b in zip(toks, toks[1:], strict=False)):
         return "number", tuple(type_words), False
-    asks = {lx.QUESTION_WORD_KINDS[w] for w in toks if w in lx.QUESTION_WORD_KINDS}
+    # question words, not relative pronouns after a noun ("where did the person *who* wrote
+    # X study": a place is asked, not a person)
+    asks = {lx.QUESTION_WORD_KINDS[w] for i, w in enumerate(toks) if w in lx.QUESTION_WORD_KINDS
+            and (i in (0, len(toks) - 1) or toks[i - 1] in STOPWORDS)}
     if "date" in asks or any(stem(t) in lx.DATE_WORDS or t in lx.DATE_WORDS
                                       for t in type_words[-1:]):
         return "date", tuple(type_words), plural

@@ -248,6 +248,9 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
                 else scores.literal_for_thing)
     names = [*end.labels, *end.nouns]
     if person:
+        # what the reached nodes are called, not a verb-named relation's own words
+        # (``WORKS_IN`` walked forwards reaches what one works in, not people who work)
+        names = [*end.labels, *end.end_nouns, *(end.nouns if end.typed_noun else ())]
         # "who" also asks for organisations (who signed, who owns): a miss costs little
         s = _best(sim, KIND_WORDS["person"], names)
         agent = any(is_agentive(n) for n in end.labels) or end.agentive

@@ -300,6 +300,8 @@ class ChainScorer:
                     s = max(s, self.w.general * max(got[(p, r)] for p in g))
                 if k in unsaid and s < self.w.thesaurus:
                     s = max(s, self.w.thesaurus * names_by_letters(self._meanings[k], r))
+                if s > 0.0 and self._other_preposition(k, r):
+                    s *= self.w.other_preposition
                 self._us[(k, r)] = s
                 if nouns and s > 0.0:
                     sides = self.similarity.noun_sides([*d, *g], r)
@@ -311,6 +313,23 @@ class ChainScorer:
         self._prepared += todo
         self._sayable.clear()
         self._aligned.clear()
+
+    def _other_preposition(self, k: int, relation: str) -> bool:
+        """Whether unit ``k`` is a verb with a preposition and the relation's name the same
+        verb with another one ("works *from*" and ``WORKS_IN``: another relation; "born *in*"
+        and ``born_in`` or ``birthPlace`` are not such a pair)."""
+        u = self.units[k]
+        if (not u.prep or u.noun or u.prep in lx.AGENT_PREPOSITIONS
+                or u.prep == lx.RELATIONAL_OF or len(u.words) != 1):
+            return False  # ("the *director of* X" is a noun, not a verb)
+        verb, _passive = relation_verb(relation)
+        ws = words(humanize_relation(relation))
+        preps = set()
+        while ws and ws[-1] in _PREPOSITIONS:
+            preps.add(ws.pop())
+        if not preps or verb is None or u.prep in preps:
+            return False
+        return stem(u.words[0]) == stem(verb)
 
     def _thesaurus_words(self, u: Unit) -> tuple[str, ...]:
         """What a relational noun's words can mean by the thesaurus ("X 's *trade*":

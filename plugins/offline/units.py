@@ -180,7 +180,8 @@ def _hint(toks: Sequence[str], owner: Sequence[str | None]) -> Unit | None:
     follows the subject ("where was X born": the verb says it)."""
     copulas = lx.SINGULAR_COPULAS | lx.PLURAL_COPULAS
     last = max((i for i, m in enumerate(owner) if m is not None), default=-1)
-    if any(_content(t) and owner[i] is None for i, t in enumerate(toks) if i > last):
+    if (any(_content(t) and owner[i] is None for i, t in enumerate(toks) if i > last)
+            and not _relative_clause(toks, owner)):
         return None  # a verb after the subject says what is asked ("where was X *born*")
     for i in range(len(toks) - 2):
         hints = lx.QUESTION_WORD_HINTS.get(toks[i])
@@ -190,6 +191,21 @@ def _hint(toks: Sequence[str], owner: Sequence[str | None]) -> Unit | None:
             return Unit(text=hints[0], words=tuple(hints), tokens=(i,), kind="plain",
                         implied=True)
     return None
+
+
+def _relative_clause(toks: Sequence[str], owner: Sequence[str | None]) -> bool:
+    """Whether the verb after the mention is a relative clause's, qualifying a noun before
+    the mention ("where is *the university* X *works for*", "where is *the arena where* X
+    *plays*"): the subject is an article and a noun, and a relative word stands right before
+    the mention or the question ends with the clause's preposition."""
+    first = next((i for i, m in enumerate(owner) if m is not None), None)
+    if first is None or first < 2:
+        return False
+    art = next((i for i in range(first - 1, -1, -1) if toks[i] in lx.ARTICLES), None)
+    if art is None or not any(_content(t) for t in toks[art + 1:first]):
+        return False
+    tail = [t for t in toks if t not in ("?", ".")]
+    return toks[first - 1] in lx.RELATIVE_WORDS or (bool(tail) and tail[-1] in lx.PREPOSITIONS)
 
 
 def _preposition_senses(toks: Sequence[str], owner: Sequence[str | None],

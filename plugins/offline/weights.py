@@ -108,6 +108,9 @@ class ChainWeights(BaseModel):
     thesaurus: float = Field(0.8, description="a word said through a word the thesaurus says "
                              "it can mean ('trade' as 'occupation'), matched with the relation's "
                              "name by its letters: share of the match kept")
+    other_preposition: float = Field(0.5, description="a verb with a preposition said by the "
+                                     "same verb with another ('works from' and WORKS_IN): "
+                                     "share of the match kept")
     side_margin: float = Field(0.15, description="how much better a relational noun must name "
                                "one end of a relation than the other to tell the direction")
     type_word_says: float = Field(0.6, description="similarity from which the asked-for type "

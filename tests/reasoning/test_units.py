@@ -126,3 +126,26 @@ def test_the_role_a_prepositional_verb_asks_for(question, mention, role):
     mw = set(words(mention))
     verb, voice = question_verb(a, expectation(a, mw), mw)
     assert prepositional_role(a, mw, verb, voice) == role
+
+
+@pytest.mark.parametrize("question,mention,implied", [
+    ("Where is the university Vesna Lind works for?", "Vesna Lind", True),
+    ("Where is the arena where Rugo Rovers plays?", "Rugo Rovers", True),
+    ("Where is the stadium of Rugo Rovers?", "Rugo Rovers", True),
+    ("Where was Vesna Lind born?", "Vesna Lind", False),  # the verb says it
+])
+def test_where_asks_for_a_place_beyond_a_relative_clause(question, mention, implied):
+    """"Where is *the university X works for*": the verb after X is the relative clause's
+    (a stranded preposition, or a relative word before X), so *where* still asks for the
+    place of the university, a step of its own; "where was X *born*": the verb says it."""
+    st = _units(question, mention)
+    assert any(u.implied and not u.by_preposition for u in st.units) is implied
+
+
+@pytest.mark.parametrize("question,kind", [
+    ("Where did the person who wrote Tidal Notes study?", "place"),
+    ("Who is the person who wrote Tidal Notes?", "person"),
+    ("The person who wrote Tidal Notes was born when?", "date"),
+])
+def test_a_relative_pronoun_is_no_question_word(question, kind):
+    assert analyze(question).kind == kind

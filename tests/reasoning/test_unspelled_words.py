@@ -1,7 +1,9 @@
-"""The English thesaurus (byokg/language/thesaurus.py, distilled from WordNet): a relational
-noun no relation of the graph says by its own words is read through the nouns WordNet gives
-for it ("X 's *trade*" says ``occupation``), matched with relation names by their letters; and the noun of a possessive ("X 's *room*")
-says the chain's first step."""
+"""Words of a question that a graph's relation names do not spell, read through general
+English: the thesaurus (byokg/language/thesaurus.py, distilled from WordNet: a relational noun
+no relation says, "X 's *trade*", read through WordNet's nouns for it and matched with
+relation names by their letters); the noun of a possessive ("X 's *room*") saying the chain's
+first step; a verb with another preposition than a relation's name ("works *from*" and
+``WORKS_IN``); and *who* not answered with what a verb-named relation reaches."""
 
 from __future__ import annotations
 
@@ -110,3 +112,45 @@ def test_the_noun_of_a_possessive_says_the_first_step():
     plain = _scorer("Where is the room of {x}?", "Tidewater Almanac", rels)
     plain.prepare(rels)
     assert plain.features(far)["lead_idle"] == 0.0
+
+
+# --------------------------------------------------------------------------- verbs
+
+
+def test_a_verb_with_another_preposition_says_another_relation():
+    """"works *from*" and ``WORKS_IN`` are two relations of one verb: the match is kept at
+    ``other_preposition``; "works *in*" keeps it whole, and a noun with *of* ("the
+    *director of* X" and ``directed_by``) is no verb."""
+    rels = ["WORKS_IN", "BASED_AT", "directed_by"]
+    w = weights_mod.WEIGHTS.chain.other_preposition
+    got = {}
+    for q in ("Who works from {x}?", "Who works in {x}?", "Who is the director of {x}?"):
+        for op in (w, 1.0):
+            s = _scorer(q, "Tecu", rels, other_preposition=op)
+            s.prepare(rels)
+            k = next(i for i, u in enumerate(s.units) if u.kind == "plain")
+            got[(q, op)] = {r: s.unit_says(k, (r, False))[0] for r in rels}
+    assert got[("Who works from {x}?", w)]["WORKS_IN"] == pytest.approx(
+        w * got[("Who works from {x}?", 1.0)]["WORKS_IN"])
+    assert got[("Who works from {x}?", 1.0)]["WORKS_IN"] > 0.0
+    assert got[("Who works in {x}?", w)] == got[("Who works in {x}?", 1.0)]
+    assert got[("Who is the director of {x}?", w)] == got[("Who is the director of {x}?", 1.0)]
+
+
+# people work in departments and from offices (no labels): "who" asks for the people
+STAFF = [("Ada Brandt", "Finance", "Tecu"), ("Otto Rask", "Legal", "Tecu"),
+         ("Juno Peel", "Finance", "Velmor"), ("Ines Falk", "Sales", "Velmor"),
+         ("Kai Moss", "Legal", "Velmor")]
+
+
+def test_who_is_not_answered_with_what_a_verb_relation_reaches(monkeypatch):
+    """"Who works from Tecu?": ``WORKS_IN`` walked forwards reaches departments; its name
+    says what its heads do, not what its tails are, so it does not make them people."""
+    import byokg.models.embedders as emb
+
+    monkeypatch.setattr(emb, "minilm_available", lambda: False)
+    triples = [t for who, dept, site in STAFF
+               for t in ((who, "WORKS_IN", dept), (who, "BASED_AT", site))]
+    eng = Engine(graph_from_triplets(triples, uri="memory:staff"))
+    got = eng.ask("who works from Tecu?").answers
+    assert set(got[:2]) == {"Ada Brandt", "Otto Rask"}, got
