@@ -110,11 +110,14 @@ def test_a_verb_for_a_noun_relation(style, monkeypatch):
     assert _family(style).ask("What killed Juno Acht 's partner?").answers[:1] == ["pneumonia"]
 
 
-@pytest.mark.xfail(strict=False, reason="unstable: 'job' and 'son' say 'profession' and "
-                   "'children' only weakly (son ~ child once singular); right in some styles "
-                   "and installs, not all")
 @pytest.mark.parametrize("style", ["snake", "camel", "upper"])
-def test_the_job_of_a_son(style, installed):
+def test_the_job_of_a_son(style, installed, request):
+    """"the job of X 's son": *son* says ``children`` through its general noun, *job* (the
+    type word asked as an attribute) says the profession relation."""
+    if installed == "minilm" and style == "upper":
+        request.applymarker(pytest.mark.xfail(
+            strict=False, reason="MiniLM puts 'job' near 'works as' (WORKS_AS) at 0.11 only, "
+            "and the chain through LIVES_IN ties it"))
     assert _family(style).ask("What is the job of Omar Cast 's son?").answers[:1] == [
         "architect"]
 
