@@ -130,16 +130,12 @@ def run_paraphrase(results: dict, *, quick: bool = False,
                 prefix = f"paraphrase_{split}_{kind}"
                 results[f"{prefix}_questions"] = len(rows)
                 results[f"{prefix}_hit1"] = round(sum(r["ok"] for r in rows) / len(rows), 3)
-                by: dict[str, list[bool]] = defaultdict(list)
+                by: dict[str, list[bool]] = defaultdict(list)  # per kind and per domain
                 for r in rows:
                     by[r["kind"]].append(r["ok"])
+                    by[r["domain"]].append(r["ok"])
                 for k, v in sorted(by.items()):
                     results[f"{prefix}_{k}"] = round(sum(v) / len(v), 3)
-                doms: dict[str, list[bool]] = defaultdict(list)
-                for r in rows:
-                    doms[r["domain"]].append(r["ok"])
-                for d, v in sorted(doms.items()):
-                    results[f"{prefix}_{d}"] = round(sum(v) / len(v), 3)
                 reliability(rows, prefix, results)
 
 

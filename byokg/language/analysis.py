@@ -25,6 +25,7 @@ from pydantic import Field
 
 from byokg.language import lexicon as lx
 from byokg.language.literals import numbers_in
+from byokg.language.relwords import base_verb
 from byokg.language.text import STOPWORDS
 from byokg.language.text import normalize
 from byokg.language.text import stem
@@ -239,11 +240,9 @@ def _agrees(noun: str, word: str) -> bool:
     """Whether ``word`` is the present tense of an English verb agreeing with the singular
     ``noun`` before it ("employee *enjoys*", "company *owns*"), not a noun of a compound
     ("record *labels*")."""
-    if noun.endswith("s") or not word.endswith("s") or word.endswith("ss"):
+    if noun.endswith("s") or not word.endswith("s"):
         return False
-    bases = {word[:-1], word[:-2] if word.endswith("es") else "",
-             word[:-3] + "y" if word.endswith("ies") else ""}
-    return any(b in lx.RELATION_VERBS for b in bases if b)
+    return base_verb(word) in lx.RELATION_VERBS
 
 
 def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:

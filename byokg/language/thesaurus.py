@@ -19,6 +19,11 @@ import gzip
 from importlib import resources
 
 from byokg.language import lexicon as lx
+from byokg.language.analysis import SAME_WORD
+from byokg.language.analysis import relation_terms
+from byokg.language.analysis import term_sim
+from byokg.language.text import STOPWORDS
+from byokg.language.text import stem
 
 RELATED_PER_WORD = 32  # words of the thesaurus tried per question word (most frequent sense first)
 
@@ -62,16 +67,10 @@ def related_words(word: str, limit: int = RELATED_PER_WORD) -> tuple[str, ...]:
 def names_by_letters(related: tuple[str, ...], relation: str) -> float:
     """How well one of these words names ``relation`` by its letters: the best word (or
     phrase, all of whose words are in the name: "place of birth") that is the same word as a
-    word of the name (:func:`~byokg.language.analysis.same_word`), times that word's weight in
+    word of the name (``term_sim`` at least ``SAME_WORD``), times that word's weight in
     the name (a dotted name's last segment weighs most); 0 when none is. (Reading the name's
     own words through the thesaurus too, "trade" and ``profession`` sharing *occupation*,
     was tried: it cost 3 of 336 fit-split questions and gained none.)"""
-    from byokg.language.analysis import relation_terms
-    from byokg.language.analysis import same_word
-    from byokg.language.analysis import term_sim
-    from byokg.language.text import STOPWORDS
-    from byokg.language.text import stem
-
     terms = relation_terms(relation)
     best = 0.0
     for phrase in related:
@@ -79,7 +78,7 @@ def names_by_letters(related: tuple[str, ...], relation: str) -> float:
         got = 1.0 if content else 0.0
         for w in content:
             st = stem(w)
-            hit = max((term_sim(st, t) * wt for t, wt in terms.items() if same_word(st, t)),
+            hit = max((v * wt for t, wt in terms.items() if (v := term_sim(st, t)) >= SAME_WORD),
                       default=0.0)
             got = min(got, hit)
             if got == 0.0:

@@ -322,11 +322,7 @@ class ChainScorer:
         if (not u.prep or u.noun or u.prep in lx.AGENT_PREPOSITIONS
                 or u.prep == lx.RELATIONAL_OF or len(u.words) != 1):
             return False  # ("the *director of* X" is a noun, not a verb)
-        verb, _passive = relation_verb(relation)
-        ws = words(humanize_relation(relation))
-        preps = set()
-        while ws and ws[-1] in _PREPOSITIONS:
-            preps.add(ws.pop())
+        verb, preps = verb_and_prepositions(relation)
         if not preps or verb is None or u.prep in preps:
             return False
         return stem(u.words[0]) == stem(verb)
@@ -347,16 +343,15 @@ class ChainScorer:
             ks = [k for k, m in enumerate(self._meanings) if m]
             self._unsaid_units = set()
             if ks and self.vocabulary:
-                probes = list(dict.fromkeys(p for k in ks for p in (*self._probes[k][0],
-                                                                     *self._probes[k][1])))
-                got = self.similarity.unit_scores(probes, self.vocabulary,
-                                                  vocabulary=self.vocabulary,
-                                                  spread=(self.w.z_low, self.w.z_high),
-                                                  gate=self.w.gate)
+                texts = {k: (*self._probes[k][0], *self._probes[k][1]) for k in ks}
+                got = self.similarity.unit_scores(
+                    list(dict.fromkeys(p for ps in texts.values() for p in ps)),
+                    self.vocabulary, vocabulary=self.vocabulary,
+                    spread=(self.w.z_low, self.w.z_high), gate=self.w.gate)
                 self._unsaid_units = {
-                    k for k in ks
-                    if max((got[(p, r)] for p in (*self._probes[k][0], *self._probes[k][1])
-                            for r in self.vocabulary), default=0.0) < self.w.said_min}
+                    k for k, ps in texts.items()
+                    if max((got[(p, r)] for p in ps for r in self.vocabulary), default=0.0)
+                    < self.w.said_min}
         return self._unsaid_units
 
     def unit_says(self, k: int, hop: Hop) -> tuple[float, bool]:
@@ -763,11 +758,19 @@ _PREPOSITIONS = lx.PREPOSITIONS
 def relation_verb(relation: str) -> tuple[str | None, bool]:
     """The word of a relation name that would be its verb (the last one before trailing
     prepositions) and whether the name is passive (``directed_by``: the agent is the tail)."""
+    verb, preps = verb_and_prepositions(relation)
+    return verb, preps[:1] == ("by",)
+
+
+@functools.lru_cache(maxsize=65536)
+def verb_and_prepositions(relation: str) -> tuple[str | None, tuple[str, ...]]:
+    """The word of a relation name before its trailing prepositions, and those prepositions,
+    last first (``WORKS_IN``: ``works``, ``("in",)``)."""
     ws = words(humanize_relation(relation))
-    passive = bool(ws) and ws[-1] == "by"
+    preps: list[str] = []
     while ws and ws[-1] in _PREPOSITIONS:
-        ws.pop()
-    return (ws[-1] if ws else None), passive
+        preps.append(ws.pop())
+    return (ws[-1] if ws else None), tuple(preps)
 
 
 def question_verb(analysis: QuestionAnalysis, expect: Expectation,

@@ -204,8 +204,7 @@ def _relative_clause(toks: Sequence[str], owner: Sequence[str | None]) -> bool:
     art = next((i for i in range(first - 1, -1, -1) if toks[i] in lx.ARTICLES), None)
     if art is None or not any(_content(t) for t in toks[art + 1:first]):
         return False
-    tail = [t for t in toks if t not in ("?", ".")]
-    return toks[first - 1] in lx.RELATIVE_WORDS or (bool(tail) and tail[-1] in lx.PREPOSITIONS)
+    return toks[first - 1] in lx.RELATIVE_WORDS or toks[-1] in lx.PREPOSITIONS
 
 
 def _preposition_senses(toks: Sequence[str], owner: Sequence[str | None],
