@@ -4,12 +4,13 @@ seeing any gold answers.
 
     python -m benchmarks.relay_llm --dir RELAY_DIR [--port 8799]
 
-Each request's messages are written to ``RELAY_DIR/NNNN.prompt.txt`` (system first, then the
-user message, separated by a line ``----- user -----``); the server waits until
-``RELAY_DIR/NNNN.reply.txt`` exists (written whole: write ``NNNN.reply.tmp`` and rename) and
-returns its text as the completion. ``RELAY_DIR/log.jsonl`` records every exchange (prompt
-size, reply size, seconds waited). Point byokg at it with ``OPENAI_BASE_URL=http://127.0.0.1:PORT/v1``
-and ``--llm openai:relay``. A request that asks to stream is answered as one streamed piece.
+Each request's messages are written whole (temporary file, then rename) to
+``RELAY_DIR/NNNN.prompt.txt`` (system first, then the user message, separated by a line
+``----- user -----``); the server waits until ``RELAY_DIR/NNNN.reply.txt`` exists (written whole:
+write ``NNNN.reply.tmp`` and rename) and returns its text as the completion.
+``RELAY_DIR/log.jsonl`` records every exchange (prompt size, reply size, seconds waited). Point
+byokg at it with ``OPENAI_BASE_URL=http://127.0.0.1:PORT/v1`` and ``--llm openai:relay``. A request that asks to stream is answered as one streamed
+piece.
 """
 
 from __future__ import annotations
@@ -43,7 +44,11 @@ class Relay:
         stem = self.folder / f"{n:04d}"
         text = (f"{system}\n----- user -----\n" if system else "") + user
         prompt = stem.with_suffix(".prompt.txt")
-        prompt.write_text(text, encoding="utf-8")
+        # Written whole (temporary file, then rename): a reader polling the folder must never
+        # see an empty or half-written prompt.
+        tmp = stem.with_suffix(".prompt.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(prompt)
         reply = stem.with_suffix(".reply.txt")
         t0 = time.monotonic()
         while not reply.exists():
