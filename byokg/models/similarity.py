@@ -37,6 +37,7 @@ from byokg.language.relwords import singular
 from byokg.language.relwords import verbalize
 from byokg.language.text import STOPWORDS
 from byokg.language.text import stem
+from byokg.language.thesaurus import gloss
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -158,6 +159,20 @@ def relation_texts(name: str) -> tuple[str, ...]:
         if performer_role(name) else []
     return tuple(dict.fromkeys([p.text(), *([p.singular] if p.singular else []), *extra,
                                 *nouns, *roles]))
+
+
+@functools.lru_cache(maxsize=65536)
+def relation_gloss(name: str) -> str | None:
+    """What a noun-named relation means by the dictionary (:func:`byokg.language.thesaurus.gloss`
+    of its words as written: ``alma_mater`` -> "your alma mater is a school you graduated from";
+    ``spouse`` -> "a person's partner in marriage"), or None: not for a name that ends in a
+    preposition (``works_at``, ``ADVISED_BY``: a verb's frame, not a noun). Only a contextual
+    model reads it: the static model pools a definition's words into noise (on the fit split the
+    static model lost 3 questions with it, MiniLM gained 8 and lost none)."""
+    p = verbalize(name)
+    if not p.words or p.words[-1] in lx.PREPOSITIONS:
+        return None
+    return gloss(" ".join(p.words))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -358,9 +373,14 @@ class Similarity:
         self.vocabulary = vocabulary
 
     def relation_texts(self, name: str) -> tuple[str, ...]:
-        """:func:`relation_texts`, and the phrases the graph's vocabulary holds for the relation
-        from other sources than its name (the owner's lexicon, an LLM), both ways."""
+        """:func:`relation_texts`, the definition of a noun-named relation for a contextual
+        model (:func:`relation_gloss`), and the phrases the graph's vocabulary holds for the
+        relation from other sources than its name (the owner's lexicon, an LLM), both ways."""
         base = relation_texts(name)
+        if self.contextual:
+            defined = relation_gloss(name)
+            if defined:
+                base = (*base, defined)
         voc = self.vocabulary
         if voc is None:
             return base

@@ -1,7 +1,8 @@
 """Words of a question that a graph's relation names do not spell, read through general
 English: the thesaurus (byokg/language/thesaurus.py, distilled from WordNet: a relational noun
 no relation says, "X 's *trade*", read through WordNet's nouns for it and matched with
-relation names by their letters); the noun of a possessive ("X 's *room*") saying the chain's
+relation names by their letters); WordNet's definitions of noun-named relations, which a
+contextual model reads them through ("graduated from" and ``alma_mater``); the noun of a possessive ("X 's *room*") saying the chain's
 first step; a verb with another preposition than a relation's name ("works *from*" and
 ``WORKS_IN``); and *who* not answered with what a verb-named relation reaches."""
 
@@ -12,6 +13,7 @@ import pytest
 
 from byokg import graph_from_triplets
 from byokg.language.thesaurus import base_form
+from byokg.language.thesaurus import gloss
 from byokg.language.thesaurus import names_by_letters
 from byokg.language.thesaurus import related_words
 from byokg.pipeline.engine import Engine
@@ -70,6 +72,73 @@ def test_a_relational_noun_the_graph_does_not_spell(monkeypatch):
     monkeypatch.setattr(weights_mod, "WEIGHTS", off)
     assert _guild("without").ask(question).answers[:1] != ["carpenter"]
 
+
+
+# --------------------------------------------------------------------------- glosses
+
+
+def test_a_noun_has_its_definition_and_a_verb_frame_none():
+    from byokg.models.similarity import relation_gloss
+
+    assert "graduated" in gloss("Alma  Mater")
+    assert "marriage" in relation_gloss("spouse")
+    assert "graduated" in relation_gloss("scholar.researcher.alma_mater")
+    assert "graduated" in relation_gloss("almaMater")
+    assert relation_gloss("WORKS_AT") is None  # ends in a preposition: a verb's frame
+    assert relation_gloss("ADVISED_BY") is None
+    assert relation_gloss("zqxvortle") is None
+
+
+def _texts(embedder: str, name: str) -> tuple[str, ...]:
+    from types import SimpleNamespace
+
+    from byokg.language.analysis import analyze
+    from byokg.models.embedders import create_embedder
+    from byokg.models.similarity import Similarity
+
+    services = SimpleNamespace(config=SimpleNamespace(embedder=embedder),
+                               embedder=create_embedder(embedder))
+    return Similarity(analyze("who graduated from X?"), services).relation_texts(name)
+
+
+def test_only_a_contextual_model_reads_the_definition():
+    """The static model pools a definition's words into noise (it lost 3 fit-split questions
+    with them); a transformer reads the sentence."""
+    from byokg.models.embedders import minilm_available
+
+    assert not any("graduated" in t for t in _texts("static", "alma_mater"))
+    if not minilm_available():
+        pytest.skip("MiniLM's weights are not installed")
+    assert any("graduated" in t for t in _texts("minilm", "alma_mater"))
+
+
+# scholars: alma mater, affiliation and doctoral advisor, all between the same kinds of node
+SCHOLARS = [("Ada Brandt", "University of Tovi", "University of Mer", "Otto Rask"),
+            ("Otto Rask", "University of Mer", "University of Tovi", "Juno Peel"),
+            ("Juno Peel", "University of Tovi", "University of Mer", "Ines Falk"),
+            ("Ines Falk", "University of Sarn", "University of Tovi", "Otto Rask"),
+            ("Lena Holt", "University of Sarn", "University of Sarn", "Ada Brandt")]
+
+
+def _scholars(tag: str) -> Engine:
+    triples = [t for who, school, works, advisor in SCHOLARS
+               for t in ((who, "alma_mater", school), (who, "affiliation", works),
+                         (who, "doctoral_advisor", advisor))]
+    return Engine(graph_from_triplets(triples, uri=f"memory:scholars-{tag}"))
+
+
+def test_graduated_from_finds_the_alma_mater_through_its_definition(monkeypatch):
+    """No relation name says "graduated"; ``alma_mater``'s definition does, with MiniLM.
+    Without the definitions the chains through the affiliation tie with it."""
+    import byokg.models.similarity as sim
+    from byokg.models.embedders import minilm_available
+
+    if not minilm_available():
+        pytest.skip("MiniLM's weights are not installed")
+    question = "Who graduated from University of Tovi?"
+    assert set(_scholars("with").ask(question).answers) == {"Ada Brandt", "Juno Peel"}
+    monkeypatch.setattr(sim, "relation_gloss", lambda name: None)
+    assert set(_scholars("without").ask(question).answers) != {"Ada Brandt", "Juno Peel"}
 
 
 # --------------------------------------------------------------------------- possessives
