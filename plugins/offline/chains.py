@@ -609,6 +609,22 @@ class ChainScorer:
                     return False
         return True
 
+    def _unsaid_repeats(self, hops: Sequence[Hop], steps: Sequence[Sequence[int]],
+                        al: Alignment) -> int:
+        """Steps that repeat the step before them (one hop each, the same relation the same
+        way: "the advisor of the advisor of X") without a unit of their own saying them (at
+        ``said_min``), as both do in "X 's mentor 's mentor"."""
+        n = 0
+        for a, b in itertools.pairwise(range(len(steps))):
+            if len(steps[a]) != 1 or len(steps[b]) != 1 or hops[steps[a][0]] != hops[steps[b][0]]:
+                continue
+            ua = al.reps[a] if a < len(al.reps) else None
+            ub = al.reps[b] if b < len(al.reps) else None
+            if (ua is None or ub is None or ua == ub
+                    or min(al.steps[a], al.steps[b]) < self.w.said_min):
+                n += 1
+        return n
+
     def lexical(self, u: int, relation: str) -> float:
         """How well unit ``u`` names a relation by its letters."""
         key = (u, relation)
@@ -638,6 +654,7 @@ class ChainScorer:
                 mirror -= 1.0  # ... or when both ways are named by the relation's letters
             if not self.analysis.sharing and literal_join(chain):
                 mirror -= 1.0  # things with the same year or number meet by coincidence
+        repeat = float(self._unsaid_repeats(chain.hops, steps, al))
         unnamed = bool(chain.end_type is not None and chain.end_type.labels == ()
                        and chain.parts.get("unnamed"))
         return {"said": al.said, "type": al.type, "idle": float(al.idle), "led": float(al.led),
@@ -647,7 +664,7 @@ class ChainScorer:
                 "order": float(al.order), "converse": float(al.converse),
                 "coverage": al.coverage, "matched": float(al.matched),
                 "meaning": self.meaning(chain.hops, steps), "extra_steps": len(steps) - 1.0,
-                "voice": self.voice_fit(chain.last), "mirror": mirror,
+                "voice": self.voice_fit(chain.last), "mirror": mirror, "repeat": repeat,
                 "conjunction": min(chain.conjunction, 1.0), "unnamed_end": float(unnamed)}
 
     def score(self, chain: Chain) -> float:

@@ -80,6 +80,9 @@ class ChainWeights(BaseModel):
                             "noun ('the parents of X' along children forwards)")
     mirror: float = Field(0.12, description="out and back along one relation: bonus when the "
                           "question asks for sharing, cost otherwise")
+    repeat: float = Field(0.12, description="cost per step repeating the step before it (the "
+                          "same relation the same way) that no unit of its own says: 'the "
+                          "supervisor of X' is one advisor step, not the advisor's advisor")
     unnamed_end: float = Field(0.3, description="cost of ending at unnamed (CVT) nodes")
     voice: float = Field(0.1, description="the last hop reaches the role the verb asks for "
                          "(a relation named by the verb: +1 / -1; a noun relation a verb with "
@@ -142,6 +145,7 @@ class ChainWeights(BaseModel):
                 - self.leftover_said * g("leftover_said", 0.0)
                 - self.converse * g("converse", 0.0)
                 + self.voice * g("voice", 0.0) + self.mirror * g("mirror", 0.0)
+                - self.repeat * g("repeat", 0.0)
                 + self.conjunction * g("conjunction", 0.0)
                 - self.unnamed_end * g("unnamed_end", 0.0))
 

@@ -2,7 +2,8 @@
 English: the thesaurus (byokg/language/thesaurus.py, distilled from WordNet: a relational noun
 no relation says, "X 's *trade*", read through WordNet's nouns for it and matched with
 relation names by their letters); WordNet's definitions of noun-named relations, which a
-contextual model reads them through ("graduated from" and ``alma_mater``); the noun of a possessive ("X 's *room*") saying the chain's
+contextual model reads them through ("graduated from" and ``alma_mater``); a step repeating the
+one before it unsaid ("the supervisor of X" is not the advisor's advisor); the noun of a possessive ("X 's *room*") saying the chain's
 first step; a verb with another preposition than a relation's name ("works *from*" and
 ``WORKS_IN``); and *who* not answered with what a verb-named relation reaches."""
 
@@ -181,6 +182,42 @@ def test_the_noun_of_a_possessive_says_the_first_step():
     plain = _scorer("Where is the room of {x}?", "Tidewater Almanac", rels)
     plain.prepare(rels)
     assert plain.features(far)["lead_idle"] == 0.0
+
+
+# --------------------------------------------------------------------------- repeats
+
+
+def test_a_repeated_step_needs_a_unit_of_its_own():
+    """"the supervisor of X": one advisor step. The advisor's advisor repeats it with nothing
+    of the question saying the second (``repeat`` 1); "X 's mentor 's mentor" says both
+    (``repeat`` 0). The score moves by exactly the weight."""
+    from byokg.plugins.offline.chains import Chain
+
+    rels = ["advisor", "affiliation"]
+    twice = Chain(mention="Lena Holt", hops=(("advisor", False), ("advisor", False)))
+    once = _scorer("Where does the advisor of {x} work?", "Lena Holt", rels)
+    off = _scorer("Where does the advisor of {x} work?", "Lena Holt", rels, repeat=0.0)
+    both = _scorer("Who is {x} 's advisor 's advisor?", "Lena Holt", rels)
+    for s in (once, off, both):
+        s.prepare(rels)
+    assert once.features(twice)["repeat"] == 1.0
+    assert both.features(twice)["repeat"] == 0.0
+    assert once.features(Chain(mention="Lena Holt", hops=(
+        ("advisor", False), ("affiliation", False))))["repeat"] == 0.0
+    assert off.score(twice) - once.score(twice) == pytest.approx(
+        weights_mod.WEIGHTS.chain.repeat)
+
+
+@pytest.mark.parametrize("installed", ["core", "minilm"], indirect=True)
+def test_where_the_supervisor_works_is_not_the_supervisors_supervisor(installed, monkeypatch):
+    """Lena Holt's advisor is Ada Brandt, who works at the University of Mer. Without the
+    repeat cost both installs answer Otto Rask, Ada's own advisor."""
+    question = "Where does the supervisor of Lena Holt work?"
+    assert _scholars(f"rep-{installed}").ask(question).answers[:1] == ["University of Mer"]
+    off = weights_mod.WEIGHTS.model_copy(update={
+        "chain": weights_mod.WEIGHTS.chain.model_copy(update={"repeat": 0.0})})
+    monkeypatch.setattr(weights_mod, "WEIGHTS", off)
+    assert _scholars(f"norep-{installed}").ask(question).answers[:1] != ["University of Mer"]
 
 
 # --------------------------------------------------------------------------- verbs
