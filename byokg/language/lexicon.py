@@ -334,6 +334,15 @@ RELATIONAL_HYPERNYMS: dict[str, str] = {
     "grandmother": "grandparent", "grandfather": "grandparent", "boyfriend": "partner",
     "girlfriend": "partner", "stepson": "stepchild", "stepdaughter": "stepchild",
 }
+# Relational nouns of English that name a chain of one relation taken again: X 's
+# *grandparent* is a parent of a parent of X. Read (after RELATIONAL_HYPERNYMS: grandfather
+# -> grandparent) as that many steps, each said by the noun, when no relation of the graph
+# says the noun itself.
+COMPOSED_RELATIONAL_NOUNS: dict[str, tuple[str, ...]] = {
+    "grandparent": ("parent", "parent"), "grandchild": ("child", "child"),
+    "great grandparent": ("parent", "parent", "parent"),
+    "great grandchild": ("child", "child", "child"),
+}
 # Words that join two content words into one unit of meaning ("cause *of* death", "line
 # *of* work", "a man *or* a woman"): what a question says with them is one thing
 JOINING_WORDS = frozenset({"of", "or"})

@@ -148,6 +148,43 @@ def hypernym(word: str) -> str | None:
     return lx.RELATIONAL_HYPERNYMS.get(word.lower())
 
 
+def _singular_compound(word: str) -> str:
+    """:func:`singular`, and a compound ending in an irregular plural (``grandchildren`` ->
+    ``grandchild``)."""
+    got = singular(word)
+    if got != word:
+        return got
+    for plural, one in lx.IRREGULAR_PLURALS.items():
+        if word.endswith(plural) and len(word) > len(plural):
+            return word[: -len(plural)] + one
+    return word
+
+
+def composed(phrase: str) -> tuple[str, ...]:
+    """The relational nouns a noun phrase names a chain of, walked from its owner
+    (``grandfathers`` -> parent, parent; ``great granddaughter`` -> child, child, child), from
+    the lexicon; empty for other phrases."""
+    ws = phrase.lower().split()
+    if not ws:
+        return ()
+    last = _singular_compound(ws[-1])
+    ws[-1] = lx.RELATIONAL_HYPERNYMS.get(ws[-1]) or lx.RELATIONAL_HYPERNYMS.get(last) or last
+    return lx.COMPOSED_RELATIONAL_NOUNS.get(" ".join(ws), ())
+
+
+def names_noun(phrase: str, relation: str) -> bool:
+    """Whether a relation's name has the noun phrase's last word among its words, as it is,
+    as its general noun or as their converse (``grandfather`` and ``grandparent_of``,
+    ``has_grandchild``; not ``parent``)."""
+    ws = phrase.lower().split()
+    if not ws:
+        return False
+    last = _singular_compound(ws[-1])
+    forms = {last, lx.RELATIONAL_HYPERNYMS.get(ws[-1]) or lx.RELATIONAL_HYPERNYMS.get(last) or last}
+    forms |= {c for f in list(forms) for c in converse_noun(f)}
+    return bool(forms & {_singular_compound(w) for w in verbalize(relation).words})
+
+
 def _converse_of(phrases: list[str], words: list[str]) -> list[str]:
     """"N of" with the converses of the noun ``words``, when English has some."""
     return [f"{o} of" for o in converse_noun(" ".join(words)) if f"{o} of" not in phrases]

@@ -32,6 +32,7 @@ Nothing here names a relation, label or question template of any graph.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import math
@@ -64,7 +65,9 @@ from byokg.language.analysis import Phrase
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.analysis import humanize_relation
 from byokg.language.literals import literal_kind
+from byokg.language.relwords import composed
 from byokg.language.relwords import hypernym
+from byokg.language.relwords import names_noun
 from byokg.language.relwords import subject_end
 from byokg.language.text import STOPWORDS
 from byokg.language.text import stem
@@ -187,7 +190,8 @@ class ChainScorer:
         type_word = next(iter(self.expect.type_words), None)
         self.phrases: tuple[Phrase, ...] = analysis.phrases(
             list(self.mentions.values()), type_word=type_word)
-        self.structure: Structure = structure(analysis, self.mentions, type_word)
+        self.structure: Structure = self._composed(structure(analysis, self.mentions,
+                                                             type_word))
         self.units: tuple[Unit, ...] = self.structure.units
         self._dropped = self._own_units()
         # per unit, the texts compared with relations: the unit, its words, their general
@@ -215,6 +219,31 @@ class ChainScorer:
         self.role = prepositional_role(analysis, mention_words, self.who_verb, self.voice)
         self.semantic = similarity.model is not None
         self._warm()
+
+    def _composed(self, st: Structure) -> Structure:
+        """A relational noun that names a chain of one relation taken again ("X 's
+        *grandfather*": a parent's parent, lexicon ``COMPOSED_RELATIONAL_NOUNS``) becomes one
+        unit per step, each the plain noun ("parent"), when no relation of the graph is named
+        by the noun, its general noun or their converse (a graph with a ``grandchildren``
+        relation keeps "grandfather" whole)."""
+        parts = {k: got for k, u in enumerate(st.units)
+                 if u.kind == "plain" and (got := composed(u.text))}
+        if not parts:
+            return st
+        parts = {k: v for k, v in parts.items()
+                 if not any(names_noun(st.units[k].text, r) for r in self.vocabulary)}
+        if not parts:
+            return st
+        units: list[Unit] = []
+        at: dict[int, list[int]] = {}
+        for k, u in enumerate(st.units):
+            steps = parts.get(k, ())
+            news = [dataclasses.replace(u, text=w, words=(w,), noun=True) for w in steps] or [u]
+            at[k] = list(range(len(units), len(units) + len(news)))
+            units += news
+        owned = {m: {j: key for k, key in keys.items() for j in at[k]}
+                 for m, keys in st.owned.items()}
+        return Structure(units=tuple(units), owned=owned)
 
     def _own_units(self) -> set[int]:
         """Units that only name the type of the mention they stand by ("the Seafood

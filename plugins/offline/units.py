@@ -256,9 +256,10 @@ def _attribute(toks: Sequence[str], at: int, owner: Sequence[str | None]) -> boo
 
 def _final_verb(toks: Sequence[str], content: Sequence[bool]) -> int:
     """The verb of a question with do-support ("what did X *die* of", "what faith does X
-    *follow*"): its last content word; -1 for other questions."""
+    *follow*", "where does X 's mentor *work*"): its last content word; -1 for other
+    questions."""
     for i, t in enumerate(toks[:-1]):
-        if t in lx.WH_WORDS | lx.WHO_WORDS or t == lx.HOW:
+        if t in lx.WH_WORDS | lx.WHO_WORDS or t in lx.QUESTION_WORD_KINDS or t == lx.HOW:
             rest = toks[i + 1:i + 4]
             if any(r in lx.DO_WORDS for r in rest):
                 return max((k for k in range(len(toks)) if content[k]), default=-1)
