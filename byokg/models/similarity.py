@@ -205,8 +205,8 @@ class Similarity:
         self.vocabulary: Any = None  # the graph's vocabulary (:meth:`use_vocabulary`)
         self._lock = threading.Lock()
         self._rel: dict[str, float] = {}
-        self._sim: dict[tuple[str, str, bool], float] = {}
-        self._floor: dict[str, float] = {}
+        self._sim: dict[tuple[str, str, Any], float] = {}  # (word, name, (model?, vocabulary))
+        self._floor: dict[tuple[str, int], float] = {}  # (word, vocabulary) -> floor
         self._model: Any = None
         self._model_known = False
         self._scale: Scale | None = None
@@ -280,12 +280,13 @@ class Similarity:
 
         ``vocabulary`` (the graph's relation names) calibrates the cosine per word: a word
         about as close to most of the graph's relations ("movies" in a film graph) is topical,
-        not a relation word, so its cosines count only above its own typical level. Pass the
-        same vocabulary for the whole question (the floors are memoised with the scores)."""
+        not a relation word, so its cosines count only above its own typical level. The floors
+        and the scores are memoised per vocabulary."""
         emb = self.model if semantic else None
-        flag = emb is not None
+        vocab = tuple(dict.fromkeys(vocabulary))
+        flag = (emb is not None, hash(vocab) if emb is not None else 0)
         if emb is not None and not names:
-            self._floors(emb, list(dict.fromkeys(words_)), vocabulary)
+            self._floors(emb, list(dict.fromkeys(words_)), vocab)
             return {}
         pairs = [(w, n) for w in dict.fromkeys(words_) for n in dict.fromkeys(names)]
 
@@ -293,7 +294,7 @@ class Similarity:
             got = {p: lexical_phrase_score(p[0], p[1]) for p in todo}
             if emb is not None:
                 cos = self._cosine_of_pairs(emb, todo)
-                floors = self._floors(emb, list(dict.fromkeys(w for w, _ in todo)), vocabulary)
+                floors = self._floors(emb, list(dict.fromkeys(w for w, _ in todo)), vocab)
                 scale = self.scale
                 for p in todo:
                     got[p] = max(got[p], scale(cos[p], floors.get(p[0])))
@@ -589,18 +590,19 @@ class Similarity:
         """Per word, the cosine from which it starts to say a relation (see
         :meth:`phrase_similarity`): the word's upper-quartile cosine over the vocabulary (the
         scale never counts from below its own floor)."""
+        vocab = list(dict.fromkeys(vocabulary))
+        vkey = hash(tuple(vocab))
         with self._lock:
-            todo = [w for w in ws if w not in self._floor]
-        if todo and len(set(vocabulary)) >= FLOOR_VOCABULARY:
+            todo = [w for w in ws if (w, vkey) not in self._floor]
+        if todo and len(vocab) >= FLOOR_VOCABULARY:
             import numpy as np
 
-            vocab = list(dict.fromkeys(vocabulary))
             cos = self._name_cosines(emb, todo, vocab)
             q = np.quantile(cos, TOPICAL_QUANTILE, axis=1)
             with self._lock:
-                self._floor.update({w: float(v) for w, v in zip(todo, q, strict=True)})
+                self._floor.update({(w, vkey): float(v) for w, v in zip(todo, q, strict=True)})
         with self._lock:
-            return {w: self._floor[w] for w in ws if w in self._floor}
+            return {w: self._floor[(w, vkey)] for w in ws if (w, vkey) in self._floor}
 
 
 def _noun_match(word: str, noun: str) -> float:
