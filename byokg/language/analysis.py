@@ -236,7 +236,7 @@ def _noun_head(toks: Sequence[str], at: int) -> str:
     return toks[at]
 
 
-def _agrees(noun: str, word: str) -> bool:
+def agrees(noun: str, word: str) -> bool:
     """Whether ``word`` is the present tense of an English verb agreeing with the singular
     ``noun`` before it ("employee *enjoys*", "company *owns*"), not a noun of a compound
     ("record *labels*")."""
@@ -264,7 +264,7 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
                 if nxt in STOPWORDS or nxt in lx.PAST_FORMS or (len(nxt) > 4
                                                                 and nxt.endswith("ed")):
                     break  # "which customers *ordered* X", "what *killed* X": a past verb
-                if run and _agrees(run[-1], nxt):
+                if run and agrees(run[-1], nxt):
                     break  # "which employee *enjoys* chess": the verb of a singular noun
                 run.append(nxt)
             nxt1 = toks[i + 1] if i + 1 < len(toks) else ""

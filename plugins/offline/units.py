@@ -37,6 +37,7 @@ from typing import Literal
 from byokg.language import lexicon as lx
 from byokg.language.analysis import SHARING_WORDS
 from byokg.language.analysis import QuestionAnalysis
+from byokg.language.analysis import agrees
 from byokg.language.relwords import base_verb
 from byokg.language.relwords import participle
 from byokg.language.text import STOPWORDS
@@ -269,10 +270,12 @@ def _final_verb(toks: Sequence[str], content: Sequence[bool]) -> int:
 
 def _verb_split(toks: Sequence[str], run: list[int], verb: int) -> list[list[int]]:
     """A run split before a verb form that follows a noun ("X 's kids | *married*", "born |
-    *lie*"): a past form, a participle or gerund, or the do-support verb."""
+    *lie*", "X 's mentor | *reports* to"): a past form, a participle or gerund, a present
+    tense agreeing with the singular noun before it, or the do-support verb."""
     out = [[run[0]]]
     for i in run[1:]:
-        if i == verb or (toks[i] not in lx.JOINING_WORDS and _participle(toks[i])):
+        if i == verb or (toks[i] not in lx.JOINING_WORDS and (
+                _participle(toks[i]) or agrees(toks[i - 1], toks[i]))):
             out.append([i])
         else:
             out[-1].append(i)

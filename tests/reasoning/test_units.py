@@ -149,3 +149,23 @@ def test_where_asks_for_a_place_beyond_a_relative_clause(question, mention, impl
 ])
 def test_a_relative_pronoun_is_no_question_word(question, kind):
     assert analyze(question).kind == kind
+
+
+@pytest.mark.parametrize(("question", "mention", "units"), [
+    ("Who mentors the person Priya Okonkwo 's mentor reports to?", "Priya Okonkwo",
+     ["mentor", "reports"]),
+    ("Which company did the team Ada Brandt 's coach leads beat?", "Ada Brandt",
+     ["coach", "leads"]),
+])
+def test_a_present_tense_after_a_singular_noun_is_a_verb_of_its_own(question, mention, units):
+    """"X 's mentor *reports* to": the noun and the verb agreeing with it are two units (one
+    step each), not one "mentor reports"."""
+    texts = [u.text for u in _units(question, mention).units]
+    assert all(t in texts for t in units)
+
+
+@pytest.mark.parametrize("question", ["Which record labels did Ada Brandt sign with?",
+                                      "Which home games did Ada Brandt watch?"])
+def test_a_plural_noun_of_a_compound_is_no_verb(question):
+    texts = [u.text for u in _units(question, "Ada Brandt").units]
+    assert texts[0] in ("record labels", "home games")
