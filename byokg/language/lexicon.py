@@ -343,6 +343,20 @@ COMPOSED_RELATIONAL_NOUNS: dict[str, tuple[str, ...]] = {
     "great grandparent": ("parent", "parent", "parent"),
     "great grandchild": ("child", "child", "child"),
 }
+# Verbs whose doer English names by a relational noun not made from the verb (the regular
+# ones are: *found* -> founder, *own* -> owner, *employ* -> employer / employee): who raises a
+# child is its parent. Read by the direction a verb asks of a noun-named relation ("who
+# *raised* X" walks ``children`` backwards, to the parent).
+VERB_AGENT_NOUNS: dict[str, tuple[str, ...]] = {
+    "raise": ("parent",), "rear": ("parent",), "bear": ("parent", "mother"),
+    "adopt": ("parent",), "father": ("parent", "father"), "mother": ("parent", "mother"),
+    "beget": ("parent", "father"), "run": ("head", "leader", "chief"),
+    "lead": ("leader", "head", "chief"), "head": ("head",), "teach": ("teacher",),
+    "coach": ("coach",), "mentor": ("mentor",), "guide": ("mentor", "guide"),
+    "write": ("writer", "author"), "compose": ("composer",), "marry": ("spouse",),
+}
+AGENT_ENDINGS = ("er", "or", "ar", "ist", "ent", "ant")  # employ*er*, direct*or*
+PATIENT_ENDINGS = ("ee",)  # employ*ee*, advis*ee*, ment*ee*
 # Words that join two content words into one unit of meaning ("cause *of* death", "line
 # *of* work", "a man *or* a woman"): what a question says with them is one thing
 JOINING_WORDS = frozenset({"of", "or"})

@@ -185,6 +185,27 @@ def names_noun(phrase: str, relation: str) -> bool:
     return bool(forms & {_singular_compound(w) for w in verbalize(relation).words})
 
 
+def verb_role(verb: str, noun: str) -> str | None:
+    """Whether a relational noun names the doer of a verb (``"agent"``: *founded* and
+    ``founder``, *raised* and ``parent``), the one it is done to (``"patient"``: *employs* and
+    ``employee``, *mentored* and ``mentee``), or neither (None). Regular nouns by the verb's
+    root and an agent or patient ending, other doers from the lexicon's
+    ``VERB_AGENT_NOUNS``."""
+    base = base_verb(verb.lower()) or verb.lower()
+    n = singular(noun.lower().split()[-1]) if noun.strip() else ""
+    if not base or not n:
+        return None
+    if n in lx.VERB_AGENT_NOUNS.get(base, ()):
+        return "agent"
+    root = base[:-1] if base.endswith("e") else base
+    if n.endswith(lx.PATIENT_ENDINGS):
+        core = n[: -len(next(e for e in lx.PATIENT_ENDINGS if n.endswith(e)))]
+        return "patient" if len(core) >= 3 and base.startswith(core) else None
+    if len(root) >= 3 and n.startswith(root) and n != base and n.endswith(lx.AGENT_ENDINGS):
+        return "agent"
+    return None
+
+
 def _converse_of(phrases: list[str], words: list[str]) -> list[str]:
     """"N of" with the converses of the noun ``words``, when English has some."""
     return [f"{o} of" for o in converse_noun(" ".join(words)) if f"{o} of" not in phrases]

@@ -66,9 +66,11 @@ from byokg.language.analysis import QuestionAnalysis
 from byokg.language.analysis import humanize_relation
 from byokg.language.literals import literal_kind
 from byokg.language.relwords import composed
+from byokg.language.relwords import end_nouns
 from byokg.language.relwords import hypernym
 from byokg.language.relwords import names_noun
 from byokg.language.relwords import subject_end
+from byokg.language.relwords import verb_role
 from byokg.language.text import STOPWORDS
 from byokg.language.text import stem
 from byokg.language.text import words
@@ -442,11 +444,28 @@ class ChainScorer:
         verb, passive = relation_verb(rel)
         if not self.who_verb or not self.voice or verb is None \
                 or stem(verb) != stem(self.who_verb):
-            return self.role_fit(hop)
+            return self.doer_fit(hop) or self.role_fit(hop)
         agent_at_tail = passive
         reaches_agent = (not inv) if agent_at_tail else inv
         wants_agent = self.voice == "subject"
         return 1.0 if reaches_agent == wants_agent else -1.0
+
+    def doer_fit(self, hop: Hop) -> float:
+        """+1 / -1 as :meth:`voice_fit`, for a relation named by a noun for one end of the
+        question's verb (:func:`~byokg.language.relwords.verb_role`): "who *raised* X" asks for
+        the doer, the *parent*, which ``children`` reaches backwards; "who did X *raise*" for
+        the child, forwards. 0 when no end's noun tells, or both do alike (``spouse``)."""
+        if not self.who_verb or not self.voice:
+            return 0.0
+        rel, inv = hop
+        ahead = {verb_role(self.who_verb, n) for n in end_nouns(rel, False)} - {None}
+        behind = {verb_role(self.who_verb, n) for n in end_nouns(rel, True)} - {None}
+        forward = ("agent" in ahead or "patient" in behind)
+        backward = ("agent" in behind or "patient" in ahead)
+        if forward == backward:
+            return 0.0
+        reaches_agent = forward != inv
+        return 1.0 if reaches_agent == (self.voice == "subject") else -1.0
 
     def role_fit(self, hop: Hop) -> float:
         """-1 when the last hop reaches the other role than the one a verb with a
@@ -828,6 +847,10 @@ def question_verb(analysis: QuestionAnalysis, expect: Expectation,
     for i, (a, b) in enumerate(itertools.pairwise(toks)):
         if a in lx.WHO_WORDS and b not in STOPWORDS:
             return b, "subject"
+        if a in lx.WHO_WORDS and b in _DO_WORDS:  # "who did X *marry*": its object
+            after = [w for w in toks[i + 2:] if w not in mention_words and w not in STOPWORDS
+                     and not w.isdigit()]
+            return (after[-1], "object") if after else (None, None)
         if a in lx.WH_WORDS:
             rest = toks[i + 1:]
             head = expect.type_words[0] if expect.type_words else None

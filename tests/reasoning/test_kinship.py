@@ -66,3 +66,37 @@ def test_a_graph_that_names_the_noun_keeps_it_whole(installed):
     triples = [*FAMILY, ("Ada Wren", "grandparent", "Eve Moss")]
     eng = Engine(graph_from_triplets(triples, uri=f"memory:kin-own-{installed}"))
     assert eng.ask("Who is the grandfather of Ada Wren?").answers[:1] == ["Eve Moss"]
+
+
+# --------------------------------------------------------------------------- who did what
+
+
+@pytest.mark.parametrize(("verb", "noun", "role"), [
+    ("raised", "parent", "agent"), ("founded", "founder", "agent"), ("employs", "employer", "agent"),
+    ("employed", "employee", "patient"), ("mentored", "mentee", "patient"),
+    ("supervised", "supervisor", "agent"), ("raised", "children", None),
+    ("directed", "direction", None)])
+def test_a_noun_names_the_doer_or_the_done_to_of_a_verb(verb, noun, role):
+    from byokg.language.relwords import verb_role
+
+    assert verb_role(verb, noun) == role
+
+
+# parent -> child edges in two namings: the relation names the child (``children``,
+# ``PARENT_OF`` read as "parent of" the tail)
+KIDS = [("Ada Wren", "Bo Wren"), ("Ada Wren", "Cleo Wren"), ("Bo Wren", "Dan Wren"),
+        ("Eve Moss", "Bo Wren")]
+
+
+@pytest.mark.parametrize("name", ["children", "PARENT_OF", "hasChild"])
+@pytest.mark.parametrize(("question", "answer"), [
+    ("Who raised Bo Wren?", {"Ada Wren", "Eve Moss"}),
+    ("Who did Bo Wren raise?", {"Dan Wren"})])
+def test_the_verb_tells_which_way_a_noun_relation_is_walked(name, question, answer,
+                                                             installed):
+    """"raise": its doer is the *parent* (lexicon ``VERB_AGENT_NOUNS``), which ``children``
+    reaches backwards; "who did X raise" asks for the one raised, forwards."""
+    triples = [(p, name, c) for p, c in KIDS]
+    eng = Engine(graph_from_triplets(triples, uri=f"memory:raise-{name}-{installed}"))
+    got = eng.ask(question).answers
+    assert got and got[0] in answer
