@@ -1,9 +1,10 @@
 """Generated graphs in several naming styles with paraphrase sets: the offline reasoner's
 development and report sets (nothing here is shipped or read by byokg itself).
 
-Each *domain* (music, academia, sports, family, business) is a small world of typed entities
-and relations, written by us: every relation has a noun-style name (``place_of_birth``), a
-verb-style name (``BORN_IN``) and a camelCase name, and *several phrasings* — noun phrases for
+Each *domain* (music, academia, sports, workplace, family, business, publishing, medicine)
+is a small world of typed entities and relations, written by us: every relation has a
+noun-style name (``place_of_birth``), a verb-style name (``BORN_IN``) and a camelCase name,
+and *several phrasings* — noun phrases for
 the tail given the head ("the birthplace of {x}", "the town {x} was born in"), questions asking
 for it ("where was {x} born?", "what is {x} 's hometown?"), and relative clauses for the head
 given the tail ("was born in {x}"), some of them indirect ("{x} 's other half", "what killed
@@ -17,9 +18,12 @@ Questions are composed from the phrasings: 1-hop (asking forwards and backwards)
 musician plays the cello and comes from Aldwick?"); the gold answers are computed from the
 graph by walking the chain (a conjunction: the intersection).
 
-The **fit** split (music, academia, sports) is the only one the offline scorer's weights and
-confidence were fitted on; the **report** split (family, business) shares no relation name and
-no phrasing with it and is only measured. Deterministic for a seed.
+The **fit** split (music, academia, sports, workplace) is the only one the offline scorer's
+weights and confidence were fitted on; the **report** split (family, business) shares no
+relation name and no phrasing with it and is only measured. Its aggregate figures (per kind of
+error, never question by question) led to fixes in issue 24j, so the **holdout** split
+(publishing, medicine), written after those fixes with wording of its own, is the clean
+held-out measure. Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -91,7 +95,7 @@ class Variant(rg.Generated):
     """One domain rendered in one style (a generated graph with its questions)."""
 
     domain: str
-    split: str  # "fit" | "report"
+    split: str  # "fit" | "report" | "holdout"
     style: str
     typed: bool
     underscored: bool
@@ -148,6 +152,13 @@ FIXED = {
                   "Procurement Compliance".split(),
     "hobby": "chess sailing pottery climbing gardening birdwatching cycling origami fencing "
              "karaoke".split(),
+    "litgenre": "mystery romance satire memoir fantasy thriller poetry western".split(),
+    "language": "Welsh Basque Icelandic Maltese Estonian Tagalog".split(),
+    "specialty": "cardiology dermatology oncology neurology pediatrics radiology psychiatry "
+                 "orthopedics".split(),
+    "condition": "asthma diabetes migraine arthritis anemia eczema gout insomnia".split(),
+    "drug": "insulin ibuprofen metformin warfarin amoxicillin prednisone lithium "
+            "codeine".split(),
 }
 
 
@@ -185,6 +196,12 @@ def _pool(kind: str, rng: random.Random, n: int) -> list[str]:
             name = f"{_coined(rng, 2)} {rng.choice(['Premier League', 'Cup', 'Division'])}"
         elif kind == "stadium":
             name = f"{_coined(rng, 2)} {rng.choice(['Arena', 'Park', 'Stadium', 'Field'])}"
+        elif kind == "book":
+            name = f"{rng.choice(['The Last', 'Under the', 'A Song for', 'The House of'])} {_coined(rng, 3)}"
+        elif kind == "publisher":
+            name = f"{_coined(rng, 2)} {rng.choice(['Press', 'Books', 'House'])}"
+        elif kind == "hospital":
+            name = f"{_coined(rng, 2)} {rng.choice(['General', 'Infirmary', 'Clinic', 'Memorial'])}"
         elif kind == "company":
             name = f"{_coined(rng, 2)} {rng.choice(['Industries', 'Holdings', 'Group', 'Works', 'Labs'])}"
         else:
@@ -477,8 +494,110 @@ WORKPLACE = Domain("workplace", "org", {
        ["enjoys {x}"], chain=False),
 ))
 
-DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, WORKPLACE, FAMILY, BUSINESS)}
+# the holdout split: written after the report split had been looked at in aggregate (which
+# kinds of error it makes) and fixes had been made for them; measured once per session, never
+# read question by question
+PUBLISHING = Domain("publishing", "lit", {
+    "Author": ("person", 150), "Book": ("book", 120), "Publisher": ("publisher", 12),
+    "City": ("city", 25), "Country": ("country", 7), "Genre": ("litgenre", 8),
+    "Language": ("language", 6)}, {
+    "Author": "author", "Book": "book", "Publisher": "publisher", "City": "city",
+    "Country": "country", "Genre": "genre", "Language": "language"}, (
+    _r("novelist", "Book", "Author", "novelist", "PENNED_BY", "novelist",
+       ["the writer of {x}", "the novelist behind {x}", "the one who penned {x}"],
+       ["who put {x} on paper?", "whose book is {x}?", "which novelist wrote {x}?"],
+       ["was penned by {x}", "came from the pen of {x}"],
+       ["the books {x} penned", "{x} 's novels"],
+       ["what did {x} write?", "which books are by {x}?"], skew=0.3),
+    _r("imprint", "Book", "Publisher", "imprint", "ISSUED_BY", "publishedBy",
+       ["the publisher of {x}", "the house that issued {x}"],
+       ["who published {x}?", "which house brought out {x}?"],
+       ["was issued by {x}", "was published by {x}"],
+       ["the titles of {x}", "the books {x} issued"],
+       ["what has {x} published?"]),
+    _r("base_city", "Publisher", "City", "base_city", "OPERATES_FROM", "baseCity",
+       ["the city {x} operates from", "{x} 's home base"],
+       ["where is {x} located?", "in which town does {x} operate?"],
+       ["operates from {x}"], skew=0.2),
+    _r("native", "Author", "City", "native_city", "NATIVE_OF", "nativeCity",
+       ["the native city of {x}", "the place {x} grew up"],
+       ["where is {x} from originally?", "what town does {x} call home?"],
+       ["was brought up in {x}", "is a native of {x}"],
+       ["the writers from {x}"], ["which authors were brought up in {x}?"]),
+    _r("city_nation_state", "City", "Country", "nation_state", "INSIDE", "insideCountry",
+       ["the country around {x}", "the nation {x} sits in"],
+       ["in which country does {x} sit?", "which nation contains {x}?"],
+       ["sits inside {x}"], skew=0.2),
+    _r("form", "Book", "Genre", "literary_form", "CLASSIFIED_AS", "bookGenre",
+       ["the category of {x}", "the kind of book {x} is"],
+       ["what sort of book is {x}?", "what genre does {x} belong in?"],
+       ["is classified as {x}", "is a work of {x}"], chain=False),
+    _r("influence", "Author", "Author", "influence", "INSPIRED_BY", "influencedBy",
+       ["the idol of {x}", "{x} 's literary hero", "the writer who inspired {x}"],
+       ["who inspired {x}?", "whose work shaped {x}?", "who did {x} look up to?"],
+       ["was inspired by {x}", "looked up to {x}"],
+       ["the writers {x} inspired", "{x} 's admirers"],
+       ["whom did {x} inspire?", "who looks up to {x}?"], skew=0.3),
+    _r("tongue", "Book", "Language", "original_language", "WRITTEN_IN", "inLanguage",
+       ["the language of {x}"],
+       ["what language is {x} in?", "in which tongue was {x} written?"],
+       ["is written in {x}"], chain=False),
+))
+
+MEDICINE = Domain("medicine", "med", {
+    "Doctor": ("person", 90), "Patient": ("person", 160), "Hospital": ("hospital", 12),
+    "City": ("city", 20), "Specialty": ("specialty", 8), "Condition": ("condition", 8),
+    "Drug": ("drug", 8)}, {
+    "Doctor": "doctor", "Patient": "patient", "Hospital": "hospital", "City": "city",
+    "Specialty": "specialty", "Condition": "condition", "Drug": "drug"}, (
+    _r("physician", "Patient", "Doctor", "physician", "CARED_FOR_BY", "attendingDoctor",
+       ["the doctor of {x}", "{x} 's physician", "the medic looking after {x}"],
+       ["who treats {x}?", "who is {x} 's doctor?", "which physician sees {x}?"],
+       ["is treated by {x}", "sees {x}"],
+       ["the patients of {x}", "the people {x} treats"],
+       ["who does {x} treat?", "whom does {x} look after?"], skew=0.3),
+    _r("practice", "Doctor", "Hospital", "hospital", "PRACTISES_AT", "practiceSite",
+       ["the hospital of {x}", "the clinic where {x} practises"],
+       ["where does {x} practise?", "at which hospital does {x} work?"],
+       ["practises at {x}", "is on the staff of {x}"],
+       ["the doctors at {x}", "the staff physicians of {x}"],
+       ["which doctors practise at {x}?"]),
+    _r("site", "Hospital", "City", "site_city", "BUILT_IN", "hospitalTown",
+       ["the town housing {x}", "{x} 's town"],
+       ["where does {x} stand?", "which town is {x} located in?"],
+       ["was built in {x}"], ["the hospitals in {x}"], ["which hospitals are in {x}?"],
+       skew=0.2),
+    _r("specialty", "Doctor", "Specialty", "specialty", "FOCUSES_ON", "medicalSpecialty",
+       ["the field of medicine {x} practises", "{x} 's area of care"],
+       ["what kind of doctor is {x}?", "what does {x} specialise in?"],
+       ["specialises in {x}", "is trained in {x}"], chain=False),
+    _r("diagnosis", "Patient", "Condition", "diagnosis", "SUFFERS_FROM", "hasCondition",
+       ["the illness of {x}", "what ails {x}"],
+       ["what is wrong with {x}?", "what illness does {x} have?",
+        "what was {x} diagnosed with?"],
+       ["suffers from {x}", "was diagnosed with {x}"], chain=False),
+    _r("medication", "Patient", "Drug", "medication", "PRESCRIBED", "takesDrug",
+       ["the medicine of {x}", "the drug {x} takes"],
+       ["what is {x} taking?", "which drug was {x} prescribed?"],
+       ["takes {x}", "was prescribed {x}"], chain=False),
+    _r("trainer", "Doctor", "Doctor", "residency_supervisor", "TRAINED_UNDER", "trainedBy",
+       ["the teacher of {x}", "the senior who trained {x}"],
+       ["who trained {x}?", "under whom did {x} train?"],
+       ["trained under {x}"],
+       ["the trainees of {x}", "the juniors {x} trained"],
+       ["whom did {x} train?", "who trained under {x}?"], skew=0.3),
+    _r("domicile", "Patient", "City", "domicile", "RESIDES_AT", "dwellsIn",
+       ["the home town of {x}", "the place {x} calls home"],
+       ["where does {x} stay?", "in what town is {x} 's home?"],
+       ["dwells in {x}", "has a home in {x}"],
+       ["the patients living in {x}"], ["who has a home in {x}?"]),
+))
+
+DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, WORKPLACE, FAMILY, BUSINESS,
+                               PUBLISHING, MEDICINE)}
 FIT, REPORT = ("music", "academia", "sports", "workplace"), ("family", "business")
+HOLDOUT = ("publishing", "medicine")
+SPLITS: dict[str, tuple[str, ...]] = {"fit": FIT, "report": REPORT, "holdout": HOLDOUT}
 # (domain, style, typed, underscored): each domain in two or three renderings
 VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("music", "snake", True, False), ("music", "upper", False, True),
@@ -490,6 +609,10 @@ VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("family", "upper", True, False),
     ("business", "snake", False, False), ("business", "upper", False, True),
     ("business", "dotted", True, False),
+    ("publishing", "camel", True, False), ("publishing", "upper", False, True),
+    ("publishing", "dotted", True, False),
+    ("medicine", "snake", True, False), ("medicine", "dotted", False, True),
+    ("medicine", "upper", True, False),
 )
 
 
@@ -676,7 +799,7 @@ def variant(domain: str, style: str, typed: bool, underscored: bool, *, seed: in
     rel = {r.key: r for r in dom.rels}
     triples = [(names[h], rel[r].name(style, dom.prefix), names[t]) for h, r, t in facts]
     labels = {names[e]: t for e, t in types.items()}
-    split = "fit" if domain in FIT else "report"
+    split = next(k for k, doms in SPLITS.items() if domain in doms)
     name = f"{domain}-{style}-{'typed' if typed else 'plain'}{'-ids' if underscored else ''}"
     v = Variant(name=name, domain=domain, split=split, style=style, typed=typed,
                 underscored=underscored, triples=triples, labels=labels)
@@ -693,9 +816,11 @@ def variant(domain: str, style: str, typed: bool, underscored: bool, *, seed: in
 
 
 def variants(split: str | None = None, *, seed: int = 0, per_kind: int = 16) -> list[Variant]:
-    """Every variant of a split (``fit`` / ``report``; None: both)."""
+    """Every variant of a split (``fit`` / ``report`` / ``holdout``; None: all)."""
+    if split is not None and split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     return [variant(d, s, t, u, seed=seed, per_kind=per_kind) for d, s, t, u in VARIANTS
-            if split is None or (d in FIT) == (split == "fit")]
+            if split is None or d in SPLITS[split]]
 
 
 def relation_names(split: str) -> set[str]:

@@ -13,16 +13,22 @@ from byokg.pipeline.engine import Engine
 
 
 def _phrasings(split: str) -> set[str]:
-    doms = pg.FIT if split == "fit" else pg.REPORT
-    return {t for d in doms for r in pg.DOMAINS[d].rels
+    return {t for d in pg.SPLITS[split] for r in pg.DOMAINS[d].rels
             for t in (*r.np, *r.ask, *r.clause, *r.np_back, *r.ask_back)}
 
 
-def test_the_splits_share_no_relation_name_and_no_phrasing():
-    assert not pg.relation_names("fit") & pg.relation_names("report")
-    assert not _phrasings("fit") & _phrasings("report")
+@pytest.mark.parametrize(("a", "b"), [("fit", "report"), ("fit", "holdout"),
+                                      ("report", "holdout")])
+def test_the_splits_share_no_relation_name_and_no_phrasing(a, b):
+    assert not pg.relation_names(a) & pg.relation_names(b)
+    assert not _phrasings(a) & _phrasings(b)
     styles = {v.style for v in pg.variants(per_kind=0)}
     assert styles == set(pg.STYLES)  # every naming style is rendered
+
+
+def test_an_unknown_split_is_refused():
+    with pytest.raises(ValueError, match="holdout"):
+        pg.variants("heldout")
 
 
 def test_gold_answers_are_walked_in_the_graph():
