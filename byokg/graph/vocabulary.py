@@ -151,12 +151,13 @@ class Vocabulary(BaseModel):
     _rel_index: dict[str, RelationWords] | None = PrivateAttr(default=None)
     _label_index: dict[str, LabelWords] | None = PrivateAttr(default=None)
     _said: dict[tuple[str, bool], tuple[Phrase, ...]] = PrivateAttr(default_factory=dict)
+    _others: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None,
                    deep: bool = False) -> Vocabulary:
         """A copy with its own lookup caches (pydantic would share them with this one)."""
         new = super().model_copy(update=update, deep=deep)
-        new._rel_index, new._label_index, new._said = None, None, {}
+        new._rel_index, new._label_index, new._said, new._others = None, None, {}, {}
         return new
 
     def relation(self, name: str) -> RelationWords | None:
@@ -186,6 +187,18 @@ class Vocabulary(BaseModel):
         keep = set(sources)
         return unique_phrases(p for p in (words.backward if inverse else words.forward)
                               if p.source in keep)
+
+    def other_texts(self, relation: str) -> tuple[str, ...]:
+        """The texts of ``relation``'s phrases from other sources than its name (the owner's
+        lexicon, an LLM compilation), head → tail then tail → head; memoised (the similarity
+        service reads every relation's texts for every question)."""
+        got = self._others.get(relation)
+        if got is None:
+            got = tuple(p.text for inv in (False, True) for p in self.phrases(relation, inv)
+                        if p.source != "name")
+            if len(self._others) < 100_000:
+                self._others[relation] = got
+        return got
 
     def label_phrases(self, label: str) -> tuple[Phrase, ...]:
         """How nodes of ``label`` are called (a label not held: its name's words)."""

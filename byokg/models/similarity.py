@@ -215,6 +215,9 @@ class Similarity:
         self._unit: dict[tuple[str, str, int], float] = {}
         self._stats: dict[tuple[str, int], tuple[float, float]] = {}
         self._sides: dict[tuple[str, str], tuple[float, float]] = {}
+        self._texts: dict[str, tuple[str, ...]] = {}  # relation -> the texts it is read as
+        self._gathers: dict[int, tuple[list[str], Any]] = {}  # names -> texts, index
+        self._cosines: dict[tuple[tuple[str, ...], int], Any] = {}  # (words, names) -> cosines
 
     @property
     def model(self) -> Any:
@@ -370,41 +373,66 @@ class Similarity:
         """Read relations through the graph's vocabulary too (``profile.vocabulary``: its
         ``phrases(relation, inverse)`` with each phrase's ``source``), so the phrases of the
         owner's lexicon and of an LLM compilation count beside those derived from the name.
-        Set it before the first comparison of the question."""
+        Set it before the first comparison of the question (the relation texts read so far
+        are forgotten when it changes)."""
+        if vocabulary is not self.vocabulary:
+            self._texts.clear()
+            self._gathers.clear()
+            self._cosines.clear()
         self.vocabulary = vocabulary
 
     def relation_texts(self, name: str) -> tuple[str, ...]:
         """:func:`relation_texts`, the definition of a noun-named relation for a contextual
         model (:func:`relation_gloss`), and the phrases the graph's vocabulary holds for the
         relation from other sources than its name (the owner's lexicon, an LLM), both ways."""
+        got = self._texts.get(name)
+        if got is not None:
+            return got
         base = relation_texts(name)
         if self.contextual:
             defined = relation_gloss(name)
             if defined:
                 base = (*base, defined)
+        got = base
         voc = self.vocabulary
-        if voc is None:
-            return base
-        try:
-            extra = [p.text for inv in (False, True) for p in voc.phrases(name, inv)
-                     if getattr(p, "source", "name") != "name"]
-        except (AttributeError, KeyError, TypeError):
-            return base
-        return tuple(dict.fromkeys([*base, *extra[:VOCABULARY_TEXTS]])) if extra else base
+        if voc is not None:
+            try:
+                extra = voc.other_texts(name)
+            except (AttributeError, KeyError, TypeError):
+                extra = ()
+            if extra:
+                got = tuple(dict.fromkeys([*base, *extra[:VOCABULARY_TEXTS]]))
+        self._texts[name] = got
+        return got
 
     def _name_cosines(self, emb: Any, left: list[str], names: list[str]) -> Any:
         """Cosines of words with relation names, each name read as its
         :meth:`relation_texts` (the best of them counts)."""
+        key = (tuple(left), hash(tuple(names)))
+        got = self._cosines.get(key)
+        if got is None:
+            flat, index = self._gather(tuple(names))
+            cos = self.encode(emb, left) @ self.encode(emb, flat).T
+            got = cos[:, index].max(axis=2) if len(names) else cos[:, :0]
+            self._cosines[key] = got
+        return got
+
+    def _gather(self, names: tuple[str, ...]) -> tuple[list[str], Any]:
+        """The distinct texts ``names`` are read as, and per name the indexes of its texts
+        (padded with its first text's: a repeat leaves the best the same); per question."""
         import numpy as np
 
-        texts = [self.relation_texts(n) for n in names]
-        flat = list(dict.fromkeys(t for ts in texts for t in ts))
-        at = {t: i for i, t in enumerate(flat)}
-        cos = self.encode(emb, left) @ self.encode(emb, flat).T
-        out = np.empty((len(left), len(names)), dtype=np.float32)
-        for j, ts in enumerate(texts):
-            out[:, j] = cos[:, [at[t] for t in ts]].max(axis=1)
-        return out
+        key = hash(names)
+        got = self._gathers.get(key)
+        if got is None:
+            texts = [self.relation_texts(n) for n in names]
+            flat = list(dict.fromkeys(t for ts in texts for t in ts))
+            at = {t: i for i, t in enumerate(flat)}
+            width = max((len(ts) for ts in texts), default=1)
+            index = np.array([[at[t] for t in ts] + [at[ts[0]]] * (width - len(ts))
+                              for ts in texts], dtype=np.intp).reshape(len(names), width)
+            got = self._gathers[key] = (flat, index)
+        return got
 
     # ------------------------------------------------------------------ units
     def unit_scores(self, probes: Sequence[str], names: Sequence[str], *,

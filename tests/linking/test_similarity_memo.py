@@ -33,3 +33,31 @@ def test_scores_are_memoised_per_vocabulary():
     assert _score(shared, BIRTHS) == births
     assert _score(shared, FILMS) == films  # not the first vocabulary's memoised score
     assert _score(shared, BIRTHS) == births
+
+
+def test_name_cosines_are_the_best_of_each_names_texts():
+    """The gathered matrix (every name's texts padded to one width) equals the best cosine
+    over each name's own texts, computed name by name."""
+    import numpy as np
+
+    sim = _sim()
+    emb = sim.model
+    words = ["born", "married", "company"]
+    names = [*BIRTHS, *FILMS, "spouse", "children", "parent_company"]
+    got = sim._name_cosines(emb, words, names)
+    w = sim.encode(emb, words)
+    for j, name in enumerate(names):
+        texts = list(sim.relation_texts(name))
+        want = (w @ sim.encode(emb, texts).T).max(axis=1)
+        assert np.allclose(got[:, j], want, atol=1e-6), name
+    assert sim._name_cosines(emb, words, names) is got  # memoised for the question
+
+
+def test_a_vocabularys_other_texts_are_memoised_and_copies_start_afresh():
+    from byokg.graph.vocabulary import Vocabulary
+
+    voc = Vocabulary()
+    first = voc.other_texts("place_of_birth")
+    assert first == ()  # no lexicon or LLM phrases: only the name's own
+    assert voc._others == {"place_of_birth": ()}
+    assert voc.model_copy()._others == {}
