@@ -52,11 +52,16 @@ GUILD = [("Ada Brandt", "carpenter", "Velmor", "Otto Rask"),
          ("Ines Falk", "weaver", "Harrowgate", "Otto Rask")]
 
 
+def _people(rows: list[tuple[str, ...]], relations: tuple[str, ...], uri: str) -> Engine:
+    """An engine on a graph of one row per person: the person, then one tail per relation."""
+    triples = [(row[0], rel, tail) for row in rows for rel, tail in zip(relations, row[1:],
+                                                                        strict=True)]
+    return Engine(graph_from_triplets(triples, uri=uri))
+
+
 def _guild(tag: str) -> Engine:
-    triples = [t for who, job, town, master in GUILD
-               for t in ((who, "occupation", job), (who, "workshop_town", town),
-                         (who, "apprenticed_to", master))]
-    return Engine(graph_from_triplets(triples, uri=f"memory:guild-{tag}"))
+    return _people(GUILD, ("occupation", "workshop_town", "apprenticed_to"),
+                   f"memory:guild-{tag}")
 
 
 def test_a_relational_noun_the_graph_does_not_spell(monkeypatch):
@@ -122,10 +127,8 @@ SCHOLARS = [("Ada Brandt", "University of Tovi", "University of Mer", "Otto Rask
 
 
 def _scholars(tag: str) -> Engine:
-    triples = [t for who, school, works, advisor in SCHOLARS
-               for t in ((who, "alma_mater", school), (who, "affiliation", works),
-                         (who, "doctoral_advisor", advisor))]
-    return Engine(graph_from_triplets(triples, uri=f"memory:scholars-{tag}"))
+    return _people(SCHOLARS, ("alma_mater", "affiliation", "doctoral_advisor"),
+                   f"memory:scholars-{tag}")
 
 
 def test_graduated_from_finds_the_alma_mater_through_its_definition(monkeypatch):
