@@ -9,8 +9,8 @@ Each request's messages are written whole (temporary file, then rename) to
 ``----- user -----``); the server waits until ``RELAY_DIR/NNNN.reply.txt`` exists (written whole:
 write ``NNNN.reply.tmp`` and rename) and returns its text as the completion.
 ``RELAY_DIR/log.jsonl`` records every exchange (prompt size, reply size, seconds waited). Point
-byokg at it with ``OPENAI_BASE_URL=http://127.0.0.1:PORT/v1`` and ``--llm openai:relay``. A request that asks to stream is answered as one streamed
-piece.
+byokg at it with ``OPENAI_BASE_URL=http://127.0.0.1:PORT/v1`` and ``--llm openai:relay``. A
+request that asks to stream is answered as one streamed piece.
 """
 
 from __future__ import annotations
