@@ -160,27 +160,34 @@ def _singular_compound(word: str) -> str:
     return word
 
 
+def _last_noun(phrase: str) -> tuple[list[str], str, str]:
+    """A noun phrase's words, its last word in the singular, and that word's general noun
+    (itself when the lexicon has none: ``grandfathers`` -> grandfather, grandparent)."""
+    ws = phrase.lower().split()
+    if not ws:
+        return [], "", ""
+    last = _singular_compound(ws[-1])
+    return ws, last, hypernym(ws[-1]) or hypernym(last) or last
+
+
 def composed(phrase: str) -> tuple[str, ...]:
     """The relational nouns a noun phrase names a chain of, walked from its owner
     (``grandfathers`` -> parent, parent; ``great granddaughter`` -> child, child, child), from
     the lexicon; empty for other phrases."""
-    ws = phrase.lower().split()
+    ws, _last, general = _last_noun(phrase)
     if not ws:
         return ()
-    last = _singular_compound(ws[-1])
-    ws[-1] = lx.RELATIONAL_HYPERNYMS.get(ws[-1]) or lx.RELATIONAL_HYPERNYMS.get(last) or last
-    return lx.COMPOSED_RELATIONAL_NOUNS.get(" ".join(ws), ())
+    return lx.COMPOSED_RELATIONAL_NOUNS.get(" ".join([*ws[:-1], general]), ())
 
 
 def names_noun(phrase: str, relation: str) -> bool:
     """Whether a relation's name has the noun phrase's last word among its words, as it is,
     as its general noun or as their converse (``grandfather`` and ``grandparent_of``,
     ``has_grandchild``; not ``parent``)."""
-    ws = phrase.lower().split()
+    ws, last, general = _last_noun(phrase)
     if not ws:
         return False
-    last = _singular_compound(ws[-1])
-    forms = {last, lx.RELATIONAL_HYPERNYMS.get(ws[-1]) or lx.RELATIONAL_HYPERNYMS.get(last) or last}
+    forms = {last, general}
     forms |= {c for f in list(forms) for c in converse_noun(f)}
     return bool(forms & {_singular_compound(w) for w in verbalize(relation).words})
 
@@ -198,9 +205,10 @@ def verb_role(verb: str, noun: str) -> str | None:
     if n in lx.VERB_AGENT_NOUNS.get(base, ()):
         return "agent"
     root = base[:-1] if base.endswith("e") else base
-    if n.endswith(lx.PATIENT_ENDINGS):
-        core = n[: -len(next(e for e in lx.PATIENT_ENDINGS if n.endswith(e)))]
-        return "patient" if len(core) >= 3 and base.startswith(core) else None
+    for end in lx.PATIENT_ENDINGS:
+        if n.endswith(end):
+            core = n[: -len(end)]
+            return "patient" if len(core) >= 3 and base.startswith(core) else None
     if len(root) >= 3 and n.startswith(root) and n != base and n.endswith(lx.AGENT_ENDINGS):
         return "agent"
     return None

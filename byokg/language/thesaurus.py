@@ -32,20 +32,23 @@ from byokg.language.text import stem
 RELATED_PER_WORD = 32  # words of the thesaurus tried per question word (most frequent sense first)
 
 
+def _read(file: str) -> dict[str, str]:
+    """A ``key<TAB>value`` table of the package's data, gzipped."""
+    ref = resources.files("byokg.data").joinpath(file)
+    text = gzip.decompress(ref.read_bytes()).decode("utf-8")
+    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+
+
 @functools.lru_cache(maxsize=1)
 def table() -> dict[str, str]:
     """lemma -> ``"word|word|…"``, or ``"=base"`` for an irregular form."""
-    ref = resources.files("byokg.data").joinpath("thesaurus.txt.gz")
-    text = gzip.decompress(ref.read_bytes()).decode("utf-8")
-    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+    return _read("thesaurus.txt.gz")
 
 
 @functools.lru_cache(maxsize=1)
 def glosses() -> dict[str, str]:
-    """noun lemma -> the definition of its most frequent sense (read on first use, ~0.1 s)."""
-    ref = resources.files("byokg.data").joinpath("glosses.txt.gz")
-    text = gzip.decompress(ref.read_bytes()).decode("utf-8")
-    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+    """noun lemma -> the definition of its most frequent sense (read on first use, ~55 ms)."""
+    return _read("glosses.txt.gz")
 
 
 def gloss(phrase: str) -> str | None:

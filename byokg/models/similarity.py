@@ -614,18 +614,18 @@ class Similarity:
         cos = dict(zip(flat, (self.encode(emb, flat) @ qv).tolist(), strict=True))
         return [max(cos[t] for t in rs) for rs in readings]
 
-    def _floors(self, emb: Any, ws: list[str], vocabulary: Sequence[str]) -> dict[str, float]:
+    def _floors(self, emb: Any, ws: list[str], vocab: tuple[str, ...]) -> dict[str, float]:
         """Per word, the cosine from which it starts to say a relation (see
-        :meth:`phrase_similarity`): the word's upper-quartile cosine over the vocabulary (the
-        scale never counts from below its own floor)."""
-        vocab = list(dict.fromkeys(vocabulary))
-        vkey = hash(tuple(vocab))
+        :meth:`phrase_similarity`): the word's upper-quartile cosine over the vocabulary
+        (``vocab``: the relation names without repeats; the scale never counts from below the
+        word's own floor)."""
+        vkey = hash(vocab)
         with self._lock:
             todo = [w for w in ws if (w, vkey) not in self._floor]
         if todo and len(vocab) >= FLOOR_VOCABULARY:
             import numpy as np
 
-            cos = self._name_cosines(emb, todo, vocab)
+            cos = self._name_cosines(emb, todo, list(vocab))
             q = np.quantile(cos, TOPICAL_QUANTILE, axis=1)
             with self._lock:
                 self._floor.update({(w, vkey): float(v) for w, v in zip(todo, q, strict=True)})

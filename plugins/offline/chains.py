@@ -229,11 +229,8 @@ class ChainScorer:
         by the noun, its general noun or their converse (a graph with a ``grandchildren``
         relation keeps "grandfather" whole)."""
         parts = {k: got for k, u in enumerate(st.units)
-                 if u.kind == "plain" and (got := composed(u.text))}
-        if not parts:
-            return st
-        parts = {k: v for k, v in parts.items()
-                 if not any(names_noun(st.units[k].text, r) for r in self.vocabulary)}
+                 if u.kind == "plain" and (got := composed(u.text))
+                 and not any(names_noun(u.text, r) for r in self.vocabulary)}
         if not parts:
             return st
         units: list[Unit] = []
@@ -848,9 +845,7 @@ def question_verb(analysis: QuestionAnalysis, expect: Expectation,
         if a in lx.WHO_WORDS and b not in STOPWORDS:
             return b, "subject"
         if a in lx.WHO_WORDS and b in _DO_WORDS:  # "who did X *marry*": its object
-            after = [w for w in toks[i + 2:] if w not in mention_words and w not in STOPWORDS
-                     and not w.isdigit()]
-            return (after[-1], "object") if after else (None, None)
+            return _closing_verb(toks[i + 2:], mention_words)
         if a in lx.WH_WORDS:
             rest = toks[i + 1:]
             head = expect.type_words[0] if expect.type_words else None
@@ -859,13 +854,17 @@ def question_verb(analysis: QuestionAnalysis, expect: Expectation,
             if rest and rest[0] not in STOPWORDS and rest[0] not in mention_words:
                 return rest[0], "subject"  # which moons orbit …
             if rest and rest[0] in _DO_WORDS:  # what does Mars orbit
-                # the verb closes the clause, after its subject ("which films did the
-                # *director* of X *direct*")
-                after = [w for w in rest[1:] if w not in mention_words and w not in STOPWORDS
-                         and not w.isdigit()]
-                return (after[-1], "object") if after else (None, None)
+                return _closing_verb(rest[1:], mention_words)
             return None, None
     return None, None
+
+
+def _closing_verb(toks: Sequence[str], mention_words: set[str]
+                  ) -> tuple[str | None, str | None]:
+    """After do-support the verb closes the clause, after its subject ("which films did the
+    *director* of X *direct*", "who did X *marry*"): the answer is its object."""
+    after = [w for w in toks if w not in mention_words and w not in STOPWORDS and not w.isdigit()]
+    return (after[-1], "object") if after else (None, None)
 
 
 def prepositional_role(analysis: QuestionAnalysis, mention_words: set[str],
