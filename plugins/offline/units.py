@@ -237,8 +237,9 @@ def _attribute(toks: Sequence[str], at: int, owner: Sequence[str | None]) -> boo
     """Whether the asked-for type word is asked as an attribute of something: right after
     a copula ("what is the *job* of X") or before a copula that the subject follows ("what
     *sex* is X 's daughter", "which *country* is X in", "what *land* is the city …"). Before
-    a verb or a preposition it names the class of the answer ("which *companies* did X
-    found", "what *movies* are about X")."""
+    a verb or a preposition, or before a copula that a participle follows the subject of,
+    it names the class of the answer ("which *companies* did X found", "what *movies* are
+    about X", "which *label* was X released on")."""
     copulas = lx.SINGULAR_COPULAS | lx.PLURAL_COPULAS
     wh = max((i for i in range(at) if toks[i] in lx.WH_WORDS), default=-1)
     if wh < 0:
@@ -252,7 +253,13 @@ def _attribute(toks: Sequence[str], at: int, owner: Sequence[str | None]) -> boo
     if nxt + 1 >= len(toks) or toks[nxt] not in copulas:
         return False
     after = nxt + 1
-    return owner[after] is not None or toks[after] in lx.ARTICLES
+    if owner[after] is None and toks[after] not in lx.ARTICLES:
+        return False
+    # a participle after the subject makes the copula a passive's or a progressive's, and
+    # the type word the verb's object ("which *label* was X released on")
+    end = next((i for i in range(after, len(toks)) if owner[i] is None
+                and toks[i] not in lx.ARTICLES), len(toks))
+    return end >= len(toks) or owner[after] is None or not _participle(toks[end])
 
 
 def _final_verb(toks: Sequence[str], content: Sequence[bool]) -> int:
