@@ -363,6 +363,18 @@ JOINING_WORDS = frozenset({"of", "or"})
 # particles of English phrasal verbs: "come *out*", "set *up*", "put *out*" mean something
 # else than their verb alone, so the verb and its particle are read together
 PARTICLES = frozenset({"out", "up", "off", "down", "away"})
+# English idioms whose words mean a noun none of them is: the last words of the idiom ->
+# the nouns it means, the first one its text ("what does X do *for a living*": X's
+# occupation, not where X lives); the idiom's own verb ("*earn* a living") is part of it
+_LIVING = ("occupation", "profession", "job")
+_LEISURE = ("hobby", "pastime", "recreation")
+IDIOMS: dict[tuple[str, ...], tuple[str, ...]] = {
+    **{(*verb, det, "living"): _LIVING
+       for verb in ((), ("earn",), ("earns",), ("earned",), ("make",), ("makes",), ("made",))
+       for det in ("a", "their", "his", "her")},
+    ("for", "work"): _LIVING, ("for", "fun"): _LEISURE,
+    ("spare", "time"): _LEISURE, ("free", "time"): _LEISURE, ("leisure", "time"): _LEISURE,
+}
 # Words that end a relative clause's head noun: "the city *where* X was born", "the films
 # *that* X directed" (the noun names the kind of thing the clause describes, not a relation)
 RELATIVE_WORDS = frozenset({"where", "that", "which", "who", "whom", "whose"})

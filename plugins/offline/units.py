@@ -121,6 +121,7 @@ def structure(analysis: QuestionAnalysis, mentions: dict[str, tuple[int, int]],
     units = _split_heads(toks, units, owner)
     units = _categorised(toks, units)
     units = _with_objects(toks, units)
+    units = _idioms(toks, units)
     if type_at >= 0 and _attribute(toks, type_at, owner):
         units = [dataclasses.replace(u, attribute=True) if u.kind == "type" else u
                  for u in units]
@@ -133,6 +134,27 @@ def structure(analysis: QuestionAnalysis, mentions: dict[str, tuple[int, int]],
     if len(spans) > 1:
         _share_out(toks, units, spans, owned, owner)
     return Structure(units=tuple(units), owned=owned)
+
+
+def _idioms(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
+    """A unit ending an English idiom reads as the noun the idiom means, a relational noun
+    of the question's entity, and the idiom's other words say nothing more (lexicon
+    ``IDIOMS``: "what does X do *for a living*", "how does X *earn a living*" say X's
+    *occupation*; "living" alone would say where X lives). The longest idiom wins."""
+    out = list(units)
+    spans: list[tuple[int, int]] = []
+    for k, u in enumerate(units):
+        for seq in sorted(lx.IDIOMS, key=len, reverse=True):
+            at = u.end - len(seq) + 1
+            if u.kind == "plain" and at >= 0 and tuple(toks[at:u.end + 1]) == seq:
+                meaning = lx.IDIOMS[seq]
+                out[k] = dataclasses.replace(u, text=meaning[0], words=meaning, noun=True,
+                                             phrasal=False, prep="")
+                spans.append((at, k))
+                break
+    inside = {j for at, k in spans for j, v in enumerate(units)
+              if j != k and v.start >= at and v.end <= units[k].end}
+    return [u for j, u in enumerate(out) if j not in inside]
 
 
 def _type_token(toks: Sequence[str], content: Sequence[bool], type_word: str | None) -> int:
