@@ -71,6 +71,7 @@ from byokg.language.relwords import hypernym
 from byokg.language.relwords import names_noun
 from byokg.language.relwords import subject_end
 from byokg.language.relwords import verb_role
+from byokg.language.relwords import verbalize
 from byokg.language.text import STOPWORDS
 from byokg.language.text import stem
 from byokg.language.text import words
@@ -336,8 +337,9 @@ class ChainScorer:
                     fwd = max(v[0] for v in sides.values())
                     bwd = max(v[1] for v in sides.values())
                     gap = self.w.side_margin
-                    self._sides[(k, r)] = 1 if fwd >= bwd + gap else (-1 if bwd >= fwd + gap
-                                                                     else 0)
+                    self._sides[(k, r)] = (1 if fwd >= bwd + gap else
+                                           -1 if bwd >= fwd + gap else
+                                           verb_noun_side(r, self.units[k].words[-1]))
         self._prepared += todo
         self._sayable.clear()
         self._aligned.clear()
@@ -815,6 +817,24 @@ class ChainScorer:
 
 
 _PREPOSITIONS = lx.PREPOSITIONS
+
+
+def verb_noun_side(relation: str, noun: str) -> int:
+    """Which end of a verb-named relation a relational noun names by the verb's doer or the
+    one it is done to (:func:`~byokg.language.relwords.verb_role`): 1 the tail, -1 the head,
+    0 when it does not tell. "the *mentees* of X" along ``mentored_by`` are its heads, along
+    ``MENTORS`` its tails; the *trainer* along ``trained_by`` is its tail. Only plain and
+    passive verbs: a verb with a preposition does not say where its doer stands
+    (``works_for``, ``trained_under``)."""
+    form = verbalize(relation).form
+    verb, passive = relation_verb(relation)
+    if form not in ("verb", "passive") or verb is None:
+        return 0
+    role = verb_role(verb, noun)
+    if role is None:
+        return 0
+    agent_at_tail = form == "passive" and passive
+    return 1 if (role == "agent") == agent_at_tail else -1
 
 
 def relation_verb(relation: str) -> tuple[str | None, bool]:
