@@ -1,16 +1,16 @@
 """Generated graphs in several naming styles with paraphrase sets: the offline reasoner's
 development and report sets (nothing here is shipped or read by byokg itself).
 
-Each *domain* (music, academia, sports, workplace, family, business, publishing, medicine)
-is a small world of typed entities and relations, written by us: every relation has a
-noun-style name (``place_of_birth``), a verb-style name (``BORN_IN``) and a camelCase name,
-and *several phrasings* — noun phrases for
-the tail given the head ("the birthplace of {x}", "the town {x} was born in"), questions asking
-for it ("where was {x} born?", "what is {x} 's hometown?"), and relative clauses for the head
-given the tail ("was born in {x}"), some of them indirect ("{x} 's other half", "what killed
-{x}"). A domain is rendered as a *variant*: a relation naming style (snake_case, camelCase,
-dotted ``domain.type.property``, UPPER_CASE verbs), typed (node labels) or plain triples, and
-entity names written as names ("Ada Brandt") or as lower-case ids with underscores and a spaced
+Each *domain* (music, academia, sports, workplace, family, business, publishing, medicine,
+aviation, dining) is a small world of typed entities and relations, written by us: every
+relation has a noun-style name (``place_of_birth``), a verb-style name (``BORN_IN``) and a
+camelCase name, and *several phrasings* — noun phrases for the tail given the head ("the
+birthplace of {x}", "the town {x} was born in"), questions asking for it ("where was {x}
+born?", "what is {x} 's hometown?"), and relative clauses for the head given the tail ("was
+born in {x}"), some of them indirect ("{x} 's other half", "what killed {x}"). A domain is
+rendered as a *variant*: a relation naming style (snake_case, camelCase, dotted
+``domain.type.property``, UPPER_CASE verbs), typed (node labels) or plain triples, and entity
+names written as names ("Ada Brandt") or as lower-case ids with underscores and a spaced
 possessive ("ada_brandt 's other half ?").
 
 Questions are composed from the phrasings: 1-hop (asking forwards and backwards), 2- and 3-hop
@@ -23,7 +23,11 @@ weights and confidence were fitted on; the **report** split (family, business) s
 relation name and no phrasing with it and is only measured. Its aggregate figures (per kind of
 error, never question by question) led to fixes in issue 24j, so the **holdout** split
 (publishing, medicine), written after those fixes with wording of its own, is the clean
-held-out measure. Deterministic for a seed.
+held-out measure. The **blind** split (aviation, dining) was written by a helper who had never
+read byokg's reasoning code, before the session's reasoning changes, with relation names and
+wording of its own: it measures wording byokg has not met, and is measured only in aggregate
+(never read question by question). The four splits share no relation name and no phrasing.
+Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -95,7 +99,7 @@ class Variant(rg.Generated):
     """One domain rendered in one style (a generated graph with its questions)."""
 
     domain: str
-    split: str  # "fit" | "report" | "holdout"
+    split: str  # "fit" | "report" | "holdout" | "blind"
     style: str
     typed: bool
     underscored: bool
@@ -159,6 +163,13 @@ FIXED = {
     "condition": "asthma diabetes migraine arthritis anemia eczema gout insomnia".split(),
     "drug": "insulin ibuprofen metformin warfarin amoxicillin prednisone lithium "
             "codeine".split(),
+    "rank": "captain commander cadet navigator trainee first_officer".split(),
+    "year": "1947 1953 1961 1968 1974 1982 1989 1995 2003 2011 2016 2021".split(),
+    "dish": "risotto paella ramen goulash moussaka ceviche biryani pierogi tagine gumbo "
+            "lasagne falafel".split(),
+    "cuisine": "Peruvian Georgian Ethiopian Lebanese Korean Sicilian Oaxacan Catalan".split(),
+    "ingredient": "saffron tamarind fennel sorrel quince chestnut anchovy miso cardamom "
+                  "sumac".split(),
 }
 
 
@@ -202,6 +213,14 @@ def _pool(kind: str, rng: random.Random, n: int) -> list[str]:
             name = f"{_coined(rng, 2)} {rng.choice(['Press', 'Books', 'House'])}"
         elif kind == "hospital":
             name = f"{_coined(rng, 2)} {rng.choice(['General', 'Infirmary', 'Clinic', 'Memorial'])}"
+        elif kind == "airline":
+            name = f"{_coined(rng, 2)} {rng.choice(['Air', 'Airways', 'Airlines', 'Skyways', 'Jet'])}"
+        elif kind == "airport":
+            name = f"{_coined(rng, 2)} {rng.choice(['International', 'Airfield', 'Aerodrome'])}"
+        elif kind == "aircraft":
+            name = f"{rng.choice(['Skylark', 'Condor', 'Petrel', 'Albatross', 'Heron', 'Osprey'])} {rng.randint(10, 99) * 10}"
+        elif kind == "restaurant":
+            name = f"{rng.choice(['Chez', 'Casa', 'Osteria', 'Maison', 'Taverna', 'Trattoria'])} {_coined(rng, 2)}"
         elif kind == "company":
             name = f"{_coined(rng, 2)} {rng.choice(['Industries', 'Holdings', 'Group', 'Works', 'Labs'])}"
         else:
@@ -593,11 +612,135 @@ MEDICINE = Domain("medicine", "med", {
        ["the patients living in {x}"], ["who has a home in {x}?"]),
 ))
 
+# the blind split: written by a helper who had never read byokg's reasoning code, before the
+# session's reasoning changes, with names and wording of its own; measured only in aggregate
+AVIATION = Domain("aviation", "aero", {
+    "Pilot": ("person", 150), "Airline": ("airline", 18), "Airport": ("airport", 24),
+    "City": ("city", 24), "Country": ("country", 9), "Aircraft": ("aircraft", 10),
+    "Rank": ("rank", 6), "Year": ("year", 12)}, {
+    "Pilot": "pilot", "Airline": "airline", "Airport": "airport", "City": "city",
+    "Country": "country", "Aircraft": "aircraft", "Rank": "rank", "Year": "year"}, (
+    _r("employer", "Pilot", "Airline", "carrier", "FLIES_FOR", "airlineEmployer",
+       ["the airline {x} flies for", "the outfit that employs {x}", "{x} 's airline"],
+       ["which airline did {x} fly for?", "who is {x} flying for these days?",
+        "what carrier employs {x}?", "{x} works for which airline?"],
+       ["flies for {x}", "is on the payroll of {x}"],
+       ["the pilots of {x}", "the people flying for {x}", "{x} 's pilots"],
+       ["who flies for {x}?", "which pilots does {x} employ?", "who are {x} 's pilots?"],
+       skew=0.1),
+    _r("instructor", "Pilot", "Pilot", "flight_instructor", "LEARNED_FROM", "taughtBy",
+       ["the instructor of {x}", "the pilot who taught {x} to fly", "{x} 's flying teacher"],
+       ["who taught {x} to fly?", "who was {x} 's instructor?",
+        "under which pilot did {x} earn their wings?"],
+       ["learned to fly under {x}", "got their wings from {x}"],
+       ["the students {x} taught to fly", "{x} 's flight students"],
+       ["whom did {x} teach to fly?", "who learned to fly from {x}?",
+        "which pilots trained with {x}?"], skew=0.3),
+    _r("hub", "Airline", "Airport", "main_base", "OPERATES_OUT_OF", "hubAirport",
+       ["the hub of {x}", "the airport {x} operates out of", "{x} 's main hub"],
+       ["where does {x} have its base?", "which airport does {x} use as its hub?",
+        "out of which airport does {x} fly?", "what is {x} 's hub?"],
+       ["is hubbed at {x}", "operates out of {x}"],
+       ["the airlines hubbed at {x}", "the carriers based at {x}"],
+       ["which airlines are based at {x}?", "what carriers fly out of {x}?"], skew=0.2),
+    _r("serves", "Airport", "City", "served_city", "SERVES", "servesCity",
+       ["the city served by {x}", "the place {x} is the airport for"],
+       ["which city does {x} serve?", "what town is {x} the airport for?",
+        "if you land at {x}, what city are you in?"],
+       ["serves {x}", "is the airport for {x}"],
+       ["the airports of {x}", "the airfields serving {x}", "the airports near {x}"],
+       ["which airports serve {x}?", "where do planes land for {x}?",
+        "what airport would you fly into to visit {x}?"], skew=0.2),
+    _r("nation", "City", "Country", "host_nation", "PART_OF_NATION", "nationOf",
+       ["the country {x} lies within", "the nation that is home to {x}"],
+       ["what country is {x} located in?", "{x} is in which country?",
+        "which nation does {x} belong to?"],
+       ["is a city of {x}", "lies within {x}"],
+       ["the cities of {x}"], ["which cities are in {x}?", "name the cities of {x}"],
+       skew=0.2),
+    _r("rating", "Pilot", "Aircraft", "type_rating", "RATED_ON", "certifiedAircraft",
+       ["the aircraft {x} is rated on", "the planes {x} is qualified to fly"],
+       ["what aircraft is {x} certified to fly?", "which planes can {x} fly?",
+        "what type rating does {x} hold?"],
+       ["is type-rated on the {x}", "is qualified to fly the {x}"],
+       ["the pilots rated on {x}"],
+       ["who is qualified to fly {x}?", "which pilots hold a rating on {x}?"],
+       fanout=(1, 2), skew=0.4),
+    _r("rank", "Pilot", "Rank", "seniority", "HOLDS_RANK", "cockpitRank",
+       ["the rank of {x}", "{x} 's seniority"],
+       ["what rank does {x} hold?", "how senior is {x}?", "what is {x} 's rank in the cockpit?"],
+       ["holds the rank of {x}", "ranks as {x}"], skew=0.5, chain=False),
+    _r("founded", "Airline", "Year", "year_founded", "ESTABLISHED_IN", "foundingYear",
+       ["the year {x} was founded", "the founding year of {x}"],
+       ["when was {x} founded?", "in what year did {x} start flying?",
+        "when did {x} begin operations?"],
+       ["was founded in {x}", "started flying in {x}"], chain=False),
+))
+
+DINING = Domain("dining", "dine", {
+    "Chef": ("person", 120), "Restaurant": ("restaurant", 40), "Dish": ("dish", 12),
+    "Cuisine": ("cuisine", 8), "Ingredient": ("ingredient", 10), "City": ("city", 20),
+    "Year": ("year", 12)}, {
+    "Chef": "chef", "Restaurant": "restaurant", "Dish": "dish", "Cuisine": "cuisine",
+    "Ingredient": "ingredient", "City": "city", "Year": "year"}, (
+    _r("kitchen", "Chef", "Restaurant", "kitchen", "COOKS_AT", "chefAt",
+       ["the restaurant {x} cooks at", "the kitchen {x} runs", "{x} 's restaurant"],
+       ["where does {x} cook?", "which restaurant is {x} the chef at?",
+        "at which restaurant can you eat {x} 's food?"],
+       ["cooks at {x}", "runs the kitchen at {x}"],
+       ["the chefs of {x}", "the cooks working at {x}"],
+       ["who cooks at {x}?", "who is in the kitchen at {x}?",
+        "which chefs work the line at {x}?"], skew=0.2),
+    _r("apprenticeship", "Chef", "Chef", "apprenticeship", "APPRENTICED_UNDER", "mentorChef",
+       ["the chef {x} apprenticed under", "the master who trained {x}", "{x} 's old mentor"],
+       ["who did {x} apprentice under?", "who taught {x} to cook?", "whose apprentice was {x}?"],
+       ["apprenticed under {x}", "learned the trade from {x}"],
+       ["the apprentices of {x}", "the cooks {x} brought up"],
+       ["who apprenticed with {x}?", "which cooks did {x} train?",
+        "who came up in {x} 's kitchen?"], skew=0.3),
+    _r("signature", "Restaurant", "Dish", "signature_dish", "KNOWN_FOR", "famousDish",
+       ["the signature dish of {x}", "the plate {x} is known for", "{x} 's house specialty"],
+       ["what is {x} famous for?", "what should you order at {x}?",
+        "which dish made {x} 's name?"],
+       ["is famous for its {x}", "is known for its {x}"],
+       ["the restaurants known for {x}", "the places famous for their {x}"],
+       ["where should I go for {x}?", "which restaurants are famous for {x}?"], skew=0.5),
+    _r("cuisine", "Dish", "Cuisine", "tradition", "BELONGS_TO_CUISINE", "cuisine",
+       ["the cuisine of {x}", "the culinary tradition behind {x}"],
+       ["what cuisine is {x}?", "which cooking tradition does {x} come from?",
+        "{x} belongs to which cuisine?"],
+       ["is a classic of {x} cooking", "comes from the {x} kitchen"], skew=0.3, chain=False),
+    _r("ingredient", "Dish", "Ingredient", "key_ingredient", "MADE_WITH", "mainIngredient",
+       ["the key ingredient of {x}", "what goes into {x}"],
+       ["what is {x} made with?", "which ingredient does {x} call for?", "what goes into {x}?"],
+       ["is made with {x}", "calls for {x}"], fanout=(1, 2), skew=0.4, chain=False),
+    _r("location", "Restaurant", "City", "locality", "ADDRESS_IN", "restaurantCity",
+       ["the town where {x} has its dining room", "the city that {x} calls home"],
+       ["in what city can you find {x}?", "where would I find {x}?",
+        "which town do I travel to for dinner at {x}?"],
+       ["has its dining room in {x}", "can be found in {x}"],
+       ["the restaurants of {x}", "the places to eat in {x}"],
+       ["where can I eat in {x}?", "which restaurants are there in {x}?"], skew=0.2),
+    _r("raised", "Chef", "City", "origin", "GREW_UP_IN", "hometownCity",
+       ["the town {x} grew up in", "{x} 's hometown"],
+       ["where did {x} grow up?", "which town does {x} hail from?",
+        "what city was {x} raised in?"],
+       ["was raised in {x}", "spent their childhood in {x}"],
+       ["the chefs raised in {x}", "the cooks who grew up in {x}"],
+       ["which cooks grew up in {x}?", "who among the chefs was raised in {x}?"]),
+    _r("opened", "Restaurant", "Year", "opening_year", "OPENED_IN", "yearOpened",
+       ["the year {x} opened"],
+       ["when did {x} open?", "in which year did {x} first welcome diners?",
+        "what year did {x} open its doors?"],
+       ["opened its doors in {x}", "first welcomed diners in {x}"], chain=False),
+))
+
 DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, WORKPLACE, FAMILY, BUSINESS,
-                               PUBLISHING, MEDICINE)}
+                               PUBLISHING, MEDICINE, AVIATION, DINING)}
 FIT, REPORT = ("music", "academia", "sports", "workplace"), ("family", "business")
-HOLDOUT = ("publishing", "medicine")
-SPLITS: dict[str, tuple[str, ...]] = {"fit": FIT, "report": REPORT, "holdout": HOLDOUT}
+HOLDOUT, BLIND = ("publishing", "medicine"), ("aviation", "dining")
+SPLITS: dict[str, tuple[str, ...]] = {"fit": FIT, "report": REPORT, "holdout": HOLDOUT,
+                                      "blind": BLIND}
 # (domain, style, typed, underscored): each domain in two or three renderings
 VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("music", "snake", True, False), ("music", "upper", False, True),
@@ -613,6 +756,10 @@ VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("publishing", "dotted", True, False),
     ("medicine", "snake", True, False), ("medicine", "dotted", False, True),
     ("medicine", "upper", True, False),
+    ("aviation", "snake", True, False), ("aviation", "upper", False, True),
+    ("aviation", "dotted", True, False),
+    ("dining", "camel", False, False), ("dining", "dotted", False, True),
+    ("dining", "upper", True, False),
 )
 
 
@@ -816,7 +963,7 @@ def variant(domain: str, style: str, typed: bool, underscored: bool, *, seed: in
 
 
 def variants(split: str | None = None, *, seed: int = 0, per_kind: int = 16) -> list[Variant]:
-    """Every variant of a split (``fit`` / ``report`` / ``holdout``; None: all)."""
+    """Every variant of a split (``fit`` / ``report`` / ``holdout`` / ``blind``; None: all)."""
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     return [variant(d, s, t, u, seed=seed, per_kind=per_kind) for d, s, t, u in VARIANTS

@@ -5,6 +5,8 @@ typed family graph of our own in several naming styles)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from benchmarks import paraphrase_graphs as pg
@@ -17,13 +19,20 @@ def _phrasings(split: str) -> set[str]:
             for t in (*r.np, *r.ask, *r.clause, *r.np_back, *r.ask_back)}
 
 
-@pytest.mark.parametrize(("a", "b"), [("fit", "report"), ("fit", "holdout"),
-                                      ("report", "holdout")])
+@pytest.mark.parametrize(("a", "b"), list(itertools.combinations(pg.SPLITS, 2)))
 def test_the_splits_share_no_relation_name_and_no_phrasing(a, b):
     assert not pg.relation_names(a) & pg.relation_names(b)
     assert not _phrasings(a) & _phrasings(b)
     styles = {v.style for v in pg.variants(per_kind=0)}
     assert styles == set(pg.STYLES)  # every naming style is rendered
+
+
+@pytest.mark.parametrize("v", pg.variants("blind", per_kind=16), ids=lambda v: v.name)
+def test_every_blind_variant_asks_every_kind_with_gold_answers(v):
+    """The blind split (written without reading the reasoning code) is only counted: every
+    variant has questions of all four kinds, each with a gold answer."""
+    assert {q.kind for q in v.questions} == {"1hop", "2hop", "3hop", "conj"}
+    assert all(q.answers for q in v.questions)
 
 
 def test_an_unknown_split_is_refused():
