@@ -577,7 +577,7 @@ class ChainScorer:
             said = sum(firsts.values())
             typ = type_fit
             attr_left = [u for u in typed if self.units[u].attribute and u not in used
-                         and type_fit < w.type_leads]
+                         and not self.units[u].verb_object and type_fit < w.type_leads]
             if choice[last] is not None and self.units[choice[last]].kind == "type" \
                     and type_fit >= 0.0:  # (not when the graph says the ends are not it)
                 typ = max(type_fit, sims[last])

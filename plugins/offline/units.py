@@ -62,6 +62,8 @@ class Unit:
     by_preposition: bool = False  # implied by a preposition, not by a question word
     attribute: bool = False  # a type word asked as an attribute ("what *sex* is X", "what is
     # the *job* of X"): it may say the last step; else it only names the answer's class
+    verb_object: bool = False  # ... and the object of the participle after the subject
+    # ("which *label* was X released on"): left unsaid, it costs nothing
 
     @property
     def start(self) -> int:
@@ -123,8 +125,9 @@ def structure(analysis: QuestionAnalysis, mentions: dict[str, tuple[int, int]],
     units = _with_objects(toks, units)
     units = _idioms(toks, units)
     if type_at >= 0 and _attribute(toks, type_at, owner):
-        units = [dataclasses.replace(u, attribute=True) if u.kind == "type" else u
-                 for u in units]
+        obj = _verb_object(toks, type_at, owner)
+        units = [dataclasses.replace(u, attribute=True, verb_object=obj) if u.kind == "type"
+                 else u for u in units]
     hint = _hint(toks, owner)
     if hint is not None:
         units.append(hint)
@@ -259,29 +262,34 @@ def _attribute(toks: Sequence[str], at: int, owner: Sequence[str | None]) -> boo
     """Whether the asked-for type word is asked as an attribute of something: right after
     a copula ("what is the *job* of X") or before a copula that the subject follows ("what
     *sex* is X 's daughter", "which *country* is X in", "what *land* is the city …"). Before
-    a verb or a preposition, or before a copula that a participle follows the subject of,
-    it names the class of the answer ("which *companies* did X found", "what *movies* are
-    about X", "which *label* was X released on")."""
+    a verb or a preposition it names the class of the answer ("which *companies* did X
+    found", "what *movies* are about X")."""
     copulas = lx.SINGULAR_COPULAS | lx.PLURAL_COPULAS
     wh = max((i for i in range(at) if toks[i] in lx.WH_WORDS), default=-1)
     if wh < 0:
         return False
     between = [t for t in toks[wh + 1:at] if t not in lx.ARTICLES]
     if between and all(t in copulas for t in between):
-        return True  # "what is the job of …"
+        return True  # "what is the *job* of …"
     if between:
         return False
     nxt = at + 1
     if nxt + 1 >= len(toks) or toks[nxt] not in copulas:
         return False
     after = nxt + 1
-    if owner[after] is None and toks[after] not in lx.ARTICLES:
+    return owner[after] is not None or toks[after] in lx.ARTICLES
+
+
+def _verb_object(toks: Sequence[str], at: int, owner: Sequence[str | None]) -> bool:
+    """Whether an attribute type word before a copula is also the object of the passive or
+    progressive whose participle follows the mentioned subject ("which *label* was X
+    released on", "in which *country* was X born", "which *instrument* is X playing"): it
+    may say the last step, and needs none to say (the verb does)."""
+    start = at + 2
+    if start >= len(toks) or owner[start] is None:
         return False
-    # a participle after the subject makes the copula a passive's or a progressive's, and
-    # the type word the verb's object ("which *label* was X released on")
-    end = next((i for i in range(after, len(toks)) if owner[i] is None
-                and toks[i] not in lx.ARTICLES), len(toks))
-    return end >= len(toks) or owner[after] is None or not _participle(toks[end])
+    end = next((i for i in range(start, len(toks)) if owner[i] is None), len(toks))
+    return end < len(toks) and _participle(toks[end])
 
 
 def _final_verb(toks: Sequence[str], content: Sequence[bool]) -> int:
