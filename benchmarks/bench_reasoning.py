@@ -12,7 +12,8 @@ Sections (``--only`` picks some; all metrics flat and numeric):
   written by a helper who never read the reasoning code; measured only in aggregate);
   ``_conf{lo}_n`` / ``_acc``: the reliability table of ``Answer.confidence`` (questions whose
   confidence is in [lo, lo+0.2), and the share of them answered right); ``_conf80_share`` /
-  ``_conf80_acc``: confidence ≥ 0.8;
+  ``_conf80_acc``: confidence ≥ 0.8; ``_brier``: the Brier score of the confidence (lower is
+  better);
 * ``film``: the film graph of our own naming (benchmarks/reasoning_graphs.py ``filmkb``, about
   135k triples, terse lower-case wording): ``film_{install}_hit1_{1,2,3}hop``, p50/p95 ms;
 * ``cinema``: latency on the film-centric generated graph at about 134k triples
@@ -107,7 +108,9 @@ def ask_variants(variants: Sequence[Any]) -> list[dict[str, Any]]:
 
 def reliability(rows: Sequence[dict[str, Any]], prefix: str, results: dict) -> None:
     """The reliability table of the confidence: per bin of width 0.2, how many answers and
-    the share right; and the answers with confidence ≥ 0.8."""
+    the share right; the answers with confidence ≥ 0.8; the Brier score (the mean squared
+    gap between the confidence and 1 right / 0 wrong, over the answers with a confidence:
+    lower is better)."""
     for lo in BINS:
         got = [r["ok"] for r in rows if r["confidence"] is not None
                and lo <= r["confidence"] < lo + 0.2 + (1e-9 if lo == BINS[-1] else 0.0)]
@@ -117,6 +120,9 @@ def reliability(rows: Sequence[dict[str, Any]], prefix: str, results: dict) -> N
     sure = [r["ok"] for r in rows if r["confidence"] is not None and r["confidence"] >= 0.8]
     results[f"{prefix}_conf80_share"] = round(len(sure) / max(1, len(rows)), 3)
     results[f"{prefix}_conf80_acc"] = round(sum(sure) / len(sure), 3) if sure else None
+    rated = [(r["confidence"], r["ok"]) for r in rows if r["confidence"] is not None]
+    results[f"{prefix}_brier"] = (round(sum((c - ok) ** 2 for c, ok in rated) / len(rated), 4)
+                                  if rated else None)
 
 
 def run_paraphrase(results: dict, *, quick: bool = False,

@@ -25,8 +25,9 @@ one install's chains (kept in ``~/.cache/byokg/fit-offline`` with ``--cache``); 
 set of weights for both installs (``--half``: the paraphrase questions and the other graphs
 weighted half and half; ``--start W.json``: chain weights to start from; ``--only a,b``: the
 weights to fit); ``--no-fit --confidence-rows OUT.json`` dumps the answers'
-confidence features, and ``--fit-confidence CORE.json MINILM.json`` fits the confidence from
-them. It prints the weights and coefficients to paste into plugins/offline/weights.py;
+confidence features (``--confidence-splits fit,report,holdout``: the questions of these
+paraphrase splits too), and ``--fit-confidence CORE.json MINILM.json`` fits the confidence
+from them. It prints the weights and coefficients to paste into plugins/offline/weights.py;
 nothing is written into the package.
 """
 
@@ -340,7 +341,12 @@ def main(argv: Sequence[str]) -> None:
                            "chain": {k: getattr(w, k) for k in FITTED}}
     print(json.dumps(out, indent=1))
     if "--confidence-rows" in argv:  # the answers' confidence features, for --fit-confidence
-        rows = answered(fit, config)
+        sets: list[Any] = list(fit)
+        if "--confidence-splits" in argv:  # more wording than the fit split's
+            for split in argv[argv.index("--confidence-splits") + 1].split(","):
+                if split != "fit":
+                    sets += pg.variants(split)
+        rows = answered(sets, config)
         with open(argv[argv.index("--confidence-rows") + 1], "w", encoding="utf-8") as fh:
             json.dump(rows, fh)
     if "--json" in argv:
