@@ -2,8 +2,8 @@
 development and report sets (nothing here is shipped or read by byokg itself).
 
 Each *domain* (music, academia, sports, workplace, family, business, publishing, medicine,
-aviation, dining) is a small world of typed entities and relations, written by us: every
-relation has a noun-style name (``place_of_birth``), a verb-style name (``BORN_IN``) and a
+aviation, dining, art, opensource) is a small world of typed entities and relations, written by
+us: every relation has a noun-style name (``place_of_birth``), a verb-style name (``BORN_IN``) and a
 camelCase name, and *several phrasings* — noun phrases for the tail given the head ("the
 birthplace of {x}", "the town {x} was born in"), questions asking for it ("where was {x}
 born?", "what is {x} 's hometown?"), and relative clauses for the head given the tail ("was
@@ -26,8 +26,10 @@ error, never question by question) led to fixes in issue 24j, so the **holdout**
 held-out measure. The **blind** split (aviation, dining) was written by a helper who had never
 read byokg's reasoning code, before the session's reasoning changes, with relation names and
 wording of its own: it measures wording byokg has not met, and is measured only in aggregate
-(never read question by question). The four splits share no relation name and no phrasing.
-Deterministic for a seed.
+(never read question by question). The **blind2** split (art, opensource) was written the same
+way by another such helper, with names and wording of its own; it is kept unmeasured until the
+end of the session that asked for it, and then measured only in aggregate. The five splits
+share no relation name and no phrasing. Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -99,7 +101,7 @@ class Variant(rg.Generated):
     """One domain rendered in one style (a generated graph with its questions)."""
 
     domain: str
-    split: str  # "fit" | "report" | "holdout" | "blind"
+    split: str  # "fit" | "report" | "holdout" | "blind" | "blind2"
     style: str
     typed: bool
     underscored: bool
@@ -170,7 +172,22 @@ FIXED = {
     "cuisine": "Peruvian Georgian Ethiopian Lebanese Korean Sicilian Oaxacan Catalan".split(),
     "ingredient": "saffron tamarind fennel sorrel quince chestnut anchovy miso cardamom "
                   "sumac".split(),
+    "movement": "Cubism Fauvism Surrealism Futurism Vorticism Dadaism Pointillism Tonalism "
+                "Expressionism Suprematism".split(),
+    "proglang": "Rust Haskell OCaml Erlang Fortran Lua Elixir Zig Kotlin Clojure".split(),
+    "licence": "MIT Apache-2.0 GPL-3.0 BSD-3-Clause MPL-2.0 LGPL-2.1 AGPL-3.0 EPL-2.0 "
+               "Unlicense".split(),
 }
+_HUE = ("Crimson Drowsy Silent Broken Golden Wintry Distant Sleeping Burning Pale Hidden "
+        "Northern Weeping Scarlet Misty Lonely Amber Frozen Sunlit Velvet").split()
+_SCENE = ("Orchard Harbour Lantern Bather Chapel Meadow Vineyard Lighthouse Shepherdess "
+          "Ferryman Mill Bridge Dancer Violinist Courtyard Reaper Balcony Fisherwoman Glacier "
+          "Bouquet").split()
+_MUSEUM = ("Royal Municipal National Modern Civic Riverside Provincial Imperial Harbourfront "
+           "Grand").split()
+_GALLERY = ("Kunsthalle", "Pinacoteca", "Art Gallery", "Museum of Art", "Art Collection", "Salon")
+_NOBLE = ("Baron", "Countess", "Duke", "Lady", "Sir", "Marquise", "Dame", "Count")
+_REPO_END = ("db", "kit", "ly", "hub", "io", "flow", "ctl", "js")
 
 
 def _coined(rng: random.Random, parts: int, suffix: str = "") -> str:
@@ -221,6 +238,16 @@ def _pool(kind: str, rng: random.Random, n: int) -> list[str]:
             name = f"{rng.choice(['Skylark', 'Condor', 'Petrel', 'Albatross', 'Heron', 'Osprey'])} {rng.randint(10, 99) * 10}"
         elif kind == "restaurant":
             name = f"{rng.choice(['Chez', 'Casa', 'Osteria', 'Maison', 'Taverna', 'Trattoria'])} {_coined(rng, 2)}"
+        elif kind == "artwork":
+            name = f"{rng.choice(_HUE)} {rng.choice(_SCENE)}"
+        elif kind == "museum":
+            name = f"{rng.choice(_MUSEUM)} {rng.choice(_GALLERY)}"
+        elif kind == "patron":
+            name = f"{rng.choice(_NOBLE)} {_coined(rng, 3)}"
+        elif kind == "repo":
+            name = f"{_coined(rng, 2).lower()}{rng.choice(_REPO_END)}"
+        elif kind == "vendor":
+            name = f"{_coined(rng, 2)}{rng.choice(['soft', 'ware', 'tech', 'systems'])}"
         elif kind == "company":
             name = f"{_coined(rng, 2)} {rng.choice(['Industries', 'Holdings', 'Group', 'Works', 'Labs'])}"
         else:
@@ -735,12 +762,145 @@ DINING = Domain("dining", "dine", {
        ["opened its doors in {x}", "first welcomed diners in {x}"], chain=False),
 ))
 
+# the blind2 split: written like the blind split, by a helper who had never read byokg's
+# reasoning rules, with names and wording of its own; kept unmeasured until the end of the
+# session that asked for it, then measured only in aggregate
+ART = Domain("art", "gallery", {
+    "Museum": ("museum", 16), "Patron": ("patron", 14), "Painting": ("artwork", 130),
+    "Artist": ("person", 140), "City": ("city", 22), "Movement": ("movement", 8),
+    "Year": ("year", 12)}, {
+    "Museum": "museum", "Patron": "patron", "Painting": "painting", "Artist": "artist",
+    "City": "city", "Movement": "movement", "Year": "year"}, (
+    _r("painter", "Painting", "Artist", "creator", "PAINTED_BY", "attributedTo",
+       ["the painter of {x}", "the artist who made {x}", "the one whose brush gave us {x}"],
+       ["who painted {x}?", "{x} is the work of which artist?", "whose hand is behind {x}?",
+        "who is {x} attributed to?"],
+       ["was painted by {x}", "is attributed to {x}"],
+       ["the pictures {x} painted", "{x} 's canvases", "the body of work of {x}"],
+       ["what did {x} paint?", "which pictures are by {x}?",
+        "what canvases came out of {x} 's studio?"], skew=0.3),
+    _r("teacher", "Artist", "Artist", "teacher", "PUPIL_OF", "apprenticedTo",
+       ["the painter who taught {x}", "the master {x} trained with", "{x} 's old master"],
+       ["who taught {x}?", "whose pupil was {x}?", "with which master did {x} train?",
+        "who was {x} apprenticed to?"],
+       ["trained with {x}", "was a pupil of {x}"],
+       ["the pupils of {x}", "the artists {x} taught", "{x} 's apprentices"],
+       ["who learned painting from {x}?", "whom did {x} take on as pupils?",
+        "which artists came out of {x} 's workshop?"], skew=0.3),
+    _r("holding", "Painting", "Museum", "current_holder", "HANGS_IN", "museumCollection",
+       ["the museum that owns {x}", "the gallery where {x} hangs",
+        "the collection {x} is part of"],
+       ["where can I see {x}?", "which museum has {x}?", "where does {x} hang these days?",
+        "in which gallery is {x} on display?"],
+       ["hangs in {x}", "is on display at {x}", "belongs to the collection of {x}"],
+       ["the holdings of {x}", "the pictures on show at {x}", "{x} 's collection"],
+       ["what paintings does {x} own?", "what is there to see at {x}?",
+        "which works hang in {x}?"], skew=0.3),
+    _r("museum_city", "Museum", "City", "municipality", "SITED_IN", "museumTown",
+       ["the city that hosts {x}", "the town you would travel to for {x}"],
+       ["which city is {x} situated in?", "where would I go to visit {x}?",
+        "which town is home to {x}?"],
+       ["is in the city of {x}", "stands in the heart of {x}"],
+       ["the museums of {x}", "the galleries you can visit in {x}"],
+       ["what museums are there in {x}?", "which galleries does {x} have?"], skew=0.2),
+    _r("benefactor", "Museum", "Patron", "benefactor", "ENDOWED_BY", "mainDonor",
+       ["the benefactor of {x}", "the patron who bankrolled {x}", "{x} 's chief donor"],
+       ["who funded {x}?", "whose money built {x}?", "who is {x} 's biggest donor?",
+        "who paid for {x}?"],
+       ["was endowed by {x}", "owes its existence to {x}"],
+       ["the museums {x} supported", "the institutions {x} gave money to"],
+       ["which museum did {x} donate to?", "where did {x} 's money go?",
+        "what galleries has {x} sponsored?"], skew=0.4),
+    _r("movement", "Artist", "Movement", "school", "ASSOCIATED_WITH", "artMovement",
+       ["the movement of {x}", "the school {x} belonged to", "{x} 's style"],
+       ["what movement was {x} part of?", "which school of painting does {x} belong to?",
+        "what style did {x} paint in?"],
+       ["was part of the {x} movement", "painted in the {x} manner"], skew=0.3, chain=False),
+    _r("birthplace", "Artist", "City", "native_town", "BORN_AT", "placeOfOrigin",
+       ["the native town of {x}", "the city that gave us {x}", "{x} 's home city"],
+       ["where was {x} from?", "which city produced {x}?", "what is {x} 's native town?",
+        "in what city did {x} spend their early years?"],
+       ["was born and raised in {x}", "grew up painting in {x}"],
+       ["the artists born in {x}", "the painters who came from {x}"],
+       ["which artists came from {x}?", "who are the painters born in {x}?",
+        "what famous painters grew up in {x}?"], skew=0.3),
+    _r("completed", "Painting", "Year", "date_completed", "FINISHED_IN", "yearCompleted",
+       ["the year {x} was painted", "the date of {x}"],
+       ["when was {x} painted?", "what year is {x} from?", "when did the artist finish {x}?"],
+       ["was finished in {x}", "dates from {x}"], chain=False),
+))
+
+OPENSOURCE = Domain("opensource", "oss", {
+    "Language": ("proglang", 8), "License": ("licence", 8), "Company": ("vendor", 14),
+    "City": ("city", 20), "Project": ("repo", 90), "Developer": ("person", 150)}, {
+    "Language": "language", "License": "license", "Company": "company", "City": "city",
+    "Project": "project", "Developer": "developer"}, (
+    _r("maintainer", "Project", "Developer", "lead_maintainer", "MAINTAINED_BY", "maintainer",
+       ["the maintainer of {x}", "the developer looking after {x}",
+        "the person who keeps {x} alive"],
+       ["who maintains {x}?", "who looks after {x} these days?",
+        "who do I ping about bugs in {x}?", "whose project is {x}?"],
+       ["is maintained by {x}", "is kept alive by {x}"],
+       ["the projects {x} maintains", "{x} 's repositories", "the code {x} looks after"],
+       ["what does {x} maintain?", "which projects is {x} responsible for?",
+        "what repos does {x} look after?"], fanout=(1, 2), skew=0.3),
+    _r("upstream", "Project", "Project", "upstream", "FORKED_FROM", "forkOf",
+       ["the project {x} was forked from", "the upstream of {x}", "{x} 's parent project"],
+       ["what was {x} forked from?", "which project did {x} split off from?",
+        "where did {x} 's code originally come from?", "{x} is a fork of what?"],
+       ["was forked from {x}", "is a fork of {x}", "started life as a fork of {x}"],
+       ["the forks of {x}", "the projects that forked {x}", "{x} 's offshoots"],
+       ["which projects forked {x}?", "what forks of {x} exist?",
+        "what has been forked off {x}?"], skew=0.4),
+    _r("language", "Project", "Language", "implementation_language", "CODED_IN",
+       "primaryLanguage",
+       ["the programming language behind {x}", "{x} 's main language"],
+       ["what language is {x} implemented in?", "which programming language does {x} use?",
+        "what is {x} coded in?"],
+       ["is implemented in {x}", "is coded in {x}"], skew=0.4, chain=False),
+    _r("license", "Project", "License", "licence", "RELEASED_UNDER", "licenseId",
+       ["the license of {x}", "the terms {x} is distributed under"],
+       ["what license does {x} use?", "under which license can I use {x}?",
+        "how is {x} licensed?", "what are {x} 's licensing terms?"],
+       ["is released under {x}", "ships under the {x} license"], skew=0.5, chain=False),
+    _r("employer", "Developer", "Company", "day_job", "EMPLOYED_AT", "worksFor",
+       ["the company {x} works for", "{x} 's employer", "the firm that pays {x}"],
+       ["who does {x} work for?", "which company employs {x}?",
+        "where does {x} have a day job?", "who signs {x} 's paychecks?"],
+       ["works for {x}", "is on staff at {x}"],
+       ["the developers at {x}", "the engineers {x} employs", "{x} 's staff"],
+       ["who works for {x}?", "which engineers does {x} employ?",
+        "who is on {x} 's payroll?"], skew=0.2),
+    _r("sponsor", "Project", "Company", "corporate_backer", "BANKROLLED_BY", "sponsoredBy",
+       ["the sponsor of {x}", "the company bankrolling {x}", "{x} 's corporate backer"],
+       ["who sponsors {x}?", "which company puts money into {x}?",
+        "who pays for the development of {x}?", "who is backing {x}?"],
+       ["is sponsored by {x}", "gets its funding from {x}"],
+       ["the projects {x} sponsors", "the open source work {x} funds"],
+       ["which projects does {x} fund?", "what open source does {x} pay for?"], skew=0.3),
+    _r("hq", "Company", "City", "hq_city", "HEADQUARTERED_AT", "hqLocation",
+       ["the city {x} is headquartered in", "the town {x} runs its business from"],
+       ["where does {x} have its HQ?", "which city is {x} headquartered in?",
+        "in what city would I find {x} 's head office?"],
+       ["has its headquarters in {x}", "is run out of {x}"],
+       ["the tech firms in {x}", "the companies run out of {x}"],
+       ["what tech companies are in {x}?", "which firms have their HQ in {x}?"], skew=0.2),
+    _r("residence", "Developer", "City", "current_city", "RESIDES_IN", "homeLocation",
+       ["the town {x} is living in", "the place {x} codes from", "{x} 's current city"],
+       ["where does {x} live these days?", "what city does {x} live in?",
+        "where is {x} based now?"],
+       ["is living in {x}", "works remotely from {x}"],
+       ["the developers living in {x}", "the coders based in {x}"],
+       ["which developers live in {x}?", "who codes from {x}?"], skew=0.3),
+))
+
 DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, WORKPLACE, FAMILY, BUSINESS,
-                               PUBLISHING, MEDICINE, AVIATION, DINING)}
+                               PUBLISHING, MEDICINE, AVIATION, DINING, ART, OPENSOURCE)}
 FIT, REPORT = ("music", "academia", "sports", "workplace"), ("family", "business")
 HOLDOUT, BLIND = ("publishing", "medicine"), ("aviation", "dining")
+BLIND2 = ("art", "opensource")
 SPLITS: dict[str, tuple[str, ...]] = {"fit": FIT, "report": REPORT, "holdout": HOLDOUT,
-                                      "blind": BLIND}
+                                      "blind": BLIND, "blind2": BLIND2}
 # (domain, style, typed, underscored): each domain in two or three renderings
 VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("music", "snake", True, False), ("music", "upper", False, True),
@@ -760,6 +920,10 @@ VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("aviation", "dotted", True, False),
     ("dining", "camel", False, False), ("dining", "dotted", False, True),
     ("dining", "upper", True, False),
+    ("art", "snake", False, True), ("art", "camel", True, False),
+    ("art", "upper", True, True),
+    ("opensource", "dotted", True, False), ("opensource", "upper", False, False),
+    ("opensource", "camel", False, True),
 )
 
 
@@ -963,7 +1127,8 @@ def variant(domain: str, style: str, typed: bool, underscored: bool, *, seed: in
 
 
 def variants(split: str | None = None, *, seed: int = 0, per_kind: int = 16) -> list[Variant]:
-    """Every variant of a split (``fit`` / ``report`` / ``holdout`` / ``blind``; None: all)."""
+    """Every variant of a split (``fit`` / ``report`` / ``holdout`` / ``blind`` /
+    ``blind2``; None: all)."""
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     return [variant(d, s, t, u, seed=seed, per_kind=per_kind) for d, s, t, u in VARIANTS

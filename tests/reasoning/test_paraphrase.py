@@ -27,9 +27,10 @@ def test_the_splits_share_no_relation_name_and_no_phrasing(a, b):
     assert styles == set(pg.STYLES)  # every naming style is rendered
 
 
-@pytest.mark.parametrize("v", pg.variants("blind", per_kind=16), ids=lambda v: v.name)
+@pytest.mark.parametrize("v", [*pg.variants("blind", per_kind=16),
+                               *pg.variants("blind2", per_kind=16)], ids=lambda v: v.name)
 def test_every_blind_variant_asks_every_kind_with_gold_answers(v):
-    """The blind split (written without reading the reasoning code) is only counted: every
+    """The blind splits (written without reading the reasoning code) are only counted: every
     variant has questions of all four kinds, each with a gold answer."""
     assert {q.kind for q in v.questions} == {"1hop", "2hop", "3hop", "conj"}
     assert all(q.answers for q in v.questions)
