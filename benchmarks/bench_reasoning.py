@@ -6,9 +6,10 @@ Sections (``--only`` picks some; all metrics flat and numeric):
 * ``paraphrase``: the generated graphs of benchmarks/paraphrase_graphs.py in four naming styles,
   typed and plain, names and lower-case ids, with our paraphrase sets. ``paraphrase_{split}_
   {install}_hit1`` (and ``_1hop`` / ``_2hop`` / ``_3hop`` / ``_conj``) for the **fit** split
-  (music, academia, sports, workplace: the weights and the confidence were fitted on it), the
-  **report** split (family, business: never used to fit), the **holdout** split (publishing,
-  medicine: written after the report split's fixes), the **blind** split (aviation, dining:
+  (music, academia, sports, workplace: the weights were fitted on it; the confidence on it,
+  the report and the holdout splits), the **report** split (family, business: never used to
+  fit the weights), the **holdout** split (publishing, medicine: written after the report
+  split's fixes), the **blind** split (aviation, dining:
   written by a helper who never read the reasoning code; measured only in aggregate) and the
   **blind2** split (art, opensource: written the same way by another such helper; kept
   unmeasured until the end of the session that asked for it, then measured only in aggregate);
