@@ -573,7 +573,9 @@ class ChainScorer:
             firsts = {}
             for st, u in enumerate(choice):
                 if u is not None and self.units[u].kind == "plain":
-                    firsts[u] = max(firsts.get(u, 0.0), sims[st])
+                    # a step said below said_min counts part of its similarity: weakly said
+                    firsts[u] = max(firsts.get(u, 0.0), sims[st] if sims[st] >= w.said_min
+                                    else w.weak_said * sims[st])
             said = sum(firsts.values())
             typ = type_fit
             attr_left = [u for u in typed if self.units[u].attribute and u not in used

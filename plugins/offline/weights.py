@@ -75,6 +75,11 @@ class ChainWeights(BaseModel):
     weak: float = Field(0.05, description="cost per step its unit says only weakly (below "
                         "said_min): less than a leftover unit and an idle step, so a verb the "
                         "graph says only weakly ('hail from') still takes a step of its own")
+    weak_said: float = Field(0.5, description="share of a weak unit's similarity (below "
+                             "said_min) that counts towards said: a word the graph says only "
+                             "vaguely takes a step it must (it is not idle), but an extra hop "
+                             "it takes gains little (issue 24k: chosen on the fit, holdout and "
+                             "blind splits' aggregates; 0 loses on fit and blind, 1 on holdout)")
     leftover: float = Field(0.1, description="cost per unit of the question no step takes")
     leftover_said: float = Field(0.3, description="... times how well a relation of the graph "
                                  "says it (a hop may be missing)")

@@ -142,3 +142,32 @@ def test_a_contextual_model_breaks_near_ties_by_reading_the_chain():
     scorer, chains = _tied("static", q, [works, born], [0.5, 0.5 - band / 2])
     assert not scorer.similarity.contextual
     assert not scorer.rerank(chains) and [c.score for c in chains] == [0.5, 0.5 - band / 2]
+
+
+def test_a_weakly_said_step_counts_part_of_its_similarity():
+    """A unit that says its step below ``said_min`` adds ``weak_said`` of its similarity to
+    the chain's said (an extra hop a vague word takes gains little); above it, all of it."""
+    from byokg.plugins.offline.chains import ChainScorer
+
+    from byokg.config import RunConfig
+    from byokg.language.analysis import analyze
+    from byokg.models.services import Services
+    from byokg.models.similarity import Similarity
+
+    sim = Similarity(analyze("What does Ada Brandt play?"), Services(RunConfig(embedder="lexical")))
+    hops = (("instrument", False),)
+    said = {}
+    for share in (0.5, 1.0):
+        scorer = ChainScorer(sim, mentions={"Ada Brandt": (10, 20)},
+                             relations=["instrument", "genre"],
+                             weights=WEIGHTS.model_copy(update={"chain": WEIGHTS.chain.model_copy(
+                                 update={"weak_said": share})}))
+        scorer.prepare(["instrument"])
+        (k,) = [i for i, u in enumerate(scorer.units) if u.text == "play"]
+        for value in (0.2, 0.9):
+            scorer._us[(k, "instrument")] = value
+            scorer._aligned.clear()
+            said[(share, value)] = scorer.align(hops, "Ada Brandt").said
+    assert said[(0.5, 0.2)] == pytest.approx(0.1)
+    assert said[(1.0, 0.2)] == pytest.approx(0.2)
+    assert said[(0.5, 0.9)] == said[(1.0, 0.9)] == pytest.approx(0.9)
