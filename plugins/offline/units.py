@@ -139,6 +139,9 @@ def structure(analysis: QuestionAnalysis, mentions: dict[str, tuple[int, int]],
     return Structure(units=tuple(units), owned=owned)
 
 
+_IDIOMS_LONGEST_FIRST = tuple(sorted(lx.IDIOMS.items(), key=lambda kv: -len(kv[0])))
+
+
 def _idioms(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
     """A unit ending an English idiom reads as the noun the idiom means, a relational noun
     of the question's entity, and the idiom's other words say nothing more (lexicon
@@ -147,10 +150,11 @@ def _idioms(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
     out = list(units)
     spans: list[tuple[int, int]] = []
     for k, u in enumerate(units):
-        for seq in sorted(lx.IDIOMS, key=len, reverse=True):
+        if u.kind != "plain":
+            continue
+        for seq, meaning in _IDIOMS_LONGEST_FIRST:
             at = u.end - len(seq) + 1
-            if u.kind == "plain" and at >= 0 and tuple(toks[at:u.end + 1]) == seq:
-                meaning = lx.IDIOMS[seq]
+            if at >= 0 and tuple(toks[at:u.end + 1]) == seq:
                 out[k] = dataclasses.replace(u, text=meaning[0], words=meaning, noun=True,
                                              phrasal=False, prep="")
                 spans.append((at, k))
