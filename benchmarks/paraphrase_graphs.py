@@ -2,15 +2,15 @@
 development and report sets (nothing here is shipped or read by byokg itself).
 
 Each *domain* (music, academia, sports, workplace, family, business, publishing, medicine,
-aviation, dining, art, opensource) is a small world of typed entities and relations, written by
-us: every relation has a noun-style name (``place_of_birth``), a verb-style name (``BORN_IN``) and a
-camelCase name, and *several phrasings* — noun phrases for the tail given the head ("the
-birthplace of {x}", "the town {x} was born in"), questions asking for it ("where was {x}
-born?", "what is {x} 's hometown?"), and relative clauses for the head given the tail ("was
-born in {x}"), some of them indirect ("{x} 's other half", "what killed {x}"). A domain is
-rendered as a *variant*: a relation naming style (snake_case, camelCase, dotted
-``domain.type.property``, UPPER_CASE verbs), typed (node labels) or plain triples, and entity
-names written as names ("Ada Brandt") or as lower-case ids with underscores and a spaced
+aviation, dining, art, opensource, farming, courts) is a small world of typed entities and
+relations, written by us: every relation has a noun-style name (``place_of_birth``), a
+verb-style name (``BORN_IN``) and a camelCase name, and *several phrasings* — noun phrases for
+the tail given the head ("the birthplace of {x}", "the town {x} was born in"), questions asking
+for it ("where was {x} born?", "what is {x} 's hometown?"), and relative clauses for the head
+given the tail ("was born in {x}"), some of them indirect ("{x} 's other half", "what killed
+{x}"). A domain is rendered as a *variant*: a relation naming style (snake_case, camelCase,
+dotted ``domain.type.property``, UPPER_CASE verbs), typed (node labels) or plain triples, and
+entity names written as names ("Ada Brandt") or as lower-case ids with underscores and a spaced
 possessive ("ada_brandt 's other half ?").
 
 Questions are composed from the phrasings: 1-hop (asking forwards and backwards), 2- and 3-hop
@@ -28,8 +28,10 @@ read byokg's reasoning code, before the session's reasoning changes, with relati
 wording of its own: it measures wording byokg has not met, and is measured only in aggregate
 (never read question by question). The **blind2** split (art, opensource) was written the same
 way by another such helper, with names and wording of its own; it is kept unmeasured until the
-end of the session that asked for it, and then measured only in aggregate. The five splits
-share no relation name and no phrasing. Deterministic for a seed.
+end of the session that asked for it, and then measured only in aggregate. The **blind3** split
+(farming, courts) was written the same way by a third such helper, in two worlds no other split
+touches, and is measured only in aggregate. The six splits share no relation name and no
+phrasing. Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -101,7 +103,7 @@ class Variant(rg.Generated):
     """One domain rendered in one style (a generated graph with its questions)."""
 
     domain: str
-    split: str  # "fit" | "report" | "holdout" | "blind" | "blind2"
+    split: str  # "fit" | "report" | "holdout" | "blind" | "blind2" | "blind3"
     style: str
     typed: bool
     underscored: bool
@@ -177,6 +179,12 @@ FIXED = {
     "proglang": "Rust Haskell OCaml Erlang Fortran Lua Elixir Zig Kotlin Clojure".split(),
     "licence": "MIT Apache-2.0 GPL-3.0 BSD-3-Clause MPL-2.0 LGPL-2.1 AGPL-3.0 EPL-2.0 "
                "Unlicense".split(),
+    "crop": "barley wheat oats rye sorghum millet lentils hops flax rapeseed".split(),
+    "breed": "Jersey Hereford Merino Berkshire Angus Holstein Tamworth Wensleydale".split(),
+    "soil": "clay loam silt chalk peat sand gravel marl".split(),
+    "verdict": "acquittal conviction dismissal settlement mistrial remand".split(),
+    "lawarea": "tort probate antitrust copyright immigration insolvency admiralty "
+               "tax".split(),
 }
 _HUE = ("Crimson Drowsy Silent Broken Golden Wintry Distant Sleeping Burning Pale Hidden "
         "Northern Weeping Scarlet Misty Lonely Amber Frozen Sunlit Velvet").split()
@@ -248,6 +256,18 @@ def _pool(kind: str, rng: random.Random, n: int) -> list[str]:
             name = f"{_coined(rng, 2).lower()}{rng.choice(_REPO_END)}"
         elif kind == "vendor":
             name = f"{_coined(rng, 2)}{rng.choice(['soft', 'ware', 'tech', 'systems'])}"
+        elif kind == "farm":
+            name = f"{_coined(rng, 2)} {rng.choice(['Farm', 'Acres', 'Homestead', 'Croft', 'Grange', 'Orchards'])}"
+        elif kind == "coop":
+            name = f"{_coined(rng, 2)} {rng.choice(['Growers Cooperative', 'Farmers Union', 'Co-op', 'Producers Guild'])}"
+        elif kind == "county":
+            name = f"{_coined(rng, 2)} {rng.choice(['Shire', 'Vale', 'County', 'Downs'])}"
+        elif kind == "case":
+            name = f"{rng.choice(_LAST)} v. {_coined(rng, 2)}"
+        elif kind == "court":
+            name = f"{_coined(rng, 2)} {rng.choice(['Crown Court', 'High Court', 'District Court', 'Court of Appeal', 'Magistrates Court'])}"
+        elif kind == "lawfirm":
+            name = f"{rng.choice(_LAST)} & {rng.choice(_LAST)} {rng.choice(['LLP', 'Chambers', 'Legal'])}"
         elif kind == "company":
             name = f"{_coined(rng, 2)} {rng.choice(['Industries', 'Holdings', 'Group', 'Works', 'Labs'])}"
         else:
@@ -894,13 +914,183 @@ OPENSOURCE = Domain("opensource", "oss", {
        ["which developers live in {x}?", "who codes from {x}?"], skew=0.3),
 ))
 
+# the blind3 split: written like the blind and blind2 splits, by a helper who had never read
+# byokg's reasoning code, with relation names and wording of its own (two worlds no other
+# split touches: farming and the law courts); measured only in aggregate
+FARMING = Domain("farming", "agri", {
+    "Farmer": ("person", 150), "Farm": ("farm", 45), "Crop": ("crop", 10),
+    "Cooperative": ("coop", 12), "Village": ("city", 24), "County": ("county", 6),
+    "Breed": ("breed", 8), "Soil": ("soil", 8)}, {
+    "Farmer": "farmer", "Farm": "farm", "Crop": "crop", "Cooperative": "cooperative",
+    "Village": "village", "County": "county", "Breed": "breed", "Soil": "soil"}, (
+    _r("works_farm", "Farmer", "Farm", "holding", "TILLS", "farmsAt",
+       ["the farm {x} works", "the land {x} tills", "{x} 's farm", "{x} 's patch of land",
+        "the acres {x} looks after"],
+       ["which farm does {x} work on?", "where does {x} farm?",
+        "where does {x} earn a living off the land?", "what 's the name of {x} 's farm?",
+        "{x} drives a tractor at which place?"],
+       ["works the land at {x}", "farms at {x}", "is a hand at {x}"],
+       ["the farmers of {x}", "the people working {x}", "{x} 's farmhands",
+        "the folks who run {x}"],
+       ["who farms {x}?", "who works the land at {x}?", "who are {x} 's farmhands?",
+        "who gets up at dawn to run {x}?"], skew=0.2),
+    _r("predecessor", "Farmer", "Farmer", "predecessor", "TOOK_OVER_FROM", "succeededFarmer",
+       ["the farmer {x} took over from", "{x} 's predecessor",
+        "the one who handed the reins to {x}", "the old hand who passed the land on to {x}"],
+       ["who did {x} take over from?", "who handed the farm down to {x}?",
+        "whose shoes did {x} step into?", "who ran things before {x}?", "{x} succeeded whom?"],
+       ["took over from {x}", "inherited the work of {x}", "stepped into the shoes of {x}"],
+       ["the successor of {x}", "the farmer who took over from {x}", "{x} 's heir on the land"],
+       ["who took over from {x}?", "who succeeded {x}?", "who carried on {x} 's work?",
+        "to whom did {x} pass the land?"], skew=0.3),
+    _r("crop", "Farm", "Crop", "main_crop", "GROWS", "cropGrown",
+       ["the crop of {x}", "what {x} grows", "the harvest at {x}", "{x} 's staple crop"],
+       ["what does {x} grow?", "what comes up in the fields of {x}?",
+        "what is harvested at {x}?", "what 's planted at {x}?", "what is {x} 's cash crop?"],
+       ["grows {x}", "plants {x} every spring", "harvests {x}"],
+       ["the farms growing {x}", "the places that plant {x}"],
+       ["which farms grow {x}?", "where is {x} grown?", "where can I see {x} growing?"],
+       fanout=(1, 2), skew=0.4, chain=False),
+    _r("coop", "Farm", "Cooperative", "marketing_coop", "SELLS_THROUGH", "coopMembership",
+       ["the co-op of {x}", "the cooperative {x} sells through", "{x} 's co-op",
+        "the collective that markets {x} 's produce"],
+       ["which cooperative does {x} sell through?", "what co-op is {x} a member of?",
+        "who markets the produce of {x}?", "where does {x} take its harvest to be sold?",
+        "{x} belongs to which co-op?"],
+       ["sells through {x}", "sends its harvest to {x}", "markets its produce through {x}"],
+       ["the member farms of {x}", "the farms supplying {x}", "{x} 's members"],
+       ["which farms belong to {x}?", "who supplies {x}?", "what farms sell through {x}?",
+        "which farms are in {x}?"], skew=0.3),
+    _r("depot", "Cooperative", "Village", "depot_village", "KEEPS_DEPOT_IN", "depotVillage",
+       ["the village where {x} has its depot", "the home village of {x}",
+        "the place {x} keeps its silos", "{x} 's base"],
+       ["where are the silos of {x}?", "in which village does {x} have its depot?",
+        "where would I drop off grain for {x}?", "which village is {x} run from?"],
+       ["has its depot in {x}", "keeps its silos at {x}", "is run from {x}"],
+       ["the co-ops based in {x}", "the cooperatives with a depot in {x}"],
+       ["which cooperatives have a depot in {x}?", "what co-ops are run out of {x}?"],
+       skew=0.2),
+    _r("county", "Village", "County", "county", "LIES_IN_COUNTY", "shireOf",
+       ["the county of {x}", "the shire around {x}", "the district {x} belongs to",
+        "the rural district that takes in {x}"],
+       ["which county is {x} in?", "what shire does {x} lie in?", "{x} is part of which county?",
+        "in what district would you find {x}?"],
+       ["is a village in {x}", "sits in the county of {x}", "belongs to the shire of {x}"],
+       ["the villages of {x}", "the hamlets in {x}"],
+       ["which villages lie in {x}?", "what hamlets does {x} take in?"], skew=0.2),
+    _r("parish", "Farmer", "Village", "parish", "LIVES_IN_PARISH", "villageOfResidence",
+       ["the village {x} lives in", "{x} 's village", "the parish {x} belongs to",
+        "the village {x} goes home to at night"],
+       ["which village does {x} live in?", "what village is {x} from?",
+        "which parish is {x} in?", "where does {x} go home to after the milking?",
+        "where 's {x} 's cottage?"],
+       ["lives in the village of {x}", "is a parishioner of {x}", "has a cottage in {x}"],
+       ["the farmers living in {x}", "the folk of {x}", "{x} 's villagers"],
+       ["who lives in {x}?", "which farmers call {x} home?", "who are {x} 's villagers?"],
+       skew=0.3),
+    _r("livestock", "Farm", "Breed", "herd_breed", "RAISES", "livestockBreed",
+       ["the breed kept at {x}", "the animals {x} raises", "{x} 's herd"],
+       ["what breed does {x} keep?", "what animals are raised at {x}?",
+        "what kind of livestock graze at {x}?", "which herd is {x} known for?"],
+       ["raises {x}", "keeps a herd of {x}", "breeds {x}"],
+       ["the farms raising {x}"], ["which farms keep {x}?", "where are {x} bred?"],
+       fanout=(1, 2), skew=0.4, chain=False),
+    _r("soil", "Farm", "Soil", "ground", "LIES_ON", "soilKind",
+       ["the soil of {x}", "the kind of ground at {x}", "the dirt under {x}"],
+       ["what soil is {x} on?", "what kind of earth does {x} have?",
+        "what is the ground like at {x}?", "what are the fields of {x} made of?"],
+       ["is on {x} soil", "stands on {x} ground", "has {x} fields"], skew=0.5, chain=False),
+))
+
+COURTS = Domain("courts", "law", {
+    "Judge": ("person", 50), "Lawyer": ("person", 140), "Case": ("case", 130),
+    "Court": ("court", 14), "Firm": ("lawfirm", 16), "City": ("city", 18),
+    "Verdict": ("verdict", 6), "Field": ("lawarea", 8)}, {
+    "Judge": "judge", "Lawyer": "lawyer", "Case": "case", "Court": "court", "Firm": "law firm",
+    "City": "city", "Verdict": "verdict", "Field": "area of law"}, (
+    _r("judge", "Case", "Judge", "presiding_judge", "HEARD_BY", "presidedOverBy",
+       ["the judge of {x}", "the judge who heard {x}", "the one on the bench for {x}",
+        "whoever presided over {x}", "{x} 's judge"],
+       ["who heard {x}?", "who presided over {x}?", "which judge sat on {x}?",
+        "who was on the bench for {x}?", "who banged the gavel in {x}?"],
+       ["was heard by {x}", "came before {x}", "was decided by {x}"],
+       ["the cases {x} heard", "{x} 's docket", "the trials {x} presided over"],
+       ["which cases did {x} hear?", "what came before {x}?",
+        "what trials has {x} presided over?", "what was on {x} 's docket?"], skew=0.3),
+    _r("counsel", "Case", "Lawyer", "counsel", "ARGUED_BY", "counselOfRecord",
+       ["the lawyer in {x}", "the attorney who argued {x}", "{x} 's counsel",
+        "the barrister fighting {x}"],
+       ["who argued {x}?", "who represented the parties in {x}?", "which lawyer took on {x}?",
+        "who was the attorney on {x}?", "who pleaded {x} in court?"],
+       ["was argued by {x}", "had {x} as counsel"],
+       ["the cases {x} argued", "the trials {x} fought", "the briefs {x} took"],
+       ["which cases did {x} argue?", "what has {x} litigated?", "what cases did {x} take on?",
+        "in which trials did {x} appear?"], fanout=(1, 2), skew=0.3),
+    _r("venue", "Case", "Court", "forum", "TRIED_AT", "courtOfTrial",
+       ["the court that tried {x}", "the courtroom of {x}", "the tribunal where {x} was heard",
+        "{x} 's court"],
+       ["where was {x} tried?", "which court heard {x}?", "in what court did {x} go to trial?",
+        "where did {x} go to trial?"],
+       ["was tried at {x}", "went to trial in {x}", "was filed in {x}"],
+       ["the cases tried at {x}", "the docket of {x}", "the lawsuits filed in {x}"],
+       ["which cases were tried at {x}?", "what went to trial in {x}?",
+        "what lawsuits landed in {x}?"], skew=0.3),
+    _r("bench", "Judge", "Court", "bench", "SITS_ON", "appointedTo",
+       ["the court {x} sits on", "{x} 's bench", "the court {x} was appointed to",
+        "the court where {x} wears the robe"],
+       ["which court does {x} sit on?", "where does {x} sit as a judge?",
+        "to which court was {x} appointed?", "where does {x} wear the robes?"],
+       ["sits on {x}", "was appointed to {x}", "is a judge at {x}"],
+       ["the judges of {x}", "{x} 's judges", "the people in robes at {x}"],
+       ["who sits on {x}?", "which judges serve at {x}?", "who are the judges of {x}?"],
+       skew=0.2),
+    _r("court_city", "Court", "City", "seat", "CONVENES_IN", "courtSeat",
+       ["the city where {x} sits", "the seat of {x}", "the town {x} convenes in",
+        "the city {x} has its courthouse in"],
+       ["where does {x} convene?", "in which city is {x} seated?",
+        "where is the courthouse of {x}?", "what town does {x} hold its hearings in?"],
+       ["convenes in {x}", "holds hearings in {x}", "has its courthouse in {x}"],
+       ["the courts in {x}", "the courthouses of {x}"],
+       ["which courts sit in {x}?", "what courts are there in {x}?"], skew=0.2),
+    _r("firm", "Lawyer", "Firm", "law_firm", "PARTNER_AT", "chambers",
+       ["the firm of {x}", "the law firm {x} belongs to", "{x} 's chambers",
+        "the practice {x} is a partner in"],
+       ["which firm is {x} with?", "what law firm does {x} practise at?",
+        "who does {x} bill hours for?", "where is {x} a partner?", "what are {x} 's chambers?"],
+       ["is a partner at {x}", "is with {x}", "bills hours for {x}"],
+       ["the lawyers of {x}", "the partners at {x}", "{x} 's associates"],
+       ["who are the partners of {x}?", "which lawyers are with {x}?", "who bills for {x}?"],
+       skew=0.3),
+    _r("outcome", "Case", "Verdict", "disposition", "ENDED_IN", "ruling",
+       ["the outcome of {x}", "the way {x} ended", "{x} 's result"],
+       ["how did {x} end?", "what was the verdict in {x}?", "how was {x} decided?",
+        "what came of {x}?", "how did {x} turn out?"],
+       ["ended in {x}", "was resolved by {x}", "closed with {x}"],
+       ["the cases that ended in {x}"],
+       ["which cases ended in {x}?", "what trials closed with {x}?"], skew=0.4, chain=False),
+    _r("specialism", "Lawyer", "Field", "practice_area", "LITIGATES", "legalSpecialism",
+       ["the area of law of {x}", "the kind of law {x} practises", "{x} 's specialism"],
+       ["what kind of law does {x} practise?", "what is {x} 's legal specialism?",
+        "what sort of cases does {x} handle?", "what does {x} litigate?"],
+       ["practises {x} law", "handles {x} cases", "litigates {x}"], skew=0.3, chain=False),
+    _r("clerk", "Lawyer", "Judge", "clerkship", "CLERKED_FOR", "formerClerkOf",
+       ["the judge {x} clerked for", "{x} 's old judge", "the judge who took {x} on as clerk"],
+       ["who did {x} clerk for?", "which judge employed {x} as a clerk?",
+        "under which judge did {x} learn the ropes?", "whose chambers did {x} clerk in?"],
+       ["clerked for {x}", "learned the ropes under {x}"],
+       ["the clerks of {x}", "the young lawyers {x} trained", "{x} 's former clerks"],
+       ["who clerked for {x}?", "which lawyers were clerks to {x}?",
+        "who learned the ropes in {x} 's chambers?"], skew=0.3),
+))
+
 DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, WORKPLACE, FAMILY, BUSINESS,
-                               PUBLISHING, MEDICINE, AVIATION, DINING, ART, OPENSOURCE)}
+                               PUBLISHING, MEDICINE, AVIATION, DINING, ART, OPENSOURCE,
+                               FARMING, COURTS)}
 FIT, REPORT = ("music", "academia", "sports", "workplace"), ("family", "business")
 HOLDOUT, BLIND = ("publishing", "medicine"), ("aviation", "dining")
-BLIND2 = ("art", "opensource")
+BLIND2, BLIND3 = ("art", "opensource"), ("farming", "courts")
 SPLITS: dict[str, tuple[str, ...]] = {"fit": FIT, "report": REPORT, "holdout": HOLDOUT,
-                                      "blind": BLIND, "blind2": BLIND2}
+                                      "blind": BLIND, "blind2": BLIND2, "blind3": BLIND3}
 # (domain, style, typed, underscored): each domain in two or three renderings
 VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("music", "snake", True, False), ("music", "upper", False, True),
@@ -924,6 +1114,10 @@ VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("art", "upper", True, True),
     ("opensource", "dotted", True, False), ("opensource", "upper", False, False),
     ("opensource", "camel", False, True),
+    ("farming", "snake", False, True), ("farming", "camel", True, False),
+    ("farming", "upper", True, True),
+    ("courts", "dotted", True, False), ("courts", "upper", False, False),
+    ("courts", "camel", False, True),
 )
 
 
@@ -1128,7 +1322,7 @@ def variant(domain: str, style: str, typed: bool, underscored: bool, *, seed: in
 
 def variants(split: str | None = None, *, seed: int = 0, per_kind: int = 16) -> list[Variant]:
     """Every variant of a split (``fit`` / ``report`` / ``holdout`` / ``blind`` /
-    ``blind2``; None: all)."""
+    ``blind2`` / ``blind3``; None: all)."""
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     return [variant(d, s, t, u, seed=seed, per_kind=per_kind) for d, s, t, u in VARIANTS
