@@ -1,8 +1,9 @@
 """``replay:CASSETTE``: record every prompt/response of a real run, replay them offline.
 
 ``replay:run.jsonl?record=openai:gpt-4o`` (or the option ``record="openai:gpt-4o"``) calls the
-real model and appends each exchange to the cassette; ``replay:run.jsonl`` answers from the
-cassette only, keyed by prompt checksum. A prompt not in the cassette is an LLMError naming the
+real model and appends each exchange to the cassette; with ``&missing=1`` as well, a prompt the
+cassette already answers is replayed and only the others are recorded (a cassette grown run by
+run). ``replay:run.jsonl`` answers from the cassette only, keyed by prompt checksum. A prompt not in the cassette is an LLMError naming the
 checksum and the cassette.
 
 Streams are recorded as they came: a call made with ``on_token`` stores the pieces in the
@@ -72,8 +73,14 @@ class ReplayLLM(WrappingLLM):
     retries = 0
     budget_s = float("inf")
 
-    def __init__(self, cassette: str | Path, *, record: str | LLM | None = None, **options: Any) -> None:
+    def __init__(self, cassette: str | Path, *, record: str | LLM | None = None,
+                 missing: bool | str = False, **options: Any) -> None:
         self.path = Path(cassette).expanduser()
+        flag = str(missing).strip().lower()
+        if flag not in ("", "0", "1", "true", "false", "yes", "no"):
+            raise ConfigError(f"replay option missing={missing!r}: write missing=1 (record only "
+                              "the prompts the cassette lacks) or leave it out")
+        self.missing = flag in ("1", "true", "yes")
         self._lock = threading.Lock()
         self.inner: LLM | None = None
         if record:
@@ -96,7 +103,7 @@ class ReplayLLM(WrappingLLM):
                 temperature: float | None, on_token: TokenCallback | None) -> LLMResponse:
         key = prompt_checksum(prompt, system)
         hit = self.entries.get(key)
-        if hit is not None and self.inner is None:
+        if hit is not None and (self.inner is None or self.missing):
             pt, ct, warns = token_counts(hit, "prompt_tokens", "completion_tokens")
             if on_token is not None:
                 for piece in hit.get("chunks") or [str(hit["response"])]:
@@ -149,4 +156,5 @@ def create_replay(rest: str, **options: Any) -> ReplayLLM:
     path, opts = parse_replay_spec(rest)
     path = spec_part("replay", path, "a cassette file, e.g. replay:run.jsonl")
     record = options.pop("record", None) or opts.pop("record", None)
-    return ReplayLLM(path, record=record, **options)
+    missing = options.pop("missing", None) or opts.pop("missing", False)
+    return ReplayLLM(path, record=record, missing=missing, **options)

@@ -237,6 +237,25 @@ def test_replay_round_trip_with_server_stopped(server, tmp_path):
     assert prompt_checksum("question three") in msg and str(cassette) in msg and ei.value.code == "replay-miss"
 
 
+def test_replay_with_missing_records_only_what_the_cassette_lacks(server, tmp_path):
+    _, base = server
+    cassette = tmp_path / "run.jsonl"
+    create_llm(f"replay:{cassette}?record=openai:m", base_url=base, api_key="k").complete("one")
+    _Handler.seen.clear()
+    grow = create_llm(f"replay:{cassette}?record=openai:m&missing=1", base_url=base, api_key="k")
+    assert grow.complete("one").cached  # replayed: the endpoint is not asked again
+    assert not grow.complete("two").cached
+    assert len(_Handler.seen) == 1
+    rows = [json.loads(x) for x in cassette.read_text().splitlines()]
+    assert [r["checksum"] for r in rows] == [prompt_checksum("one"), prompt_checksum("two")]
+    # without missing=1, recording asks the model for every prompt (and appends it again)
+    again = create_llm(f"replay:{cassette}?record=openai:m", base_url=base, api_key="k")
+    assert not again.complete("one").cached and len(_Handler.seen) == 2
+    with pytest.raises(ConfigError, match="missing=1"):
+        create_llm(f"replay:{cassette}?record=openai:m&missing=maybe", base_url=base,
+                   api_key="k")
+
+
 def test_replay_missing_or_bad_cassette(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         create_llm(f"replay:{tmp_path / 'none.jsonl'}")
