@@ -316,7 +316,11 @@ class MemoryGraph(BaseGraphStore):
         only labels whose rule names nodes by other properties cost anything."""
         if self._shown is None:
             rules = self.display_rules()
-            plain = {DisplayRule(), DisplayRule(parts=("name",))}
+            plain = {DisplayRule()}
+            if not any("name" in dict(p) for p in self._node_props.values()):
+                # naming by "name" is the nodes' own names, unless node records keep a
+                # ``name`` among their properties ({"properties": {"name": …}})
+                plain.add(DisplayRule(parts=("name",)))
             special = {lab: r for lab, r in rules.items() if r not in plain}
             shown: dict[int, str] = {}
             extra: dict[int, tuple[str, ...]] = {}

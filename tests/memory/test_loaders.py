@@ -530,3 +530,23 @@ def test_dedup_keeps_first_occurrence_and_its_properties(write, monkeypatch, pac
         (("c", "s", "a"), {}),
         (("c", "r", "a"), {"v": 6}),
     ]
+
+
+def test_node_records_named_by_a_name_property_are_found_by_it(tmp_path):
+    """``{"id": "p1", "properties": {"name": "Vera Lind"}}`` is named "Vera Lind" (the profile
+    names Curators by ``name``), not "p1": a question's mention links to it."""
+    import json
+
+    from byokg.graph.profile import profile_graph
+
+    rows = []
+    for i in range(6):
+        rows.append({"id": f"p{i}", "labels": ["Curator"], "properties": {"name": f"Vera Lind{i}"}})
+        rows.append({"id": f"i{i}", "labels": ["Item"], "name": f"Amphora {i}"})
+        rows.append({"head": f"p{i}", "relation": "handles", "tail": f"i{i}"})
+    path = tmp_path / "museum.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    with open_graph(f"memory:{path}") as store:
+        profile_graph(store, cache_dir=tmp_path / "cache")
+        assert store.display_names(["p1", "i1"]) == {"p1": "Vera Lind1", "i1": "Amphora 1"}
+        assert store.node_ids_by_name(["Vera Lind1"])["Vera Lind1"] == ["p1"]
