@@ -67,6 +67,10 @@ _ORDER: dict[str, int] = {"lexicon": 0, "llm": 1, "name": 2}
 _FROZEN = ConfigDict(frozen=True)
 MAX_PHRASE_CHARS = 80
 MAX_PHRASES = 12  # per relation direction or label and source
+# An LLM's phrase written for this many relations of one graph or more ("films", "movies" for
+# the director, the cast and the genre) names the graph's topic, not a relation: similarity
+# does not read it (the profile still shows it). The owner's lexicon is read as written.
+LLM_SHARED = 3
 MAX_LEXICON_BYTES = 10 * 2**20
 
 
@@ -152,12 +156,14 @@ class Vocabulary(BaseModel):
     _label_index: dict[str, LabelWords] | None = PrivateAttr(default=None)
     _said: dict[tuple[str, bool], tuple[Phrase, ...]] = PrivateAttr(default_factory=dict)
     _others: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
+    _shared: frozenset[str] | None = PrivateAttr(default=None)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None,
                    deep: bool = False) -> Vocabulary:
         """A copy with its own lookup caches (pydantic would share them with this one)."""
         new = super().model_copy(update=update, deep=deep)
         new._rel_index, new._label_index, new._said, new._others = None, None, {}, {}
+        new._shared = None
         return new
 
     def relation(self, name: str) -> RelationWords | None:
@@ -191,14 +197,29 @@ class Vocabulary(BaseModel):
     def other_texts(self, relation: str) -> tuple[str, ...]:
         """The texts of ``relation``'s phrases from other sources than its name (the owner's
         lexicon, an LLM compilation), head → tail then tail → head; memoised (the similarity
-        service reads every relation's texts for every question)."""
+        service reads every relation's texts for every question). An LLM's phrase written for
+        :data:`LLM_SHARED` relations or more (the graph's topic: "films") is left out: it would
+        say every question's topic word."""
         got = self._others.get(relation)
         if got is None:
+            shared = self._shared_llm_texts()
             got = tuple(p.text for inv in (False, True) for p in self.phrases(relation, inv)
-                        if p.source != "name")
+                        if p.source != "name"
+                        and (p.source != "llm" or p.text.casefold() not in shared))
             if len(self._others) < 100_000:
                 self._others[relation] = got
         return got
+
+    def _shared_llm_texts(self) -> frozenset[str]:
+        """The LLM phrases written for :data:`LLM_SHARED` relations or more."""
+        if self._shared is None:
+            counts: dict[str, int] = {}
+            for r in self.relations:
+                for t in {p.text.casefold() for p in (*r.forward, *r.backward)
+                          if p.source == "llm"}:
+                    counts[t] = counts.get(t, 0) + 1
+            self._shared = frozenset(t for t, n in counts.items() if n >= LLM_SHARED)
+        return self._shared
 
     def label_phrases(self, label: str) -> tuple[Phrase, ...]:
         """How nodes of ``label`` are called (a label not held: its name's words)."""

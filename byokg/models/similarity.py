@@ -275,8 +275,8 @@ class Similarity:
 
     # ------------------------------------------------------------------ words
     def phrase_similarity(self, words_: Sequence[str], names: Sequence[str], *,
-                          semantic: bool = True, vocabulary: Sequence[str] = ()
-                          ) -> dict[tuple[str, str], float]:
+                          semantic: bool = True, vocabulary: Sequence[str] = (),
+                          own_texts: bool = False) -> dict[tuple[str, str], float]:
         """How well each question word says each relation or property name, in [0, 1]: the
         best of the lexical match (:func:`~byokg.language.analysis.lexical_phrase_score`) and
         the calibrated cosine of the model of meaning when ``semantic`` and there is one.
@@ -284,10 +284,13 @@ class Similarity:
         ``vocabulary`` (the graph's relation names) calibrates the cosine per word: a word
         about as close to most of the graph's relations ("movies" in a film graph) is topical,
         not a relation word, so its cosines count only above its own typical level. The floors
-        and the scores are memoised per vocabulary."""
+        and the scores are memoised per vocabulary. ``own_texts``: each name is read by its own
+        words only, not through the phrases the graph's vocabulary holds for a relation of that
+        name (a noun naming a hop's ends, ``maintainer``, is not the relation's phrases both
+        ways: "projects maintained" says what its heads are)."""
         emb = self.model if semantic else None
         vocab = tuple(dict.fromkeys(vocabulary))
-        flag = (emb is not None, hash(vocab) if emb is not None else 0)
+        flag = (emb is not None, hash(vocab) if emb is not None else 0, own_texts)
         if emb is not None and not names:
             self._floors(emb, list(dict.fromkeys(words_)), vocab)
             return {}
@@ -296,7 +299,7 @@ class Similarity:
         def score(todo: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
             got = {p: lexical_phrase_score(p[0], p[1]) for p in todo}
             if emb is not None:
-                cos = self._cosine_of_pairs(emb, todo)
+                cos = self._cosine_of_pairs(emb, todo, own_texts)
                 floors = self._floors(emb, list(dict.fromkeys(w for w, _ in todo)), vocab)
                 scale = self.scale
                 for p in todo:
@@ -320,13 +323,13 @@ class Similarity:
         with self._lock:
             return {p: memo[(p[0], p[1], tag)] for p in pairs}
 
-    def _cosine_of_pairs(self, emb: Any, pairs: list[tuple[str, str]]
-                      ) -> dict[tuple[str, str], float]:
+    def _cosine_of_pairs(self, emb: Any, pairs: list[tuple[str, str]], own_texts: bool = False
+                         ) -> dict[tuple[str, str], float]:
         """The model's cosine of each (word, name) pair, from one matrix of the distinct
         words against the distinct names."""
         ws = list(dict.fromkeys(w for w, _ in pairs))
         ns = list(dict.fromkeys(n for _, n in pairs))
-        cos = self._name_cosines(emb, ws, ns)
+        cos = self._name_cosines(emb, ws, ns, own_texts)
         wi = {w: i for i, w in enumerate(ws)}
         ni = {n: i for i, n in enumerate(ns)}
         return {p: float(cos[wi[p[0]], ni[p[1]]]) for p in pairs}
@@ -381,11 +384,13 @@ class Similarity:
             self._cosines.clear()
         self.vocabulary = vocabulary
 
-    def relation_texts(self, name: str) -> tuple[str, ...]:
+    def relation_texts(self, name: str, own_texts: bool = False) -> tuple[str, ...]:
         """:func:`relation_texts`, the definition of a noun-named relation for a contextual
-        model (:func:`relation_gloss`), and the phrases the graph's vocabulary holds for the
-        relation from other sources than its name (the owner's lexicon, an LLM), both ways."""
-        got = self._texts.get(name)
+        model (:func:`relation_gloss`), and (unless ``own_texts``) the phrases the graph's
+        vocabulary holds for the relation from other sources than its name (the owner's
+        lexicon, an LLM), both ways."""
+        key = f"\0{name}" if own_texts else name
+        got = self._texts.get(key)
         if got is not None:
             return got
         base = relation_texts(name)
@@ -394,7 +399,7 @@ class Similarity:
             if defined:
                 base = (*base, defined)
         got = base
-        voc = self.vocabulary
+        voc = None if own_texts else self.vocabulary
         if voc is not None:
             try:
                 extra = voc.other_texts(name)
@@ -402,30 +407,32 @@ class Similarity:
                 extra = ()
             if extra:
                 got = tuple(dict.fromkeys([*base, *extra[:VOCABULARY_TEXTS]]))
-        self._texts[name] = got
+        self._texts[key] = got
         return got
 
-    def _name_cosines(self, emb: Any, left: list[str], names: list[str]) -> Any:
+    def _name_cosines(self, emb: Any, left: list[str], names: list[str],
+                      own_texts: bool = False) -> Any:
         """Cosines of words with relation names, each name read as its
         :meth:`relation_texts` (the best of them counts)."""
-        key = (tuple(left), hash(tuple(names)))
+        key = (tuple(left), hash((tuple(names), own_texts)))
         got = self._cosines.get(key)
         if got is None:
-            flat, index = self._gather(tuple(names))
+            flat, index = self._gather(tuple(names), own_texts)
             cos = self.encode(emb, left) @ self.encode(emb, flat).T
             got = cos[:, index].max(axis=2) if len(names) else cos[:, :0]
             self._cosines[key] = got
         return got
 
-    def _gather(self, names: tuple[str, ...]) -> tuple[list[str], Any]:
+    def _gather(self, names: tuple[str, ...], own_texts: bool = False
+                ) -> tuple[list[str], Any]:
         """The distinct texts ``names`` are read as, and per name the indexes of its texts
         (padded with its first text's: a repeat leaves the best the same); per question."""
         import numpy as np
 
-        key = hash(names)
+        key = hash((names, own_texts))
         got = self._gathers.get(key)
         if got is None:
-            texts = [self.relation_texts(n) for n in names]
+            texts = [self.relation_texts(n, own_texts) for n in names]
             flat = list(dict.fromkeys(t for ts in texts for t in ts))
             at = {t: i for i, t in enumerate(flat)}
             width = max((len(ts) for ts in texts), default=1)
@@ -437,7 +444,7 @@ class Similarity:
     # ------------------------------------------------------------------ units
     def unit_scores(self, probes: Sequence[str], names: Sequence[str], *,
                     vocabulary: Sequence[str] = (), spread: tuple[float, float] = (1.0, 2.5),
-                    gate: float = 0.5) -> dict[tuple[str, str], float]:
+                    gate: float = 0.5, own_texts: bool = False) -> dict[tuple[str, str], float]:
         """How well each probe (a question word or phrase) says each relation name, in
         [0, 1], *relative to the graph*: the best of the lexical match and the cosine's
         z-score among the probe's cosines to every relation of ``vocabulary`` (the graph's
@@ -448,17 +455,18 @@ class Similarity:
         unrelated pair, fully from ``gate`` of the way from there to its typical synonym
         pair (an idiom nothing in the graph is near stays unsaid). With fewer than four relations, or without a
         model, the calibrated cosine of :meth:`phrase_similarity` (lexical only without a
-        model)."""
+        model). ``own_texts``: ``names`` are read by their own words only (see
+        :meth:`phrase_similarity`); the vocabulary's relations are read as always."""
         emb = self.model
         vocab = list(dict.fromkeys(vocabulary))
-        vkey = hash((tuple(vocab), spread, gate))
+        vkey = hash((tuple(vocab), spread, gate, own_texts))
         pairs = [(p, n) for p in dict.fromkeys(probes) for n in dict.fromkeys(names)]
 
         def score(todo: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
             got = {pq: (lexical_phrase_score(pq[0], pq[1]) if " " not in pq[0] else 0.0)
                    for pq in todo}
             if emb is not None and len(vocab) >= FLOOR_VOCABULARY:
-                cos = self._cosine_of_pairs(emb, todo)
+                cos = self._cosine_of_pairs(emb, todo, own_texts)
                 stats = self._probe_stats(emb, list(dict.fromkeys(p for p, _ in todo)), vocab)
                 lo = self.scale.unrelated_p90
                 hi = lo + gate * max(self.scale.top - lo, 1e-3)
@@ -472,7 +480,7 @@ class Similarity:
                     got[pq] = max(got[pq], rel * gated)
             elif emb is not None:
                 sem = self.phrase_similarity([p for p, _ in todo], [n for _, n in todo],
-                                             vocabulary=vocabulary)
+                                             vocabulary=vocabulary, own_texts=own_texts)
                 got = {pq: max(v, sem.get(pq, 0.0)) for pq, v in got.items()}
             return got
 

@@ -23,12 +23,19 @@ TRACE_CHAINS = 5  # best chains described in the proposer's trace event
 
 
 def profile_label_nouns(profile: Any) -> dict[str, tuple[str, ...]]:
-    """What the graph's relations call each label's nodes (see
-    :func:`~byokg.plugins.offline.answer_types.label_nouns`), from the profile's relation
-    domains and ranges."""
+    """What each label's nodes are called: the nouns the graph's owner (lexicon) or an LLM
+    compilation wrote for the label ("canvas" for Painting), then what the graph's relations
+    call them (see :func:`~byokg.plugins.offline.answer_types.label_nouns`, from the
+    profile's relation domains and ranges)."""
     from byokg.plugins.offline.answer_types import label_nouns
 
-    return label_nouns([(r.name, r.domain, r.range) for r in profile.relations])
+    nouns = label_nouns([(r.name, r.domain, r.range) for r in profile.relations])
+    vocab = getattr(profile, "vocabulary", None)
+    for lab in getattr(vocab, "labels", ()) or ():
+        said = [p.text for p in lab.phrases if p.source != "name"]
+        if said:
+            nouns[lab.label] = tuple(dict.fromkeys([*said, *nouns.get(lab.label, ())]))
+    return nouns
 
 
 class OfflineProposerParams(ToolParams):

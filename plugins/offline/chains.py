@@ -305,8 +305,11 @@ class ChainScorer:
             vocab = (*self.vocabulary, *self.labels)
             return self.similarity.unit_scores(left, right, vocabulary=vocab,
                                                spread=(self.w.z_low, self.w.z_high),
-                                               gate=self.w.gate)
-        return self.sim(left, right)
+                                               gate=self.w.gate, own_texts=True)
+        # the nouns naming the ends are read as themselves: a noun that is also a relation's
+        # name (``maintainer`` walked forwards) is not that relation's phrases both ways
+        return self.similarity.phrase_similarity(left, right, vocabulary=self.vocabulary,
+                                                 own_texts=True)
 
     def prepare(self, relations: Sequence[str]) -> None:
         """How well each unit says each of these relations, and which way its relational
