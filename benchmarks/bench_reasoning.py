@@ -12,11 +12,21 @@ Sections (``--only`` picks some; all metrics flat and numeric):
   split's fixes), the **blind** split (aviation, dining:
   written by a helper who never read the reasoning code; measured only in aggregate) and the
   **blind2** split (art, opensource: written the same way by another such helper; kept
-  unmeasured until the end of the session that asked for it, then measured only in aggregate);
+  unmeasured until the end of the session that asked for it, then measured only in aggregate;
+  its failures were read in issue 24l, so it is a development split now) and the **blind3**
+  split (farming, courts: written the same way by a third helper in issue 24l, measured only
+  in aggregate);
   ``_conf{lo}_n`` / ``_acc``: the reliability table of ``Answer.confidence`` (questions whose
   confidence is in [lo, lo+0.2), and the share of them answered right); ``_conf80_share`` /
   ``_conf80_acc``: confidence ≥ 0.8; ``_brier``: the Brier score of the confidence (lower is
   better);
+* with ``--words-llm SPEC``: each paraphrase graph's and the film graph's words compiled by
+  that LLM first (``byokg profile --compile-words``, one call per graph), the questions still
+  answered offline: ``paraphrase_{split}_{install}_words_*`` and ``film_{install}_words_*``.
+  ``benchmarks/cassettes/graph_words.jsonl`` holds the replies of a helper session acting as
+  the LLM through ``benchmarks.relay_llm``, shown only the compilation prompts (relation names,
+  their labels and one example edge; never a question): ``--words-llm
+  replay:benchmarks/cassettes/graph_words.jsonl`` replays them;
 * ``film``: the film graph of our own naming (benchmarks/reasoning_graphs.py ``filmkb``, about
   135k triples, terse lower-case wording): ``film_{install}_hit1_{1,2,3}hop``, p50/p95 ms;
 * ``cinema``: latency on the film-centric generated graph at about 134k triples
@@ -29,7 +39,8 @@ Sections (``--only`` picks some; all metrics flat and numeric):
   (``freebase_wynton_{install}``: 1 when the first answer is New Orleans).
 
 Run alone: ``.venv/bin/python -m benchmarks.bench_reasoning [--quick] [--scale N]
-[--only paraphrase,film,...] [--splits fit] [--installs core] [--json OUT]`` (prints a table;
+[--only paraphrase,film,...] [--splits fit] [--installs core] [--words-llm SPEC] [--json OUT]``
+(prints a table;
 ``--json`` writes the metrics; ``--help`` says each option).
 """
 
@@ -39,6 +50,7 @@ import contextlib
 import json
 import os
 import statistics
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -55,6 +67,7 @@ SHARED = os.environ.get("BYOKG_SHARED_DATA", os.path.join(os.path.dirname(os.pat
     os.path.abspath(__file__))), "..", "shared", "data"))
 FREEBASE = os.path.join(SHARED, "freebase", "freebase_tiny_kg.csv")
 INSTALLS = ("core", "minilm")
+WORDS_CASSETTE = "benchmarks/cassettes/graph_words.jsonl"  # a blind LLM's compiled phrases
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8)
 
 REFERENCE = {
@@ -93,15 +106,27 @@ def first_id(answer: Any) -> str | None:
 # --------------------------------------------------------------------------- paraphrase
 
 
-def ask_variants(variants: Sequence[Any]) -> list[dict[str, Any]]:
+def ask_variants(variants: Sequence[Any], words_llm: Any = None) -> list[dict[str, Any]]:
     """Every question of the variants: its kind, whether the first answer is gold, the
-    answer's confidence."""
+    answer's confidence. With ``words_llm`` each graph's words are compiled by that LLM first
+    (``byokg profile --compile-words``: one call per graph); the questions are still answered
+    offline."""
     from byokg.config import RunConfig
+    from byokg.graph.profile import profile_graph
     from byokg.pipeline.engine import Engine
 
     rows = []
     for v in variants:
-        eng = Engine(v.store(), RunConfig())
+        store = v.store()
+        if words_llm is not None:
+            prof = profile_graph(store, llm=words_llm, cache_dir=tempfile.mkdtemp())
+            got = prof.vocabulary.compiled
+            if got is None or not got.relations:
+                raise SystemExit(f"compiling the words of {v.name}: no relation compiled "
+                                 f"({got})")
+            for w in got.warnings:
+                print(f"# {v.name}: {w}")
+        eng = Engine(store, RunConfig())
         for q in v.questions:
             a = eng.ask(q.text)
             rows.append({"variant": v.name, "domain": v.domain, "kind": q.kind,
@@ -130,8 +155,15 @@ def reliability(rows: Sequence[dict[str, Any]], prefix: str, results: dict) -> N
 
 def run_paraphrase(results: dict, *, quick: bool = False,
                    splits: Sequence[str] = ("fit", "report", "holdout", "blind",
-                                            "blind2", "blind3")) -> None:
+                                            "blind2", "blind3"),
+                   words_llm: str | None = None) -> None:
     from benchmarks import paraphrase_graphs as pg
+
+    llm = None
+    if words_llm:
+        from byokg.models.llm import create_llm
+
+        llm = create_llm(words_llm)
 
     per_kind = 8 if quick else 16
     for kind in INSTALLS:
@@ -139,8 +171,8 @@ def run_paraphrase(results: dict, *, quick: bool = False,
             if not ok:
                 continue
             for split in splits:
-                rows = ask_variants(pg.variants(split, per_kind=per_kind))
-                prefix = f"paraphrase_{split}_{kind}"
+                rows = ask_variants(pg.variants(split, per_kind=per_kind), llm)
+                prefix = f"paraphrase_{split}_{kind}" + ("_words" if llm is not None else "")
                 results[f"{prefix}_questions"] = len(rows)
                 results[f"{prefix}_hit1"] = round(sum(r["ok"] for r in rows) / len(rows), 3)
                 by: dict[str, list[bool]] = defaultdict(list)  # per kind and per domain
@@ -177,18 +209,31 @@ def _evaluate(store, questions, config=None) -> dict[str, float]:
     return out
 
 
-def run_film(results: dict, *, quick: bool = False) -> None:
-    """The film graph of our own naming, ``n`` questions per hop count, per install."""
+def run_film(results: dict, *, quick: bool = False, words_llm: str | None = None) -> None:
+    """The film graph of our own naming, ``n`` questions per hop count, per install (with
+    ``words_llm``: its words compiled by that LLM first, metrics ``film_{install}_words_*``)."""
     from byokg.backends.memory import MemoryGraph
 
     g = rg.filmkb(int(FILMKB_TRIPLES / rg.FILMKB_TRIPLES_PER_FILM), questions=30 if quick else 100)
     store = MemoryGraph.from_triplets(g.triples, uri="memory:filmkb")
     results["film_triples"] = len(g.triples)
+    tag = ""
+    if words_llm:
+        from byokg.graph.profile import profile_graph
+        from byokg.models.llm import create_llm
+
+        # the generator's triples come in a per-process order (a set's), and the compilation
+        # prompt shows each relation's first edge: sorted, the prompt is the recorded one
+        store = MemoryGraph.from_triplets(sorted(g.triples), uri="memory:filmkb")
+        # cached in a folder of its own: the compiled words must not reach later runs
+        # without --words-llm through the profile cache of this graph's URI
+        profile_graph(store, llm=create_llm(words_llm), cache_dir=tempfile.mkdtemp())
+        tag = "_words"
     for kind in INSTALLS:
         with install(kind) as ok:
             if ok:
                 for k, v in _evaluate(store, g.questions).items():
-                    results[f"film_{kind}_{k}"] = v
+                    results[f"film_{kind}{tag}_{k}"] = v
 
 
 def _cinema(triples: int, questions: int):
@@ -294,12 +339,15 @@ SECTIONS = ("paraphrase", "film", "cinema", "synthetic", "prize", "freebase")
 def run(scale: int, results: dict, *, quick: bool = False,
         only: Sequence[str] = SECTIONS,
         splits: Sequence[str] = ("fit", "report", "holdout", "blind", "blind2",
-                                 "blind3")) -> None:
+                                 "blind3"),
+        words_llm: str | None = None) -> None:
     for name in only:
         if name in ("cinema", "synthetic"):
             globals()[f"run_{name}"](results, scale, quick=quick)
         elif name == "paraphrase":
-            run_paraphrase(results, quick=quick, splits=splits)
+            run_paraphrase(results, quick=quick, splits=splits, words_llm=words_llm)
+        elif name == "film":
+            run_film(results, quick=quick, words_llm=words_llm)
         else:
             globals()[f"run_{name}"](results, quick=quick)
 
@@ -331,13 +379,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--scale", type=int, default=BASE, help="triplets of the scaled graphs")
     ap.add_argument("--quick", action="store_true", help="fewer questions per section")
     ap.add_argument("--json", metavar="OUT", help="also write the metrics as JSON")
+    ap.add_argument("--words-llm", metavar="SPEC", default=None,
+                    help="paraphrase and film graphs: compile each graph's words with this LLM "
+                    "first (byokg profile --compile-words), then answer offline; metrics "
+                    "named paraphrase_{split}_{install}_words_*, film_{install}_words_*. The recorded compilation: "
+                    f"replay:{WORDS_CASSETTE}")
     args = ap.parse_args(argv)
     only = _names(args.only, SECTIONS, "--only")
     splits = _names(args.splits, ("fit", "report", "holdout", "blind", "blind2", "blind3"),
                     "--splits")
     INSTALLS = tuple(_names(args.installs, ("core", "minilm"), "--installs"))
     res: dict = {}
-    run(args.scale, res, quick=args.quick, only=only, splits=splits)
+    run(args.scale, res, quick=args.quick, only=only, splits=splits, words_llm=args.words_llm)
     for key, val in res.items():
         print(f"{key:<40} {val}")
     if args.json:

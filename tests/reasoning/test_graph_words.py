@@ -1,0 +1,132 @@
+"""The words an LLM compiled for a graph (``byokg profile --compile-words``) as the offline
+reasoner reads them: phrases that say no relation in particular are not read, a noun naming a
+hop's ends is not read as the relation of that name, and the benchmark's recorded compilation
+(``benchmarks/cassettes/graph_words.jsonl``, a blind LLM's replies) still answers every
+paraphrase graph's prompt."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks import paraphrase_graphs as pg
+from benchmarks.bench_reasoning import WORDS_CASSETTE
+from byokg.graph.open import open_graph
+from byokg.graph.profile import compile_items
+from byokg.graph.profile import profile_graph
+from byokg.graph.vocabulary import Compilation
+from byokg.graph.vocabulary import compile_prompt
+from byokg.graph.vocabulary import parse_compiled
+from byokg.graph.vocabulary import with_llm_phrases
+from byokg.models.base import prompt_checksum
+from byokg.pipeline.engine import Engine
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGS = ("haskell", "rust", "fortran", "lua")
+PEOPLE = ("ada_ito", "ben_roe", "cy_vale", "di_moss", "ed_lark", "flo_hart")
+
+
+def _oss() -> list[tuple[str, str, str]]:
+    out = []
+    for i in range(24):
+        p = f"proj{i:02d}ly"
+        out += [(p, "language", LANGS[i % 4]), (p, "maintainer", PEOPLE[i % 6]),
+                (p, "license", ("mit", "gpl", "apache")[i % 3])]
+    return out
+
+
+def _write(tmp_path: Path, triples) -> Path:
+    graph = tmp_path / "oss.jsonl"
+    graph.write_text("".join(json.dumps({"head": h, "relation": r, "tail": t}) + "\n"
+                             for h, r, t in triples), encoding="utf-8")
+    return graph
+
+
+@pytest.mark.parametrize("install", ["core", "minilm"])
+def test_a_noun_naming_the_ends_is_not_the_relations_phrases(tmp_path, monkeypatch, install):
+    """``maintainer`` walked forwards reaches maintainers: the relation's phrases the other
+    way ("projects maintained") do not make its tails projects ("which *project* …" was
+    answered with the maintainers of the Haskell projects, core install)."""
+    import byokg.models.embedders as emb
+
+    if install == "core":
+        monkeypatch.setattr(emb, "minilm_available", lambda: False)
+    elif not emb.minilm_available():
+        pytest.skip("MiniLM's weights are not installed")
+    lex = tmp_path / "words.toml"
+    lex.write_text('[relations.maintainer]\nforward = ["maintained by", "lead developer"]\n'
+                   'backward = ["projects maintained", "maintains", "projects led"]\n',
+                   encoding="utf-8")
+    with open_graph(f"memory:{_write(tmp_path, _oss())}?lexicon={lex}") as store:
+        got = Engine(store).ask("Which project is implemented in haskell?")
+    gold = {h for h, r, t in _oss() if r == "language" and t == "haskell"}
+    assert got.answers and set(got.answers) <= gold, got.answers
+
+
+def test_llm_phrases_written_for_many_relations_are_not_read(tmp_path):
+    """"projects" for three relations names the graph's topic, not one of them."""
+    with open_graph(f"memory:{_write(tmp_path, _oss())}") as store:
+        vocab = profile_graph(store, cache_dir=tmp_path / "cache").vocabulary
+    words = with_llm_phrases(vocab, {
+        "language": (("written in", "in", "projects"), ("used by",)),
+        "maintainer": (("maintained by", "projects"), ("maintains",)),
+        "license": (("licensed under", "is a"), ("projects", "license of")),
+    }, {}, Compilation(model="test"))
+    assert words.other_texts("language") == ("written in", "in", "used by")
+    assert words.other_texts("maintainer") == ("maintained by", "maintains")
+    assert words.other_texts("license") == ("licensed under", "is a", "license of")
+    # the profile still shows every phrase the LLM wrote
+    assert "projects" in {p.text for p in words.phrases("license", True)}
+
+
+def test_the_recorded_compilation_answers_every_paraphrase_graph(tmp_path):
+    """``bench_reasoning --words-llm replay:benchmarks/cassettes/graph_words.jsonl`` replays a
+    blind LLM's phrases: every split's graphs must still ask the recorded prompts (a changed
+    generator or prompt template needs the cassette recorded again, see docs/engine.md)."""
+    rows = [json.loads(x) for x in (ROOT / WORDS_CASSETTE).read_text().splitlines() if x]
+    replies = {r["checksum"]: r["response"] for r in rows}
+    variants = pg.variants(per_kind=0)
+    assert {v.domain for v in variants} == set(pg.DOMAINS)
+    for v in variants:
+        items = compile_items(profile_graph(v.store(), cache_dir=tmp_path))
+        prompt = compile_prompt(items)
+        reply = replies.get(prompt_checksum(prompt))
+        assert reply is not None, f"{v.name}: its prompt is not in {WORDS_CASSETTE}"
+        warnings: list[str] = []
+        rels, _labels = parse_compiled(reply, items, warnings)
+        assert not warnings, (v.name, warnings)
+        assert set(rels) == {it.name for it in items if it.kind == "relation"}, v.name
+
+
+@pytest.mark.parametrize("install", ["core", "minilm"])
+def test_the_nouns_written_for_a_label_name_the_asked_for_type(tmp_path, monkeypatch, install):
+    """The owner's (or an LLM's) nouns for a label are what a type word is matched with when
+    no label's own name says it: "which *exhibits*" asks for the Items a curator handles, not
+    the Rooms, over one relation of both."""
+    import byokg.models.embedders as emb
+
+    if install == "core":
+        monkeypatch.setattr(emb, "minilm_available", lambda: False)
+    elif not emb.minilm_available():
+        pytest.skip("MiniLM's weights are not installed")
+    rows: list[dict] = []
+    for i, name in enumerate(("Vera Lind", "Omar Cast", "Ines Moro")):
+        rows.append({"id": f"p{i}", "labels": ["Curator"], "properties": {"name": name}})
+        for j in range(3):
+            rows.append({"id": f"i{i}{j}", "labels": ["Item"],
+                         "properties": {"name": f"Amphora {i}{j}"}})
+            rows.append({"head": f"p{i}", "relation": "handles", "tail": f"i{i}{j}"})
+        rows.append({"id": f"r{i}", "labels": ["Room"], "properties": {"name": f"Hall {i}"}})
+        rows.append({"head": f"p{i}", "relation": "handles", "tail": f"r{i}"})
+    graph = tmp_path / "museum.jsonl"
+    graph.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    question = "Which exhibits does Vera Lind handle?"
+    with open_graph(f"memory:{graph}") as store:
+        plain = Engine(store).ask(question).answers
+    lex = tmp_path / "words.toml"
+    lex.write_text('[labels]\nItem = ["exhibit", "artefact"]\n', encoding="utf-8")
+    with open_graph(f"memory:{graph}?lexicon={lex}") as store:
+        got = Engine(store).ask(question).answers
+    assert sorted(got) == ["Amphora 00", "Amphora 01", "Amphora 02"], (got, plain)
