@@ -751,6 +751,9 @@ class ChainScorer:
         its mention outwards (:meth:`~byokg.models.similarity.Similarity.reading_scores`: "in
         which country was X born" against "X born in located in"), and the best read leads by
         ``reading_lead``. ``chains`` must be sorted best first; True when the lead changed.
+        Not when a contender's relation has phrases from the owner's lexicon or an LLM (the
+        readings are the names'; issue 24l: with an LLM's compiled words the rerank lost on
+        every development split).
         A static model reads a sentence as its words, which the unit scorer has already
         weighed: nothing changes with it."""
         w = self.w
@@ -762,6 +765,11 @@ class ChainScorer:
                 if c.ends and len(c.hops) == len(top.hops)
                 and c.score >= top.score - w.reading_band]
         if len(near) < 2:
+            return False
+        voc = self.similarity.vocabulary
+        if voc is not None and any(voc.other_texts(r) for c in near for r, _ in c.hops):
+            # a chain is read from its relations' names; the units read the phrases the
+            # owner's lexicon or an LLM wrote for them too, which know the graph better
             return False
         read = self.similarity.reading_scores([c.hops for c in near], self.mask_spans)
         for c, r in zip(near, read, strict=True):

@@ -138,6 +138,20 @@ def test_a_contextual_model_breaks_near_ties_by_reading_the_chain():
     # one-hop ties: left to the units
     scorer, chains = _tied("minilm", q, [works[:1], born[:1]], [0.5, 0.5 - band / 2])
     assert not scorer.rerank(chains)
+    # relations with phrases from an LLM (or the owner's lexicon): the units read those,
+    # the readings only the names, so the units' order stands
+    from byokg.graph.vocabulary import Compilation
+    from byokg.graph.vocabulary import Vocabulary
+    from byokg.graph.vocabulary import relation_words
+    from byokg.graph.vocabulary import with_llm_phrases
+
+    names = ["place_of_birth", "employer", "spouse", "located_in"]
+    vocab = with_llm_phrases(Vocabulary(relations=tuple(relation_words(r) for r in names)),
+                             {"employer": (("works for",), ("employs",))}, {},
+                             Compilation(model="test"))
+    scorer, chains = _tied("minilm", q, [works, born], [0.5, 0.5 - band / 2])
+    scorer.similarity.use_vocabulary(vocab)
+    assert not scorer.rerank(chains) and [c.score for c in chains] == [0.5, 0.5 - band / 2]
     # the static model: no rerank
     scorer, chains = _tied("static", q, [works, born], [0.5, 0.5 - band / 2])
     assert not scorer.similarity.contextual
