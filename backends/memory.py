@@ -317,7 +317,7 @@ class MemoryGraph(BaseGraphStore):
         if self._shown is None:
             rules = self.display_rules()
             plain = {DisplayRule()}
-            if not any("name" in dict(p) for p in self._node_props.values()):
+            if not any("name" in p for p in self._node_props.values()):
                 # naming by "name" is the nodes' own names, unless node records keep a
                 # ``name`` among their properties ({"properties": {"name": …}})
                 plain.add(DisplayRule(parts=("name",)))
