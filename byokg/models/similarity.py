@@ -215,7 +215,8 @@ class Similarity:
         self._unit: dict[tuple[str, str, int], float] = {}
         self._stats: dict[tuple[str, int], tuple[float, float]] = {}
         self._sides: dict[tuple[str, str], tuple[float, float]] = {}
-        self._texts: dict[str, tuple[str, ...]] = {}  # relation -> the texts it is read as
+        # (relation, own texts only) -> the texts it is read as
+        self._texts: dict[tuple[str, bool], tuple[str, ...]] = {}
         self._gathers: dict[int, tuple[list[str], Any]] = {}  # names -> texts, index
         self._cosines: dict[tuple[tuple[str, ...], int], Any] = {}  # (words, names) -> cosines
 
@@ -389,7 +390,7 @@ class Similarity:
         model (:func:`relation_gloss`), and (unless ``own_texts``) the phrases the graph's
         vocabulary holds for the relation from other sources than its name (the owner's
         lexicon, an LLM), both ways."""
-        key = f"\0{name}" if own_texts else name
+        key = (name, own_texts)
         got = self._texts.get(key)
         if got is not None:
             return got
