@@ -106,26 +106,33 @@ def first_id(answer: Any) -> str | None:
 # --------------------------------------------------------------------------- paraphrase
 
 
+def compile_words(store: Any, llm: Any, name: str) -> None:
+    """Have ``llm`` compile the words of ``store``'s graph (``byokg profile
+    --compile-words``: one call per ≤ 50 relations), kept on the store for the questions that
+    follow; its warnings printed, none compiled an error. The profile is cached in a folder of
+    its own: compiled words must not reach later runs without ``--words-llm`` through the
+    profile cache of the graph's URI."""
+    from byokg.graph.profile import profile_graph
+
+    got = profile_graph(store, llm=llm, cache_dir=tempfile.mkdtemp()).vocabulary.compiled
+    if got is None or not got.relations:
+        raise SystemExit(f"compiling the words of {name}: no relation compiled ({got})")
+    for w in got.warnings:
+        print(f"# {name}: {w}")
+
+
 def ask_variants(variants: Sequence[Any], words_llm: Any = None) -> list[dict[str, Any]]:
     """Every question of the variants: its kind, whether the first answer is gold, the
-    answer's confidence. With ``words_llm`` each graph's words are compiled by that LLM first
-    (``byokg profile --compile-words``: one call per graph); the questions are still answered
-    offline."""
+    answer's confidence. With ``words_llm`` (an LLM) each graph's words are compiled first
+    (:func:`compile_words`); the questions are still answered offline."""
     from byokg.config import RunConfig
-    from byokg.graph.profile import profile_graph
     from byokg.pipeline.engine import Engine
 
     rows = []
     for v in variants:
         store = v.store()
         if words_llm is not None:
-            prof = profile_graph(store, llm=words_llm, cache_dir=tempfile.mkdtemp())
-            got = prof.vocabulary.compiled
-            if got is None or not got.relations:
-                raise SystemExit(f"compiling the words of {v.name}: no relation compiled "
-                                 f"({got})")
-            for w in got.warnings:
-                print(f"# {v.name}: {w}")
+            compile_words(store, words_llm, v.name)
         eng = Engine(store, RunConfig())
         for q in v.questions:
             a = eng.ask(q.text)
@@ -156,14 +163,10 @@ def reliability(rows: Sequence[dict[str, Any]], prefix: str, results: dict) -> N
 def run_paraphrase(results: dict, *, quick: bool = False,
                    splits: Sequence[str] = ("fit", "report", "holdout", "blind",
                                             "blind2", "blind3"),
-                   words_llm: str | None = None) -> None:
+                   words_llm: Any = None) -> None:
+    """The paraphrase splits per install; with ``words_llm`` (an LLM) each graph's words
+    compiled first, metrics ``paraphrase_{split}_{install}_words_*``."""
     from benchmarks import paraphrase_graphs as pg
-
-    llm = None
-    if words_llm:
-        from byokg.models.llm import create_llm
-
-        llm = create_llm(words_llm)
 
     per_kind = 8 if quick else 16
     for kind in INSTALLS:
@@ -171,8 +174,9 @@ def run_paraphrase(results: dict, *, quick: bool = False,
             if not ok:
                 continue
             for split in splits:
-                rows = ask_variants(pg.variants(split, per_kind=per_kind), llm)
-                prefix = f"paraphrase_{split}_{kind}" + ("_words" if llm is not None else "")
+                rows = ask_variants(pg.variants(split, per_kind=per_kind), words_llm)
+                prefix = f"paraphrase_{split}_{kind}" + ("_words" if words_llm is not None
+                                                         else "")
                 results[f"{prefix}_questions"] = len(rows)
                 results[f"{prefix}_hit1"] = round(sum(r["ok"] for r in rows) / len(rows), 3)
                 by: dict[str, list[bool]] = defaultdict(list)  # per kind and per domain
@@ -209,25 +213,20 @@ def _evaluate(store, questions, config=None) -> dict[str, float]:
     return out
 
 
-def run_film(results: dict, *, quick: bool = False, words_llm: str | None = None) -> None:
+def run_film(results: dict, *, quick: bool = False, words_llm: Any = None) -> None:
     """The film graph of our own naming, ``n`` questions per hop count, per install (with
-    ``words_llm``: its words compiled by that LLM first, metrics ``film_{install}_words_*``)."""
+    ``words_llm``, an LLM: its words compiled first, metrics ``film_{install}_words_*``)."""
     from byokg.backends.memory import MemoryGraph
 
     g = rg.filmkb(int(FILMKB_TRIPLES / rg.FILMKB_TRIPLES_PER_FILM), questions=30 if quick else 100)
     store = MemoryGraph.from_triplets(g.triples, uri="memory:filmkb")
     results["film_triples"] = len(g.triples)
     tag = ""
-    if words_llm:
-        from byokg.graph.profile import profile_graph
-        from byokg.models.llm import create_llm
-
+    if words_llm is not None:
         # the generator's triples come in a per-process order (a set's), and the compilation
         # prompt shows each relation's first edge: sorted, the prompt is the recorded one
         store = MemoryGraph.from_triplets(sorted(g.triples), uri="memory:filmkb")
-        # cached in a folder of its own: the compiled words must not reach later runs
-        # without --words-llm through the profile cache of this graph's URI
-        profile_graph(store, llm=create_llm(words_llm), cache_dir=tempfile.mkdtemp())
+        compile_words(store, words_llm, "filmkb")
         tag = "_words"
     for kind in INSTALLS:
         with install(kind) as ok:
@@ -341,13 +340,20 @@ def run(scale: int, results: dict, *, quick: bool = False,
         splits: Sequence[str] = ("fit", "report", "holdout", "blind", "blind2",
                                  "blind3"),
         words_llm: str | None = None) -> None:
+    """The sections ``only``; ``words_llm``: an LLM spec whose compiled words the paraphrase
+    and film sections use (one LLM for both)."""
+    llm = None
+    if words_llm:
+        from byokg.models.llm import create_llm
+
+        llm = create_llm(words_llm)
     for name in only:
         if name in ("cinema", "synthetic"):
             globals()[f"run_{name}"](results, scale, quick=quick)
         elif name == "paraphrase":
-            run_paraphrase(results, quick=quick, splits=splits, words_llm=words_llm)
+            run_paraphrase(results, quick=quick, splits=splits, words_llm=llm)
         elif name == "film":
-            run_film(results, quick=quick, words_llm=words_llm)
+            run_film(results, quick=quick, words_llm=llm)
         else:
             globals()[f"run_{name}"](results, quick=quick)
 
