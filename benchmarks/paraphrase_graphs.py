@@ -2,16 +2,16 @@
 development and report sets (nothing here is shipped or read by byokg itself).
 
 Each *domain* (music, academia, sports, workplace, family, business, publishing, medicine,
-aviation, dining, art, opensource, farming, courts) is a small world of typed entities and
-relations, written by us: every relation has a noun-style name (``place_of_birth``), a
-verb-style name (``BORN_IN``) and a camelCase name, and *several phrasings* — noun phrases for
-the tail given the head ("the birthplace of {x}", "the town {x} was born in"), questions asking
-for it ("where was {x} born?", "what is {x} 's hometown?"), and relative clauses for the head
-given the tail ("was born in {x}"), some of them indirect ("{x} 's other half", "what killed
-{x}"). A domain is rendered as a *variant*: a relation naming style (snake_case, camelCase,
-dotted ``domain.type.property``, UPPER_CASE verbs), typed (node labels) or plain triples, and
-entity names written as names ("Ada Brandt") or as lower-case ids with underscores and a spaced
-possessive ("ada_brandt 's other half ?").
+aviation, dining, art, opensource, farming, courts, railways, mountaineering) is a small world
+of typed entities and relations, written by us: every relation has a noun-style name
+(``place_of_birth``), a verb-style name (``BORN_IN``) and a camelCase name, and *several
+phrasings* — noun phrases for the tail given the head ("the birthplace of {x}", "the town {x}
+was born in"), questions asking for it ("where was {x} born?", "what is {x} 's hometown?"), and
+relative clauses for the head given the tail ("was born in {x}"), some of them indirect
+("{x} 's other half", "what killed {x}"). A domain is rendered as a *variant*: a relation
+naming style (snake_case, camelCase, dotted ``domain.type.property``, UPPER_CASE verbs),
+typed (node labels) or plain triples, and entity names written as names ("Ada Brandt") or as
+lower-case ids with underscores and a spaced possessive ("ada_brandt 's other half ?").
 
 Questions are composed from the phrasings: 1-hop (asking forwards and backwards), 2- and 3-hop
 (noun phrases nested: "what is the job of ada_brandt 's son ?") and conjunctions ("which
@@ -30,8 +30,10 @@ wording of its own: it measures wording byokg has not met, and is measured only 
 way by another such helper, with names and wording of its own; it is kept unmeasured until the
 end of the session that asked for it, and then measured only in aggregate. The **blind3** split
 (farming, courts) was written the same way by a third such helper, in two worlds no other split
-touches, and is measured only in aggregate. The six splits share no relation name and no
-phrasing. Deterministic for a seed.
+touches, and is measured only in aggregate. The **blind4** split (railways, mountaineering) was
+written the same way by a fourth such helper, who never read the reasoning code, in two worlds
+no other split touches, and is measured only in aggregate. The seven splits share no relation
+name and no phrasing. Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -103,7 +105,7 @@ class Variant(rg.Generated):
     """One domain rendered in one style (a generated graph with its questions)."""
 
     domain: str
-    split: str  # "fit" | "report" | "holdout" | "blind" | "blind2" | "blind3"
+    split: str  # "fit" | "report" | "holdout" | "blind" | "blind2" | "blind3" | "blind4"
     style: str
     typed: bool
     underscored: bool
@@ -183,6 +185,9 @@ FIXED = {
     "breed": "Jersey Hereford Merino Berkshire Angus Holstein Tamworth Wensleydale".split(),
     "soil": "clay loam silt chalk peat sand gravel marl".split(),
     "verdict": "acquittal conviction dismissal settlement mistrial remand".split(),
+    "traction": "steam diesel electric hydrogen battery bimode".split(),
+    "discipline": "bouldering ice-climbing alpinism ski-touring big-wall free-soloing trad "
+                  "aid-climbing".split(),
     "lawarea": "tort probate antitrust copyright immigration insolvency admiralty "
                "tax".split(),
 }
@@ -268,6 +273,29 @@ def _pool(kind: str, rng: random.Random, n: int) -> list[str]:
             name = f"{_coined(rng, 2)} {rng.choice(['Crown Court', 'High Court', 'District Court', 'Court of Appeal', 'Magistrates Court'])}"
         elif kind == "lawfirm":
             name = f"{rng.choice(_LAST)} & {rng.choice(_LAST)} {rng.choice(['LLP', 'Chambers', 'Legal'])}"
+        elif kind == "train":
+            name = f"{_coined(rng, 2)} {rng.choice(['Express', 'Flyer', 'Sleeper', 'Mail', 'Limited', 'Pullman', 'Sprinter'])}"
+        elif kind == "station":
+            name = f"{_coined(rng, 2)} {rng.choice(['Central', 'Junction', 'Parkway', 'Halt', 'Road', 'Street'])}"
+        elif kind == "railline":
+            name = f"{_coined(rng, 2)} {rng.choice(['Line', 'Branch', 'Valley Line', 'Loop', 'Main Line'])}"
+        elif kind == "railco":
+            name = f"{_coined(rng, 2)} {rng.choice(['Rail', 'Railways', 'Trains', 'Railway Company'])}"
+        elif kind == "province":
+            name = f"{_coined(rng, 2)} {rng.choice(['Province', 'Region', 'Coast', 'Uplands'])}"
+        elif kind == "expedition":
+            name = f"{_coined(rng, 2)} {rng.choice(['Expedition', 'Winter Expedition', 'Traverse', 'Ascent'])} {rng.randint(1950, 2020)}"
+        elif kind == "peak":
+            if rng.random() < 0.5:
+                name = f"{rng.choice(['Mount', 'Piz', 'Pic', 'Monte'])} {_coined(rng, 2)}"
+            else:
+                name = f"{_coined(rng, 2)} {rng.choice(['Peak', 'Spire', 'Horn', 'Dome'])}"
+        elif kind == "range":
+            name = f"{_coined(rng, 2)} {rng.choice(['Range', 'Massif', 'Mountains', 'Highlands'])}"
+        elif kind == "alpineclub":
+            name = f"{_coined(rng, 2)} {rng.choice(['Alpine Club', 'Mountaineering Club', 'Climbing Society', 'Fell Club'])}"
+        elif kind == "outfitter":
+            name = f"{_coined(rng, 2)} {rng.choice(['Outdoor', 'Mountain Gear', 'Alpinwear', 'Summit Kit'])}"
         elif kind == "company":
             name = f"{_coined(rng, 2)} {rng.choice(['Industries', 'Holdings', 'Group', 'Works', 'Labs'])}"
         else:
@@ -1083,14 +1111,208 @@ COURTS = Domain("courts", "law", {
         "who learned the ropes in {x} 's chambers?"], skew=0.3),
 ))
 
+# the blind4 split: written like the blind, blind2 and blind3 splits, by a fourth helper who
+# never read byokg's reasoning code, with relation names and wording of its own (two worlds no
+# other split touches: the railways and mountaineering); measured only in aggregate
+RAILWAYS = Domain("railways", "rail", {
+    "Driver": ("person", 140), "Train": ("train", 55), "Station": ("station", 40),
+    "Line": ("railline", 12), "Operator": ("railco", 7), "Town": ("city", 26),
+    "Province": ("province", 6), "Traction": ("traction", 6)}, {
+    "Driver": "driver", "Train": "train", "Station": "station", "Line": "railway line",
+    "Operator": "train operator", "Town": "town", "Province": "province",
+    "Traction": "traction"}, (
+    _r("rostered", "Driver", "Train", "rostered_service", "ASSIGNED_TO", "assignedTrain",
+       ["the train {x} drives", "{x} 's train", "the service {x} is rostered on",
+        "the train {x} sits up front in"],
+       ["which train does {x} drive?", "what service is {x} rostered on?",
+        "what train is {x} at the controls of?", "which train has {x} in the cab?",
+        "{x} is the driver of which train?"],
+       ["drives {x}", "is rostered on {x}", "takes the controls of {x}"],
+       ["the drivers of {x}", "the crew in the cab of {x}", "{x} 's drivers"],
+       ["who drives {x}?", "who is at the controls of {x}?", "who sits in the cab of {x}?",
+        "which drivers are rostered on {x}?"], skew=0.2),
+    _r("origin", "Train", "Station", "origin_station", "DEPARTS_FROM", "startsFrom",
+       ["the starting station of {x}", "the station {x} departs from", "{x} 's origin",
+        "the place {x} sets out from"],
+       ["where does {x} start?", "which station does {x} depart from?",
+        "where does {x} set off from?", "where do passengers board {x} at the start of its run?",
+        "what is the first stop of {x}?"],
+       ["departs from {x}", "sets off from {x}", "starts its run at {x}"],
+       ["the trains leaving {x}", "the departures from {x}", "the services that start at {x}"],
+       ["which trains start at {x}?", "what departs from {x}?",
+        "which services begin their run at {x}?"], skew=0.3),
+    _r("terminus", "Train", "Station", "terminus", "HAS_TERMINUS", "endStation",
+       ["the terminus of {x}", "the station where {x} terminates", "the last stop of {x}",
+        "the end of the line for {x}"],
+       ["where does {x} terminate?", "what is the final stop of {x}?", "how far does {x} go?",
+        "where does {x} end up?", "which station is {x} bound for?"],
+       ["terminates at {x}", "runs through to {x}", "is bound for {x}"],
+       ["the trains terminating at {x}", "the services that end at {x}",
+        "the arrivals that go no further than {x}"],
+       ["which trains terminate at {x}?", "what ends its run at {x}?",
+        "which services go no further than {x}?"], skew=0.3),
+    _r("on_line", "Station", "Line", "railway_line", "ON_LINE", "servedByLine",
+       ["the line {x} is on", "the route through {x}", "{x} 's line",
+        "the line that calls at {x}"],
+       ["which line is {x} on?", "what line serves {x}?", "what route runs through {x}?",
+        "which line do I take to get to {x}?"],
+       ["is a stop on {x}", "lies on {x}", "is served by {x}"],
+       ["the stations on {x}", "the stops along {x}", "{x} 's stations",
+        "the places {x} calls at"],
+       ["which stations are on {x}?", "where does {x} stop?",
+        "what stops are there along {x}?", "where does {x} call?"], fanout=(1, 2), skew=0.3),
+    _r("operator", "Line", "Operator", "franchisee", "OPERATED_BY", "lineOperator",
+       ["the operator of {x}", "the company running trains on {x}",
+        "the franchise holder for {x}", "whoever holds the franchise on {x}"],
+       ["who operates {x}?", "which company runs the trains on {x}?",
+        "who holds the franchise for {x}?", "whose trains run on {x}?"],
+       ["is operated by {x}", "is franchised to {x}"],
+       ["the lines {x} operates", "{x} 's network", "the routes franchised to {x}"],
+       ["which lines does {x} operate?", "what routes has {x} got the franchise for?",
+        "where do {x} 's trains run?"], skew=0.3),
+    _r("station_town", "Station", "Town", "serves_town", "STATION_FOR", "stationLocality",
+       ["the town {x} serves", "the town {x} is the station for", "the town around {x}"],
+       ["what town does {x} serve?", "which town is {x} the station for?",
+        "what town am I in if I get off at {x}?", "in which town would I find {x}?"],
+       ["serves the town of {x}", "is the station for {x}", "is the railway station of {x}"],
+       ["the railway stations in {x}", "{x} 's railway stations", "the stations serving {x}"],
+       ["which stations serve {x}?", "where can I catch a train in {x}?",
+        "what stations does {x} have?"], skew=0.3),
+    _r("province", "Town", "Province", "administrative_region", "IN_PROVINCE", "provinceOf",
+       ["the province of {x}", "the region around {x}", "the province {x} is in"],
+       ["which province is {x} in?", "what region does {x} belong to?",
+        "{x} lies in which province?"],
+       ["is a town in {x}", "lies in the province of {x}"],
+       ["the towns of {x}", "the towns in {x}"],
+       ["which towns are in {x}?", "what towns does {x} have?"], skew=0.2),
+    _r("traction", "Train", "Traction", "motive_power", "HAULED_BY", "tractionType",
+       ["the traction of {x}", "what powers {x}", "the motive power of {x}"],
+       ["what powers {x}?", "what kind of traction does {x} use?", "what hauls {x}?",
+        "how is {x} powered?", "what does {x} run on?"],
+       ["runs on {x}", "is {x} hauled", "uses {x} traction"],
+       (), ["which trains run on {x}?", "what services use {x} power?"],
+       skew=0.5, chain=False),
+    _r("depot", "Driver", "Station", "home_depot", "BASED_AT_DEPOT", "depotStation",
+       ["the depot of {x}", "the station {x} signs on at", "{x} 's home depot",
+        "the shed {x} works out of"],
+       ["where does {x} sign on?", "which depot is {x} based at?",
+        "where does {x} book on for a shift?", "what station does {x} work out of?"],
+       ["signs on at {x}", "is based at the depot in {x}", "books on at {x}"],
+       ["the drivers based at {x}", "the crews who sign on at {x}", "the depot staff at {x}"],
+       ["which drivers sign on at {x}?", "who works out of {x}?", "who books on at {x}?"],
+       skew=0.3),
+    _r("instructor", "Driver", "Driver", "driving_instructor", "TRAINEE_OF", "instructedBy",
+       ["the driver {x} learned under", "the driver who taught {x}", "{x} 's instructor",
+        "the old hand who showed {x} the road"],
+       ["who trained {x} as a driver?", "who taught {x} to drive?", "who showed {x} the road?",
+        "who was {x} 's driving instructor?", "under whom did {x} qualify?"],
+       ["was trained by {x}", "learned the road from {x}", "qualified under {x}"],
+       ["the trainee drivers of {x}", "the drivers {x} trained", "{x} 's pupils"],
+       ["who has {x} brought through training?", "which drivers learned the road from {x}?",
+        "who qualified under {x}?"], skew=0.3),
+))
+
+MOUNTAINEERING = Domain("mountaineering", "alpine", {
+    "Climber": ("person", 150), "Expedition": ("expedition", 60), "Peak": ("peak", 45),
+    "Range": ("range", 9), "Country": ("country", 5), "Club": ("alpineclub", 10),
+    "Outfitter": ("outfitter", 8), "Discipline": ("discipline", 8)}, {
+    "Climber": "climber", "Expedition": "expedition", "Peak": "peak",
+    "Range": "mountain range", "Country": "country", "Club": "climbing club",
+    "Outfitter": "outfitter", "Discipline": "discipline"}, (
+    _r("member", "Climber", "Expedition", "participated_in", "EXPEDITION_MEMBER", "joinedExpedition",
+       ["the expedition {x} joined", "{x} 's expedition", "the party {x} went up with",
+        "the trip {x} signed up for"],
+       ["which expedition did {x} join?", "what expedition was {x} part of?",
+        "which party did {x} climb with?", "what trip did {x} sign up for?",
+        "{x} went on which expedition?"],
+       ["joined {x}", "went on {x}", "was part of {x}"],
+       ["the climbers on {x}", "the roster of {x}", "{x} 's climbers",
+        "the people roped up together on {x}"],
+       ["who went on {x}?", "which climbers were on {x}?", "who signed up for {x}?",
+        "who was on the roster of {x}?"], fanout=(1, 2), skew=0.3),
+    _r("leader", "Expedition", "Climber", "expedition_leader", "UNDER_COMMAND_OF",
+       "expeditionLead",
+       ["the leader of {x}", "the climber in charge of {x}", "{x} 's leader",
+        "whoever called the shots on {x}"],
+       ["who led the way on {x}?", "who was the boss on {x}?", "who called the shots on {x}?",
+        "who was the expedition leader on {x}?", "whose show was {x}?"],
+       ["was led by {x}", "was under the command of {x}"],
+       ["the expeditions {x} led", "the trips {x} was in charge of", "{x} 's command"],
+       ["which expeditions did {x} lead?", "what expeditions has {x} been in charge of?",
+        "what trips did {x} run?"], skew=0.3),
+    _r("objective", "Expedition", "Peak", "objective", "TARGETED", "targetSummit",
+       ["the peak {x} attempted", "the objective of {x}", "the mountain {x} set out to climb",
+        "{x} 's goal"],
+       ["which peak did {x} attempt?", "what mountain was {x} trying to climb?",
+        "what was {x} 's objective?", "what summit was {x} after?", "where was {x} headed?"],
+       ["attempted {x}", "set out to climb {x}", "went for the summit of {x}"],
+       ["the expeditions to {x}", "the attempts on {x}", "the parties that tried {x}"],
+       ["which expeditions went for {x}?", "what expeditions have tried {x}?",
+        "who has made an attempt on {x}?"], skew=0.4),
+    _r("range", "Peak", "Range", "mountain_range", "PART_OF_RANGE", "parentRange",
+       ["the range of {x}", "the massif {x} belongs to", "the mountains {x} is part of"],
+       ["which range is {x} in?", "what massif does {x} rise from?",
+        "which mountain range does {x} belong to?", "where does {x} rise?"],
+       ["rises in {x}", "is a summit of {x}", "is one of the peaks of {x}"],
+       ["the peaks of {x}", "the summits in {x}", "{x} 's summits"],
+       ["which peaks are in {x}?", "what summits does {x} have?", "what can I climb in {x}?"],
+       skew=0.2),
+    _r("range_country", "Range", "Country", "located_in_country", "SPANS", "rangeCountry",
+       ["the nation {x} stands in", "the country {x} runs through", "the land that holds {x}"],
+       ["in which country does {x} stretch?", "what country is home to {x}?",
+        "where in the world is {x}?", "which country do you travel to for {x}?"],
+       ["spans {x}", "stretches across {x}"],
+       ["the ranges of {x}", "the mountains of {x}"],
+       ["which ranges are in {x}?", "what mountains does {x} have?"], skew=0.2),
+    _r("club", "Climber", "Club", "club_affiliation", "MEMBER_OF_CLUB", "climbingClub",
+       ["the club of {x}", "{x} 's club", "the climbing club {x} is in"],
+       ["which club is {x} in?", "what club does {x} belong to?",
+        "where does {x} pay club dues?", "which climbing club has {x} on its books?"],
+       ["pays dues to {x}", "is on the books of {x}", "holds a card from {x}"],
+       ["the climbers in {x}", "{x} 's membership", "the card-carrying members of {x}"],
+       ["who is in {x}?", "which climbers belong to {x}?", "who pays dues to {x}?"],
+       skew=0.3),
+    _r("club_country", "Club", "Country", "home_nation", "CLUB_BASED_IN", "clubCountry",
+       ["the home nation of {x}", "the country {x} was founded in"],
+       ["in which country was {x} founded?", "what nation does {x} call home?"],
+       ["was set up in {x}", "is a club from {x}"],
+       ["the clubs of {x}", "the climbing clubs in {x}"],
+       ["which clubs are in {x}?", "what climbing clubs does {x} have?"], skew=0.2),
+    _r("mentor", "Climber", "Climber", "climbing_mentor", "SCHOOLED_BY", "firstTeacher",
+       ["the climber who taught {x}", "{x} 's teacher on the rock",
+        "the one who first took {x} up a mountain"],
+       ["who taught {x} to climb?", "who took {x} under their wing?",
+        "who introduced {x} to the mountains?", "who was {x} 's climbing mentor?"],
+       ["was taught to climb by {x}", "was schooled on the crags by {x}"],
+       ["the disciples of {x}", "the climbers {x} schooled", "{x} 's young charges"],
+       ["who did {x} teach to climb?", "whom did {x} take under their wing?",
+        "who learned to climb from {x}?"], skew=0.3),
+    _r("discipline", "Climber", "Discipline", "climbing_style", "PRACTISES_DISCIPLINE",
+       "preferredDiscipline",
+       ["the discipline of {x}", "{x} 's kind of climbing", "the style {x} is known for"],
+       ["what kind of climbing does {x} do?", "what is {x} 's discipline?",
+        "what is {x} best at on the rock?", "what style of climbing is {x} known for?"],
+       ["excels at {x}", "is known for {x}", "goes in for {x}"],
+       (), ["who does {x}?", "which climbers excel at {x}?"], skew=0.4, chain=False),
+    _r("outfitter", "Expedition", "Outfitter", "outfitter", "SUPPLIED_BY", "gearSupplier",
+       ["the outfitter of {x}", "the brand that equipped {x}", "whoever kitted out {x}"],
+       ["who equipped {x}?", "which brand kitted out {x}?", "whose gear did {x} carry?",
+        "who supplied the tents for {x}?"],
+       ["was kitted out by {x}", "carried gear from {x}", "was equipped by {x}"],
+       ["the expeditions {x} equipped", "{x} 's sponsored trips"],
+       ["which expeditions did {x} kit out?", "what has {x} equipped?"], skew=0.4),
+))
+
 DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, WORKPLACE, FAMILY, BUSINESS,
                                PUBLISHING, MEDICINE, AVIATION, DINING, ART, OPENSOURCE,
-                               FARMING, COURTS)}
+                               FARMING, COURTS, RAILWAYS, MOUNTAINEERING)}
 FIT, REPORT = ("music", "academia", "sports", "workplace"), ("family", "business")
 HOLDOUT, BLIND = ("publishing", "medicine"), ("aviation", "dining")
 BLIND2, BLIND3 = ("art", "opensource"), ("farming", "courts")
+BLIND4 = ("railways", "mountaineering")
 SPLITS: dict[str, tuple[str, ...]] = {"fit": FIT, "report": REPORT, "holdout": HOLDOUT,
-                                      "blind": BLIND, "blind2": BLIND2, "blind3": BLIND3}
+                                      "blind": BLIND, "blind2": BLIND2, "blind3": BLIND3,
+                                      "blind4": BLIND4}
 # (domain, style, typed, underscored): each domain in two or three renderings
 VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("music", "snake", True, False), ("music", "upper", False, True),
@@ -1118,6 +1340,10 @@ VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("farming", "upper", True, True),
     ("courts", "dotted", True, False), ("courts", "upper", False, False),
     ("courts", "camel", False, True),
+    ("railways", "camel", False, True), ("railways", "dotted", True, False),
+    ("railways", "snake", True, True),
+    ("mountaineering", "upper", True, False), ("mountaineering", "snake", False, False),
+    ("mountaineering", "dotted", False, True),
 )
 
 
@@ -1322,7 +1548,7 @@ def variant(domain: str, style: str, typed: bool, underscored: bool, *, seed: in
 
 def variants(split: str | None = None, *, seed: int = 0, per_kind: int = 16) -> list[Variant]:
     """Every variant of a split (``fit`` / ``report`` / ``holdout`` / ``blind`` /
-    ``blind2`` / ``blind3``; None: all)."""
+    ``blind2`` / ``blind3`` / ``blind4``; None: all)."""
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     return [variant(d, s, t, u, seed=seed, per_kind=per_kind) for d, s, t, u in VARIANTS
