@@ -236,13 +236,22 @@ def _noun_head(toks: Sequence[str], at: int) -> str:
     return toks[at]
 
 
-def agrees(noun: str, word: str) -> bool:
+def following_word(toks: Sequence[str], k: int) -> str:
+    """The word after ``toks[k]`` as :func:`agrees` reads it: nothing when a past form comes
+    later ("which record *labels* in Paris *signed* X": the verb is that one)."""
+    if any(t in lx.PAST_FORMS or (len(t) > 4 and t.endswith("ed")) for t in toks[k + 1:]):
+        return ""
+    return toks[k + 1] if k + 1 < len(toks) else ""
+
+
+def agrees(noun: str, word: str, following: str = "") -> bool:
     """Whether ``word`` is the present tense of an English verb agreeing with the singular
     ``noun`` before it ("employee *enjoys*", "company *owns*"), not a noun of a compound
-    ("record *labels*")."""
-    if noun.endswith("s") or not word.endswith("s"):
+    ("record *labels*"). A preposition ``following`` it tells a verb the lexicon does not
+    list ("painting *dates* from", "player *hails* from")."""
+    if noun.endswith("s") or not word.endswith("s") or word.endswith("ss"):
         return False
-    return base_verb(word) in lx.RELATION_VERBS
+    return base_verb(word) in lx.RELATION_VERBS or following in lx.PREPOSITIONS
 
 
 def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
@@ -260,11 +269,11 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
             break
         if w in lx.WH_WORDS or (w == "many" and i and toks[i - 1] == lx.HOW):
             run = []  # "which instrument family": a compound right after the question word
-            for nxt in toks[i + 1 : i + 5]:
+            for k, nxt in enumerate(toks[i + 1 : i + 5], start=i + 1):
                 if nxt in STOPWORDS or nxt in lx.PAST_FORMS or (len(nxt) > 4
                                                                 and nxt.endswith("ed")):
                     break  # "which customers *ordered* X", "what *killed* X": a past verb
-                if run and agrees(run[-1], nxt):
+                if run and agrees(run[-1], nxt, following_word(toks, k)):
                     break  # "which employee *enjoys* chess": the verb of a singular noun
                 run.append(nxt)
             nxt1 = toks[i + 1] if i + 1 < len(toks) else ""

@@ -35,6 +35,7 @@ from byokg.language.analysis import same_word
 from byokg.language.literals import LiteralKind
 from byokg.language.literals import literal_kind
 from byokg.language.relwords import end_nouns
+from byokg.language.relwords import singular
 from byokg.language.text import STOPWORDS
 from byokg.language.text import stem
 from byokg.language.text import words
@@ -103,14 +104,30 @@ def labels_named(types: Sequence[str], labels: Sequence[str],
     """The labels a type word names by its letters: a label's head word (the last:
     FilmDirector is a director) or, when none, what the graph's relations call a label's
     nodes ("writers": the heads of ``wrote`` are Persons)."""
-    heads = {lab: stem(words(lab)[-1]) if words(lab) else "" for lab in labels}
+    heads = {lab: words(lab)[-1] if words(lab) else "" for lab in labels}
     fitting = tuple(lab for lab in labels
-                    if any(same_word(stem(w), heads[lab]) for w in types))
+                    if heads[lab] and any(names_label(w, heads[lab]) for w in types))
     if not fitting and label_nouns:
         fitting = tuple(lab for lab in labels if any(
-            same_word(stem(w), stem(words(n)[-1])) for w in types
+            names_label(w, words(n)[-1]) for w in types
             for n in label_nouns.get(lab, ()) if words(n)))
     return fitting
+
+
+def names_label(word: str, head: str) -> bool:
+    """Whether a type word is a label's head word in another form ("cities" and City,
+    "genres" and Genre), not a word built on it: "painters" are no Paintings, a
+    "filmmaker" no Film, an "authority" no Author. A shared beginning counts when what
+    is left is an ending's letter or two, and not an agent noun's (-er, -or)."""
+    if singular(word) == singular(head):
+        return True
+    a, b = stem(word), stem(head)
+    short, long_ = sorted((a, b), key=len)
+    if a == b or (len(short) >= 4 and long_.startswith(short)):
+        rest = long_[len(short):]
+        return len(rest) <= 2 and not rest.startswith(tuple(
+            x for x in _AGENT_SUFFIXES if len(x) <= 2))
+    return False
 
 
 def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[str] = frozenset(),

@@ -95,6 +95,10 @@ def test_a_shared_derivational_ending_is_no_root():
     ("Which company owns Harbor Lights?", ("company",)),
     ("which record labels are in Paris?", ("record", "labels")),  # a compound: kept
     ("which instrument family is it?", ("instrument", "family")),
+    # a verb the lexicon does not list, told by the preposition after it
+    ("which painting dates from 1947 ?", ("painting",)),
+    ("Which climber hails from Oslo?", ("climber",)),
+    ("which record labels in Paris signed Ada Brandt?", ("record", "labels")),  # "signed"
 ])
 def test_the_type_words_stop_at_the_verb_of_a_singular_noun(question, types):
     """After "which", a singular noun's present-tense verb ends the type words: "chess" is
@@ -201,3 +205,20 @@ def test_only_passive_names_make_agents_a_misfit():
         "Ostrava Polytechnic"]
     got = eng.ask("the director of Brass Lantern also directed which movies")
     assert _first(got) == "The Copper Orchard"
+
+
+@pytest.mark.parametrize(("word", "label", "named"), [
+    ("painters", "Painting", False), ("painters", "Painter", True),
+    ("filmmaker", "Film", False), ("teammate", "Team", False), ("authority", "Author", False),
+    ("cities", "City", True), ("companies", "Company", True), ("genres", "Genre", True),
+    ("categories", "Category", True), ("people", "Person", True), ("children", "Child", True),
+])
+def test_a_type_word_names_a_label_in_another_form_not_a_word_built_on_it(word, label, named):
+    """"Which *painters*" asks for Painters, not for Paintings (which "paint" begins too);
+    "which *cities*" names City although the stemmer cuts the two differently."""
+    from byokg.plugins.offline.answer_types import labels_named
+    from byokg.plugins.offline.answer_types import names_label
+
+    assert names_label(word, label.lower()) is named
+    labels = [label, "Museum"]
+    assert labels_named((word,), labels) == ((label,) if named else ())
