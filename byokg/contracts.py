@@ -275,17 +275,21 @@ class MentionLinks(FrozenModel):
         return [c.id for c in self.candidates]
 
     def without_literal_ids(self) -> MentionLinks:
-        """For a number or date mention ("12", "1918"), the candidates that are named nodes: a
-        node whose id is the value, or that has no name of its own (a literal stored as a node),
-        is dropped; numbers match literal values, never node ids."""
+        """For a number or date mention ("12", "1918"), the candidates that are named nodes or
+        the value itself: a node whose id holds the value among other characters
+        (``Order:12``), or that has no name of its own and another id, is dropped; numbers
+        match literal values, never node ids. A literal stored as a node (a triple's tail
+        ``1918``, its id and name the mention's very text) *is* that value and stays: in a
+        graph of triples it is the only way to the things dated 1918."""
         if not is_literal_text(self.mention):
             return self
         key = re.sub(r"\D", "", self.mention)
         keep, drop = [], list(self.dropped)
         for c in self.candidates:
             unnamed = not c.name or c.name.strip() == c.id.strip()
+            itself = unnamed and c.id.strip() == self.mention.strip()
             same = is_literal_text(c.id) and re.sub(r"\D", "", c.id) == key
-            (drop if unnamed or same else keep).append(c)
+            (keep if itself or not (unnamed or same) else drop).append(c)
         if len(keep) == len(self.candidates):
             return self
         return self.model_copy(update={"candidates": tuple(keep), "dropped": tuple(drop)})

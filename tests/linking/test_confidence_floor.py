@@ -1,5 +1,6 @@
 """Linking with a confidence floor: weak fuzzy/dense matches are dropped (and said so), an exact
-match keeps look-alikes out, and numbers never link to node ids."""
+match keeps look-alikes out, and numbers never link to node ids (a literal stored as a node
+is the value itself)."""
 
 from __future__ import annotations
 
@@ -66,10 +67,15 @@ def test_run_config_sets_the_floor():
 
 
 def test_numbers_never_link_to_node_ids(store):
-    year, film, twelve = _link(store, ["1918", "1917", "12"])
-    assert year.candidates == () and "1918" in [c.id for c in year.dropped]
+    """A number links a named node ("1917", a film) or the literal stored as a node (the
+    tail ``1918`` *is* the year: in a graph of triples the only way to what is dated 1918),
+    never a node whose id merely holds it (``Order:12``)."""
+    year, film, twelve, other = _link(store, ["1918", "1917", "12", "2019"])
+    assert [c.id for c in year.candidates] == ["1918"]
     assert [(c.id, c.name) for c in film.candidates] == [("m.0film", "1917")]  # a real name
     assert all(c.id != "Order:12" for c in twelve.candidates)
+    assert "Order:12" in [c.id for c in twelve.dropped]
+    assert [c.id for c in other.candidates] == ["2019"]  # and never a look-alike number
 
 
 def test_without_literal_ids_is_a_rule_of_the_contract():
