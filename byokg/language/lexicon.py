@@ -153,6 +153,12 @@ DESCENDING_NOT = frozenset({"less", "fewer", "lower", "smaller", "cheaper", "you
 BOUND_WORDS = frozenset({"more", "less", "fewer", "higher", "lower", "greater", "above",
                          "below", "over", "under"})
 RANK_ENDS = frozenset({"top", "bottom"})
+# words before a number that make it a quantity, not a value named in the graph ("the top
+# *5*", "more than *3*", "over *30*"): a short number after them is never spotted as a node
+QUANTITY_CUES = frozenset({"top", "bottom", "first", "last", "than", "over", "under", "above",
+                           "below", "least", "most", "about", "around", "nearly", "almost",
+                           "exactly", "only", "just", "within", "after", "before", "since",
+                           "until", "past", "next", "every", "per"})
 NUMBER_WORDS: dict[str, int] = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                                 "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twenty": 20}
 YES, NO = "yes", "no"

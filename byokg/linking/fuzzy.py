@@ -357,7 +357,8 @@ class NameIndex:
     def spot(self, text: str, max_ngram: int = 6, *, max_ids: int = 20) -> list[Spot]:
         """Graph names occurring in ``text``: longest non-overlapping n-gram matches.
 
-        Skipped: n-grams made only of stop words, bare numbers under four digits, and one-word
+        Skipped: n-grams made only of stop words, bare numbers under four digits that name no
+        node by themselves or follow a quantity word ("top 5", "more than 3"), and one-word
         names of one to three characters unless the text writes them exactly as a node's name
         (case kept), like a name (:func:`short_name_ok`: "Go", "C", "UK", "Io"), at word
         boundaries ("C" is not spotted in "C++" or "C#"). ``ids`` holds at most ``max_ids``
@@ -371,7 +372,8 @@ class NameIndex:
         for i in range(len(words)):
             for n in range(min(max_ngram, len(words) - i), 0, -1):
                 ki = self.lookup.get(" ".join(w for w, _s, _e in words[i:i + n]))
-                if ki is None or self._skip(words[i:i + n], text, ki):
+                prev = words[i - 1][0] if i else ""
+                if ki is None or self._skip(words[i:i + n], text, ki, prev):
                     continue
                 found.append((i, n, ki))
         found.sort(key=lambda f: (-f[1], f[0]))
@@ -391,11 +393,15 @@ class NameIndex:
         spots.sort(key=lambda s: s.start)
         return spots
 
-    def _skip(self, words: list[tuple[str, int, int]], text: str, ki: int) -> bool:
+    def _skip(self, words: list[tuple[str, int, int]], text: str, ki: int,
+              prev: str = "") -> bool:
         if len(words) == 1:
             w, s, e = words[0]
             if w.isdigit():
-                return len(w) < 4
+                # a short number is spotted only as a node named by it alone (a triple's
+                # literal tail, "number *7*", "*28* years old"), not as a quantity
+                return len(w) < 4 and (prev in lexicon.QUANTITY_CUES
+                                       or self.key_raw[ki] != w)
             if len(w) <= 3 and len(text[s:e]) <= 3:
                 return not self._short_name_here(text, s, e, ki)
         return all(w in STOP_WORDS for w, _s, _e in words)

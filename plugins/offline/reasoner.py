@@ -190,7 +190,8 @@ def spot_entities(analysis: QuestionAnalysis, store: GraphStore, services: Servi
     for s in spots:
         toks = words(s.mention)
         if (len(toks) == 1 and (toks[0] in STOPWORDS or len(toks[0]) < 3)
-                and not short_name_ok(s.mention)):  # "Go", "C", "UK": vetted by the index
+                and not short_name_ok(s.mention)  # "Go", "C", "UK": vetted by the index
+                and not s.mention.isdigit()):  # "number 7": the literal node named "7"
             continue
         if any(not (s.end <= t.start or s.start >= t.end) for t in taken):
             continue

@@ -49,3 +49,30 @@ def test_a_number_links_the_literal_stored_as_a_node_never_an_id_holding_it(stor
     linked = {i for ms in a.trace.links for m in ms for i in m.ids}
     assert "1918" in linked and "Order:1918" not in linked
     assert sorted(a.answers) == ["Ada Example", "Bo Example"]
+
+
+def test_a_short_number_spots_its_literal_node_not_a_quantity():
+    """Numbers under four digits are values too: over triples whose tails are "7" or "28"
+    ("number *7*", "*28* years old") the literal node is spotted and answered from; after a
+    quantity word ("the top *5*", "more than *3*") a number is never a node."""
+    clubs, countries = ("Aldo FC", "Brava United", "Cosmo City"), ("Brazil", "Ghana", "Chile")
+    triples, by = [], {}
+    for i in range(30):
+        p = f"player_{chr(97 + i % 26)}{i}"
+        facts = {"plays_in_club": clubs[i % 3], "plays_for_country": countries[(i // 3) % 3],
+                 "wears_number": str(1 + i % 11), "is_aged": str(20 + i % 7)}
+        by[p] = facts
+        triples += [(p, r, t) for r, t in facts.items()]
+    store = graph_from_triplets(triples, uri="memory:numbers-as-nodes")
+    eng = Engine(store, RunConfig(iterations=1))
+
+    def gold(**want):
+        return sorted(p for p, f in by.items() if all(f[k] == v for k, v in want.items()))
+
+    a = eng.ask("Which players wear number 7?")
+    assert sorted(a.answers) == gold(wears_number="7")
+    a = eng.ask("Who is 22 years old and plays for Ghana?")
+    assert sorted(a.answers) == gold(is_aged="22", plays_for_country="Ghana")
+    for q in ("Who are the top 5 players of Brazil?", "Which players are older than 5?"):
+        linked = {i for ms in eng.ask(q).trace.links for m in ms for i in m.ids}
+        assert "5" not in linked, q
