@@ -717,8 +717,7 @@ class ChainScorer:
                 "coverage": al.coverage, "matched": float(al.matched),
                 "meaning": self.meaning(chain.hops, steps), "extra_steps": len(steps) - 1.0,
                 "voice": self.voice_fit(chain.last), "mirror": mirror, "repeat": repeat,
-                "conjunction": min(chain.conjunction, 1.0), "unnamed_end": float(unnamed),
-                "backward": float(sum(1 for _r, inv in chain.hops if inv))}
+                "conjunction": min(chain.conjunction, 1.0), "unnamed_end": float(unnamed)}
 
     def score(self, chain: Chain) -> float:
         """Score ``chain`` in place (its ``score`` and ``parts``) and return the score: its

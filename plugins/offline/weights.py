@@ -91,11 +91,6 @@ class ChainWeights(BaseModel):
                           "same relation the same way) that no unit of its own says: 'the "
                           "supervisor of X' is one advisor step, not the advisor's advisor")
     unnamed_end: float = Field(0.3, description="cost of ending at unnamed (CVT) nodes")
-    backward: float = Field(0.001, description="cost per step walked against its relation's "
-                            "name, a tie-break only: names are mostly written from their head "
-                            "('X parent_company Y', 'X forkOf Y') and questions most often ask "
-                            "from the entity they name, so when nothing else tells the two ways "
-                            "of one relation apart the answer is not left to the alphabet")
     voice: float = Field(0.1, description="the last hop reaches the role the verb asks for "
                          "(a relation named by the verb: +1 / -1; a noun relation a verb with "
                          "a preposition says: -1 the wrong way, 0 otherwise)")
@@ -159,8 +154,7 @@ class ChainWeights(BaseModel):
                 + self.voice * g("voice", 0.0) + self.mirror * g("mirror", 0.0)
                 - self.repeat * g("repeat", 0.0)
                 + self.conjunction * g("conjunction", 0.0)
-                - self.unnamed_end * g("unnamed_end", 0.0)
-                - self.backward * g("backward", 0.0))
+                - self.unnamed_end * g("unnamed_end", 0.0))
 
 
 class TypeScores(BaseModel):
