@@ -2,16 +2,17 @@
 development and report sets (nothing here is shipped or read by byokg itself).
 
 Each *domain* (music, academia, sports, workplace, family, business, publishing, medicine,
-aviation, dining, art, opensource, farming, courts, railways, mountaineering) is a small world
-of typed entities and relations, written by us: every relation has a noun-style name
-(``place_of_birth``), a verb-style name (``BORN_IN``) and a camelCase name, and *several
-phrasings* — noun phrases for the tail given the head ("the birthplace of {x}", "the town {x}
-was born in"), questions asking for it ("where was {x} born?", "what is {x} 's hometown?"), and
-relative clauses for the head given the tail ("was born in {x}"), some of them indirect
-("{x} 's other half", "what killed {x}"). A domain is rendered as a *variant*: a relation
-naming style (snake_case, camelCase, dotted ``domain.type.property``, UPPER_CASE verbs),
-typed (node labels) or plain triples, and entity names written as names ("Ada Brandt") or as
-lower-case ids with underscores and a spaced possessive ("ada_brandt 's other half ?").
+aviation, dining, art, opensource, farming, courts, railways, mountaineering, theatre,
+spaceflight) is a small world of typed entities and relations, written by us: every relation
+has a noun-style name (``place_of_birth``), a verb-style name (``BORN_IN``) and a camelCase
+name, and *several phrasings* — noun phrases for the tail given the head ("the birthplace of
+{x}", "the town {x} was born in"), questions asking for it ("where was {x} born?", "what is
+{x} 's hometown?"), and relative clauses for the head given the tail ("was born in {x}"), some
+of them indirect ("{x} 's other half", "what killed {x}"). A domain is rendered as a
+*variant*: a relation naming style (snake_case, camelCase, dotted ``domain.type.property``,
+UPPER_CASE verbs), typed (node labels) or plain triples, and entity names written as names
+("Ada Brandt") or as lower-case ids with underscores and a spaced possessive ("ada_brandt 's
+other half ?").
 
 Questions are composed from the phrasings: 1-hop (asking forwards and backwards), 2- and 3-hop
 (noun phrases nested: "what is the job of ada_brandt 's son ?") and conjunctions ("which
@@ -32,8 +33,10 @@ end of the session that asked for it, and then measured only in aggregate. The *
 (farming, courts) was written the same way by a third such helper, in two worlds no other split
 touches, and is measured only in aggregate. The **blind4** split (railways, mountaineering) was
 written the same way by a fourth such helper, who never read the reasoning code, in two worlds
-no other split touches, and is measured only in aggregate. The seven splits share no relation
-name and no phrasing. Deterministic for a seed.
+no other split touches, and is measured only in aggregate. The **blind5** split (theatre,
+spaceflight) was written the same way by a fifth helper, who never read the reasoning code, in
+two worlds no other split touches, and is measured only in aggregate. The eight splits share no
+relation name and no phrasing. Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -105,7 +108,7 @@ class Variant(rg.Generated):
     """One domain rendered in one style (a generated graph with its questions)."""
 
     domain: str
-    split: str  # "fit" | "report" | "holdout" | "blind" | "blind2" | "blind3" | "blind4"
+    split: str  # "fit" | "report" | "holdout" | "blind" | ... | "blind5"
     style: str
     typed: bool
     underscored: bool
@@ -190,6 +193,12 @@ FIXED = {
                   "aid-climbing".split(),
     "lawarea": "tort probate antitrust copyright immigration insolvency admiralty "
                "tax".split(),
+    "dramaform": "tragedy comedy farce melodrama musical pantomime absurdist "
+                 "kitchen-sink".split(),
+    "celestial": "Moon Mars Venus Mercury Europa Titan Ceres Io Callisto Enceladus Phobos "
+                 "Ganymede".split(),
+    "orbit": "low-earth geostationary polar sun-synchronous lunar heliocentric molniya "
+             "halo".split(),
 }
 _HUE = ("Crimson Drowsy Silent Broken Golden Wintry Distant Sleeping Burning Pale Hidden "
         "Northern Weeping Scarlet Misty Lonely Amber Frozen Sunlit Velvet").split()
@@ -296,6 +305,22 @@ def _pool(kind: str, rng: random.Random, n: int) -> list[str]:
             name = f"{_coined(rng, 2)} {rng.choice(['Alpine Club', 'Mountaineering Club', 'Climbing Society', 'Fell Club'])}"
         elif kind == "outfitter":
             name = f"{_coined(rng, 2)} {rng.choice(['Outdoor', 'Mountain Gear', 'Alpinwear', 'Summit Kit'])}"
+        elif kind == "production":
+            name = f"{rng.choice(['Spring', 'Autumn', 'Winter', 'Summer', 'Festival', 'Midnight'])} {rng.choice(['Revival', 'Season', 'Tour', 'Premiere', 'Staging'])} {rng.randint(1960, 2023)}"
+        elif kind == "play":
+            name = f"{rng.choice(['The Ballad of', 'Waiting for', 'The Trial of', 'A Winter with', 'The Widow of', 'Three Sisters of', 'The Ghosts of', 'Requiem for'])} {_coined(rng, 2)}"
+        elif kind == "playhouse":
+            name = f"{_coined(rng, 2)} {rng.choice(['Playhouse', 'Lyceum', 'Hippodrome', 'Little Theatre', 'Alhambra', 'Theatre Royal'])}"
+        elif kind == "troupe":
+            name = f"{_coined(rng, 2)} {rng.choice(['Players', 'Repertory Company', 'Stage Company', 'Theatre Guild', 'Ensemble'])}"
+        elif kind == "mission":
+            name = f"{_coined(rng, 2)} {rng.choice(['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX'])}"
+        elif kind == "launcher":
+            name = f"{_coined(rng, 2)} {rng.choice(['Heavy', 'Lift', 'Prime', 'Booster', 'Rocket'])}"
+        elif kind == "spaceport":
+            name = f"{_coined(rng, 2)} {rng.choice(['Spaceport', 'Cosmodrome', 'Launch Complex', 'Space Centre'])}"
+        elif kind == "agency":
+            name = f"{_coined(rng, 2)} {rng.choice(['Space Agency', 'Orbital Directorate', 'Aerospace Authority', 'Space Institute'])}"
         elif kind == "company":
             name = f"{_coined(rng, 2)} {rng.choice(['Industries', 'Holdings', 'Group', 'Works', 'Labs'])}"
         else:
@@ -1303,16 +1328,226 @@ MOUNTAINEERING = Domain("mountaineering", "alpine", {
        ["which expeditions did {x} kit out?", "what has {x} equipped?"], skew=0.4),
 ))
 
+# the blind5 split: written like the blind to blind4 splits, by a fifth helper who never read
+# byokg's reasoning code, with relation names and wording of its own (two worlds no other
+# split touches: the theatre and spaceflight); measured only in aggregate
+THEATRE = Domain("theatre", "stage", {
+    "Actor": ("person", 150), "Playwright": ("person", 36), "Production": ("production", 60),
+    "Play": ("play", 45), "Venue": ("playhouse", 16), "Company": ("troupe", 12),
+    "City": ("city", 20), "Form": ("dramaform", 8)}, {
+    "Actor": "actor", "Playwright": "playwright", "Production": "production", "Play": "play",
+    "Venue": "theatre", "Company": "troupe", "City": "city", "Form": "dramatic form"}, (
+    _r("cast", "Actor", "Production", "cast_in", "ACTED_IN", "castIn",
+       ["the production {x} was cast in", "{x} 's current show",
+        "the show {x} is treading the boards in", "the staging {x} has a part in"],
+       ["which production was {x} cast in?", "what show is {x} appearing in?",
+        "where can I catch {x} on stage?", "what is {x} rehearsing for?",
+        "{x} has a part in which production?"],
+       ["was cast in {x}", "has a part in {x}", "appears on stage in {x}"],
+       ["the cast of {x}", "the actors in {x}", "{x} 's company of players",
+        "everyone who takes a bow in {x}"],
+       ["who is in the cast of {x}?", "which actors appear in {x}?",
+        "who takes a bow at the end of {x}?", "who was cast in {x}?"],
+       fanout=(1, 2), skew=0.3),
+    _r("staging", "Production", "Play", "staged_work", "STAGES", "basedOnPlay",
+       ["the play {x} puts on", "the script behind {x}", "the work {x} stages", "{x} 's play"],
+       ["which play does {x} stage?", "what play is {x} a production of?",
+        "what script is {x} based on?", "what are they performing in {x}?",
+        "{x} is a staging of which play?"],
+       ["is a staging of {x}", "puts on {x}", "brings {x} to the stage"],
+       ["the productions of {x}", "the stagings of {x}", "every revival of {x}"],
+       ["which productions have staged {x}?", "where has {x} been put on?",
+        "which shows have brought {x} to the stage?", "what stagings of {x} are there?"],
+       skew=0.4),
+    _r("author", "Play", "Playwright", "dramatist", "AUTHORED_BY", "playwright",
+       ["the playwright of {x}", "the dramatist behind {x}", "the pen that gave us {x}",
+        "whoever wrote the script of {x}"],
+       ["who wrote the play {x}?", "which playwright is behind {x}?", "whose play is {x}?",
+        "who is {x} by?", "who put {x} down on paper?"],
+       ["was written for the stage by {x}", "is a play by {x}", "flowed from the pen of {x}"],
+       ["the plays of {x}", "the works {x} wrote for the stage", "{x} 's plays",
+        "{x} 's dramatic output"],
+       ["which plays did {x} write?", "what has {x} written for the theatre?",
+        "what are {x} 's plays?", "what came from the pen of {x}?"], skew=0.3),
+    _r("venue", "Production", "Venue", "venue", "PLAYS_AT_THEATRE", "performedAt",
+       ["the theatre staging {x}", "the house where {x} runs", "the venue of {x}",
+        "{x} 's theatre"],
+       ["where is {x} playing?", "which theatre is {x} on at?", "where can I get tickets for {x}?",
+        "what venue hosts {x}?", "where does {x} raise its curtain?"],
+       ["is playing at {x}", "runs at {x}", "raises its curtain at {x}"],
+       ["the productions at {x}", "the shows on at {x}", "{x} 's programme",
+        "what has played at {x}"],
+       ["what is on at {x}?", "which productions run at {x}?", "what shows has {x} hosted?",
+        "what is playing at {x}?"], skew=0.3),
+    _r("venue_city", "Venue", "City", "venue_city", "HOUSED_IN", "theatreTown",
+       ["the city {x} stands in", "the town of {x}", "the city that is home to {x}",
+        "{x} 's city"],
+       ["in what city does {x} stand?", "which city would I travel to for a night at {x}?",
+        "where will I find the doors of {x}?", "in which city is the playhouse {x}?"],
+       ["has its stage door in {x}", "is a theatre in {x}", "draws its audiences from {x}"],
+       ["the theatres of {x}", "the playhouses in {x}", "{x} 's stages"],
+       ["which theatres are there in {x}?", "where can I see a play in {x}?",
+        "what playhouses does {x} have?"], skew=0.2),
+    _r("producer", "Production", "Company", "producing_company", "MOUNTED_BY", "producedBy",
+       ["the company that mounted {x}", "the troupe behind {x}", "the producers of {x}",
+        "{x} 's troupe"],
+       ["who mounted {x}?", "which troupe put on {x}?", "who produced {x}?",
+        "which company is behind {x}?", "whose production is {x}?"],
+       ["was mounted by {x}", "was produced by {x}", "is a show of {x}"],
+       ["the productions {x} mounted", "{x} 's shows", "the repertoire of {x}"],
+       ["what has {x} mounted?", "which productions did {x} put on?",
+        "what is in {x} 's repertoire?"], skew=0.3),
+    _r("troupe", "Actor", "Company", "ensemble", "RESIDENT_WITH", "companyMember",
+       ["the troupe {x} belongs to", "{x} 's company", "the ensemble {x} is a resident of",
+        "the players {x} tours with"],
+       ["which troupe is {x} with?", "what company does {x} act for?", "who does {x} tour with?",
+        "which ensemble has {x} on its books?", "where is {x} a company member?"],
+       ["is a company member of {x}", "tours with {x}", "is in the ensemble of {x}"],
+       ["the actors of {x}", "the ensemble of {x}", "{x} 's players", "the regulars at {x}"],
+       ["who acts for {x}?", "which actors are in {x}?", "who tours with {x}?",
+        "who are {x} 's players?"], skew=0.3),
+    _r("understudy", "Actor", "Actor", "understudy_for", "COVERS_FOR", "understudies",
+       ["the actor {x} understudies", "the lead {x} covers for",
+        "the star {x} waits in the wings for", "whoever {x} steps in for"],
+       ["who does {x} understudy?", "whose part does {x} cover?",
+        "who is {x} ready to step in for?", "for whom does {x} wait in the wings?",
+        "who does {x} go on for when they are off sick?"],
+       ["understudies {x}", "covers for {x}", "is the understudy of {x}"],
+       ["the understudy of {x}", "{x} 's understudy", "the actor who covers for {x}",
+        "the one waiting in the wings for {x}"],
+       ["who understudies {x}?", "who covers for {x}?", "who goes on when {x} is off?",
+        "who is waiting in the wings for {x}?"], skew=0.3),
+    _r("form", "Play", "Form", "dramatic_form", "CLASSED_AS", "playGenre",
+       ["the form of {x}", "the kind of play {x} is", "{x} 's genre"],
+       ["what kind of play is {x}?", "what genre of drama is {x}?", "how would you class {x}?",
+        "what sort of evening is {x}?"],
+       ["is a {x}", "is classed as {x}", "belongs to the {x} tradition"],
+       (), ["which plays are {x}?", "what {x} plays are there?"], skew=0.4, chain=False),
+    _r("native", "Playwright", "City", "native_town", "ORIGINALLY_FROM", "birthTown",
+       ["the town that raised {x}", "the city {x} was raised in", "{x} 's home turf",
+        "the streets {x} grew up on"],
+       ["where was {x} raised?", "which city is {x} a native of?", "what city shaped {x}?",
+        "which town did {x} grow up in?"],
+       ["is a child of {x}", "first walked the streets of {x}", "was born and bred in {x}"],
+       ["the playwrights from {x}", "the dramatists {x} produced", "{x} 's native writers"],
+       ["which playwrights hail from {x}?", "what dramatists were raised in {x}?",
+        "who writes plays and comes from {x}?"], skew=0.3),
+))
+
+SPACEFLIGHT = Domain("spaceflight", "cosmos", {
+    "Astronaut": ("person", 140), "Mission": ("mission", 60), "Launcher": ("launcher", 10),
+    "Spaceport": ("spaceport", 12), "Agency": ("agency", 7), "Country": ("country", 7),
+    "Body": ("celestial", 10), "Orbit": ("orbit", 8)}, {
+    "Astronaut": "astronaut", "Mission": "mission", "Launcher": "rocket",
+    "Spaceport": "spaceport", "Agency": "space agency", "Country": "country",
+    "Body": "celestial body", "Orbit": "orbit"}, (
+    _r("crew", "Astronaut", "Mission", "crew_assignment", "FLEW_ABOARD", "crewedMission",
+       ["the mission {x} flew on", "{x} 's flight", "the mission {x} was crewed on",
+        "the flight that carried {x} into space"],
+       ["which mission did {x} fly on?", "what flight was {x} crewed on?",
+        "on which mission did {x} reach orbit?", "what mission took {x} into space?",
+        "{x} was aboard which flight?"],
+       ["flew on {x}", "was aboard {x}", "went up on {x}"],
+       ["the crew of {x}", "the astronauts aboard {x}", "{x} 's crew",
+        "everyone strapped in for {x}"],
+       ["who flew on {x}?", "who was in the crew of {x}?", "which astronauts went up on {x}?",
+        "who was strapped in for {x}?"], fanout=(1, 2), skew=0.3),
+    _r("commander", "Mission", "Astronaut", "mission_commander", "COMMANDED_BY",
+       "flightCommander",
+       ["the commander of {x}", "the astronaut in command of {x}", "{x} 's skipper",
+        "whoever sat in the left seat on {x}"],
+       ["who commanded {x}?", "who was in command of {x}?", "who was the skipper of {x}?",
+        "who sat in the commander 's seat on {x}?", "who had the final say aboard {x}?"],
+       ["was commanded by {x}", "flew under the command of {x}"],
+       ["the missions {x} commanded", "the flights under {x} 's command",
+        "the crews {x} was in charge of"],
+       ["which missions did {x} command?", "what flights has {x} been in charge of?",
+        "what did {x} command?"], skew=0.3),
+    _r("vehicle", "Mission", "Launcher", "launch_vehicle", "LIFTED_BY", "launchVehicle",
+       ["the rocket of {x}", "the launcher that lifted {x}", "the booster under {x}",
+        "{x} 's rocket"],
+       ["which rocket launched {x}?", "what did {x} ride into orbit?",
+        "what launcher carried {x}?", "which booster got {x} off the ground?",
+        "{x} flew on top of which rocket?"],
+       ["rode {x} into orbit", "was lifted by {x}", "launched on {x}"],
+       ["the missions flown on {x}", "the launches of {x}", "{x} 's payloads"],
+       ["which missions flew on {x}?", "what has {x} launched?",
+        "what did {x} carry into orbit?"], skew=0.5),
+    _r("pad", "Mission", "Spaceport", "launch_site", "LAUNCHED_FROM", "launchPad",
+       ["the launch site of {x}", "the spaceport {x} lifted off from", "the pad {x} left from",
+        "{x} 's launch site"],
+       ["where did {x} launch from?", "from which spaceport did {x} lift off?",
+        "where did {x} leave the ground?", "which pad did {x} go from?",
+        "where was the countdown for {x}?"],
+       ["lifted off from {x}", "launched from {x}", "left the ground at {x}"],
+       ["the launches from {x}", "the missions that lifted off from {x}", "{x} 's launches"],
+       ["which missions lifted off from {x}?", "what has launched from {x}?",
+        "what went up from {x}?"], skew=0.3),
+    _r("pad_country", "Spaceport", "Country", "hosting_country", "LOCATED_IN_NATION", "spaceportCountry",
+       ["the nation hosting {x}", "the country {x} is built in", "the soil {x} stands on"],
+       ["which country hosts {x}?", "in what nation was {x} built?",
+        "whose territory is {x} on?", "what country would I fly to to visit {x}?"],
+       ["is sited in {x}", "is built on the soil of {x}", "is a spaceport of {x}"],
+       ["the spaceports of {x}", "the launch sites in {x}", "{x} 's cosmodromes"],
+       ["which spaceports does {x} have?", "where can rockets launch from in {x}?",
+        "what launch sites are in {x}?"], skew=0.2),
+    _r("agency", "Mission", "Agency", "operating_agency", "FLOWN_FOR", "missionAgency",
+       ["the agency behind {x}", "the space agency that ran {x}", "{x} 's agency",
+        "the people who paid for {x}"],
+       ["which agency ran {x}?", "who operated {x}?", "what space agency was behind {x}?",
+        "whose mission was {x}?", "who footed the bill for {x}?"],
+       ["was flown for {x}", "was run by {x}", "was funded by {x}"],
+       ["the missions of {x}", "the flights {x} ran", "{x} 's programme of missions"],
+       ["which missions did {x} run?", "what has {x} flown?",
+        "what missions has {x} paid for?"], skew=0.3),
+    _r("corps", "Astronaut", "Agency", "astronaut_corps", "SELECTED_BY", "recruitedBy",
+       ["the corps {x} belongs to", "the agency that selected {x}",
+        "the agency whose patch {x} wears"],
+       ["which agency selected {x}?", "what space agency does {x} fly for?",
+        "whose astronaut corps is {x} in?", "whose patch is on {x} 's shoulder?",
+        "who picked {x} to go to space?"],
+       ["was selected by {x}", "is an astronaut with {x}", "wears the patch of {x}"],
+       ["the astronauts of {x}", "the corps of {x}", "{x} 's astronauts"],
+       ["who wears the patch of {x}?", "which astronauts did {x} select?",
+        "who is in the astronaut corps of {x}?"], skew=0.3),
+    _r("target", "Mission", "Body", "target_body", "HEADED_TO", "targetBody",
+       ["the world {x} was sent to", "the destination of {x}", "the body {x} set out to study",
+        "{x} 's target"],
+       ["where did {x} go?", "what was {x} sent to explore?", "which world did {x} visit?",
+        "what was {x} aiming for?", "which celestial body did {x} study?"],
+       ["went to {x}", "was sent to explore {x}", "studied {x}"],
+       ["the missions to {x}", "the probes and crews sent to {x}", "the visits to {x}"],
+       ["which missions went to {x}?", "what has been sent to {x}?", "who has visited {x}?"],
+       skew=0.4),
+    _r("orbit", "Mission", "Orbit", "orbit_regime", "INSERTED_INTO", "orbitType",
+       ["the orbit of {x}", "the kind of orbit {x} flew", "{x} 's trajectory"],
+       ["what orbit did {x} fly?", "what kind of orbit was {x} in?",
+        "which orbit was {x} placed in?", "what path did {x} trace around the sky?"],
+       ["flew a {x} orbit", "was placed in a {x} orbit"], skew=0.5, chain=False),
+    _r("backup", "Astronaut", "Astronaut", "backup_for", "STOOD_BY_FOR", "backupCrewFor",
+       ["the astronaut {x} was backup to", "the flyer {x} stood by for",
+        "the prime crew member {x} shadowed", "whoever {x} trained to replace"],
+       ["who was {x} the backup for?", "whose seat was {x} ready to take?",
+        "who did {x} shadow in training?", "for whom did {x} stand by?",
+        "which prime crew member did {x} back up?"],
+       ["was the backup for {x}", "stood by to replace {x}", "shadowed {x} in training"],
+       ["the backup of {x}", "{x} 's backup", "the astronaut ready to take {x} 's seat",
+        "the one who shadowed {x}"],
+       ["who backed up {x}?", "who was ready to fly in place of {x}?", "who was {x} 's backup?",
+        "who stood by for {x}?"], skew=0.3),
+))
+
 DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, WORKPLACE, FAMILY, BUSINESS,
                                PUBLISHING, MEDICINE, AVIATION, DINING, ART, OPENSOURCE,
-                               FARMING, COURTS, RAILWAYS, MOUNTAINEERING)}
+                               FARMING, COURTS, RAILWAYS, MOUNTAINEERING, THEATRE,
+                               SPACEFLIGHT)}
 FIT, REPORT = ("music", "academia", "sports", "workplace"), ("family", "business")
 HOLDOUT, BLIND = ("publishing", "medicine"), ("aviation", "dining")
 BLIND2, BLIND3 = ("art", "opensource"), ("farming", "courts")
-BLIND4 = ("railways", "mountaineering")
+BLIND4, BLIND5 = ("railways", "mountaineering"), ("theatre", "spaceflight")
 SPLITS: dict[str, tuple[str, ...]] = {"fit": FIT, "report": REPORT, "holdout": HOLDOUT,
                                       "blind": BLIND, "blind2": BLIND2, "blind3": BLIND3,
-                                      "blind4": BLIND4}
+                                      "blind4": BLIND4, "blind5": BLIND5}
 # (domain, style, typed, underscored): each domain in two or three renderings
 VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("music", "snake", True, False), ("music", "upper", False, True),
@@ -1344,6 +1579,10 @@ VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("railways", "snake", True, True),
     ("mountaineering", "upper", True, False), ("mountaineering", "snake", False, False),
     ("mountaineering", "dotted", False, True),
+    ("theatre", "upper", False, True), ("theatre", "camel", True, False),
+    ("theatre", "dotted", True, True),
+    ("spaceflight", "snake", True, True), ("spaceflight", "dotted", False, False),
+    ("spaceflight", "upper", True, False),
 )
 
 
@@ -1548,7 +1787,7 @@ def variant(domain: str, style: str, typed: bool, underscored: bool, *, seed: in
 
 def variants(split: str | None = None, *, seed: int = 0, per_kind: int = 16) -> list[Variant]:
     """Every variant of a split (``fit`` / ``report`` / ``holdout`` / ``blind`` /
-    ``blind2`` / ``blind3`` / ``blind4``; None: all)."""
+    ``blind2`` / ``blind3`` / ``blind4`` / ``blind5``; None: all)."""
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     return [variant(d, s, t, u, seed=seed, per_kind=per_kind) for d, s, t, u in VARIANTS
