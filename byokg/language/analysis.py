@@ -236,10 +236,15 @@ def _noun_head(toks: Sequence[str], at: int) -> str:
     return toks[at]
 
 
-def following_word(toks: Sequence[str], k: int) -> str:
+def _past_form(tok: str) -> bool:
+    """A past form by the lexicon or its ending ("ordered", "killed", "born")."""
+    return tok in lx.PAST_FORMS or (len(tok) > 4 and tok.endswith("ed"))
+
+
+def _following_word(toks: Sequence[str], k: int) -> str:
     """The word after ``toks[k]`` as :func:`agrees` reads it: nothing when a past form comes
     later ("which record *labels* in Paris *signed* X": the verb is that one)."""
-    if any(t in lx.PAST_FORMS or (len(t) > 4 and t.endswith("ed")) for t in toks[k + 1:]):
+    if any(_past_form(t) for t in toks[k + 1:]):
         return ""
     return toks[k + 1] if k + 1 < len(toks) else ""
 
@@ -270,14 +275,13 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
         if w in lx.WH_WORDS or (w == "many" and i and toks[i - 1] == lx.HOW):
             run = []  # "which instrument family": a compound right after the question word
             for k, nxt in enumerate(toks[i + 1 : i + 5], start=i + 1):
-                if nxt in STOPWORDS or nxt in lx.PAST_FORMS or (len(nxt) > 4
-                                                                and nxt.endswith("ed")):
+                if nxt in STOPWORDS or _past_form(nxt):
                     break  # "which customers *ordered* X", "what *killed* X": a past verb
-                if run and agrees(run[-1], nxt, following_word(toks, k)):
+                if run and agrees(run[-1], nxt, _following_word(toks, k)):
                     break  # "which employee *enjoys* chess": the verb of a singular noun
                 run.append(nxt)
             nxt1 = toks[i + 1] if i + 1 < len(toks) else ""
-            verb_next = nxt1 in lx.PAST_FORMS or (len(nxt1) > 4 and nxt1.endswith("ed"))
+            verb_next = _past_form(nxt1)
             if run:
                 type_words.extend(run)
             elif not (nxt1 in lx.DO_WORDS or verb_next):

@@ -47,6 +47,7 @@ __all__ = ["KIND_WORDS", "EndType", "Expectation", "LiteralKind", "end_type", "e
 
 _FROZEN = ConfigDict(frozen=True)
 _AGENT_SUFFIXES = lx.AGENT_NOUN_SUFFIXES
+_SHORT_AGENT_SUFFIXES = tuple(x for x in _AGENT_SUFFIXES if len(x) <= 2)  # -er, -or
 KIND_WORDS = lx.KIND_WORDS  # generic words for what "when", "where", "who" and "what kind" ask
 
 
@@ -125,8 +126,7 @@ def names_label(word: str, head: str) -> bool:
     short, long_ = sorted((a, b), key=len)
     if a == b or (len(short) >= 4 and long_.startswith(short)):
         rest = long_[len(short):]
-        return len(rest) <= 2 and not rest.startswith(tuple(
-            x for x in _AGENT_SUFFIXES if len(x) <= 2))
+        return len(rest) <= 2 and not rest.startswith(_SHORT_AGENT_SUFFIXES)
     return False
 
 
