@@ -259,10 +259,34 @@ def agrees(noun: str, word: str, following: str = "") -> bool:
     return base_verb(word) in lx.RELATION_VERBS or following in lx.PREPOSITIONS
 
 
+def _partitive(toks: Sequence[str], i: int) -> list[str]:
+    """The noun run after a question word's partitive ("who *among the chefs*", "which
+    *one of the films*"), up to the verb; empty when token ``i`` is no such question word."""
+    if toks[i] not in lx.WH_WORDS and toks[i] not in lx.WHO_WORDS:
+        return []
+    k = i + 1
+    if k < len(toks) and toks[k] in lx.PARTITIVE_ONES:
+        k += 1
+    if k >= len(toks) or toks[k] not in lx.PARTITIVES:
+        return []
+    k += 1
+    while k < len(toks) and toks[k] in STOPWORDS and toks[k] not in lx.WH_WORDS:
+        k += 1  # "the", "these", "all the"
+    run: list[str] = []
+    for j in range(k, min(k + 4, len(toks))):
+        nxt = toks[j]
+        if nxt in STOPWORDS or _past_form(nxt):
+            break
+        if run and (agrees(run[-1], nxt, _following_word(toks, j))
+                    or run[-1].endswith("s") and not run[-1].endswith("ss")):
+            break  # a compound's plural is its last word: "pilots *flies*" is the verb
+        run.append(nxt)
+    return run
+
+
 def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
     """The kind of answer asked for, the type words after which/what, and whether a list is
-    asked for (a plural type word or *are*/*were* after the question word). English question
-    forms only; nothing here names a relation or a label of any graph."""
+    asked for (a plural type word or *are*/*were* after the question word); English only."""
     text = " " + " ".join(toks) + " "
     type_words: list[str] = []
     plural = False
@@ -271,6 +295,9 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
             # "what kind of films …", "what types are the films …": a category is asked for
             type_words.append(toks[i + 1])
             plural = toks[i + 1].endswith("s")
+            break
+        if part := _partitive(toks, i):  # "who among the chefs", "which one of the films"
+            type_words, plural = part, part[-1].endswith("s") and not part[-1].endswith("ss")
             break
         if w in lx.WH_WORDS or (w == "many" and i and toks[i - 1] == lx.HOW):
             run = []  # "which instrument family": a compound right after the question word

@@ -78,6 +78,10 @@ WH_WORDS = frozenset({"which", "what"})  # followed by the asked-for type ("whic
 # plays *at* (the answer is governed by the verb's preposition, X is its subject)
 ADVERBIAL_WH_WORDS = frozenset({"where"})
 WHO_WORDS = frozenset({"who", "whom"})
+# "which *of* the films", "who *among* the chefs": the noun after the partitive is the
+# asked-for type ("which *one* of the films": the pronoun stands for it)
+PARTITIVES = frozenset({"of", "among", "amongst"})
+PARTITIVE_ONES = frozenset({"one", "ones"})
 HOW = "how"
 # "how much / long / old …": a measured number is asked for
 HOW_MEASURES = frozenset({"much", "long", "old", "big", "large", "tall", "far", "high", "heavy",

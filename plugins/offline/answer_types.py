@@ -36,6 +36,7 @@ from byokg.language.literals import LiteralKind
 from byokg.language.literals import literal_kind
 from byokg.language.relwords import end_nouns
 from byokg.language.relwords import singular
+from byokg.language.relwords import verbalize
 from byokg.language.text import STOPWORDS
 from byokg.language.text import stem
 from byokg.language.text import words
@@ -83,6 +84,9 @@ class EndType(BaseModel):
     # nouns the relation's English reading gives the ends ("the *advisor* of X" names what
     # ``advisor`` reaches forwards, "the *writer* of X" what ``wrote`` reaches backwards)
     end_nouns: tuple[str, ...] = ()
+    # nouns the graph's relations call most of the ends by the roles they play (graphs
+    # without labels only): "chef" for the heads of ``chefAt``
+    roles: tuple[str, ...] = ()
 
 
 
@@ -192,6 +196,28 @@ def end_type(relation: str | None, inverted: bool, *, labels: Sequence[str] = ()
                    end_nouns=end_nouns(relation, inverted) if relation else ())
 
 
+def role_nouns(relation: str, head: bool) -> tuple[str, ...]:
+    """The nouns a relation calls its heads (``head``) or tails: "N of" and "N at" readings
+    ("HEAD chef at TAIL"), "has N" read from the other end, and a dotted name's type segment
+    for its heads."""
+    p = verbalize(relation)
+    out = list(end_nouns(relation, head))
+    this, other = (p.forward, p.backward) if head else (p.backward, p.forward)
+    has = "has "  # the reading relwords writes ("has writer")
+    # "has employer" read off ``EMPLOYED_AT``: a participle's head is no agent (the reading
+    # is kept for similarity, which wants the verb's agent, not for what the head is)
+    participle = p.form == "verb_prep" and bool(p.words) and (
+        p.words[0] in lx.PAST_FORMS or p.words[0].endswith("ed"))
+    out += [x[len(has):] for x in other if x.startswith(has) and not (head and participle)]
+    if head:
+        if p.form == "noun_of":
+            out.append(" ".join(w for w in p.words if w not in lx.PREPOSITIONS))
+        segs = relation.split(".")
+        if len(segs) >= 3:
+            out.append(humanize_relation(segs[-2]))
+    return tuple(dict.fromkeys(x for x in out if x))
+
+
 def label_nouns(relations: Sequence[tuple[str, Sequence[str], Sequence[str]]]
                 ) -> dict[str, tuple[str, ...]]:
     """Per label, the nouns the graph's relations call its nodes: for each ``(relation,
@@ -258,7 +284,7 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
     # "which *person*" asks what "who" asks (when no label of the graph is named)
     person = exp.kind == "person" or (bool(exp.type_words)
                                       and all(w in lx.PERSON_WORDS for w in exp.type_words))
-    if exp.type_words and not person:
+    if exp.type_words and not (person and all(w in lx.PERSON_WORDS for w in exp.type_words)):
         return _typed_word(exp, end, sim, lex, semantic, scores)
     if lit is not None:
         return (scores.literal_for_entity if person or exp.kind == "place"
@@ -267,7 +293,8 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
     if person:
         # what the reached nodes are called, not a verb-named relation's own words
         # (``WORKS_IN`` walked forwards reaches what one works in, not people who work)
-        names = [*end.labels, *end.end_nouns, *(end.nouns if end.typed_noun else ())]
+        names = [*end.labels, *end.end_nouns, *(end.nouns if end.typed_noun else ()),
+                 *end.roles]
         # "who" also asks for organisations (who signed, who owns): a miss costs little
         s = _best(sim, KIND_WORDS["person"], names)
         agent = any(is_agentive(n) for n in end.labels) or end.agentive
@@ -308,7 +335,10 @@ def _typed_word(exp: Expectation, end: EndType, sim: Similarity, lex: Similarity
     # ``wrote`` reaches, though *writer* is its agent noun); they may match by meaning
     # ("which stadium": ``home_venue``)
     named = [*end.end_nouns, *(end.nouns if end.typed_noun else ())]
-    s = max(_best(lex or sim, exp.type_words, named), _best(sim, exp.type_words, named))
+    s = max(_best(lex or sim, exp.type_words, named), _best(sim, exp.type_words, named),
+            # the other roles the ends play, by their words only: a chef is near a kitchen
+            # by meaning, and a restaurant is no chef
+            _best(lex or sim, exp.type_words, end.roles))
     if s >= scores.named_min and end.literal is None and not end.value and not end.labels:
         return s  # graded: "which *job*" and ``profession`` are close, not the same word
     if end.literal is not None or end.value:  # a value: its property's name is all that says

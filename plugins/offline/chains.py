@@ -46,6 +46,7 @@ from byokg.plugins.offline.answer_types import EndType
 from byokg.plugins.offline.answer_types import Expectation
 from byokg.plugins.offline.answer_types import end_type
 from byokg.plugins.offline.answer_types import expectation
+from byokg.plugins.offline.answer_types import role_nouns
 from byokg.plugins.offline.answer_types import type_match
 from byokg.plugins.offline.units import Structure
 from byokg.plugins.offline.units import Unit
@@ -1130,6 +1131,7 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
               for c in chains}
     ids = list(dict.fromkeys(i for v in sample.values() for i in v))
     nodes = store.get_nodes(ids) if ids else {}
+    roles = node_roles(store, ids) if ids and not scorer.labels else {}
     for c in chains:
         labels: list[str] = []
         lits: list[str | None] = []
@@ -1146,9 +1148,28 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
         lit = _majority(lits)
         common = tuple(w for w, k in _counted(named) if k * 2 > len(ends) and len(ends) > 1)
         rel, inv = c.last
+        held = [r for i in ends for r in roles.get(i, ())]
+        role = tuple(r for r, k in _counted(held) if k * 2 >= len(ends))
         c.end_type = scorer.end_type(rel, inv, labels=[x for x, _ in _counted(labels)],
-                                     literal=lit).model_copy(update={"name_words": common})
+                                     literal=lit).model_copy(update={"name_words": common,
+                                                                     "roles": role})
         c.type_score = scorer.type_score(c.end_type)
+
+
+def node_roles(store: GraphStore, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """The nouns a plain graph's relations call each node by the roles it plays (the head
+    of ``chefAt`` is a chef, the tail of ``founder`` a founder): a graph without labels
+    types its nodes by these."""
+    out: dict[str, tuple[str, ...]] = {}
+    for i, hood in store.neighbors(ids, limit_per_node=40).items():
+        seen: set[tuple[str, bool]] = set()
+        for t in hood.triplets:
+            if t.head == i:
+                seen.add((t.relation, True))
+            if t.tail == i:
+                seen.add((t.relation, False))
+        out[i] = tuple(dict.fromkeys(n for rel, head in seen for n in role_nouns(rel, head)))
+    return out
 
 
 def _counted(items: Sequence[str]) -> list[tuple[str, int]]:

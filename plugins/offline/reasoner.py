@@ -31,6 +31,7 @@ from byokg.plugins.offline.answer_types import end_type
 from byokg.plugins.offline.chains import Chain
 from byokg.plugins.offline.chains import ChainScorer
 from byokg.plugins.offline.chains import _steps
+from byokg.plugins.offline.chains import node_roles
 from byokg.plugins.offline.chains import specificity
 from byokg.plugins.offline.confidence import confidence
 from byokg.plugins.offline.confidence import features as confidence_features
@@ -432,6 +433,8 @@ class _Answering:
                 del cands[node]
         top = sorted(cands.values(), key=lambda r: -r.score)[:self.w.typed_candidates]
         found = self.store.get_nodes([r.node for r in top if r.node]) if top else {}
+        roles = (node_roles(self.store, list(found)) if found and not self.scorer.labels
+                 else {})
         mention_words = {w for m in set(self.mention_of.values()) for w in words(m)}
         qwords = {w for w in self.analysis.content_words if w not in mention_words}
         met = [r.node for r in cands.values() if r.node and r.group is not None
@@ -444,6 +447,8 @@ class _Answering:
                 rel, inv = r.group.hops[-1]
                 t = self.scorer.end_type(rel, inv, labels=self.scorer.node_labels(n.labels),
                                          literal=literal_kind(r.name))
+                if roles.get(n.id):
+                    t = t.model_copy(update={"roles": roles[n.id]})
                 r.score += self.wtype * self.scorer.type_score(t) - r.group.type_score
             if r.group is not None:
                 others = support.get(r.node or "", set()) - {r.group.mention}

@@ -114,7 +114,8 @@ def structure(analysis: QuestionAnalysis, mentions: dict[str, tuple[int, int]],
         for i, t in enumerate(analysis.tokens):
             if t.start < e and t.end > s and owner[i] is None:
                 owner[i] = m
-    content = [owner[i] is None and _content(toks[i]) for i in range(n)]
+    content = [owner[i] is None and _content(toks[i]) and not _partitive_at(toks, i)
+               for i in range(n)]
     type_at = _type_token(toks, content, type_word)
     runs = [r for run in _runs(toks, content, owner, type_at)
             for r in _verb_split(toks, run, _final_verb(toks, content))]
@@ -162,6 +163,18 @@ def _idioms(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
     inside = {j for at, k in spans for j, v in enumerate(units)
               if j != k and v.start >= at and v.end <= units[k].end}
     return [u for j, u in enumerate(out) if j not in inside]
+
+
+def _partitive_at(toks: Sequence[str], i: int) -> bool:
+    """Whether token ``i`` is a question word's partitive ("who *among* the chefs", "which
+    *one of* the films"): it says no relation."""
+    wh = lx.WH_WORDS | lx.WHO_WORDS
+    if toks[i] in lx.PARTITIVE_ONES:
+        return i > 0 and toks[i - 1] in wh and i + 1 < len(toks) and toks[i + 1] in lx.PARTITIVES
+    if toks[i] not in lx.PARTITIVES or i == 0:
+        return False
+    return toks[i - 1] in wh or (toks[i - 1] in lx.PARTITIVE_ONES and i > 1
+                                 and toks[i - 2] in wh)
 
 
 def _type_token(toks: Sequence[str], content: Sequence[bool], type_word: str | None) -> int:

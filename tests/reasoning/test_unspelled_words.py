@@ -133,16 +133,20 @@ def _scholars(tag: str) -> Engine:
 
 def test_graduated_from_finds_the_alma_mater_through_its_definition(monkeypatch):
     """No relation name says "graduated"; ``alma_mater``'s definition does, with MiniLM.
-    Without the definitions the chains through the affiliation tie with it."""
+    Without the definitions nothing says the step: the chains through the affiliation come
+    as close as the roles of the people reached decide, and the answer is less sure."""
     import byokg.models.similarity as sim
     from byokg.models.embedders import minilm_available
 
     if not minilm_available():
         pytest.skip("MiniLM's weights are not installed")
     question = "Who graduated from University of Tovi?"
-    assert set(_scholars("with").ask(question).answers) == {"Ada Brandt", "Juno Peel"}
+    with_gloss = _scholars("with").ask(question)
+    assert set(with_gloss.answers) == {"Ada Brandt", "Juno Peel"}
     monkeypatch.setattr(sim, "relation_gloss", lambda name: None)
-    assert set(_scholars("without").ask(question).answers) != {"Ada Brandt", "Juno Peel"}
+    without = _scholars("without").ask(question)
+    assert without.confidence is not None and with_gloss.confidence is not None
+    assert without.confidence < with_gloss.confidence - 0.05
 
 
 # --------------------------------------------------------------------------- possessives
