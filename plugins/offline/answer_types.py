@@ -87,6 +87,9 @@ class EndType(BaseModel):
     # nouns the graph's relations call most of the ends by the roles they play (graphs
     # without labels only): "chef" for the heads of ``chefAt``
     roles: tuple[str, ...] = ()
+    # most of the ends are kinds by the graph's shape: leaves that several heads share along
+    # the relation walked into them and nothing else (a specialty, a genre, a cuisine)
+    kinds: bool = False
 
 
 
@@ -280,6 +283,8 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
             return s  # ``genre``, ``form_of_government``: the relation names a category
         if lit is not None or end.agentive:
             return scores.category_misfit  # a year or the people who did it is no kind
+        if end.kinds:
+            return scores.category_kinds
         return scores.labelled_unsure if end.labels else 0.0
     # "which *person*" asks what "who" asks (when no label of the graph is named)
     person = exp.kind == "person" or (bool(exp.type_words)

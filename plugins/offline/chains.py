@@ -1131,7 +1131,9 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
               for c in chains}
     ids = list(dict.fromkeys(i for v in sample.values() for i in v))
     nodes = store.get_nodes(ids) if ids else {}
-    roles = node_roles(store, ids) if ids and not scorer.labels else {}
+    edges = node_edges(store, ids) if ids and (not scorer.labels
+                                                or scorer.expect.category) else {}
+    roles = node_roles(store, ids, edges) if edges and not scorer.labels else {}
     for c in chains:
         labels: list[str] = []
         lits: list[str | None] = []
@@ -1150,26 +1152,32 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
         rel, inv = c.last
         held = [r for i in ends for r in roles.get(i, ())]
         role = tuple(r for r, k in _counted(held) if k * 2 >= len(ends))
+        # a kind: a leaf that more than one head reaches along this relation and no other
+        kinds = sum(edges.get(i, (frozenset(), 0))[0] == {(rel, inv)} and edges[i][1] > 1
+                    for i in ends) * 2 > len(ends)
         c.end_type = scorer.end_type(rel, inv, labels=[x for x, _ in _counted(labels)],
-                                     literal=lit).model_copy(update={"name_words": common,
-                                                                     "roles": role})
+                                     literal=lit).model_copy(update={
+                                         "name_words": common, "roles": role, "kinds": kinds})
         c.type_score = scorer.type_score(c.end_type)
 
 
-def node_roles(store: GraphStore, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+def node_edges(store: GraphStore, ids: Sequence[str]) -> dict[str, tuple[frozenset[Hop], int]]:
+    """Per node, the ``(relation, node is its head)`` pairs of its edges (at most 40 read)
+    and how many edges meet it, in one ``neighbors`` call."""
+    return {i: (frozenset((t.relation, t.head == i) for t in hood.triplets), hood.total)
+            for i, hood in store.neighbors(ids, limit_per_node=40).items()}
+
+
+def node_roles(store: GraphStore, ids: Sequence[str],
+               edges: dict[str, tuple[frozenset[Hop], int]] | None = None
+               ) -> dict[str, tuple[str, ...]]:
     """The nouns a plain graph's relations call each node by the roles it plays (the head
     of ``chefAt`` is a chef, the tail of ``founder`` a founder): a graph without labels
     types its nodes by these."""
-    out: dict[str, tuple[str, ...]] = {}
-    for i, hood in store.neighbors(ids, limit_per_node=40).items():
-        seen: set[tuple[str, bool]] = set()
-        for t in hood.triplets:
-            if t.head == i:
-                seen.add((t.relation, True))
-            if t.tail == i:
-                seen.add((t.relation, False))
-        out[i] = tuple(dict.fromkeys(n for rel, head in seen for n in role_nouns(rel, head)))
-    return out
+    got = edges if edges is not None else node_edges(store, ids)
+    return {i: tuple(dict.fromkeys(n for rel, head in sorted(pairs)
+                                   for n in role_nouns(rel, head)))
+            for i, (pairs, _total) in got.items()}
 
 
 def _counted(items: Sequence[str]) -> list[tuple[str, int]]:

@@ -178,6 +178,9 @@ class TypeScores(BaseModel):
     named_min: float = Field(0.6, description="similarity from which a noun naming the ends "
                              "counts as a (graded) fit of the type word")
     category_misfit: float = Field(-0.6, description="a category asked, a literal or agents")
+    category_kinds: float = Field(0.3, description="a category asked and the ends are kinds by "
+                                  "the graph's shape: leaves many heads share along this one "
+                                  "relation (a specialty, a cuisine), whatever their names")
     labelled_unsure: float = Field(-0.2, description="labelled ends the type word does not name")
     typed_noun_misfit: float = Field(-0.4, description="a dotted name's type segment, another")
     agent_misfit: float = Field(-0.5, description="agents reached when a non-agent is asked")

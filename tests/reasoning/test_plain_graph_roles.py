@@ -19,6 +19,9 @@ CHEFS = [("Ida Marsh", "Casa Lumo", "Pellton", "Otto Vance"),
          ("Rosa Quill", "Taverna Kiro", "Pellton", "Otto Vance"),
          ("Sven Aalto", "Maison Bel", "Drumford", "Rosa Quill"),
          ("Nell Price", "Maison Bel", "Pellton", "Ida Marsh")]
+# the cooking tradition of each chef: a kind many chefs share, named by no category word
+TRADITIONS = {"Ida Marsh": "Basque", "Otto Vance": "Basque", "Rosa Quill": "Thai",
+              "Sven Aalto": "Thai", "Nell Price": "Basque"}
 # restaurant, its town, its signature dish
 RESTAURANTS = [("Casa Lumo", "Drumford", "goulash"), ("Taverna Kiro", "Pellton", "ceviche"),
                ("Maison Bel", "Drumford", "ramen")]
@@ -36,6 +39,8 @@ def _kitchens(style: str) -> Engine:
         triples += [(chef, at, place), (chef, home, town)]
         if teacher:
             triples.append((chef, mentor, teacher))
+    triples += [(chef, "cookingTradition" if style != "dotted" else "dine.chef.tradition", t)
+                for chef, t in TRADITIONS.items()]
     for place, town, food in RESTAURANTS:
         triples += [(place, city, town), (place, dish, food)]
     return Engine(graph_from_triplets(triples, uri=f"memory:kitchens-{style}"))
@@ -90,3 +95,11 @@ def test_which_chefs_reads_the_roles_of_a_plain_graph(style):
     """"Which chefs trained under Otto Vance": the chefs he mentored, not where they cook."""
     got = _kitchens(style).ask("Which chefs were mentored by Otto Vance?")
     assert set(got.answers) == {"Ida Marsh", "Rosa Quill"}
+
+
+@pytest.mark.parametrize("style", ["camel", "snake", "dotted"])
+def test_what_kind_of_chef_ends_at_a_kind_by_the_graph_shape(style):
+    """"What kind of chef is X": no relation is named by a category word, but the traditions
+    are leaves that several chefs share along one relation and nothing else, unlike the
+    restaurants (which lie in towns), the towns (two relations meet them) and the mentors."""
+    assert _kitchens(style).ask("What kind of chef is Rosa Quill?").answers[:1] == ["Thai"]
