@@ -78,6 +78,11 @@ WH_WORDS = frozenset({"which", "what"})  # followed by the asked-for type ("whic
 # plays *at* (the answer is governed by the verb's preposition, X is its subject)
 ADVERBIAL_WH_WORDS = frozenset({"where"})
 WHO_WORDS = frozenset({"who", "whom"})
+# verbs whose object takes an infinitive that is the skill or act the verb is about ("who
+# *taught* X to fly", "who *inspired* X to write"): the infinitive says no relation of its own
+OBJECT_CONTROL_VERBS = frozenset({"teach", "train", "help", "coach", "instruct", "inspire",
+                                  "encourage", "show", "mentor", "tutor", "persuade"})
+INFINITIVE_MARKER = "to"
 # "which *of* the films", "who *among* the chefs": the noun after the partitive is the
 # asked-for type ("which *one* of the films": the pronoun stands for it)
 PARTITIVES = frozenset({"of", "among", "amongst"})

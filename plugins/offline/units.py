@@ -115,7 +115,7 @@ def structure(analysis: QuestionAnalysis, mentions: dict[str, tuple[int, int]],
             if t.start < e and t.end > s and owner[i] is None:
                 owner[i] = m
     content = [owner[i] is None and _content(toks[i]) and not _partitive_at(toks, i)
-               for i in range(n)]
+               and not _controlled_infinitive(toks, owner, i) for i in range(n)]
     type_at = _type_token(toks, content, type_word)
     runs = [r for run in _runs(toks, content, owner, type_at)
             for r in _verb_split(toks, run, _final_verb(toks, content))]
@@ -163,6 +163,23 @@ def _idioms(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
     inside = {j for at, k in spans for j, v in enumerate(units)
               if j != k and v.start >= at and v.end <= units[k].end}
     return [u for j, u in enumerate(out) if j not in inside]
+
+
+def _controlled_infinitive(toks: Sequence[str], owner: Sequence[str | None], i: int) -> bool:
+    """Whether token ``i`` is the infinitive an object-control verb's object takes ("who
+    *taught* X to *fly*", "whom did they teach to *fly*"): the teaching is the relation, the
+    skill is not a step of its own. Not "certified to *fly*" (no such verb)."""
+    if i < 2 or toks[i - 1] != lx.INFINITIVE_MARKER:
+        return False
+    for j in range(i - 2, -1, -1):
+        if owner[j] is not None:
+            continue
+        base = base_verb(toks[j]) or toks[j]
+        if base in lx.OBJECT_CONTROL_VERBS:
+            return True
+        if toks[j] in lx.CLAUSE_WORDS or toks[j] in lx.PAST_FORMS or toks[j].endswith("ed"):
+            return False  # the infinitive is another verb's ("certified to fly")
+    return False
 
 
 def _partitive_at(toks: Sequence[str], i: int) -> bool:

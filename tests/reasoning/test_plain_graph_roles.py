@@ -103,3 +103,25 @@ def test_what_kind_of_chef_ends_at_a_kind_by_the_graph_shape(style):
     are leaves that several chefs share along one relation and nothing else, unlike the
     restaurants (which lie in towns), the towns (two relations meet them) and the mentors."""
     assert _kitchens(style).ask("What kind of chef is Rosa Quill?").answers[:1] == ["Thai"]
+
+
+@pytest.mark.parametrize(("question", "units"), [
+    ("Who taught Ida Marsh to cook?", ["taught"]),  # the skill is no step of its own
+    ("Whom did the cooks at Casa Lumo teach to cook?", ["cooks", "teach"]),
+    ("What dishes is Ida Marsh certified to cook?", ["dishes", "certified", "cook"]),
+])
+def test_an_object_control_verb_takes_its_infinitive(question, units):
+    """"who *taught* X to *cook*": the teaching is the relation; "certified to cook" keeps
+    its verb (lexicon ``OBJECT_CONTROL_VERBS``)."""
+    mention = next(m for m in ("Ida Marsh", "Casa Lumo") if m in question)
+    start = question.index(mention)
+    got = structure(analyze(question), {mention: (start, start + len(mention))}).units
+    assert [u.text for u in got] == units
+
+
+def test_who_taught_x_to_cook_is_the_teacher():
+    """Before, "cook" took a step of its own: the teacher's restaurant (``cooksAt``)."""
+    triples = [(c, "taughtBy", t) for c, _p, _h, t in CHEFS if t]
+    triples += [(c, "cooksAt", p) for c, p, _h, _t in CHEFS]
+    engine = Engine(graph_from_triplets(triples, uri="memory:taught-to-cook"))
+    assert engine.ask("Who taught Nell Price to cook?").answers == ["Ida Marsh"]
