@@ -19,6 +19,7 @@ negative does not fit ("which city" ending at a country, "when" ending at a pers
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from collections.abc import Sequence
 
@@ -67,6 +68,12 @@ class Expectation(BaseModel):
     @property
     def specific(self) -> bool:
         return self.kind != "thing" or bool(self.type_words)
+
+    @property
+    def reads_edges(self) -> bool:
+        """Whether the ends' own edges can tell (:func:`type_match`): a type word or *who*
+        reads the roles of a graph without labels, a category whether the ends are kinds."""
+        return self.category or self.kind == "person" or bool(self.type_words)
 
 
 class EndType(BaseModel):
@@ -199,13 +206,14 @@ def end_type(relation: str | None, inverted: bool, *, labels: Sequence[str] = ()
                    end_nouns=end_nouns(relation, inverted) if relation else ())
 
 
+@functools.lru_cache(maxsize=65536)
 def role_nouns(relation: str, head: bool) -> tuple[str, ...]:
     """The nouns a relation calls its heads (``head``) or tails: "N of" and "N at" readings
     ("HEAD chef at TAIL"), "has N" read from the other end, and a dotted name's type segment
     for its heads."""
     p = verbalize(relation)
     out = list(end_nouns(relation, head))
-    this, other = (p.forward, p.backward) if head else (p.backward, p.forward)
+    other = p.backward if head else p.forward  # read from the other end ("TAIL has chef HEAD")
     has = "has "  # the reading relwords writes ("has writer")
     # "has employer" read off ``EMPLOYED_AT``: a participle's head is no agent (the reading
     # is kept for similarity, which wants the verb's agent, not for what the head is)

@@ -1131,9 +1131,10 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
               for c in chains}
     ids = list(dict.fromkeys(i for v in sample.values() for i in v))
     nodes = store.get_nodes(ids) if ids else {}
-    edges = node_edges(store, ids) if ids and (not scorer.labels
-                                                or scorer.expect.category) else {}
-    roles = node_roles(store, ids, edges) if edges and not scorer.labels else {}
+    edges = (node_edges(store, ids, scorer.weights.caps.role_edges)
+             if ids and scorer.expect.reads_edges
+             and (not scorer.labels or scorer.expect.category) else {})
+    roles = node_roles(edges) if edges and not scorer.labels else {}
     for c in chains:
         labels: list[str] = []
         lits: list[str | None] = []
@@ -1161,23 +1162,23 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
         c.type_score = scorer.type_score(c.end_type)
 
 
-def node_edges(store: GraphStore, ids: Sequence[str]) -> dict[str, tuple[frozenset[Hop], int]]:
-    """Per node, the ``(relation, node is its head)`` pairs of its edges (at most 40 read)
-    and how many edges meet it, in one ``neighbors`` call."""
+NodeEdges = dict[str, tuple[frozenset[Hop], int]]
+
+
+def node_edges(store: GraphStore, ids: Sequence[str], limit: int) -> NodeEdges:
+    """Per node, the ``(relation, node is its head)`` pairs of its edges (at most ``limit``
+    read) and how many edges meet it, in one ``neighbors`` call."""
     return {i: (frozenset((t.relation, t.head == i) for t in hood.triplets), hood.total)
-            for i, hood in store.neighbors(ids, limit_per_node=40).items()}
+            for i, hood in store.neighbors(ids, limit_per_node=limit).items()}
 
 
-def node_roles(store: GraphStore, ids: Sequence[str],
-               edges: dict[str, tuple[frozenset[Hop], int]] | None = None
-               ) -> dict[str, tuple[str, ...]]:
+def node_roles(edges: NodeEdges) -> dict[str, tuple[str, ...]]:
     """The nouns a plain graph's relations call each node by the roles it plays (the head
     of ``chefAt`` is a chef, the tail of ``founder`` a founder): a graph without labels
     types its nodes by these."""
-    got = edges if edges is not None else node_edges(store, ids)
     return {i: tuple(dict.fromkeys(n for rel, head in sorted(pairs)
                                    for n in role_nouns(rel, head)))
-            for i, (pairs, _total) in got.items()}
+            for i, (pairs, _total) in edges.items()}
 
 
 def _counted(items: Sequence[str]) -> list[tuple[str, int]]:

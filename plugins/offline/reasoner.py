@@ -435,9 +435,10 @@ class _Answering:
         top = sorted(cands.values(), key=lambda r: -r.score)[:self.w.typed_candidates]
         found = self.store.get_nodes([r.node for r in top if r.node]) if top else {}
         # what a node is by its edges: its roles (no labels) and whether it is a kind
-        edges = (node_edges(self.store, list(found)) if found and (
-            not self.scorer.labels or self.scorer.expect.category) else {})
-        roles = node_roles(self.store, [], edges) if edges and not self.scorer.labels else {}
+        edges = (node_edges(self.store, list(found), self.scorer.weights.caps.role_edges)
+                 if found and self.scorer.expect.reads_edges
+                 and (not self.scorer.labels or self.scorer.expect.category) else {})
+        roles = node_roles(edges) if edges and not self.scorer.labels else {}
         mention_words = {w for m in set(self.mention_of.values()) for w in words(m)}
         qwords = {w for w in self.analysis.content_words if w not in mention_words}
         met = [r.node for r in cands.values() if r.node and r.group is not None

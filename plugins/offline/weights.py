@@ -47,6 +47,8 @@ class WalkCaps(BaseModel):
     sample_paths: int = Field(30, description="example paths kept per chain")
     max_ends: int = Field(5000, description="end nodes counted per chain")
     type_sample: int = Field(6, description="end nodes per chain whose labels are read")
+    role_edges: int = Field(20, description="edges read per end node for the roles it plays "
+                            "and whether it is a kind (one neighbors call per question)")
     typed_chains: int = Field(150, description="best chains (before typing) whose type is read")
     meet_sample: int = Field(20, description="meeting nodes per chain whose specificity is read")
     reading_chains: int = Field(8, description="best chains a contextual model may rerank "
