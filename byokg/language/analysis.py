@@ -236,7 +236,7 @@ def _noun_head(toks: Sequence[str], at: int) -> str:
     return toks[at]
 
 
-def _past_form(tok: str) -> bool:
+def past_form(tok: str) -> bool:
     """A past form by the lexicon or its ending ("ordered", "killed", "born")."""
     return tok in lx.PAST_FORMS or (len(tok) > 4 and tok.endswith("ed"))
 
@@ -244,7 +244,7 @@ def _past_form(tok: str) -> bool:
 def _following_word(toks: Sequence[str], k: int) -> str:
     """The word after ``toks[k]`` as :func:`agrees` reads it: nothing when a past form comes
     later ("which record *labels* in Paris *signed* X": the verb is that one)."""
-    if any(_past_form(t) for t in toks[k + 1:]):
+    if any(past_form(t) for t in toks[k + 1:]):
         return ""
     return toks[k + 1] if k + 1 < len(toks) else ""
 
@@ -259,23 +259,35 @@ def agrees(noun: str, word: str, following: str = "") -> bool:
     return base_verb(word) in lx.RELATION_VERBS or following in lx.PREPOSITIONS
 
 
-def _partitive(toks: Sequence[str], i: int) -> list[str]:
-    """The noun run after a question word's partitive ("who *among the chefs*", "which
-    *one of the films*"), up to the verb; empty when token ``i`` is no such question word."""
+def _partitive_end(toks: Sequence[str], i: int) -> int:
+    """The index after a question word's partitive ("who *among* the chefs", "which *one
+    of* the films"); 0 when token ``i`` is no question word with one."""
     if toks[i] not in lx.WH_WORDS and toks[i] not in lx.WHO_WORDS:
-        return []
+        return 0
     k = i + 1
     if k < len(toks) and toks[k] in lx.PARTITIVE_ONES:
         k += 1
-    if k >= len(toks) or toks[k] not in lx.PARTITIVES:
+    return k + 1 if k < len(toks) and toks[k] in lx.PARTITIVES else 0
+
+
+def partitive_marks(toks: Sequence[str]) -> set[int]:
+    """The indices of the question words' partitives ("one", "of", "among"): they say no
+    relation (the noun after them is the asked-for type, :func:`analyze`)."""
+    return {k for i in range(len(toks)) for k in range(i + 1, _partitive_end(toks, i))}
+
+
+def _partitive(toks: Sequence[str], i: int) -> list[str]:
+    """The noun run after a question word's partitive ("who *among the chefs*", "which
+    *one of the films*"), up to the verb; empty when token ``i`` is no such question word."""
+    k = _partitive_end(toks, i)
+    if not k:
         return []
-    k += 1
     while k < len(toks) and toks[k] in STOPWORDS and toks[k] not in lx.WH_WORDS:
         k += 1  # "the", "these", "all the"
     run: list[str] = []
     for j in range(k, min(k + 4, len(toks))):
         nxt = toks[j]
-        if nxt in STOPWORDS or _past_form(nxt):
+        if nxt in STOPWORDS or past_form(nxt):
             break
         if run and (agrees(run[-1], nxt, _following_word(toks, j))
                     or run[-1].endswith("s") and not run[-1].endswith("ss")):
@@ -302,13 +314,13 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
         if w in lx.WH_WORDS or (w == "many" and i and toks[i - 1] == lx.HOW):
             run = []  # "which instrument family": a compound right after the question word
             for k, nxt in enumerate(toks[i + 1 : i + 5], start=i + 1):
-                if nxt in STOPWORDS or _past_form(nxt):
+                if nxt in STOPWORDS or past_form(nxt):
                     break  # "which customers *ordered* X", "what *killed* X": a past verb
                 if run and agrees(run[-1], nxt, _following_word(toks, k)):
                     break  # "which employee *enjoys* chess": the verb of a singular noun
                 run.append(nxt)
             nxt1 = toks[i + 1] if i + 1 < len(toks) else ""
-            verb_next = _past_form(nxt1)
+            verb_next = past_form(nxt1)
             if run:
                 type_words.extend(run)
             elif not (nxt1 in lx.DO_WORDS or verb_next):

@@ -32,10 +32,12 @@ from byokg.language import lexicon as lx
 from byokg.language.analysis import CATEGORY_NOUNS
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.analysis import humanize_relation
+from byokg.language.analysis import past_form
 from byokg.language.analysis import same_word
 from byokg.language.literals import LiteralKind
 from byokg.language.literals import literal_kind
 from byokg.language.relwords import end_nouns
+from byokg.language.relwords import had_noun
 from byokg.language.relwords import singular
 from byokg.language.relwords import verbalize
 from byokg.language.text import STOPWORDS
@@ -214,12 +216,11 @@ def role_nouns(relation: str, head: bool) -> tuple[str, ...]:
     p = verbalize(relation)
     out = list(end_nouns(relation, head))
     other = p.backward if head else p.forward  # read from the other end ("TAIL has chef HEAD")
-    has = "has "  # the reading relwords writes ("has writer")
     # "has employer" read off ``EMPLOYED_AT``: a participle's head is no agent (the reading
     # is kept for similarity, which wants the verb's agent, not for what the head is)
-    participle = p.form == "verb_prep" and bool(p.words) and (
-        p.words[0] in lx.PAST_FORMS or p.words[0].endswith("ed"))
-    out += [x[len(has):] for x in other if x.startswith(has) and not (head and participle)]
+    participle = p.form == "verb_prep" and bool(p.words) and past_form(p.words[0])
+    if not (head and participle):
+        out += [n for x in other if (n := had_noun(x))]
     if head:
         if p.form == "noun_of":
             out.append(" ".join(w for w in p.words if w not in lx.PREPOSITIONS))

@@ -81,6 +81,8 @@ from byokg.language.thesaurus import related_words
 from byokg.models.similarity import Similarity
 
 Hop = tuple[str, bool]  # (relation, walked against its stored direction)
+# per node, the (relation, node is its head) pairs of its edges read and how many meet it
+NodeEdges = dict[str, tuple[frozenset[Hop], int]]
 # the order key of the noun right after the mention's possessive ("X 's *desk*"): it names
 # what X itself is linked to, so it says the chain's first step (units module)
 POSSESSIVE_FIRST = (0, 0)
@@ -430,6 +432,16 @@ class ChainScorer:
             active = (self.lex([self.who_verb], [relation])[(self.who_verb, relation)]
                       >= self.w.active_verb)
         return end_type(relation, inverted, labels=labels, literal=literal, active=active)
+
+    def read_edges(self, store: GraphStore, ids: Sequence[str]
+                   ) -> tuple[NodeEdges, dict[str, tuple[str, ...]]]:
+        """The nodes' own edges and their roles, read only when the question's type can use
+        them (:attr:`~byokg.plugins.offline.answer_types.Expectation.reads_edges`): roles on a
+        graph without labels, kinds (:func:`is_kind`) for a category."""
+        if not ids or not self.expect.reads_edges or (self.labels and not self.expect.category):
+            return {}, {}
+        edges = node_edges(store, ids, self.weights.caps.role_edges)
+        return edges, node_roles(edges) if not self.labels else {}
 
     def type_score(self, end: EndType) -> float:
         got = self._typed.get(end)
@@ -1131,10 +1143,7 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
               for c in chains}
     ids = list(dict.fromkeys(i for v in sample.values() for i in v))
     nodes = store.get_nodes(ids) if ids else {}
-    edges = (node_edges(store, ids, scorer.weights.caps.role_edges)
-             if ids and scorer.expect.reads_edges
-             and (not scorer.labels or scorer.expect.category) else {})
-    roles = node_roles(edges) if edges and not scorer.labels else {}
+    edges, roles = scorer.read_edges(store, ids)
     for c in chains:
         labels: list[str] = []
         lits: list[str | None] = []
@@ -1153,16 +1162,11 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
         rel, inv = c.last
         held = [r for i in ends for r in roles.get(i, ())]
         role = tuple(r for r, k in _counted(held) if k * 2 >= len(ends))
-        # a kind: a leaf that more than one head reaches along this relation and no other
-        kinds = sum(edges.get(i, (frozenset(), 0))[0] == {(rel, inv)} and edges[i][1] > 1
-                    for i in ends) * 2 > len(ends)
+        kinds = sum(is_kind(edges, i, c.last) for i in ends) * 2 > len(ends)
         c.end_type = scorer.end_type(rel, inv, labels=[x for x, _ in _counted(labels)],
                                      literal=lit).model_copy(update={
                                          "name_words": common, "roles": role, "kinds": kinds})
         c.type_score = scorer.type_score(c.end_type)
-
-
-NodeEdges = dict[str, tuple[frozenset[Hop], int]]
 
 
 def node_edges(store: GraphStore, ids: Sequence[str], limit: int) -> NodeEdges:
@@ -1170,6 +1174,13 @@ def node_edges(store: GraphStore, ids: Sequence[str], limit: int) -> NodeEdges:
     read) and how many edges meet it, in one ``neighbors`` call."""
     return {i: (frozenset((t.relation, t.head == i) for t in hood.triplets), hood.total)
             for i, hood in store.neighbors(ids, limit_per_node=limit).items()}
+
+
+def is_kind(edges: NodeEdges, node: str, hop: Hop) -> bool:
+    """Whether ``node``, reached along ``hop``, is a kind by the graph's shape: a leaf that
+    more than one head meets along this relation and no other (a specialty, a cuisine)."""
+    pairs, meets = edges.get(node, (frozenset(), 0))
+    return pairs == {hop} and meets > 1
 
 
 def node_roles(edges: NodeEdges) -> dict[str, tuple[str, ...]]:

@@ -31,8 +31,7 @@ from byokg.plugins.offline.answer_types import end_type
 from byokg.plugins.offline.chains import Chain
 from byokg.plugins.offline.chains import ChainScorer
 from byokg.plugins.offline.chains import _steps
-from byokg.plugins.offline.chains import node_edges
-from byokg.plugins.offline.chains import node_roles
+from byokg.plugins.offline.chains import is_kind
 from byokg.plugins.offline.chains import specificity
 from byokg.plugins.offline.confidence import confidence
 from byokg.plugins.offline.confidence import features as confidence_features
@@ -435,10 +434,7 @@ class _Answering:
         top = sorted(cands.values(), key=lambda r: -r.score)[:self.w.typed_candidates]
         found = self.store.get_nodes([r.node for r in top if r.node]) if top else {}
         # what a node is by its edges: its roles (no labels) and whether it is a kind
-        edges = (node_edges(self.store, list(found), self.scorer.weights.caps.role_edges)
-                 if found and self.scorer.expect.reads_edges
-                 and (not self.scorer.labels or self.scorer.expect.category) else {})
-        roles = node_roles(edges) if edges and not self.scorer.labels else {}
+        edges, roles = self.scorer.read_edges(self.store, list(found))
         mention_words = {w for m in set(self.mention_of.values()) for w in words(m)}
         qwords = {w for w in self.analysis.content_words if w not in mention_words}
         met = [r.node for r in cands.values() if r.node and r.group is not None
@@ -451,9 +447,8 @@ class _Answering:
                 rel, inv = r.group.hops[-1]
                 t = self.scorer.end_type(rel, inv, labels=self.scorer.node_labels(n.labels),
                                          literal=literal_kind(r.name))
-                pairs, meets = edges.get(n.id, (frozenset(), 0))
                 t = t.model_copy(update={"roles": roles.get(n.id, ()),
-                                         "kinds": pairs == {(rel, inv)} and meets > 1})
+                                         "kinds": is_kind(edges, n.id, (rel, inv))})
                 r.score += self.wtype * self.scorer.type_score(t) - r.group.type_score
             if r.group is not None:
                 others = support.get(r.node or "", set()) - {r.group.mention}

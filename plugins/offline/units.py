@@ -38,6 +38,8 @@ from byokg.language import lexicon as lx
 from byokg.language.analysis import SHARING_WORDS
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.analysis import agrees
+from byokg.language.analysis import partitive_marks
+from byokg.language.analysis import past_form
 from byokg.language.relwords import base_verb
 from byokg.language.relwords import participle
 from byokg.language.text import STOPWORDS
@@ -114,7 +116,8 @@ def structure(analysis: QuestionAnalysis, mentions: dict[str, tuple[int, int]],
         for i, t in enumerate(analysis.tokens):
             if t.start < e and t.end > s and owner[i] is None:
                 owner[i] = m
-    content = [owner[i] is None and _content(toks[i]) and not _partitive_at(toks, i)
+    partitives = partitive_marks(toks)
+    content = [owner[i] is None and _content(toks[i]) and i not in partitives
                and not _controlled_infinitive(toks, owner, i) for i in range(n)]
     type_at = _type_token(toks, content, type_word)
     runs = [r for run in _runs(toks, content, owner, type_at)
@@ -177,21 +180,9 @@ def _controlled_infinitive(toks: Sequence[str], owner: Sequence[str | None], i: 
         base = base_verb(toks[j]) or toks[j]
         if base in lx.OBJECT_CONTROL_VERBS:
             return True
-        if toks[j] in lx.CLAUSE_WORDS or toks[j] in lx.PAST_FORMS or toks[j].endswith("ed"):
+        if toks[j] in lx.CLAUSE_WORDS or past_form(toks[j]):
             return False  # the infinitive is another verb's ("certified to fly")
     return False
-
-
-def _partitive_at(toks: Sequence[str], i: int) -> bool:
-    """Whether token ``i`` is a question word's partitive ("who *among* the chefs", "which
-    *one of* the films"): it says no relation."""
-    wh = lx.WH_WORDS | lx.WHO_WORDS
-    if toks[i] in lx.PARTITIVE_ONES:
-        return i > 0 and toks[i - 1] in wh and i + 1 < len(toks) and toks[i + 1] in lx.PARTITIVES
-    if toks[i] not in lx.PARTITIVES or i == 0:
-        return False
-    return toks[i - 1] in wh or (toks[i - 1] in lx.PARTITIVE_ONES and i > 1
-                                 and toks[i - 2] in wh)
 
 
 def _type_token(toks: Sequence[str], content: Sequence[bool], type_word: str | None) -> int:
