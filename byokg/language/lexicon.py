@@ -63,6 +63,7 @@ ARTICLES = frozenset({"a", "an", "the"})
 POSSESSIVES = frozenset({"s"})
 OR_WORDS = frozenset({"or"})  # "a man *or* a woman": the answer is one of the alternatives
 RELATIONAL_OF = "of"  # "the *advisor of* X": a relational noun names what X is linked to
+HAS = "has"  # a relation read from the end that has the other ("TAIL *has* writer HEAD")
 # what a question's mention is written as when a contextual model compares the question with a
 # relation chain read as English ("where was X born" against "X born in"): a name-like letter
 MENTION_PLACEHOLDER = "X"

@@ -78,14 +78,10 @@ class RelationPhrases(BaseModel):
         return " ".join(self.words) or self.relation
 
 
-# the reading from the end that has the other ("TAIL has writer HEAD" along ``wrote``)
-HAS = "has"
-
-
 def had_noun(reading: str) -> str | None:
     """The noun of a "has N" reading (:class:`RelationPhrases`): "writer" of "has writer"."""
     head, _, noun = reading.partition(" ")
-    return noun if head == HAS and noun else None
+    return noun if head == lx.HAS and noun else None
 
 
 # --------------------------------------------------------------------------- words
@@ -387,7 +383,7 @@ def _verb_prep(head: list[str], prep: str) -> tuple[list[str], list[str]]:
         [f"{n} of" for n in nouns]
     base = base_verb(head[-1])
     if base and base in lx.RELATION_VERBS and prep not in ("of",):
-        bwd.append(f"{HAS} {agent_noun(base)}")
+        bwd.append(f"{lx.HAS} {agent_noun(base)}")
     return fwd, bwd or [phrase]
 
 
@@ -401,7 +397,7 @@ def _verb(words: list[str]) -> tuple[list[str], list[str]]:
     bwd = [" ".join([*obj, participle(base), "by"]) if obj else f"{participle(base)} by"]
     if not obj:
         fwd.append(f"{agent} of")
-        bwd.append(f"{HAS} {agent}")
+        bwd.append(f"{lx.HAS} {agent}")
         bwd += _converse_of(bwd, [agent])  # employs: the tail is the *employee*
     fwd += [n for n in lx.VERB_NOUNS.get(verb, ())[:1]]
     return fwd, bwd
@@ -412,7 +408,7 @@ def _noun(words: list[str]) -> tuple[list[str], list[str]]:
     "… of"; a symmetric noun reads both ways; an agent noun adds its verb ("directed");
     a nominalisation its verb phrase ("place of birth" -> "born in")."""
     np_ = " ".join(words)
-    fwd, bwd = [np_, f"{HAS} {np_}"], [f"{np_} of"]
+    fwd, bwd = [np_, f"{lx.HAS} {np_}"], [f"{np_} of"]
     verb = _NOUN_VERB.get(np_)
     if verb:
         prep = lx.VERB_PREPOSITION.get(verb)
@@ -445,14 +441,14 @@ def _gerund(word: str) -> tuple[list[str], list[str]]:
 def _prep_noun(prep: str, rest: list[str]) -> tuple[list[str], list[str]]:
     """``IN_GENRE``, ``of_type``: forward the name and "has …"; backward "… of"."""
     np_ = " ".join(rest)
-    return [f"{prep} {np_}", f"{HAS} {np_}"], [f"{np_} of"]
+    return [f"{prep} {np_}", f"{lx.HAS} {np_}"], [f"{np_} of"]
 
 
 def _noun_of(head: list[str], prep: str) -> tuple[list[str], list[str]]:
     """``author_of``, ``part_of``, ``capital_of``: forward the name; backward "has …" and the
     bare noun."""
     np_ = " ".join(head)
-    fwd, bwd = [f"{np_} {prep}"], [f"{HAS} {np_}", np_]
+    fwd, bwd = [f"{np_} {prep}"], [f"{lx.HAS} {np_}", np_]
     if prep == lx.RELATIONAL_OF:
         bwd += _converse_of(bwd, head)  # parent_of: the tail is the *child* of the head
     if head[-1] in lx.SYMMETRIC_NOUNS:
@@ -484,7 +480,7 @@ def verbalize(relation: str, domain: str | None = None, range: str | None = None
     if not core or all(w in lx.GENERIC_RELATION_WORDS for w in core):
         form = "generic"
         said = " ".join(words) or relation
-        fwd = [f"{said} {rng}" if rng else said, *([f"{HAS} {rng}"] if rng else [])]
+        fwd = [f"{said} {rng}" if rng else said, *([f"{lx.HAS} {rng}"] if rng else [])]
         bwd = [f"{rng} of" if rng else said, *([f"{dom}"] if dom else [])]
     elif all(w.isdigit() or len(w) < 2 for w in core):
         form, fwd, bwd = "opaque", [" ".join(words)], [" ".join(words)]
