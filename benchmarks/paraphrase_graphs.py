@@ -3,16 +3,16 @@ development and report sets (nothing here is shipped or read by byokg itself).
 
 Each *domain* (music, academia, sports, workplace, family, business, publishing, medicine,
 aviation, dining, art, opensource, farming, courts, railways, mountaineering, theatre,
-spaceflight) is a small world of typed entities and relations, written by us: every relation
-has a noun-style name (``place_of_birth``), a verb-style name (``BORN_IN``) and a camelCase
-name, and *several phrasings* — noun phrases for the tail given the head ("the birthplace of
-{x}", "the town {x} was born in"), questions asking for it ("where was {x} born?", "what is
-{x} 's hometown?"), and relative clauses for the head given the tail ("was born in {x}"), some
-of them indirect ("{x} 's other half", "what killed {x}"). A domain is rendered as a
-*variant*: a relation naming style (snake_case, camelCase, dotted ``domain.type.property``,
-UPPER_CASE verbs), typed (node labels) or plain triples, and entity names written as names
-("Ada Brandt") or as lower-case ids with underscores and a spaced possessive ("ada_brandt 's
-other half ?").
+spaceflight, maritime, fashion) is a small world of typed entities and relations, written by
+us: every relation has a noun-style name (``place_of_birth``), a verb-style name (``BORN_IN``)
+and a camelCase name, and *several phrasings* — noun phrases for the tail given the head ("the
+birthplace of {x}", "the town {x} was born in"), questions asking for it ("where was {x}
+born?", "what is {x} 's hometown?"), and relative clauses for the head given the tail ("was
+born in {x}"), some of them indirect ("{x} 's other half", "what killed {x}"). A domain is
+rendered as a *variant*: a relation naming style (snake_case, camelCase, dotted
+``domain.type.property``, UPPER_CASE verbs), typed (node labels) or plain triples, and entity
+names written as names ("Ada Brandt") or as lower-case ids with underscores and a spaced
+possessive ("ada_brandt 's other half ?").
 
 Questions are composed from the phrasings: 1-hop (asking forwards and backwards), 2- and 3-hop
 (noun phrases nested: "what is the job of ada_brandt 's son ?") and conjunctions ("which
@@ -35,8 +35,11 @@ touches, and is measured only in aggregate. The **blind4** split (railways, moun
 written the same way by a fourth such helper, who never read the reasoning code, in two worlds
 no other split touches, and is measured only in aggregate. The **blind5** split (theatre,
 spaceflight) was written the same way by a fifth helper, who never read the reasoning code, in
-two worlds no other split touches, and is measured only in aggregate. The eight splits share no
-relation name and no phrasing. Deterministic for a seed.
+two worlds no other split touches, and is measured only in aggregate. The **blind6** split
+(maritime, fashion) was written the same way by a sixth helper, who never read the reasoning
+code, in two worlds no other split touches (merchant shipping and the fashion houses), and is
+measured only in aggregate. The nine splits share no relation name and no phrasing.
+Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -108,7 +111,7 @@ class Variant(rg.Generated):
     """One domain rendered in one style (a generated graph with its questions)."""
 
     domain: str
-    split: str  # "fit" | "report" | "holdout" | "blind" | ... | "blind5"
+    split: str  # "fit" | "report" | "holdout" | "blind" | ... | "blind6"
     style: str
     typed: bool
     underscored: bool
@@ -199,6 +202,14 @@ FIXED = {
                  "Ganymede".split(),
     "orbit": "low-earth geostationary polar sun-synchronous lunar heliocentric molniya "
              "halo".split(),
+    "cargo": "grain coal timber copper coffee cocoa iron-ore bauxite sugar fertiliser cement "
+             "crude".split(),
+    "shiptype": "tanker bulk-carrier container-ship reefer ro-ro coaster dredger "
+                "trawler".split(),
+    "fabric": "silk tweed cashmere organza denim velvet linen chiffon leather "
+              "jersey".split(),
+    "aesthetic": "minimalist avant-garde bohemian streetwear preppy gothic romantic "
+                 "utilitarian".split(),
 }
 _HUE = ("Crimson Drowsy Silent Broken Golden Wintry Distant Sleeping Burning Pale Hidden "
         "Northern Weeping Scarlet Misty Lonely Amber Frozen Sunlit Velvet").split()
@@ -323,6 +334,22 @@ def _pool(kind: str, rng: random.Random, n: int) -> list[str]:
             name = f"{_coined(rng, 2)} {rng.choice(['Space Agency', 'Orbital Directorate', 'Aerospace Authority', 'Space Institute'])}"
         elif kind == "company":
             name = f"{_coined(rng, 2)} {rng.choice(['Industries', 'Holdings', 'Group', 'Works', 'Labs'])}"
+        elif kind == "vessel":
+            name = f"{rng.choice(['MV', 'SS', 'MS', 'MT'])} {_coined(rng, 2)} {rng.choice(['Star', 'Spirit', 'Trader', 'Venture', 'Pride', 'Endeavour'])}"
+        elif kind == "seaport":
+            name = (f"Port {_coined(rng, 2)}" if rng.random() < 0.3 else
+                    f"{_coined(rng, 2)} {rng.choice(['Harbour', 'Docks', 'Roads', 'Bay'])}")
+        elif kind == "shipline":
+            name = f"{_coined(rng, 2)} {rng.choice(['Line', 'Shipping', 'Maritime', 'Navigation Company', 'Steamship Company'])}"
+        elif kind == "shipyard":
+            name = f"{_coined(rng, 2)} {rng.choice(['Shipyard', 'Dockyard', 'Marine Works', 'Shipbuilding'])}"
+        elif kind == "fashionhouse":
+            name = rng.choice(["House of {}", "{} Couture", "Atelier {}", "{} & Fils"]).format(
+                _coined(rng, 2))
+        elif kind == "collection":
+            name = f"{_coined(rng, 2)} {rng.choice(['Resort', 'Pre-Fall', 'Couture', 'Spring-Summer', 'Autumn-Winter', 'Cruise'])} {rng.randint(1985, 2024)}"
+        elif kind == "fashionweek":
+            name = f"{_coined(rng, 2)} {rng.choice(['Fashion Week', 'Couture Week', 'Runway Days'])}"
         else:
             raise KeyError(kind)
         if name not in seen:
@@ -1537,17 +1564,230 @@ SPACEFLIGHT = Domain("spaceflight", "cosmos", {
         "who stood by for {x}?"], skew=0.3),
 ))
 
+# the blind6 split: written like the blind to blind5 splits, by a sixth helper who never read
+# byokg's reasoning code, with relation names and wording of its own (two worlds no other
+# split touches: merchant shipping and the fashion houses); measured only in aggregate
+MARITIME = Domain("maritime", "sea", {
+    "Sailor": ("person", 150), "Ship": ("vessel", 60), "Port": ("seaport", 16),
+    "Line": ("shipline", 10), "Country": ("country", 8), "Shipyard": ("shipyard", 10),
+    "Cargo": ("cargo", 12), "Hull": ("shiptype", 8)}, {
+    "Sailor": "sailor", "Ship": "ship", "Port": "port", "Line": "shipping line",
+    "Country": "country", "Shipyard": "shipyard", "Cargo": "cargo", "Hull": "type of vessel"}, (
+    _r("crew", "Sailor", "Ship", "berth", "SIGNED_ON_TO", "assignedVessel",
+       ["the ship {x} shipped out on", "the vessel {x} signed on to", "{x} 's ship",
+        "the ship {x} went to sea on", "the boat that pays {x} 's wages"],
+       ["which ship does {x} sail on?", "what vessel is {x} crewing?",
+        "aboard what ship will I find {x}?", "{x} signed on to which vessel?",
+        "what boat does {x} work on?"],
+       ["sails aboard {x}", "signed on to {x}", "works the decks of {x}"],
+       ["the sailors aboard {x}", "the hands of {x}", "{x} 's deckhands",
+        "the seafarers who man {x}", "everyone on the articles of {x}"],
+       ["who sails on {x}?", "who mans {x}?", "which sailors serve aboard {x}?",
+        "who signed on to {x}?", "who is on the payroll of {x}?"], fanout=(1, 2), skew=0.3),
+    _r("master", "Ship", "Sailor", "master", "SKIPPERED_BY", "shipMaster",
+       ["the captain of {x}", "{x} 's captain", "the old man of {x}",
+        "the officer who has the bridge on {x}"],
+       ["who captains {x}?", "who is master of {x}?", "who is the old man aboard {x}?",
+        "who gives the orders on {x}?", "who stands on the bridge of {x}?"],
+       ["is captained by {x}", "sails under the command of {x}", "has {x} on the bridge"],
+       ["the ship captained by {x}", "the vessel under {x} 's command",
+        "the ship whose bridge belongs to {x}"],
+       ["which ship does {x} captain?", "what vessel is {x} master of?",
+        "what does {x} command at sea?", "which ship has {x} on its bridge?"], skew=0.3),
+    _r("mentor", "Sailor", "Sailor", "sea_daddy", "LEARNED_ROPES_FROM", "learnedUnder",
+       ["the old hand who taught {x}", "the sailor {x} learned the ropes from",
+        "{x} 's sea daddy", "the mariner who showed {x} the ropes"],
+       ["who taught seamanship to {x}?", "who did {x} learn the ropes from?",
+        "who showed {x} the ropes?", "under whom did {x} serve as an apprentice at sea?",
+        "who took {x} under their wing at sea?"],
+       ["learned the ropes from {x}", "was taught seamanship by {x}",
+        "served as apprentice to {x}"],
+       ["the deck boys {x} raised", "the sailors {x} trained", "the greenhorns {x} brought on",
+        "{x} 's former deck boys"],
+       ["who did {x} train?", "who learned seamanship from {x}?",
+        "whom did {x} show the ropes?", "which greenhorns did {x} bring on?"], skew=0.3),
+    _r("homeport", "Ship", "Port", "port_of_registry", "REGISTERED_AT", "homePort",
+       ["the home port of {x}", "the port {x} is registered at", "{x} 's home port",
+        "the harbour {x} calls home", "the port painted on the stern of {x}"],
+       ["where is {x} registered?", "what is {x} 's home port?",
+        "which port does {x} call home?", "what port is painted on the stern of {x}?",
+        "what port does {x} hail from?"],
+       ["is registered at {x}", "calls {x} home", "has {x} lettered on her stern"],
+       ["the ships registered at {x}", "the vessels that call {x} home",
+        "{x} 's registered fleet"],
+       ["which ships are registered at {x}?", "what vessels hail from {x}?",
+        "which boats call {x} home?"], skew=0.3),
+    _r("port_country", "Port", "Country", "port_ctry", "ON_COAST_OF", "portNation",
+       ["the country {x} lies in", "the coast {x} is on", "{x} 's country",
+        "the nation whose shore holds {x}"],
+       ["in which country would I find the port {x}?", "on whose coast does {x} lie?",
+        "what nation owns the quays of {x}?", "which country do I land in if I go ashore at {x}?"],
+       ["lies on the coast of {x}", "is a seaport of {x}", "is a harbour in {x}"],
+       ["the ports of {x}", "the harbours along {x} 's coast", "the seaports in {x}"],
+       ["which ports does {x} have?", "where can a ship dock in {x}?",
+        "what harbours lie along the coast of {x}?"], skew=0.2),
+    _r("flag", "Ship", "Country", "flag_state", "FLIES_FLAG_OF", "ensign",
+       ["the flag state of {x}", "the country whose flag {x} flies", "{x} 's flag",
+        "the nation {x} is flagged in"],
+       ["what flag does {x} fly?", "under which flag does {x} sail?",
+        "which country is {x} flagged in?", "whose colours does {x} sail under?",
+        "what ensign flies from the stern of {x}?"],
+       ["flies the flag of {x}", "sails under the flag of {x}", "is flagged in {x}"],
+       ["the ships flagged in {x}", "the vessels flying {x} 's flag",
+        "the merchant fleet of {x}"],
+       ["which ships fly the flag of {x}?", "what vessels are flagged in {x}?",
+        "which ships sail under {x} 's colours?"], skew=0.5),
+    _r("operator", "Ship", "Line", "opr", "IN_SERVICE_OF", "managingLine",
+       ["the shipping line running {x}", "the company {x} sails for", "{x} 's owners",
+        "the line whose funnel colours {x} wears"],
+       ["which line operates {x}?", "which firm owns {x}?", "what company does {x} sail for?",
+        "whose funnel colours does {x} carry?", "whose fleet is {x} part of?"],
+       ["sails for {x}", "belongs to the fleet of {x}", "wears the funnel colours of {x}"],
+       ["the fleet of {x}", "the ships {x} runs", "{x} 's vessels"],
+       ["which ships does {x} operate?", "what vessels sail for {x}?",
+        "what is in {x} 's fleet?"], skew=0.4),
+    _r("built", "Ship", "Shipyard", "builder", "LAID_DOWN_AT", "yardOfBuild",
+       ["the yard that built {x}", "the shipyard {x} was launched from", "{x} 's builders",
+        "the slipway {x} came off"],
+       ["where was {x} built?", "which yard built {x}?", "who launched {x}?",
+        "what shipyard did {x} come out of?", "which yard laid down {x}?"],
+       ["was built at {x}", "was laid down at {x}", "came off the slipway at {x}"],
+       ["the ships built at {x}", "the hulls {x} launched", "{x} 's newbuilds"],
+       ["which ships did {x} build?", "what vessels came off the slipways of {x}?",
+        "what hulls has {x} turned out?"], skew=0.4),
+    _r("cargo", "Ship", "Cargo", "commodity", "HAULS", "cargoType",
+       ["the cargo {x} carries", "{x} 's freight", "the goods {x} hauls",
+        "what {x} has in its holds"],
+       ["what does {x} carry?", "what cargo is in {x} 's holds?", "what is {x} loaded with?",
+        "what freight does {x} haul?", "what goods go to sea in {x}?"],
+       ["carries {x}", "hauls {x}", "is loaded with {x}"],
+       ["the ships carrying {x}", "the vessels that haul {x}", "the {x} carriers"],
+       ["which ships carry {x}?", "what vessels haul {x}?", "who ships {x}?"],
+       fanout=(1, 3), skew=0.5),
+    _r("hull", "Ship", "Hull", "vessel_type", "RATED_AS", "hullClass",
+       ["the type of {x}", "the kind of vessel {x} is", "{x} 's class"],
+       ["what kind of ship is {x}?", "what type of vessel is {x}?", "how is {x} classed?",
+        "what sort of boat is {x}?"],
+       ["was built as a {x}", "is rated as a {x}", "sails as a {x}"],
+       (), ["which ships are of the {x} type?", "what {x} vessels are there?"],
+       skew=0.4, chain=False),
+))
+
+FASHION = Domain("fashion", "mode", {
+    "Designer": ("person", 110), "Model": ("person", 100), "House": ("fashionhouse", 12),
+    "Collection": ("collection", 55), "Week": ("fashionweek", 8), "City": ("city", 14),
+    "Fabric": ("fabric", 10), "Look": ("aesthetic", 8)}, {
+    "Designer": "designer", "Model": "model", "House": "fashion house",
+    "Collection": "collection", "Week": "fashion week", "City": "city", "Fabric": "fabric",
+    "Look": "aesthetic"}, (
+    _r("atelier", "Designer", "House", "maison", "DESIGNS_FOR", "atelier",
+       ["the house {x} designs for", "the label {x} works for", "{x} 's fashion house",
+        "the atelier {x} sketches in"],
+       ["which fashion house does {x} design for?", "what label does {x} work for?",
+        "which house employs {x}?", "{x} designs for which label?",
+        "at which atelier does {x} work?"],
+       ["designs for {x}", "works in the atelier of {x}", "is on the design team of {x}"],
+       ["the designers of {x}", "the design team at {x}", "{x} 's designers",
+        "the people who draw for {x}"],
+       ["who designs for {x}?", "which designers work at {x}?",
+        "who is on {x} 's design team?", "who sketches for {x}?"], fanout=(1, 2), skew=0.3),
+    _r("brand", "Collection", "House", "label", "PRESENTED_BY", "fromHouse",
+       ["the house behind {x}", "the label that showed {x}", "{x} 's label"],
+       ["which house presented {x}?", "whose collection is {x}?", "what label put out {x}?",
+        "who showed {x}?", "{x} came from which fashion house?"],
+       ["was shown by {x}", "was put out by {x}", "came out of {x}"],
+       ["the collections of {x}", "the lines {x} showed", "{x} 's collections"],
+       ["which collections did {x} show?", "what has {x} put on the runway?",
+        "what lines has {x} released?"], skew=0.3),
+    _r("creator", "Collection", "Designer", "designer_credit", "CONCEIVED_BY", "creativeLead",
+       ["the designer of {x}", "the mind behind {x}", "whoever dreamed up {x}",
+        "the creative lead on {x}"],
+       ["who designed {x}?", "whose vision was {x}?", "who dreamed up {x}?",
+        "who took the bow after {x}?", "which designer is credited with {x}?"],
+       ["was designed by {x}", "was dreamed up by {x}", "bears the signature of {x}"],
+       ["the collections {x} designed", "{x} 's designs", "the lines {x} dreamed up"],
+       ["what did {x} design?", "which collections are {x} 's?",
+        "what has {x} sent down the runway?"], skew=0.4),
+    _r("walked", "Model", "Collection", "runway_credits", "WALKED_IN", "catwalkShows",
+       ["the collections {x} walked", "the shows {x} was booked for", "{x} 's catwalk work",
+        "the lines {x} wore down the runway"],
+       ["which collections did {x} walk in?", "what shows has {x} modelled for?",
+        "what has {x} worn on the runway?", "{x} walked which shows?",
+        "for which collections did {x} hit the catwalk?"],
+       ["walked in {x}", "modelled in {x}", "appeared on the catwalk for {x}"],
+       ["the models of {x}", "the faces of {x}", "{x} 's line-up",
+        "the models who walked for {x}"],
+       ["who walked in {x}?", "which models appeared in {x}?",
+        "who was on the catwalk for {x}?", "who modelled {x}?"], fanout=(1, 3), skew=0.2),
+    _r("debut", "Collection", "Week", "shown_at_wk", "DEBUTED_AT", "premiereWeek",
+       ["the fashion week {x} debuted at", "the week {x} was shown at", "{x} 's debut",
+        "the runway season that saw {x}"],
+       ["at which fashion week was {x} shown?", "where did {x} debut?",
+        "which week did {x} go down the runway at?", "{x} premiered at which fashion week?"],
+       ["debuted at {x}", "was shown during {x}", "premiered at {x}"],
+       ["the collections shown at {x}", "the debuts at {x}", "{x} 's runway programme"],
+       ["what was shown at {x}?", "which collections debuted at {x}?",
+        "what went down the runway at {x}?"], skew=0.4),
+    _r("week_city", "Week", "City", "host_city", "STAGED_IN", "weekLocation",
+       ["the city hosting {x}", "the city where {x} is staged", "{x} 's host city",
+        "the town that fills its hotels for {x}"],
+       ["where is {x} held?", "which city hosts {x}?", "what city puts on {x}?",
+        "where do the editors fly to for {x}?", "in which city does {x} take place?"],
+       ["is held in {x}", "takes over {x} every season", "is staged in {x}"],
+       ["the fashion weeks of {x}", "{x} 's fashion week", "the runway weeks {x} hosts"],
+       ["which fashion week does {x} host?", "what fashion week is held in {x}?",
+        "what does {x} stage for the fashion crowd?"], skew=0.2),
+    _r("hq", "House", "City", "hq_city", "HQ_IN", "maisonSeat",
+       ["the city {x} designs out of", "the city {x} works out of", "{x} 's headquarters city",
+        "the city where {x} keeps its ateliers"],
+       ["where does {x} operate from?", "in what city does {x} keep its headquarters?",
+        "where are {x} 's ateliers?", "what city is {x} from?",
+        "where does {x} have its headquarters?"],
+       ["designs out of {x}", "has its ateliers in {x}", "keeps its headquarters in {x}"],
+       ["the fashion houses of {x}", "the labels based in {x}", "{x} 's couture houses"],
+       ["which fashion houses are based in {x}?", "what labels come from {x}?",
+        "whose ateliers are in {x}?"], skew=0.3),
+    _r("fabric", "Collection", "Fabric", "textiles", "CUT_FROM", "mainMaterial",
+       ["the fabrics of {x}", "the cloth {x} was cut from", "{x} 's materials",
+        "what {x} was sewn from"],
+       ["what fabrics were used in {x}?", "what is {x} made of?",
+        "what cloth was {x} cut from?", "what material dominates {x}?",
+        "what did the seamstresses work with for {x}?"],
+       ["was cut from {x}", "was made in {x}", "used a lot of {x}"],
+       ["the collections made of {x}", "the lines cut from {x}", "the {x} collections"],
+       ["which collections used {x}?", "what was made in {x}?",
+        "which lines were cut from {x}?"], fanout=(1, 3), skew=0.5),
+    _r("aesthetic", "Collection", "Look", "aesthetic", "STYLED_AS", "lookAndFeel",
+       ["the aesthetic of {x}", "the look of {x}", "{x} 's vibe"],
+       ["what style is {x}?", "how would you describe the look of {x}?",
+        "what is the vibe of {x}?", "what aesthetic does {x} go for?"],
+       ["is styled {x}", "is {x} in spirit", "has that {x} look"],
+       (), ["which collections are {x}?", "what {x} collections are there?"],
+       skew=0.4, chain=False),
+    _r("muse", "Designer", "Model", "muse", "HAS_MUSE", "favouriteFace",
+       ["the muse of {x}", "{x} 's muse", "the face {x} designs around",
+        "the model who inspires {x}"],
+       ["who is {x} 's muse?", "who inspires {x}?", "whose face does {x} design around?",
+        "who does {x} have in mind at the sketchpad?", "which model does {x} adore dressing?"],
+       ["is inspired by {x}", "counts {x} as a muse", "designs with {x} in mind"],
+       ["the designers {x} inspires", "the designers who call {x} their muse",
+        "{x} 's admirers in the atelier"],
+       ["who is {x} the muse of?", "which designers does {x} inspire?", "whose muse is {x}?",
+        "who designs with {x} in mind?"], skew=0.4),
+))
+
 DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, WORKPLACE, FAMILY, BUSINESS,
                                PUBLISHING, MEDICINE, AVIATION, DINING, ART, OPENSOURCE,
                                FARMING, COURTS, RAILWAYS, MOUNTAINEERING, THEATRE,
-                               SPACEFLIGHT)}
+                               SPACEFLIGHT, MARITIME, FASHION)}
 FIT, REPORT = ("music", "academia", "sports", "workplace"), ("family", "business")
 HOLDOUT, BLIND = ("publishing", "medicine"), ("aviation", "dining")
 BLIND2, BLIND3 = ("art", "opensource"), ("farming", "courts")
 BLIND4, BLIND5 = ("railways", "mountaineering"), ("theatre", "spaceflight")
+BLIND6 = ("maritime", "fashion")
 SPLITS: dict[str, tuple[str, ...]] = {"fit": FIT, "report": REPORT, "holdout": HOLDOUT,
                                       "blind": BLIND, "blind2": BLIND2, "blind3": BLIND3,
-                                      "blind4": BLIND4, "blind5": BLIND5}
+                                      "blind4": BLIND4, "blind5": BLIND5, "blind6": BLIND6}
 # (domain, style, typed, underscored): each domain in two or three renderings
 VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("music", "snake", True, False), ("music", "upper", False, True),
@@ -1583,6 +1823,10 @@ VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("theatre", "dotted", True, True),
     ("spaceflight", "snake", True, True), ("spaceflight", "dotted", False, False),
     ("spaceflight", "upper", True, False),
+    ("maritime", "camel", True, True), ("maritime", "upper", False, False),
+    ("maritime", "snake", True, False),
+    ("fashion", "dotted", False, True), ("fashion", "upper", True, False),
+    ("fashion", "camel", False, False),
 )
 
 
@@ -1787,7 +2031,7 @@ def variant(domain: str, style: str, typed: bool, underscored: bool, *, seed: in
 
 def variants(split: str | None = None, *, seed: int = 0, per_kind: int = 16) -> list[Variant]:
     """Every variant of a split (``fit`` / ``report`` / ``holdout`` / ``blind`` /
-    ``blind2`` / ``blind3`` / ``blind4`` / ``blind5``; None: all)."""
+    ``blind2`` / ``blind3`` / ``blind4`` / ``blind5`` / ``blind6``; None: all)."""
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     return [variant(d, s, t, u, seed=seed, per_kind=per_kind) for d, s, t, u in VARIANTS
