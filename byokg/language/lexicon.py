@@ -57,6 +57,9 @@ DO_WORDS = frozenset({"do", "does", "did"})  # "what does Mars orbit": the objec
 CLAUSE_WORDS = frozenset({"where", "that", "which", "who", "whom", "whose", "when"})
 # "are"/"were" after a question word ask for a list ("what *are* the films …")
 PLURAL_COPULAS = frozenset({"are", "were"})
+COPULAS = frozenset({"is", "was", "are", "were"})
+# a question word that asks for a possessor: "*whose* pupil was X" (X is the pupil)
+POSSESSOR_WORDS = frozenset({"whose"})
 SINGULAR_COPULAS = frozenset({"is", "s", "was"})  # "what *is* the …", "what's the …"
 ARTICLES = frozenset({"a", "an", "the"})
 # possessive markers a tokenizer leaves as a word ("X 's other half", "X' s")
@@ -112,7 +115,7 @@ PREPOSITION_SENSES: dict[str, tuple[str, ...]] = {
 }
 # the kind of answer a question word asks for
 QUESTION_WORD_KINDS: dict[str, str] = {"when": "date", "who": "person", "whom": "person",
-                                       "where": "place"}
+                                       "whose": "person", "where": "place"}
 # imperative openers of a list request ("*List* the products …", "*Which* …")
 LIST_WORDS = frozenset({"list", "show", "display", "find", "name", "give", "which", "who",
                         "identify", "retrieve", "get", "return"})

@@ -343,9 +343,10 @@ class ChainScorer:
                     fwd = max(v[0] for v in sides.values())
                     bwd = max(v[1] for v in sides.values())
                     gap = self.w.side_margin
-                    self._sides[(k, r)] = (1 if fwd >= bwd + gap else
-                                           -1 if bwd >= fwd + gap else
-                                           verb_noun_side(r, self.units[k].words[-1]))
+                    side = (1 if fwd >= bwd + gap else -1 if bwd >= fwd + gap else
+                            verb_noun_side(r, self.units[k].words[-1]))
+                    # "whose *pupil* was X": X is the pupil, the answer the other end
+                    self._sides[(k, r)] = -side if self.units[k].possessed else side
         self._prepared += todo
         self._sayable.clear()
         self._aligned.clear()

@@ -66,6 +66,8 @@ class Unit:
     # the *job* of X"): it may say the last step; else it only names the answer's class
     verb_object: bool = False  # ... and the object of the participle after the subject
     # ("which *label* was X released on"): left unsaid, it costs nothing
+    possessed: bool = False  # a relational noun the mention is, asked for its possessor
+    # ("*whose* *pupil* was X": the one X is the pupil of)
 
     @property
     def start(self) -> int:
@@ -354,6 +356,9 @@ def _unit(toks: Sequence[str], run: list[int], owner: Sequence[str | None],
     after = last + 1
     noun = (after < len(toks) and toks[after] == lx.RELATIONAL_OF) or (
         first > 0 and toks[first - 1] in lx.POSSESSIVES)
+    possessed = (first > 0 and toks[first - 1] in lx.POSSESSOR_WORDS and after < len(toks)
+                 and toks[after] in lx.COPULAS and all(o is None for o in owner[:first]))
+    noun = noun or possessed
     kind: UnitKind = "type" if type_at in run else "plain"
     phrasal = after < len(toks) and toks[after] in lx.PARTICLES and owner[after] is None
     if phrasal:
@@ -361,7 +366,7 @@ def _unit(toks: Sequence[str], run: list[int], owner: Sequence[str | None],
         after += 1
     prep = toks[after] if after < len(toks) and toks[after] in lx.PREPOSITIONS else ""
     return Unit(text=text, words=ws, tokens=tuple(run), kind=kind, noun=noun, phrasal=phrasal,
-                prep=prep)
+                prep=prep, possessed=possessed)
 
 
 def _split_heads(toks: Sequence[str], units: list[Unit], owner: Sequence[str | None]
