@@ -74,6 +74,9 @@ MENTION_PLACEHOLDER = "X"
 # things, not a relation ("the other *movies by* the director of X": the movies are what the
 # director made; the relation is the one the agent's noun says)
 AGENT_PREPOSITIONS = frozenset({"by"})
+# prepositions after a verb that put its doer in their object: "X *trained under* Y" is
+# taught by Y, so "who trained X" asks for the tail of ``trained_under``
+SUBORDINATE_PREPOSITIONS = frozenset({"under"})
 
 # --------------------------------------------------------------------------- question words
 

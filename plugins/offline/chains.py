@@ -456,32 +456,69 @@ class ChainScorer:
         moons *orbit* Mars": the subjects of ``orbits``, its heads; "what does Mars *orbit*":
         its tails), -1 for the other role, 0 when the relation is not that verb. A passive or
         agent-noun name (``directed_by``, ``director``) has its agent at the tail."""
-        rel, inv = hop
-        verb, passive = relation_verb(rel)
-        if not self.who_verb or not self.voice or verb is None \
-                or stem(verb) != stem(self.who_verb):
-            return self.doer_fit(hop) or self.role_fit(hop)
-        agent_at_tail = passive
-        reaches_agent = (not inv) if agent_at_tail else inv
-        wants_agent = self.voice == "subject"
-        return 1.0 if reaches_agent == wants_agent else -1.0
+        if not self.who_verb or not self.voice:
+            return self.role_fit(hop)
+        return verb_fit(hop, self.who_verb, self.voice == "subject", self.role is not None) \
+            or self.role_fit(hop)
 
     def doer_fit(self, hop: Hop) -> float:
         """+1 / -1 as :meth:`voice_fit`, for a relation named by a noun for one end of the
-        question's verb (:func:`~byokg.language.relwords.verb_role`): "who *raised* X" asks for
-        the doer, the *parent*, which ``children`` reaches backwards; "who did X *raise*" for
-        the child, forwards. 0 when no end's noun tells, or both do alike (``spouse``)."""
+        question's verb (:func:`doer_fit`)."""
         if not self.who_verb or not self.voice:
             return 0.0
-        rel, inv = hop
-        ahead = {verb_role(self.who_verb, n) for n in end_nouns(rel, False)} - {None}
-        behind = {verb_role(self.who_verb, n) for n in end_nouns(rel, True)} - {None}
-        forward = ("agent" in ahead or "patient" in behind)
-        backward = ("agent" in behind or "patient" in ahead)
-        if forward == backward:
-            return 0.0
-        reaches_agent = forward != inv
-        return 1.0 if reaches_agent == (self.voice == "subject") else -1.0
+        return doer_fit(hop, self.who_verb, self.voice == "subject")
+
+    def clause_voice(self, hops: Sequence[Hop], steps: Sequence[Sequence[int]],
+                     al: Alignment, mention: str) -> float:
+        """+1 / -1 per step said by a verb of a clause whose grammar places the step's end
+        (:meth:`clause_role`), read as :func:`verb_fit`: "the writer who *inspired* X" reaches
+        the subject of ``INSPIRED_BY`` (its tail), "the companies X *owns*" the object of
+        ``OWNED_BY`` (its heads). The question's own verb is read by :meth:`voice_fit`."""
+        total = 0.0
+        for st, u in enumerate(al.reps):
+            if u is None or st >= len(steps) or not steps[st]:
+                continue
+            unit = self.units[u]
+            if self.who_verb and self.who_verb in unit.words:
+                continue
+            role = self.clause_role(mention, u)
+            if role is not None:
+                total += verb_fit(hops[steps[st][-1]], unit.words[0], role == "agent", False)
+        return total
+
+    def clause_role(self, mention: str, k: int) -> str | None:
+        """What the node a step says with verb unit ``k`` is to that verb, by the question's
+        grammar around ``mention``: ``"agent"`` when the verb's object follows it ("the
+        writer who *inspired* X", "who *manages* the people …"), ``"patient"`` when the
+        verb's subject stands before it ("the companies X *owns*", "whom did X *train*") or
+        its agent follows *by* ("the books *written by* X"). None for nouns, type words,
+        verbs with another preposition and what the grammar does not tell."""
+        u = self.units[k]
+        span = self.mentions.get(mention)
+        key = self.structure.of(mention).get(k)
+        if u.kind != "plain" or u.noun or u.implied or span is None or key is None:
+            return None
+        toks = [t.text for t in self.analysis.tokens]
+        if u.prep and u.prep not in lx.AGENT_PREPOSITIONS:
+            return None
+        at = [i for i, t in enumerate(self.analysis.tokens) if t.start < span[1]
+              and t.end > span[0]]
+        if not at:
+            return None
+        first = at[0]
+        if u.prep:
+            return "patient" if u.end < first else None
+        if key[0] == 2:
+            return "patient"
+        nxt = toks[u.end + 1] if u.end + 1 < len(toks) else ""
+        if u.end < first and (u.end + 1 == first or nxt in lx.ARTICLES):
+            return "agent"
+        before = first - 1
+        while before >= 0 and toks[before] in lx.ARTICLES:
+            before -= 1
+        if u.start > first and before >= 0 and toks[before] in lx.DO_WORDS:
+            return "patient"
+        return None
 
     def role_fit(self, hop: Hop) -> float:
         """-1 when the last hop reaches the other role than the one a verb with a
@@ -730,7 +767,9 @@ class ChainScorer:
                 "order": float(al.order), "converse": float(al.converse),
                 "coverage": al.coverage, "matched": float(al.matched),
                 "meaning": self.meaning(chain.hops, steps), "extra_steps": len(steps) - 1.0,
-                "voice": self.voice_fit(chain.last), "mirror": mirror, "repeat": repeat,
+                "voice": self.voice_fit(chain.last) + self.clause_voice(
+                    chain.hops, steps, al, chain.mention),
+                "mirror": mirror, "repeat": repeat,
                 "conjunction": min(chain.conjunction, 1.0), "unnamed_end": float(unnamed)}
 
     def score(self, chain: Chain) -> float:
@@ -862,6 +901,39 @@ def verb_noun_side(relation: str, noun: str) -> int:
         return 0
     agent_at_tail = form == "passive" and passive
     return 1 if (role == "agent") == agent_at_tail else -1
+
+
+def verb_fit(hop: Hop, verb: str, wants_agent: bool, same_frame: bool) -> float:
+    """+1 when ``hop`` reaches the agent of ``verb`` and that is what is wanted (or the
+    patient, and that is wanted), -1 for the other end, 0 when the relation does not tell.
+    A relation named by the verb itself has its agent at the head, at the tail when the name
+    is passive (``directed_by``) or the verb takes a preposition that puts the doer under
+    it (``trained_under``: the teacher is its tail) and the question's verb does not take it
+    too (``same_frame``); other relations by the nouns for their ends (:func:`doer_fit`)."""
+    rel, inv = hop
+    rverb, preps = verb_and_prepositions(rel)
+    if rverb is None or stem(rverb) != stem(verb):
+        return doer_fit(hop, verb, wants_agent)
+    agent_at_tail = preps[:1] == ("by",) or (
+        not same_frame and bool(preps) and preps[0] in lx.SUBORDINATE_PREPOSITIONS)
+    reaches_agent = (not inv) if agent_at_tail else inv
+    return 1.0 if reaches_agent == wants_agent else -1.0
+
+
+def doer_fit(hop: Hop, verb: str, wants_agent: bool) -> float:
+    """+1 / -1 as :func:`verb_fit`, for a relation named by a noun for one end of ``verb``
+    (:func:`~byokg.language.relwords.verb_role`): "who *raised* X" asks for the doer, the
+    *parent*, which ``children`` reaches backwards; "who did X *raise*" for the child,
+    forwards. 0 when no end's noun tells, or both do alike (``spouse``)."""
+    rel, inv = hop
+    ahead = {verb_role(verb, n) for n in end_nouns(rel, False)} - {None}
+    behind = {verb_role(verb, n) for n in end_nouns(rel, True)} - {None}
+    forward = ("agent" in ahead or "patient" in behind)
+    backward = ("agent" in behind or "patient" in ahead)
+    if forward == backward:
+        return 0.0
+    reaches_agent = forward != inv
+    return 1.0 if reaches_agent == wants_agent else -1.0
 
 
 def relation_verb(relation: str) -> tuple[str | None, bool]:
