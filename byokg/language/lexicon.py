@@ -129,6 +129,11 @@ GROUP_WORDS = frozenset({"each", "per", "every"})  # one value per group is aske
 DATE_WORDS = frozenset({"year", "date", "day", "decade", "century", "month"})
 PERSON_WORDS = frozenset({"person", "people", "persons", "someone", "somebody"})
 PLACE_WORDS = frozenset({"place", "places", "location", "locations"})
+# words of a noun's dictionary definition that make it somewhere ("a building *where* people
+# go to eat"): read by ``thesaurus.names_a_place`` for what *where* asks
+PLACE_GLOSS_WORDS = frozenset({"where", "place", "building", "buildings", "structure",
+                               "facility", "area", "room", "workplace", "airfield", "dwelling",
+                               "land"})
 # English nouns that ask for a category of things rather than the things ("what *kind* of
 # films", "what *types* are the films …"): the answer classifies what follows them
 CATEGORY_NOUNS = frozenset({"kind", "kinds", "type", "types", "sort", "sorts", "category",

@@ -56,6 +56,20 @@ def gloss(phrase: str) -> str | None:
     return glosses().get(" ".join(phrase.lower().split()))
 
 
+@functools.lru_cache(maxsize=4096)
+def names_a_place(noun: str) -> bool:
+    """Whether WordNet defines a noun (or its head, the last word) as somewhere things happen:
+    its gloss says *where*, or calls it a building, a facility, a room or another place word
+    of the lexicon's ``PLACE_GLOSS_WORDS`` ("hospital": "a health facility *where* patients
+    receive treatment"). A question asking *where* is answered by such nodes too."""
+    text = " ".join(noun.lower().replace("_", " ").split())
+    for key in dict.fromkeys((text, text.rsplit(" ", 1)[-1])):
+        said = gloss(key) or (gloss(lemma) if (lemma := base_form(key)) else None)
+        if said and any(w in lx.PLACE_GLOSS_WORDS for w in said.lower().split()):
+            return True
+    return False
+
+
 def base_form(word: str) -> str | None:
     """The thesaurus' lemma for a word (``killed`` -> ``kill``, ``children`` -> ``child``), or
     None when it has none."""

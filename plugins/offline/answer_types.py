@@ -43,6 +43,7 @@ from byokg.language.relwords import verbalize
 from byokg.language.text import STOPWORDS
 from byokg.language.text import stem
 from byokg.language.text import words
+from byokg.language.thesaurus import names_a_place
 
 Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
 
@@ -316,6 +317,8 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
         return score if score > 0 else (scores.person_labelled if end.labels else 0.0)
     if exp.kind == "place":  # weak: many relations lead to places without saying so
         s = _best(sim, KIND_WORDS["place"], names)
+        if s < scores.place_min and any(names_a_place(n) for n in names):
+            s = scores.place_min  # a hospital or a restaurant is somewhere, by its definition
         return (scores.place_scale * s if s >= scores.place_min
                 else (scores.labelled_unsure if end.labels else 0.0))
     return 0.0
