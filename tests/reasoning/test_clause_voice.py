@@ -1,0 +1,119 @@
+"""Which end of a relation a question asks for, by English grammar: the verb of a relative
+clause ("the companies X *owns*": its objects; "the company that *owns* X": its subject), a
+verb whose preposition puts its doer under it ("X *trained under* Y": Y trained X), a
+question asking for a possessor ("*whose* pupil was X": X is the pupil), and what *where*
+asks of a node its dictionary calls somewhere (a hospital). Checked on a workshop graph the
+test writes in three naming styles, and on a typed clinic graph."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from byokg.plugins.offline.chains import verb_fit
+from byokg.plugins.offline.units import structure
+
+from byokg import graph_from_triplets
+from byokg.language.analysis import analyze
+from byokg.language.thesaurus import names_a_place
+from byokg.pipeline.engine import Engine
+
+# (apprentice, master): the apprentice trained under the master
+TRAINED = [("Mira Holt", "Ansel Roe"), ("Jon Pike", "Ansel Roe"), ("Ansel Roe", "Ode Rask"),
+           ("Lea Frost", "Mira Holt")]
+# (company, its owner)
+OWNED = [("Tilly Works", "Brack Group"), ("Brack Group", "Orrin Holdings"),
+         ("Vane Labs", "Orrin Holdings")]
+FOUNDED = {"Tilly Works": "Mira Holt", "Vane Labs": "Jon Pike", "Brack Group": "Ansel Roe",
+           "Orrin Holdings": "Abel Stone"}
+MAKES = {"Tilly Works": "lanterns", "Vane Labs": "kettles", "Brack Group": "bells",
+         "Orrin Holdings": "ropes"}
+# (pupil, teacher) along a noun-named relation
+TEACHER = [("Lea Frost", "Jon Pike"), ("Cara Dorn", "Lea Frost")]
+
+STYLES = {"snake": ("trained_under", "owned_by", "founded_by", "makes", "teacher"),
+          "upper": ("TRAINED_UNDER", "OWNED_BY", "FOUNDED_BY", "MAKES", "TEACHER"),
+          "camel": ("trainedUnder", "ownedBy", "foundedBy", "makes", "teacher")}
+
+
+def _workshop(style: str) -> Engine:
+    trained, owned, founded, makes, teacher = STYLES[style]
+    triples = [(a, trained, m) for a, m in TRAINED]
+    triples += [(c, owned, o) for c, o in OWNED]
+    triples += [(c, founded, p) for c, p in FOUNDED.items()]
+    triples += [(c, makes, x) for c, x in MAKES.items()]
+    triples += [(p, teacher, t) for p, t in TEACHER]
+    return Engine(graph_from_triplets(triples, uri=f"memory:workshop-{style}"))
+
+
+@pytest.fixture(scope="module", params=sorted(STYLES))
+def workshop(request) -> Engine:
+    return _workshop(request.param)
+
+
+@pytest.mark.parametrize(("question", "gold"), [
+    # "X trained under Y": who trained X is Y, whom Y trained are the X
+    ("Who trained Mira Holt?", {"Ansel Roe"}),
+    ("Whom did Ansel Roe train?", {"Mira Holt", "Jon Pike"}),
+    ("Who trained under Ansel Roe?", {"Mira Holt", "Jon Pike"}),  # the name's own frame
+    # a relative clause's verb: its objects after "X owns", its subject before "owns X"
+    ("Who founded the company Brack Group owns?", {"Mira Holt"}),
+    ("What does the company that owns Brack Group make?", {"ropes"}),
+    # a possessor asked for: X is the pupil, the answer X's teacher
+    ("Whose pupil was Lea Frost?", {"Jon Pike"}),
+])
+def test_grammar_says_which_end_is_asked(workshop, question, gold):
+    a = workshop.ask(question)
+    assert a.answers, question
+    assert a.answers[0] in gold, (question, a.answers[:3])
+
+
+def test_the_under_of_a_relation_name_puts_the_doer_at_its_tail():
+    """``trained_under`` walked forwards reaches who trained its head; the question's own
+    *under* keeps the name's frame (the heads are who trained under the tail)."""
+    assert verb_fit(("trained_under", False), "trained", True, False) == 1.0
+    assert verb_fit(("trained_under", True), "trained", True, False) == -1.0
+    assert verb_fit(("trained_under", True), "trained", True, True) == 1.0
+    assert verb_fit(("TRAINED_BY", False), "trained", True, False) == 1.0  # a passive
+    assert verb_fit(("mentors", False), "trained", True, False) == 0.0  # another verb
+
+
+def test_whose_marks_the_noun_the_mention_is():
+    q = "Whose pupil was Lea Frost?"
+    s = q.index("Lea")
+    (unit,) = structure(analyze(q), {"Lea Frost": (s, s + 9)}).units
+    assert unit.text == "pupil" and unit.noun and unit.possessed
+    q = "Who is the pupil of Lea Frost?"
+    s = q.index("Lea")
+    units = structure(analyze(q), {"Lea Frost": (s, s + 9)}).units
+    assert not any(u.possessed for u in units)
+    assert analyze("Whose pupil was Lea Frost?").kind == "person"
+
+
+@pytest.mark.parametrize(("noun", "place"), [
+    ("hospital", True), ("Restaurant", True), ("main kitchen", True), ("airfield", True),
+    ("specialty", False), ("dermatology", False), ("Person", False), ("genre", False),
+    ("airline", False), ("unheard-of-word", False)])
+def test_a_noun_defined_as_somewhere_is_a_place(noun, place):
+    assert names_a_place(noun) is place
+
+
+def test_where_asks_for_the_hospital_not_the_specialty(tmp_path):
+    """A typed clinic graph: "where does X practise" reaches the Hospital, which WordNet
+    defines as "a health facility *where* patients receive treatment", not the Specialty
+    (along ``focus``: no name says *practise*, and the old reading took the specialty)."""
+    from byokg.graph.open import open_graph
+
+    docs = {"Dr Ama Vell": ("Fenwick Infirmary", "dermatology"),
+            "Dr Cato Brill": ("Orla General", "cardiology"),
+            "Dr Ines Moor": ("Fenwick Infirmary", "oncology")}
+    lines = []
+    for doc, (hosp, spec) in docs.items():
+        for node, label in ((doc, "Doctor"), (hosp, "Hospital"), (spec, "Specialty")):
+            lines.append({"id": node, "labels": [label]})
+        lines += [{"head": doc, "relation": "hospital", "tail": hosp},
+                  {"head": doc, "relation": "focus", "tail": spec}]
+    path = tmp_path / "clinic.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    a = Engine(open_graph(f"memory:{path}")).ask("Where does Dr Cato Brill practise?")
+    assert a.answers[:1] == ["Orla General"], a.answers[:3]
