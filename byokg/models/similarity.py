@@ -31,6 +31,7 @@ from byokg.language.analysis import humanize_relation
 from byokg.language.analysis import lexical_phrase_score
 from byokg.language.analysis import lexical_relation_scores
 from byokg.language.lexicon import MENTION_PLACEHOLDER
+from byokg.language.relwords import converse_noun
 from byokg.language.relwords import end_nouns
 from byokg.language.relwords import performer_role
 from byokg.language.relwords import singular
@@ -541,6 +542,12 @@ class Similarity:
                 # a word written like one end's noun decides; a model of meaning only
                 # when neither is (it puts converse nouns close: "parent" ~ "child")
                 pair = [max((_noun_match(p, n) for n in side), default=0.0) for side in sides]
+                if max(pair) == 0.0:
+                    # the probe's converse written like one end's noun names the other end
+                    # ("teacher": the ends of ``supervisor`` backwards are its *students*)
+                    other = [max((_noun_match(c, n) for c in converse_noun(p) for n in side),
+                                 default=0.0) for side in sides]
+                    pair = [other[1], other[0]]
                 if max(pair) == 0.0 and cos is not None and all(sides):
                     pair = [max((self.scale(float(cos[i, at[n]])) for n in side), default=0.0)
                             for side in sides]

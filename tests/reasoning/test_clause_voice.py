@@ -117,3 +117,21 @@ def test_where_asks_for_the_hospital_not_the_specialty(tmp_path):
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
     a = Engine(open_graph(f"memory:{path}")).ask("Where does Dr Cato Brill practise?")
     assert a.answers[:1] == ["Orla General"], a.answers[:3]
+
+
+@pytest.mark.parametrize("embedder", ["lexical", "static"])
+def test_a_converse_noun_names_the_other_end(embedder):
+    """"The *teacher* of X" along ``residency_supervisor``: its ends are named "residency
+    supervisor" forwards and "supervisee" / "student" backwards, and *teacher* is written like
+    neither. Its converse, *student*, names the backward end, so *teacher* names the forward
+    one, whatever a model of meaning puts near *teacher* (*student* is near it)."""
+    from byokg.config import RunConfig
+    from byokg.models.services import Services
+    from byokg.models.similarity import Similarity
+
+    sim = Similarity(analyze("where does the teacher of X work?"),
+                     Services(RunConfig(embedder=embedder)))
+    fwd, bwd = sim.noun_sides(["teacher"], "residency_supervisor")["teacher"]
+    assert fwd > bwd
+    fwd, bwd = sim.noun_sides(["student"], "residency_supervisor")["student"]
+    assert bwd > fwd
