@@ -33,6 +33,7 @@ from byokg.language.analysis import lexical_relation_scores
 from byokg.language.lexicon import MENTION_PLACEHOLDER
 from byokg.language.relwords import converse_noun
 from byokg.language.relwords import end_nouns
+from byokg.language.relwords import hypernym
 from byokg.language.relwords import performer_role
 from byokg.language.relwords import singular
 from byokg.language.relwords import verbalize
@@ -541,12 +542,15 @@ class Similarity:
             for i, p in enumerate(todo):
                 # a word written like one end's noun decides; a model of meaning only
                 # when neither is (it puts converse nouns close: "parent" ~ "child")
-                pair = [max((_noun_match(p, n) for n in side), default=0.0) for side in sides]
+                # the probe or the general noun it names a kind of ("daughter": *child*)
+                own = [p, *([h] if (h := hypernym(p)) else [])]
+                pair = [max((_noun_match(w, n) for w in own for n in side), default=0.0)
+                        for side in sides]
                 if max(pair) == 0.0:
-                    # the probe's converse written like one end's noun names the other end
+                    # its converse written like one end's noun names the other end
                     # ("teacher": the ends of ``supervisor`` backwards are its *students*)
-                    other = [max((_noun_match(c, n) for c in converse_noun(p) for n in side),
-                                 default=0.0) for side in sides]
+                    other = [max((_noun_match(c, n) for w in own for c in converse_noun(w)
+                                  for n in side), default=0.0) for side in sides]
                     pair = [other[1], other[0]]
                 if max(pair) == 0.0 and cos is not None and all(sides):
                     pair = [max((self.scale(float(cos[i, at[n]])) for n in side), default=0.0)
