@@ -378,10 +378,18 @@ VERB_AGENT_NOUNS: dict[str, tuple[str, ...]] = {
     "raise": ("parent",), "rear": ("parent",), "bear": ("parent", "mother"),
     "adopt": ("parent",), "father": ("parent", "father"), "mother": ("parent", "mother"),
     "beget": ("parent", "father"), "run": ("head", "leader", "chief"),
-    "lead": ("leader", "head", "chief"), "head": ("head",), "teach": ("teacher",),
+    "lead": ("leader", "head", "chief"), "head": ("head",),
+    "teach": ("teacher", "instructor", "tutor"),
     "coach": ("coach",), "mentor": ("mentor",), "guide": ("mentor", "guide"),
     "write": ("writer", "author"), "compose": ("composer",), "marry": ("spouse",),
 }
+# Verbs of English that say one event from its two ends: if A *teaches* B, B *learns from*
+# A. A relation named by one (``learned_from``) reached by a question asking with the other
+# ("who taught X") has the asked verb's doer at its tail. Base forms, read both ways.
+CONVERSE_VERBS: tuple[tuple[str, str], ...] = (
+    ("teach", "learn"), ("sell", "buy"), ("give", "receive"), ("lend", "borrow"),
+    ("employ", "work"), ("own", "belong"), ("lead", "follow"), ("send", "receive"),
+)
 AGENT_ENDINGS = ("er", "or", "ar", "ist", "ent", "ant")  # employ*er*, direct*or*
 PATIENT_ENDINGS = ("ee",)  # employ*ee*, advis*ee*, ment*ee*
 # Words that join two content words into one unit of meaning ("cause *of* death", "line

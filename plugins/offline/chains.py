@@ -66,6 +66,7 @@ from byokg.language.analysis import Phrase
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.analysis import humanize_relation
 from byokg.language.literals import literal_kind
+from byokg.language.relwords import base_verb
 from byokg.language.relwords import composed
 from byokg.language.relwords import end_nouns
 from byokg.language.relwords import hypernym
@@ -499,14 +500,16 @@ class ChainScorer:
         if u.kind != "plain" or u.noun or u.implied or span is None or key is None:
             return None
         toks = [t.text for t in self.analysis.tokens]
-        if u.prep and u.prep not in lx.AGENT_PREPOSITIONS:
+        controls = (u.prep == lx.INFINITIVE_MARKER  # "taught X *to* fly": no preposition
+                    and (base_verb(u.words[0]) or u.words[0]) in lx.OBJECT_CONTROL_VERBS)
+        if u.prep and u.prep not in lx.AGENT_PREPOSITIONS and not controls:
             return None
         at = [i for i, t in enumerate(self.analysis.tokens) if t.start < span[1]
               and t.end > span[0]]
         if not at:
             return None
         first = at[0]
-        if u.prep:
+        if u.prep and not controls:
             return "patient" if u.end < first else None
         if key[0] == 2:
             return "patient"
@@ -912,12 +915,25 @@ def verb_fit(hop: Hop, verb: str, wants_agent: bool, same_frame: bool) -> float:
     too (``same_frame``); other relations by the nouns for their ends (:func:`doer_fit`)."""
     rel, inv = hop
     rverb, preps = verb_and_prepositions(rel)
-    if rverb is None or stem(rverb) != stem(verb):
+    if rverb is not None and _converse_verbs(verb, rverb) and preps[:1] != ("by",):
+        agent_at_tail = True  # ``learned_from``: who taught its head is its tail
+    elif rverb is None or stem(rverb) != stem(verb):
         return doer_fit(hop, verb, wants_agent)
-    agent_at_tail = preps[:1] == ("by",) or (
-        not same_frame and bool(preps) and preps[0] in lx.SUBORDINATE_PREPOSITIONS)
+    else:
+        agent_at_tail = preps[:1] == ("by",) or (
+            not same_frame and bool(preps) and preps[0] in lx.SUBORDINATE_PREPOSITIONS)
     reaches_agent = (not inv) if agent_at_tail else inv
     return 1.0 if reaches_agent == wants_agent else -1.0
+
+
+_CONVERSE_VERBS = frozenset(lx.CONVERSE_VERBS) | {(b, a) for a, b in lx.CONVERSE_VERBS}
+
+
+def _converse_verbs(a: str, b: str) -> bool:
+    """Whether two verb forms say one event from its two ends (lexicon ``CONVERSE_VERBS``:
+    *taught* and *learned*)."""
+    return ((base_verb(a.lower()) or a.lower()), (base_verb(b.lower()) or b.lower())) \
+        in _CONVERSE_VERBS
 
 
 def doer_fit(hop: Hop, verb: str, wants_agent: bool) -> float:

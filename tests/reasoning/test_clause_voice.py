@@ -135,3 +135,49 @@ def test_a_converse_noun_names_the_other_end(embedder):
     assert fwd > bwd
     fwd, bwd = sim.noun_sides(["student"], "residency_supervisor")["student"]
     assert bwd > fwd
+
+
+# (pupil, the pilot the pupil learned from), each pilot's rank and faith
+LEARNED = [("Ava Lind", "Ben Ruiz"), ("Cy Moss", "Ben Ruiz"), ("Ben Ruiz", "Dee Holm")]
+RANK = {"Ava Lind": "first officer", "Cy Moss": "first officer", "Ben Ruiz": "captain",
+        "Dee Holm": "commander"}
+SCHOOL = {"snake": ("learned_from", "rank", "flight_instructor"),
+          "upper": ("LEARNED_FROM", "HOLDS_RANK", "FLIGHT_INSTRUCTOR"),
+          "camel": ("learnedFrom", "rank", "flightInstructor")}
+
+
+@pytest.mark.parametrize("style", sorted(SCHOOL))
+@pytest.mark.parametrize("instructor", [False, True])
+def test_teaching_read_through_learning_and_instructors(style, instructor):
+    """"X *learned from* Y" is "Y *taught* X" (lexicon ``CONVERSE_VERBS``), and the
+    *instructor* of X is the one who taught X (``VERB_AGENT_NOUNS``): who taught X walks
+    ``learned_from`` forwards, the students Y taught to fly backwards."""
+    learned, rank, teacher = SCHOOL[style]
+    rel = teacher if instructor else learned
+    triples = [(p, rel, t) for p, t in LEARNED] + [(p, rank, r) for p, r in RANK.items()]
+    eng = Engine(graph_from_triplets(triples, uri=f"memory:school-{style}-{instructor}"))
+    a = eng.ask("Who taught Ben Ruiz to fly?")
+    assert a.answers[:1] == ["Dee Holm"], a.answers[:3]
+    a = eng.ask("How senior are the students Ben Ruiz taught to fly?")
+    assert a.answers[:1] == ["first officer"], a.answers[:3]
+
+
+def test_converse_verbs_place_the_doer():
+    assert verb_fit(("learned_from", False), "taught", True, False) == 1.0
+    assert verb_fit(("learned_from", True), "taught", True, False) == -1.0
+    assert verb_fit(("BOUGHT_FROM", False), "sold", True, False) == 1.0  # the seller
+    assert verb_fit(("flight_instructor", False), "taught", True, False) == 1.0
+
+
+@pytest.mark.parametrize("relation", ["hasChild", "kin.person.children", "PARENT_OF"])
+def test_a_kind_of_child_names_the_child_end(relation):
+    """"X 's *daughter*" along a child relation: *daughter* is written like neither end's
+    noun, its general noun *child* is (lexicon ``RELATIONAL_HYPERNYMS``)."""
+    from byokg.config import RunConfig
+    from byokg.models.services import Services
+    from byokg.models.similarity import Similarity
+
+    sim = Similarity(analyze("what faith does X 's daughter follow?"),
+                     Services(RunConfig(embedder="static")))
+    fwd, bwd = sim.noun_sides(["daughter"], relation)["daughter"]
+    assert fwd > bwd
