@@ -147,6 +147,17 @@ def names_label(word: str, head: str) -> bool:
     return False
 
 
+def built_on(word: str, head: str) -> bool:
+    """Whether a type word and a label's head word share their root but are other words
+    (``painters`` and Painting, ``filmmaker`` and Film): a doer is not what it makes, however
+    near a model of meaning puts the two."""
+    if names_label(word, head):
+        return False
+    a, b = stem(word), stem(head)
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 4 and long_.startswith(short)
+
+
 def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[str] = frozenset(),
                 *, labels: Sequence[str] = (), sim: Similarity | None = None,
                 types: Sequence[str] = (), scores: TypeScores = WEIGHTS.types,
@@ -165,7 +176,8 @@ def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[
         fitting = labels_named(types, labels, label_nouns)
         if not fitting and sim is not None:
             table = sim(types, list(labels))
-            best = {lab: max(table[(w, lab)] for w in types) for lab in labels}
+            best = {lab: max(table[(w, lab)] for w in types) for lab in labels
+                    if not any(built_on(w, words(lab)[-1]) for w in types if words(lab))}
             top = max(best.values(), default=0.0)
             if top >= scores.match:
                 fitting = tuple(lab for lab, v in best.items()

@@ -181,3 +181,22 @@ def test_a_kind_of_child_names_the_child_end(relation):
                      Services(RunConfig(embedder="static")))
     fwd, bwd = sim.noun_sides(["daughter"], relation)["daughter"]
     assert fwd > bwd
+
+
+def test_a_doer_is_not_what_it_makes():
+    """"Which painters …" on a graph of Artists and Paintings: no label is named by its
+    letters, and a model of meaning puts *painters* nearest *Painting*; a label built on the
+    type word's root as another word is not what it asks for."""
+    from byokg.config import RunConfig
+    from byokg.models.services import Services
+    from byokg.models.similarity import Similarity
+    from byokg.plugins.offline.answer_types import built_on
+    from byokg.plugins.offline.answer_types import expectation
+
+    assert built_on("painters", "painting") and built_on("filmmaker", "film")
+    assert not built_on("cities", "city") and not built_on("painters", "artist")
+    q = analyze("Which painters grew up in Oslo?")
+    sim = Similarity(q, Services(RunConfig(embedder="static")))
+    exp = expectation(q, {"oslo"}, labels=["Artist", "Painting", "City", "Museum"],
+                      sim=sim.phrase_similarity)
+    assert "Painting" not in exp.fitting_labels
