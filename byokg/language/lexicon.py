@@ -133,7 +133,7 @@ PLACE_WORDS = frozenset({"place", "places", "location", "locations"})
 # go to eat"): read by ``thesaurus.names_a_place`` for what *where* asks
 PLACE_GLOSS_WORDS = frozenset({"where", "place", "building", "buildings", "structure",
                                "facility", "area", "room", "workplace", "airfield", "dwelling",
-                               "land"})
+                               "land", "landmasses", "territory", "region", "location"})
 # English nouns that ask for a category of things rather than the things ("what *kind* of
 # films", "what *types* are the films …"): the answer classifies what follows them
 CATEGORY_NOUNS = frozenset({"kind", "kinds", "type", "types", "sort", "sorts", "category",

@@ -689,6 +689,10 @@ class ChainScorer:
                         rep].implied and self.lexical(u, rel) >= w.repeat_says and abs(
                         self.units[rep].start - self.units[u].start) > w.repeat_gap:
                     continue
+                if rep is not None and rep != u and any(
+                        self.units[x].implied and not self.units[x].by_preposition
+                        for x in (u, rep)):
+                    continue  # "where is [the *stadium* of X]": the stadium's place, a step on
                 return True
         return False
 

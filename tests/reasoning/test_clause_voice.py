@@ -200,3 +200,25 @@ def test_a_doer_is_not_what_it_makes():
     exp = expectation(q, {"oslo"}, labels=["Artist", "Painting", "City", "Museum"],
                       sim=sim.phrase_similarity)
     assert "Painting" not in exp.fitting_labels
+
+
+def test_where_is_the_noun_of_x_asks_for_its_place(tmp_path):
+    """"Where is the *stadium* of X": the stadium is somewhere, and the question asks where
+    it is, one step on; the place *where* implies is no second name for the stadium's step."""
+    from byokg.graph.open import open_graph
+
+    teams = {"Tecu Falcons": ("Lulu Field", "Pellton"), "Rugo Rovers": ("Satu Park", "Drumford"),
+             "Neda United": ("Lulu Field", "Pellton")}
+    lines = []
+    for team, (ground, town) in teams.items():
+        lines += [{"id": team, "labels": ["Team"]}, {"id": ground, "labels": ["Stadium"]},
+                  {"id": town, "labels": ["City"]},
+                  {"head": team, "relation": "sport.team.home_venue", "tail": ground},
+                  {"head": ground, "relation": "sport.stadium.city", "tail": town}]
+    path = tmp_path / "grounds.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    eng = Engine(open_graph(f"memory:{path}"))
+    a = eng.ask("Where is the stadium of Rugo Rovers?")
+    assert a.answers[:1] == ["Drumford"], a.answers[:3]
+    a = eng.ask("Where do Rugo Rovers play?")  # no noun before the place: the ground
+    assert a.answers[:1] == ["Satu Park"], a.answers[:3]
