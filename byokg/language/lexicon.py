@@ -90,6 +90,9 @@ WHO_WORDS = frozenset({"who", "whom"})
 OBJECT_CONTROL_VERBS = frozenset({"teach", "train", "help", "coach", "instruct", "inspire",
                                   "encourage", "show", "mentor", "tutor", "persuade"})
 INFINITIVE_MARKER = "to"
+# verbs that say when an activity begins or ends; the gerund after them names the activity
+# ("when did X *start flying*": X's start, not its flights)
+ASPECTUAL_VERBS = frozenset({"start", "begin", "commence", "stop", "cease", "quit", "finish"})
 # "which *of* the films", "who *among* the chefs": the noun after the partitive is the
 # asked-for type ("which *one* of the films": the pronoun stands for it)
 PARTITIVES = frozenset({"of", "among", "amongst"})

@@ -120,7 +120,8 @@ def structure(analysis: QuestionAnalysis, mentions: dict[str, tuple[int, int]],
                 owner[i] = m
     partitives = partitive_marks(toks)
     content = [owner[i] is None and _content(toks[i]) and i not in partitives
-               and not _controlled_infinitive(toks, owner, i) for i in range(n)]
+               and not _controlled_infinitive(toks, owner, i)
+               and not _aspect_gerund(toks, owner, i) for i in range(n)]
     type_at = _type_token(toks, content, type_word)
     runs = [r for run in _runs(toks, content, owner, type_at)
             for r in _verb_split(toks, run, _final_verb(toks, content))]
@@ -185,6 +186,17 @@ def _controlled_infinitive(toks: Sequence[str], owner: Sequence[str | None], i: 
         if toks[j] in lx.CLAUSE_WORDS or past_form(toks[j]):
             return False  # the infinitive is another verb's ("certified to fly")
     return False
+
+
+def _aspect_gerund(toks: Sequence[str], owner: Sequence[str | None], i: int) -> bool:
+    """Whether token ``i`` is the gerund an aspectual verb takes ("when did X *start*
+    *flying*", "in what year did X *begin* *trading*"): the beginning or the end of the
+    activity is what is asked, read from the aspectual verb; the activity is no step of its
+    own."""
+    if i < 1 or owner[i] is not None or owner[i - 1] is not None \
+            or not (len(toks[i]) > 4 and toks[i].endswith("ing")):
+        return False
+    return (base_verb(toks[i - 1]) or toks[i - 1]) in lx.ASPECTUAL_VERBS
 
 
 def _type_token(toks: Sequence[str], content: Sequence[bool], type_word: str | None) -> int:

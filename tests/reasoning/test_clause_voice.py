@@ -187,11 +187,12 @@ def test_a_doer_is_not_what_it_makes():
     """"Which painters …" on a graph of Artists and Paintings: no label is named by its
     letters, and a model of meaning puts *painters* nearest *Painting*; a label built on the
     type word's root as another word is not what it asks for."""
+    from byokg.plugins.offline.answer_types import built_on
+    from byokg.plugins.offline.answer_types import expectation
+
     from byokg.config import RunConfig
     from byokg.models.services import Services
     from byokg.models.similarity import Similarity
-    from byokg.plugins.offline.answer_types import built_on
-    from byokg.plugins.offline.answer_types import expectation
 
     assert built_on("painters", "painting") and built_on("filmmaker", "film")
     assert not built_on("cities", "city") and not built_on("painters", "artist")
@@ -222,3 +223,26 @@ def test_where_is_the_noun_of_x_asks_for_its_place(tmp_path):
     assert a.answers[:1] == ["Drumford"], a.answers[:3]
     a = eng.ask("Where do Rugo Rovers play?")  # no noun before the place: the ground
     assert a.answers[:1] == ["Satu Park"], a.answers[:3]
+
+
+@pytest.mark.parametrize(("question", "mention", "units"), [
+    ("In what year did Mori Air start flying?", "Mori Air", ["year", "start"]),
+    ("When did Kela Foods stop trading?", "Kela Foods", ["stop"]),
+    ("When did Ada start the flying school?", "Ada", ["start", "flying", "school"]),
+])
+def test_an_aspectual_verbs_gerund_is_no_step(question, mention, units):
+    at = question.index(mention)
+    got = structure(analyze(question), {mention: (at, at + len(mention))}).units
+    assert [u.text for u in got] == units
+
+
+def test_when_an_airline_started_flying_is_its_founding():
+    """"In what year did X start flying": the airline's founding year, not the pilots who
+    fly for it (``flies_for`` says *flying* better than anything says *start*)."""
+    triples = [("Ida Marsh", "flies_for", "Mori Air"), ("Otto Vance", "flies_for", "Mori Air"),
+               ("Ida Marsh", "flight_instructor", "Otto Vance"),
+               ("Mori Air", "year_founded", "1989"), ("Tede Jet", "year_founded", "1971"),
+               ("Rosa Quill", "flies_for", "Tede Jet")]
+    eng = Engine(graph_from_triplets(triples, uri="memory:airlines"))
+    a = eng.ask("In what year did Mori Air start flying?")
+    assert a.answers[:1] == ["1989"], a.answers[:3]
