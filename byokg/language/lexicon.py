@@ -132,6 +132,8 @@ GROUP_WORDS = frozenset({"each", "per", "every"})  # one value per group is aske
 DATE_WORDS = frozenset({"year", "date", "day", "decade", "century", "month"})
 PERSON_WORDS = frozenset({"person", "people", "persons", "someone", "somebody"})
 PLACE_WORDS = frozenset({"place", "places", "location", "locations"})
+# words of a noun's dictionary definition that make it someone ("*someone who* cooks food")
+PERSON_GLOSS_WORDS = frozenset({"someone", "somebody", "person", "who", "whose"})
 # words of a noun's dictionary definition that make it somewhere ("a building *where* people
 # go to eat"): read by ``thesaurus.names_a_place`` for what *where* asks
 PLACE_GLOSS_WORDS = frozenset({"where", "place", "building", "buildings", "structure",

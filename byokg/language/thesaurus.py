@@ -57,17 +57,29 @@ def gloss(phrase: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=4096)
+def names_a_person(noun: str) -> bool:
+    """Whether WordNet defines a noun (or its head) as someone: its gloss calls it
+    *someone*, a *person*, or one *who* does something ("pilot": "*someone who* is licensed
+    to operate an aircraft"; lexicon ``PERSON_GLOSS_WORDS``). *Who* asks for such nodes."""
+    return _gloss_says(noun, lx.PERSON_GLOSS_WORDS)
+
+
+def _gloss_says(noun: str, marks: frozenset[str]) -> bool:
+    text = " ".join(noun.lower().replace("_", " ").split())
+    for key in dict.fromkeys((text, text.rsplit(" ", 1)[-1])):
+        said = gloss(key) or (gloss(lemma) if (lemma := base_form(key)) else None)
+        if said and any(w in marks for w in said.lower().split()):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=4096)
 def names_a_place(noun: str) -> bool:
     """Whether WordNet defines a noun (or its head, the last word) as somewhere things happen:
     its gloss says *where*, or calls it a building, a facility, a room or another place word
     of the lexicon's ``PLACE_GLOSS_WORDS`` ("hospital": "a health facility *where* patients
     receive treatment"). A question asking *where* is answered by such nodes too."""
-    text = " ".join(noun.lower().replace("_", " ").split())
-    for key in dict.fromkeys((text, text.rsplit(" ", 1)[-1])):
-        said = gloss(key) or (gloss(lemma) if (lemma := base_form(key)) else None)
-        if said and any(w in lx.PLACE_GLOSS_WORDS for w in said.lower().split()):
-            return True
-    return False
+    return _gloss_says(noun, lx.PLACE_GLOSS_WORDS)
 
 
 def base_form(word: str) -> str | None:

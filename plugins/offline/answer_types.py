@@ -43,6 +43,7 @@ from byokg.language.relwords import verbalize
 from byokg.language.text import STOPWORDS
 from byokg.language.text import stem
 from byokg.language.text import words
+from byokg.language.thesaurus import names_a_person
 from byokg.language.thesaurus import names_a_place
 
 Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
@@ -324,7 +325,11 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
                  *end.roles]
         # "who" also asks for organisations (who signed, who owns): a miss costs little
         s = _best(sim, KIND_WORDS["person"], names)
-        agent = any(is_agentive(n) for n in end.labels) or end.agentive
+        # a Pilot is "someone who …" by definition: a label names the nodes themselves; the
+        # nouns of relations do not (``head_coach`` is one of a team's people, its players
+        # are named by no relation)
+        agent = any(is_agentive(n) for n in end.labels) or end.agentive or any(
+            names_a_person(n) for n in end.labels)
         score = scores.person_scale * max(s, scores.person_agent if agent else 0.0)
         return score if score > 0 else (scores.person_labelled if end.labels else 0.0)
     if exp.kind == "place":  # weak: many relations lead to places without saying so

@@ -246,3 +246,23 @@ def test_when_an_airline_started_flying_is_its_founding():
     eng = Engine(graph_from_triplets(triples, uri="memory:airlines"))
     a = eng.ask("In what year did Mori Air start flying?")
     assert a.answers[:1] == ["1989"], a.answers[:3]
+
+
+def test_who_asks_for_nodes_a_dictionary_calls_someone(tmp_path):
+    """A typed clinic graph: *who* fits Patients ("a person who requires medical care") as
+    well as Doctors, so "who does X treat" is not answered by X's supervisor just because
+    no relation says *treat*. Only labels count (a relation's noun names no node itself)."""
+    from byokg.graph.open import open_graph
+    from byokg.language.thesaurus import names_a_person
+
+    assert names_a_person("Patient") and names_a_person("pilot")
+    assert not names_a_person("Airline") and not names_a_person("genre")
+    patients = {"Una Reed": "Dr Ama Vell", "Tam Oakes": "Dr Ama Vell", "Pru Lind": "Dr Cato Brill"}
+    lines = [{"id": p, "labels": ["Patient"]} for p in patients]
+    lines += [{"id": d, "labels": ["Doctor"]} for d in ("Dr Ama Vell", "Dr Cato Brill")]
+    lines += [{"head": p, "relation": "physician", "tail": d} for p, d in patients.items()]
+    lines += [{"head": "Dr Ama Vell", "relation": "residency_supervisor", "tail": "Dr Cato Brill"}]
+    path = tmp_path / "clinic2.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    a = Engine(open_graph(f"memory:{path}")).ask("Who does Dr Ama Vell treat?")
+    assert set(a.answers[:2]) == {"Una Reed", "Tam Oakes"}, a.answers[:3]
