@@ -45,6 +45,7 @@ from byokg.language.text import stem
 from byokg.language.text import words
 from byokg.language.thesaurus import names_a_person
 from byokg.language.thesaurus import names_a_place
+from byokg.language.thesaurus import related_words
 
 Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
 
@@ -130,6 +131,13 @@ def labels_named(types: Sequence[str], labels: Sequence[str],
         fitting = tuple(lab for lab in labels if any(
             names_label(w, words(n)[-1]) for w in types
             for n in label_nouns.get(lab, ()) if words(n)))
+    if not fitting:
+        # what the type word means by the thesaurus, by its letters ("planes": *heavier-than-
+        # air craft*, an Aircraft; "pictures": *painting*; "tongue": *language*)
+        meant = {x.replace("-", " ").split()[-1] for w in types for x in related_words(w)}
+        fitting = tuple(lab for lab in labels if heads[lab] and any(
+            names_label(m, heads[lab]) or (len(m) >= 5 and heads[lab].endswith(m))
+            for m in meant if m))
     return fitting
 
 

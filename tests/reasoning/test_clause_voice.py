@@ -266,3 +266,37 @@ def test_who_asks_for_nodes_a_dictionary_calls_someone(tmp_path):
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
     a = Engine(open_graph(f"memory:{path}")).ask("Who does Dr Ama Vell treat?")
     assert set(a.answers[:2]) == {"Una Reed", "Tam Oakes"}, a.answers[:3]
+
+
+@pytest.mark.parametrize(("word", "labels", "named"), [
+    ("planes", ["Pilot", "Airline", "Airport", "Aircraft"], ("Aircraft",)),  # air craft
+    ("pictures", ["Artist", "Painting", "Museum"], ("Painting",)),
+    ("tongue", ["Book", "Language", "Author"], ("Language",)),
+    ("nation", ["City", "Country", "Airline"], ("Country",)),
+    ("cities", ["City", "Country"], ("City",)),  # by its letters first
+    ("repos", ["Project", "Developer"], ()),  # the thesaurus does not know it
+])
+def test_a_type_word_names_a_label_by_what_it_means(word, labels, named):
+    from byokg.plugins.offline.answer_types import labels_named
+
+    assert labels_named((word,), labels) == named
+
+
+def test_which_pictures_are_paintings_not_movements(tmp_path):
+    """"Which pictures are by X": no label is called *pictures*; by the thesaurus a picture
+    is a *painting*, so the Paintings attributed to X are the answer, not X's Movement."""
+    from byokg.graph.open import open_graph
+
+    painters = {"Jonas Lind": ("surrealism", ["Misty Harbour", "Pale Bridge"]),
+                "Ada Ring": ("cubism", ["Lonely Chapel"])}
+    lines = []
+    for p, (school, works) in painters.items():
+        lines += [{"id": p, "labels": ["Artist"]}, {"id": school, "labels": ["Movement"]},
+                  {"head": p, "relation": "artMovement", "tail": school}]
+        for w in works:
+            lines += [{"id": w, "labels": ["Painting"]},
+                      {"head": w, "relation": "attributedTo", "tail": p}]
+    path = tmp_path / "paintings.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    a = Engine(open_graph(f"memory:{path}")).ask("Which pictures are by Jonas Lind?")
+    assert set(a.answers[:2]) == {"Misty Harbour", "Pale Bridge"}, a.answers[:3]
