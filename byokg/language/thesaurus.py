@@ -61,16 +61,42 @@ def names_a_person(noun: str) -> bool:
     """Whether WordNet defines a noun (or its head) as someone: its gloss calls it
     *someone*, a *person*, or one *who* does something ("pilot": "*someone who* is licensed
     to operate an aircraft"; lexicon ``PERSON_GLOSS_WORDS``). *Who* asks for such nodes."""
-    return _gloss_says(noun, lx.PERSON_GLOSS_WORDS)
+    return _gloss_says(noun, "person")
 
 
-def _gloss_says(noun: str, marks: frozenset[str]) -> bool:
+def _gloss_says(noun: str, kind: str) -> bool:
     text = " ".join(noun.lower().replace("_", " ").split())
+    marked = gloss_kinds()
     for key in dict.fromkeys((text, text.rsplit(" ", 1)[-1])):
-        said = gloss(key) or (gloss(lemma) if (lemma := base_form(key)) else None)
-        if said and any(w in marks for w in said.lower().split()):
+        got = marked.get(key)
+        if got is None and (lemma := base_form(key)):
+            got = marked.get(lemma)
+        if got is not None and kind in got:
             return True
     return False
+
+
+GLOSS_KINDS = {"place": lx.PLACE_GLOSS_WORDS, "person": lx.PERSON_GLOSS_WORDS}
+
+
+def mark_glosses(table: dict[str, str]) -> dict[str, str]:
+    """noun -> the kinds (``GLOSS_KINDS``: somewhere, someone) its gloss says, for the nouns
+    whose gloss says one; what ``byokg/data/gloss_kinds.txt.gz`` holds
+    (``scripts/build_gloss_kinds.py``), so a question does not read every gloss."""
+    out: dict[str, str] = {}
+    for noun, said in table.items():
+        ws = set(said.lower().split())
+        kinds = [k for k, marks in GLOSS_KINDS.items() if ws & marks]
+        if kinds:
+            out[noun] = ",".join(kinds)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def gloss_kinds() -> dict[str, str]:
+    """The nouns whose gloss says a kind of :data:`GLOSS_KINDS`, read on first use (a few
+    ms, not the ~55 ms of all the glosses)."""
+    return _read("gloss_kinds.txt.gz")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -79,7 +105,7 @@ def names_a_place(noun: str) -> bool:
     its gloss says *where*, or calls it a building, a facility, a room or another place word
     of the lexicon's ``PLACE_GLOSS_WORDS`` ("hospital": "a health facility *where* patients
     receive treatment"). A question asking *where* is answered by such nodes too."""
-    return _gloss_says(noun, lx.PLACE_GLOSS_WORDS)
+    return _gloss_says(noun, "place")
 
 
 def base_form(word: str) -> str | None:

@@ -300,3 +300,16 @@ def test_which_pictures_are_paintings_not_movements(tmp_path):
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
     a = Engine(open_graph(f"memory:{path}")).ask("Which pictures are by Jonas Lind?")
     assert set(a.answers[:2]) == {"Misty Harbour", "Pale Bridge"}, a.answers[:3]
+
+
+def test_the_gloss_kinds_file_matches_the_lexicon():
+    """``byokg/data/gloss_kinds.txt.gz`` is what ``scripts/build_gloss_kinds.py`` writes from
+    the glosses and the lexicon's place and person words: change those words, run it again."""
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "build_gloss_kinds.py"
+    spec = importlib.util.spec_from_file_location("build_gloss_kinds", script)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.OUT.read_bytes() == mod.build()
