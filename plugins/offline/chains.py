@@ -462,13 +462,6 @@ class ChainScorer:
         return verb_fit(hop, self.who_verb, self.voice == "subject", self.role is not None) \
             or self.role_fit(hop)
 
-    def doer_fit(self, hop: Hop) -> float:
-        """+1 / -1 as :meth:`voice_fit`, for a relation named by a noun for one end of the
-        question's verb (:func:`doer_fit`)."""
-        if not self.who_verb or not self.voice:
-            return 0.0
-        return doer_fit(hop, self.who_verb, self.voice == "subject")
-
     def clause_voice(self, hops: Sequence[Hop], steps: Sequence[Sequence[int]],
                      al: Alignment, mention: str) -> float:
         """+1 / -1 per step said by a verb of a clause whose grammar places the step's end

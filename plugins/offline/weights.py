@@ -95,7 +95,8 @@ class ChainWeights(BaseModel):
     unnamed_end: float = Field(0.3, description="cost of ending at unnamed (CVT) nodes")
     voice: float = Field(0.1, description="the last hop reaches the role the verb asks for "
                          "(a relation named by the verb: +1 / -1; a noun relation a verb with "
-                         "a preposition says: -1 the wrong way, 0 otherwise)")
+                         "a preposition says: -1 the wrong way, 0 otherwise), plus +1 / -1 per "
+                         "inner step a clause's verb places (ChainScorer.clause_voice)")
     reading_band: float = Field(0.05, description="with a contextual model (MiniLM): chains of "
                                 "the best chain's length scoring within this of it are contenders, "
                                 "and the one whose reading the question says best leads "
