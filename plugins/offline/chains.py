@@ -648,7 +648,8 @@ class ChainScorer:
             taken = set(used)
             left = [u for u in plain if u not in taken
                     and not self._covered(u, hops, steps, choice)
-                    and not (end_labels and self.property_said(u, end_labels))] + attr_left
+                    and not (end_labels and self.property_said(u, end_labels))
+                    and not (self.units[u].modifier and sayable[u] < w.said_min)] + attr_left
             keys = [owned[u] for u in choice if u is not None and self.units[u].kind == "plain"]
             order = sum(1 for a, b in itertools.combinations(keys, 2) if a > b)
             left_said = sum(sayable.get(u, 0.0) for u in left)

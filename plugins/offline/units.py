@@ -66,6 +66,8 @@ class Unit:
     # the *job* of X"): it may say the last step; else it only names the answer's class
     verb_object: bool = False  # ... and the object of the participle after the subject
     # ("which *label* was X released on"): left unsaid, it costs nothing
+    modifier: bool = False  # qualifies the asked-for type word ("what *famous* painters",
+    # "which school of *painting*"): left unsaid, it costs only what the graph could say of it
     possessed: bool = False  # a relational noun the mention is, asked for its possessor
     # ("*whose* *pupil* was X": the one X is the pupil of)
 
@@ -135,6 +137,9 @@ def structure(analysis: QuestionAnalysis, mentions: dict[str, tuple[int, int]],
         obj = _verb_object(toks, type_at, owner)
         units = [dataclasses.replace(u, attribute=True, verb_object=obj) if u.kind == "type"
                  else u for u in units]
+    if type_at >= 0:
+        units = [dataclasses.replace(u, modifier=True) if _modifies(toks, u, type_at) else u
+                 for u in units]
     hint = _hint(toks, owner)
     if hint is not None:
         units.append(hint)
@@ -197,6 +202,17 @@ def _aspect_gerund(toks: Sequence[str], owner: Sequence[str | None], i: int) -> 
             or not (len(toks[i]) > 4 and toks[i].endswith("ing")):
         return False
     return (base_verb(toks[i - 1]) or toks[i - 1]) in lx.ASPECTUAL_VERBS
+
+
+def _modifies(toks: Sequence[str], u: Unit, type_at: int) -> bool:
+    """Whether a plain unit qualifies the type word: the words between the question word and
+    it ("what *famous* painters") or its *of* complement ("which school of *painting*")."""
+    if u.kind != "plain" or u.noun:
+        return False
+    if u.end == type_at - 1 and u.start >= 1 and toks[u.start - 1] in lx.WH_WORDS:
+        return True
+    return (u.start == type_at + 2 and toks[type_at + 1] == lx.RELATIONAL_OF
+            and toks[type_at] not in lx.CATEGORY_NOUNS)
 
 
 def _type_token(toks: Sequence[str], content: Sequence[bool], type_word: str | None) -> int:

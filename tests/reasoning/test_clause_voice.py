@@ -313,3 +313,27 @@ def test_the_gloss_kinds_file_matches_the_lexicon():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     assert mod.OUT.read_bytes() == mod.build()
+
+
+@pytest.mark.parametrize(("question", "mention", "modifiers"), [
+    ("What famous painters grew up in Oslo?", "Oslo", ["famous"]),
+    ("Which school of painting does Ines Brandt belong to?", "Ines Brandt", ["painting"]),
+    ("What kind of music does Ines Brandt play?", "Ines Brandt", []),  # a category's domain
+    ("Which painters taught Ines Brandt?", "Ines Brandt", []),
+])
+def test_the_words_that_qualify_the_type_word(question, mention, modifiers):
+    q = analyze(question)
+    at = question.index(mention)
+    units = structure(q, {mention: (at, at + len(mention))}, q.type_words[-1]).units
+    assert [u.text for u in units if u.modifier] == modifiers
+
+
+def test_a_modifier_of_the_type_word_takes_no_step():
+    """"Which school of *painting* does X belong to": *painting* qualifies *school*; no
+    relation says it, and it is no reason to walk on to X's teacher's school."""
+    triples = [("Ines Brandt", "teacher", "Kemal Yamamoto"), ("Ines Brandt", "school", "fauvism"),
+               ("Kemal Yamamoto", "school", "cubism"), ("Ada Ring", "teacher", "Kemal Yamamoto"),
+               ("Ada Ring", "school", "cubism"), ("Kemal Yamamoto", "native_town", "Loka")]
+    eng = Engine(graph_from_triplets(triples, uri="memory:schools"))
+    a = eng.ask("Which school of painting does Ines Brandt belong to?")
+    assert a.answers[:1] == ["fauvism"], a.answers[:3]
