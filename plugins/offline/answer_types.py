@@ -336,8 +336,7 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
         # a Pilot is "someone who …" by definition: a label names the nodes themselves; the
         # nouns of relations do not (``head_coach`` is one of a team's people, its players
         # are named by no relation)
-        agent = any(is_agentive(n) for n in end.labels) or end.agentive or any(
-            names_a_person(n) for n in end.labels)
+        agent = end.agentive or any(is_agentive(n) or names_a_person(n) for n in end.labels)
         score = scores.person_scale * max(s, scores.person_agent if agent else 0.0)
         return score if score > 0 else (scores.person_labelled if end.labels else 0.0)
     if exp.kind == "place":  # weak: many relations lead to places without saying so

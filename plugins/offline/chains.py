@@ -258,8 +258,7 @@ class ChainScorer:
         if not self.labels or not own:
             return set()
         toks = self.analysis.tokens
-        spans = {m: [i for i, t in enumerate(toks) if t.start < e and t.end > s]
-                 for m, (s, e) in self.mentions.items()}
+        spans = self.mention_tokens
         lex = self.lex([u.words[-1] for u in self.units],
                        sorted({x for v in own.values() for x in v}))
         out = set()
@@ -488,18 +487,14 @@ class ChainScorer:
         its agent follows *by* ("the books *written by* X"). None for nouns, type words,
         verbs with another preposition and what the grammar does not tell."""
         u = self.units[k]
-        span = self.mentions.get(mention)
+        at = self.mention_tokens.get(mention)
         key = self.structure.of(mention).get(k)
-        if u.kind != "plain" or u.noun or u.implied or span is None or key is None:
+        if u.kind != "plain" or u.noun or u.implied or not at or key is None:
             return None
-        toks = [t.text for t in self.analysis.tokens]
+        toks = self.token_texts
         controls = (u.prep == lx.INFINITIVE_MARKER  # "taught X *to* fly": no preposition
                     and (base_verb(u.words[0]) or u.words[0]) in lx.OBJECT_CONTROL_VERBS)
         if u.prep and u.prep not in lx.AGENT_PREPOSITIONS and not controls:
-            return None
-        at = [i for i, t in enumerate(self.analysis.tokens) if t.start < span[1]
-              and t.end > span[0]]
-        if not at:
             return None
         first = at[0]
         if u.prep and not controls:
@@ -835,6 +830,16 @@ class ChainScorer:
         return True
 
     @functools.cached_property
+    def mention_tokens(self) -> dict[str, list[int]]:
+        """Per mention, the indexes of the question's tokens it covers."""
+        return {m: [i for i, t in enumerate(self.analysis.tokens) if t.start < e and t.end > s]
+                for m, (s, e) in self.mentions.items()}
+
+    @functools.cached_property
+    def token_texts(self) -> tuple[str, ...]:
+        return tuple(t.text for t in self.analysis.tokens)
+
+    @functools.cached_property
     def mask_spans(self) -> tuple[tuple[int, int], ...]:
         return tuple(sorted(self.mentions.values()))
 
@@ -912,13 +917,14 @@ def verb_fit(hop: Hop, verb: str, wants_agent: bool, same_frame: bool) -> float:
     it (``trained_under``: the teacher is its tail) and the question's verb does not take it
     too (``same_frame``); other relations by the nouns for their ends (:func:`doer_fit`)."""
     rel, inv = hop
-    rverb, preps = verb_and_prepositions(rel)
-    if rverb is not None and _converse_verbs(verb, rverb) and preps[:1] != ("by",):
+    rverb, passive = relation_verb(rel)
+    if rverb is not None and not passive and _converse_verbs(verb, rverb):
         agent_at_tail = True  # ``learned_from``: who taught its head is its tail
     elif rverb is None or stem(rverb) != stem(verb):
         return doer_fit(hop, verb, wants_agent)
     else:
-        agent_at_tail = preps[:1] == ("by",) or (
+        preps = verb_and_prepositions(rel)[1]
+        agent_at_tail = passive or (
             not same_frame and bool(preps) and preps[0] in lx.SUBORDINATE_PREPOSITIONS)
     reaches_agent = (not inv) if agent_at_tail else inv
     return 1.0 if reaches_agent == wants_agent else -1.0
@@ -927,6 +933,7 @@ def verb_fit(hop: Hop, verb: str, wants_agent: bool, same_frame: bool) -> float:
 _CONVERSE_VERBS = frozenset(lx.CONVERSE_VERBS) | {(b, a) for a, b in lx.CONVERSE_VERBS}
 
 
+@functools.lru_cache(maxsize=4096)
 def _converse_verbs(a: str, b: str) -> bool:
     """Whether two verb forms say one event from its two ends (lexicon ``CONVERSE_VERBS``:
     *taught* and *learned*)."""
