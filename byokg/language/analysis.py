@@ -243,18 +243,29 @@ def past_form(tok: str) -> bool:
 
 def _following_word(toks: Sequence[str], k: int) -> str:
     """The word after ``toks[k]`` as :func:`agrees` reads it: nothing when a past form comes
-    later ("which record *labels* in Paris *signed* X": the verb is that one)."""
+    later ("which record *labels* in Paris *signed* X": the verb is that one), unless an
+    auxiliary comes next ("which fashion houses *are* based")."""
+    if k + 1 < len(toks) and toks[k + 1] in lx.AUXILIARIES:
+        return toks[k + 1]
     if any(past_form(t) for t in toks[k + 1:]):
         return ""
     return toks[k + 1] if k + 1 < len(toks) else ""
+
+
+def _plural(word: str) -> bool:
+    """Whether a noun looks plural by its ending ("teams", not "class", "bus", "basis")."""
+    return word.endswith("s") and not word.endswith(lx.NON_PLURAL_ENDINGS)
 
 
 def agrees(noun: str, word: str, following: str = "") -> bool:
     """Whether ``word`` is the present tense of an English verb agreeing with the singular
     ``noun`` before it ("employee *enjoys*", "company *owns*"), not a noun of a compound
     ("record *labels*"). A preposition ``following`` it tells a verb the lexicon does not
-    list ("painting *dates* from", "player *hails* from")."""
+    list ("painting *dates* from", "player *hails* from"). An auxiliary ``following`` it
+    tells a plural noun: no verb is followed by one ("which fashion *houses* are based")."""
     if noun.endswith("s") or not word.endswith("s") or word.endswith("ss"):
+        return False
+    if following in lx.AUXILIARIES:
         return False
     return base_verb(word) in lx.RELATION_VERBS or following in lx.PREPOSITIONS
 
@@ -296,6 +307,26 @@ def _partitive(toks: Sequence[str], i: int) -> list[str]:
     return run
 
 
+def _type_run(toks: list[str], i: int) -> list[str]:
+    """The compound right after the question word at ``i`` ("which *instrument family*"), up
+    to its verb."""
+    run: list[str] = []
+    for k, nxt in enumerate(toks[i + 1 : i + 5], start=i + 1):
+        if nxt in STOPWORDS or past_form(nxt):
+            break  # "which customers *ordered* X", "what *killed* X": a past verb
+        if run and agrees(run[-1], nxt, _following_word(toks, k)):
+            break  # "which employee *enjoys* chess": the verb of a singular noun
+        if len(run) > 1 and _plural(run[-1]):
+            # a compound's plural is its last word: a word after it that is no verb makes
+            # the plural after a singular noun a verb ("which ship *hauls* grain"; "which bus
+            # routes *serve* X" keeps the compound)
+            if not _plural(run[-2]) and (base_verb(nxt) or nxt) not in lx.RELATION_VERBS:
+                run.pop()
+            break
+        run.append(nxt)
+    return run
+
+
 def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
     """The kind of answer asked for, the type words after which/what, and whether a list is
     asked for (a plural type word or *are*/*were* after the question word); English only."""
@@ -312,13 +343,7 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
             type_words, plural = part, part[-1].endswith("s") and not part[-1].endswith("ss")
             break
         if w in lx.WH_WORDS or (w == "many" and i and toks[i - 1] == lx.HOW):
-            run = []  # "which instrument family": a compound right after the question word
-            for k, nxt in enumerate(toks[i + 1 : i + 5], start=i + 1):
-                if nxt in STOPWORDS or past_form(nxt):
-                    break  # "which customers *ordered* X", "what *killed* X": a past verb
-                if run and agrees(run[-1], nxt, _following_word(toks, k)):
-                    break  # "which employee *enjoys* chess": the verb of a singular noun
-                run.append(nxt)
+            run = _type_run(toks, i)
             nxt1 = toks[i + 1] if i + 1 < len(toks) else ""
             verb_next = past_form(nxt1)
             if run:

@@ -50,6 +50,14 @@ NAME_STOPWORDS = frozenset(
 # prepositions a relation name or a question may end a verb phrase with ("directed *by*")
 PREPOSITIONS = frozenset({"by", "in", "of", "to", "at", "on", "into", "from", "with", "for",
                           "about", "as", "under", "over", "near", "within", "via", "per"})
+# endings of nouns in -s that are no plurals ("class", "bus", "basis")
+NON_PLURAL_ENDINGS = ("ss", "us", "is")
+# the prepositions that may end a relation's name after its verb (``FLEW_ABOARD``,
+# ``NAMED_AFTER``): more than the question reader's, where "look *after*" is one phrasal verb
+NAME_PREPOSITIONS = PREPOSITIONS | frozenset({
+    "aboard", "after", "against", "among", "around", "before", "behind", "between", "beyond",
+    "through", "toward", "towards", "across", "along", "alongside", "upon", "onto", "during",
+    "without", "beside"})
 # auxiliary verbs: they open yes/no questions and carry tense, never a relation's meaning
 AUXILIARIES = frozenset({"is", "are", "does", "do", "did", "was", "were", "has", "have", "had"})
 DO_WORDS = frozenset({"do", "does", "did"})  # "what does Mars orbit": the object is asked for

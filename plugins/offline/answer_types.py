@@ -93,6 +93,9 @@ class EndType(BaseModel):
     typed_noun: bool = False  # a noun is the class of the ends (a dotted name's type segment)
     value: bool = False  # property values, not nodes (a node property read as the answer)
     name_words: tuple[str, ...] = ()  # words most of the ends' names share ("university")
+    # the last word of each sampled end's name when it has several ("Kiru *Dockyard*",
+    # "Lobo *Shipbuilding*"): on a graph without labels a name's head often says its kind
+    name_heads: tuple[str, ...] = ()
     # nouns the relation's English reading gives the ends ("the *advisor* of X" names what
     # ``advisor`` reaches forwards, "the *writer* of X" what ``wrote`` reaches backwards)
     end_nouns: tuple[str, ...] = ()
@@ -372,6 +375,14 @@ def _typed_word(exp: Expectation, end: EndType, sim: Similarity, lex: Similarity
     if end.name_words and any(same_word(stem(t), stem(n)) for t in exp.type_words
                               for n in end.name_words):
         return scores.named_fits  # "which university": the ends are called "University of …"
+    if end.name_heads and not end.labels and end.literal is None:
+        # "which shipyard": most ends are called "… Dockyard", "… Shipbuilding", "… Shipyard"
+        table = sim(list(exp.type_words), list(end.name_heads))
+        near = sorted((max(table[(t, h)] for t in exp.type_words) for h in end.name_heads),
+                      reverse=True)
+        half = near[len(near) // 2]
+        if half >= scores.named_min:
+            return min(half, scores.named_fits)
     # only nouns that name the ends count ("which *writers*" is not answered with what
     # ``wrote`` reaches, though *writer* is its agent noun); they may match by meaning
     # ("which stadium": ``home_venue``)

@@ -473,11 +473,31 @@ class ChainScorer:
                 continue
             unit = self.units[u]
             if self.who_verb and self.who_verb in unit.words:
+                if self.voice and st < len(steps) - 1:
+                    # the question's own verb said an inner step: it places that step as it
+                    # would the last ("what orbit did X *fly*": not the crew who flew X)
+                    total += verb_fit(hops[steps[st][-1]], self.who_verb,
+                                      self.voice == "subject", self.role is not None)
                 continue
             role = self.clause_role(mention, u)
             if role is not None:
                 total += verb_fit(hops[steps[st][-1]], unit.words[0], role == "agent", False)
         return total
+
+    def verb_against(self, hops: Sequence[Hop], steps: Sequence[Sequence[int]],
+                     al: Alignment, mention: str) -> int:
+        """1 when the question's own verb, with the mention itself its subject or object
+        (:meth:`direct_verb`), says an inner step walked against its grammar ("what orbit did
+        X *fly*" along ``FLEW_ABOARD`` backwards: X is no flyer), like a relational noun
+        walked against its direction (``converse``); the last step is :meth:`voice_fit`'s."""
+        if not self.voice:
+            return 0
+        for st, u in enumerate(al.reps[:len(steps) - 1]):
+            if u is not None and steps[st] and self.direct_verb(mention, u) and verb_fit(
+                    hops[steps[st][-1]], self.who_verb or "", self.voice == "subject",
+                    self.role is not None) < 0:
+                return 1
+        return 0
 
     def clause_role(self, mention: str, k: int) -> str | None:
         """What the node a step says with verb unit ``k`` is to that verb, by the question's
@@ -639,7 +659,8 @@ class ChainScorer:
                             and (trail < len(choice) or len(choice) == 1)) else 0
             idle = sum(1 for u in choice if u is None) - led
             first = next((st for st, u in enumerate(choice) if u is not None), 0)
-            lead = first if first and owned[choice[first]] == POSSESSIVE_FIRST else 0
+            lead = first if first and (owned[choice[first]] == POSSESSIVE_FIRST
+                                       or self.direct_verb(mention, choice[first])) else 0
             taken = set(used)
             left = [u for u in plain if u not in taken
                     and not self._covered(u, hops, steps, choice)
@@ -760,7 +781,9 @@ class ChainScorer:
                 "lead_idle": float(al.lead_idle),
                 "weak": float(al.weak),
                 "leftover": float(al.leftover), "leftover_said": al.leftover_said,
-                "order": float(al.order), "converse": float(al.converse),
+                "order": float(al.order),
+                "converse": float(al.converse) + self.verb_against(chain.hops, steps, al,
+                                                                   chain.mention),
                 "coverage": al.coverage, "matched": float(al.matched),
                 "meaning": self.meaning(chain.hops, steps), "extra_steps": len(steps) - 1.0,
                 "voice": self.voice_fit(chain.last) + self.clause_voice(
@@ -834,6 +857,25 @@ class ChainScorer:
         """Per mention, the indexes of the question's tokens it covers."""
         return {m: [i for i, t in enumerate(self.analysis.tokens) if t.start < e and t.end > s]
                 for m, (s, e) in self.mentions.items()}
+
+    def direct_verb(self, mention: str, k: int) -> bool:
+        """Whether unit ``k`` is the question's own verb with ``mention`` itself its subject
+        or object ("what orbit did *X fly*", "who *trained X*"): its step starts at X, so an
+        unsaid step before it is X's own, like a possessive's (``lead_idle``)."""
+        u = self.units[k]
+        at = self.mention_tokens.get(mention)
+        if not self.who_verb or self.who_verb not in u.words or u.kind != "plain" or not at:
+            return False
+        toks = self.token_texts
+        before = at[0] - 1
+        while before >= 0 and toks[before] in lx.ARTICLES:
+            before -= 1
+        if u.start == at[-1] + 1 and before >= 0 and toks[before] in _DO_WORDS:
+            return True  # "did X fly"
+        after = u.end + 1
+        while after < len(toks) and toks[after] in lx.ARTICLES:
+            after += 1
+        return after == at[0] and u.start > 0 and toks[u.start - 1] in lx.WHO_WORDS
 
     @functools.cached_property
     def token_texts(self) -> tuple[str, ...]:
@@ -920,7 +962,7 @@ def verb_fit(hop: Hop, verb: str, wants_agent: bool, same_frame: bool) -> float:
     rverb, passive = relation_verb(rel)
     if rverb is not None and not passive and _converse_verbs(verb, rverb):
         agent_at_tail = True  # ``learned_from``: who taught its head is its tail
-    elif rverb is None or stem(rverb) != stem(verb):
+    elif rverb is None or not _same_verb(rverb, verb):
         return doer_fit(hop, verb, wants_agent)
     else:
         preps = verb_and_prepositions(rel)[1]
@@ -928,6 +970,13 @@ def verb_fit(hop: Hop, verb: str, wants_agent: bool, same_frame: bool) -> float:
             not same_frame and bool(preps) and preps[0] in lx.SUBORDINATE_PREPOSITIONS)
     reaches_agent = (not inv) if agent_at_tail else inv
     return 1.0 if reaches_agent == wants_agent else -1.0
+
+
+@functools.lru_cache(maxsize=4096)
+def _same_verb(a: str, b: str) -> bool:
+    """Whether two verb forms are one verb, irregular forms too (``FLEW_ABOARD`` and *fly*)."""
+    a, b = a.lower(), b.lower()
+    return stem(a) == stem(b) or (base_verb(a) or a) == (base_verb(b) or b)
 
 
 _CONVERSE_VERBS = frozenset(lx.CONVERSE_VERBS) | {(b, a) for a, b in lx.CONVERSE_VERBS}
@@ -970,7 +1019,7 @@ def verb_and_prepositions(relation: str) -> tuple[str | None, tuple[str, ...]]:
     last first (``WORKS_IN``: ``works``, ``("in",)``)."""
     ws = words(humanize_relation(relation))
     preps: list[str] = []
-    while ws and ws[-1] in _PREPOSITIONS:
+    while ws and ws[-1] in lx.NAME_PREPOSITIONS:
         preps.append(ws.pop())
     return (ws[-1] if ws else None), tuple(preps)
 
@@ -1242,6 +1291,7 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
         labels: list[str] = []
         lits: list[str | None] = []
         named: list[str] = []
+        heads: list[str] = []
         ends = sample[c.mention + str(c.hops)]
         for i in ends:
             n = nodes.get(i)
@@ -1249,8 +1299,11 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
                 labels.extend(scorer.node_labels(n.labels))
             name = n.name if n is not None and n.name else names.get(i) or i
             lits.append(literal_kind(name))
-            named.extend(dict.fromkeys(w for w in words(name)
-                                       if w not in STOPWORDS and not w.isdigit()))
+            own = list(dict.fromkeys(w for w in words(name)
+                                     if w not in STOPWORDS and not w.isdigit()))
+            named.extend(own)
+            if len(own) > 1:
+                heads.append(own[-1])
         lit = _majority(lits)
         common = tuple(w for w, k in _counted(named) if k * 2 > len(ends) and len(ends) > 1)
         rel, inv = c.last
@@ -1259,7 +1312,8 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
         kinds = sum(is_kind(edges, i, c.last) for i in ends) * 2 > len(ends)
         c.end_type = scorer.end_type(rel, inv, labels=[x for x, _ in _counted(labels)],
                                      literal=lit).model_copy(update={
-                                         "name_words": common, "roles": role, "kinds": kinds})
+                                         "name_words": common, "roles": role, "kinds": kinds,
+                                         "name_heads": tuple(heads)})
         c.type_score = scorer.type_score(c.end_type)
 
 

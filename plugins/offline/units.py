@@ -339,12 +339,20 @@ def _verb_object(toks: Sequence[str], at: int, owner: Sequence[str | None]) -> b
     """Whether an attribute type word before a copula is also the object of the passive or
     progressive whose participle follows the mentioned subject ("which *label* was X
     released on", "in which *country* was X born", "which *instrument* is X playing"): it
-    may say the last step, and needs none to say (the verb does)."""
+    may say the last step, and needs none to say (the verb does). So is a type word the
+    object of a predicate noun's preposition ("which *city* is X a native of", "which
+    *team* was X a member of"): the noun says the step."""
     start = at + 2
     if start >= len(toks) or owner[start] is None:
         return False
     end = next((i for i in range(start, len(toks)) if owner[i] is None), len(toks))
-    return end < len(toks) and _participle(toks[end])
+    if end >= len(toks):
+        return False
+    rest = [t for t in toks[end:] if any(c.isalnum() for c in t)]
+    if (len(rest) >= 3 and rest[0] in lx.ARTICLES and rest[-1] in lx.PREPOSITIONS
+            and all(owner[i] is None for i in range(end, len(toks)))):
+        return True
+    return _participle(toks[end])
 
 
 def _final_verb(toks: Sequence[str], content: Sequence[bool]) -> int:

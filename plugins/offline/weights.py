@@ -88,7 +88,10 @@ class ChainWeights(BaseModel):
     converse: float = Field(0.3, description="cost per step walked against its relational "
                             "noun ('the parents of X' along children forwards)")
     mirror: float = Field(0.12, description="out and back along one relation: bonus when the "
-                          "question asks for sharing, cost otherwise")
+                          "question asks for sharing")
+    mirror_cost: float = Field(0.5, description="... and its cost otherwise: a walk out and "
+                               "back that no sharing word asks for ('which rocket launched X' "
+                               "is not the rockets of the missions launched from X's site)")
     repeat: float = Field(0.12, description="cost per step repeating the step before it (the "
                           "same relation the same way) that no unit of its own says: 'the "
                           "supervisor of X' is one advisor step, not the advisor's advisor")
@@ -154,7 +157,8 @@ class ChainWeights(BaseModel):
                 - self.leftover * g("leftover", 0.0)
                 - self.leftover_said * g("leftover_said", 0.0)
                 - self.converse * g("converse", 0.0)
-                + self.voice * g("voice", 0.0) + self.mirror * g("mirror", 0.0)
+                + self.voice * g("voice", 0.0)
+                + (self.mirror if g("mirror", 0.0) > 0 else self.mirror_cost) * g("mirror", 0.0)
                 - self.repeat * g("repeat", 0.0)
                 + self.conjunction * g("conjunction", 0.0)
                 - self.unnamed_end * g("unnamed_end", 0.0))
