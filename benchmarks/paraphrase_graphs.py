@@ -3,16 +3,16 @@ development and report sets (nothing here is shipped or read by byokg itself).
 
 Each *domain* (music, academia, sports, workplace, family, business, publishing, medicine,
 aviation, dining, art, opensource, farming, courts, railways, mountaineering, theatre,
-spaceflight, maritime, fashion) is a small world of typed entities and relations, written by
-us: every relation has a noun-style name (``place_of_birth``), a verb-style name (``BORN_IN``)
-and a camelCase name, and *several phrasings* — noun phrases for the tail given the head ("the
-birthplace of {x}", "the town {x} was born in"), questions asking for it ("where was {x}
-born?", "what is {x} 's hometown?"), and relative clauses for the head given the tail ("was
-born in {x}"), some of them indirect ("{x} 's other half", "what killed {x}"). A domain is
-rendered as a *variant*: a relation naming style (snake_case, camelCase, dotted
-``domain.type.property``, UPPER_CASE verbs), typed (node labels) or plain triples, and entity
-names written as names ("Ada Brandt") or as lower-case ids with underscores and a spaced
-possessive ("ada_brandt 's other half ?").
+spaceflight, maritime, fashion, biography, winemaking) is a small world of typed entities and
+relations, written by us: every relation has a noun-style name (``place_of_birth``), a
+verb-style name (``BORN_IN``) and a camelCase name, and *several phrasings* — noun phrases for
+the tail given the head ("the birthplace of {x}", "the town {x} was born in"), questions asking
+for it ("where was {x} born?", "what is {x} 's hometown?"), and relative clauses for the head
+given the tail ("was born in {x}"), some of them indirect ("{x} 's other half", "what killed
+{x}"). A domain is rendered as a *variant*: a relation naming style (snake_case, camelCase,
+dotted ``domain.type.property``, UPPER_CASE verbs), typed (node labels) or plain triples, and
+entity names written as names ("Ada Brandt") or as lower-case ids with underscores and a
+spaced possessive ("ada_brandt 's other half ?").
 
 Questions are composed from the phrasings: 1-hop (asking forwards and backwards), 2- and 3-hop
 (noun phrases nested: "what is the job of ada_brandt 's son ?") and conjunctions ("which
@@ -38,8 +38,10 @@ spaceflight) was written the same way by a fifth helper, who never read the reas
 two worlds no other split touches, and is measured only in aggregate. The **blind6** split
 (maritime, fashion) was written the same way by a sixth helper, who never read the reasoning
 code, in two worlds no other split touches (merchant shipping and the fashion houses), and is
-measured only in aggregate. The nine splits share no relation name and no phrasing.
-Deterministic for a seed.
+measured only in aggregate. The **blind7** split (biography, winemaking) was written the same
+way by a seventh helper, who never read the reasoning code, in two worlds no other split
+touches (the lives of famous people and winemaking), and is measured only in aggregate. The
+ten splits share no relation name and no phrasing. Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ class Variant(rg.Generated):
     """One domain rendered in one style (a generated graph with its questions)."""
 
     domain: str
-    split: str  # "fit" | "report" | "holdout" | "blind" | ... | "blind6"
+    split: str  # "fit" | "report" | "holdout" | "blind" | ... | "blind7"
     style: str
     typed: bool
     underscored: bool
@@ -210,6 +212,11 @@ FIXED = {
               "jersey".split(),
     "aesthetic": "minimalist avant-garde bohemian streetwear preppy gothic romantic "
                  "utilitarian".split(),
+    "calling": "singer politician boxer novelist broadcaster comedian dancer footballer "
+               "jockey sculptor filmmaker presenter".split(),
+    "grape": "Merlot Riesling Syrah Malbec Tempranillo Nebbiolo Grenache Chardonnay Sangiovese "
+             "Zinfandel Viognier Mourvedre".split(),
+    "cask": "barrique foudre amphora stainless concrete acacia puncheon".split(),
 }
 _HUE = ("Crimson Drowsy Silent Broken Golden Wintry Distant Sleeping Burning Pale Hidden "
         "Northern Weeping Scarlet Misty Lonely Amber Frozen Sunlit Velvet").split()
@@ -350,6 +357,18 @@ def _pool(kind: str, rng: random.Random, n: int) -> list[str]:
             name = f"{_coined(rng, 2)} {rng.choice(['Resort', 'Pre-Fall', 'Couture', 'Spring-Summer', 'Autumn-Winter', 'Cruise'])} {rng.randint(1985, 2024)}"
         elif kind == "fashionweek":
             name = f"{_coined(rng, 2)} {rng.choice(['Fashion Week', 'Couture Week', 'Runway Days'])}"
+        elif kind == "almamater":
+            name = rng.choice(["University of {}", "{} College", "{} Academy of Dramatic Art",
+                               "{} Polytechnic", "{} School of Economics",
+                               "{} Conservatoire"]).format(_coined(rng, 2))
+        elif kind == "wine":
+            name = f"{_coined(rng, 2)} {rng.choice(['Reserve', 'Grand Vin', 'Old Vines', 'Riserva', 'Blanc de Blancs', 'Rouge', 'Late Harvest', 'Cuvee Prestige'])}"
+        elif kind == "winery":
+            name = rng.choice(["Chateau {}", "Domaine {}", "{} Estate", "Bodega {}", "Weingut {}",
+                               "{} Cellars"]).format(_coined(rng, 2))
+        elif kind == "winearea":
+            name = rng.choice(["{} Valley", "Cotes de {}", "{} Hills", "Upper {}", "{} Slopes",
+                               "{} Coast"]).format(_coined(rng, 2))
         else:
             raise KeyError(kind)
         if name not in seen:
@@ -1776,18 +1795,252 @@ FASHION = Domain("fashion", "mode", {
         "who designs with {x} in mind?"], skew=0.4),
 ))
 
+# the blind7 split: written like the blind to blind6 splits, by a seventh helper who never read
+# byokg's reasoning code, with relation names and wording of its own (two worlds no other
+# split touches: the lives of famous people and winemaking); measured only in aggregate
+BIOGRAPHY = Domain("biography", "vita", {
+    "Person": ("person", 180), "Town": ("city", 24), "Country": ("country", 8),
+    "Cause": ("cause", 8), "Calling": ("calling", 12), "Faith": ("religion", 6),
+    "Tongue": ("language", 6), "College": ("almamater", 12)}, {
+    "Person": "celebrity", "Town": "town", "Country": "country", "Cause": "cause of death",
+    "Calling": "occupation", "Faith": "faith", "Tongue": "language", "College": "college"}, (
+    _r("pob", "Person", "Town", "pob", "BEGAN_LIFE_IN", "cradleTown",
+       ["the place where {x} was born", "{x} 's birthplace", "the town where {x} first drew breath",
+        "the town that gave the world {x}", "the place {x} was born"],
+       ["which town was {x} born in?", "where did {x} first see the light of day?",
+        "what town did {x} originally come from?", "{x} was born where?",
+        "in what town did {x} enter the world?"],
+       ["came into the world in {x}", "first drew breath in {x}", "first saw the light of day in {x}"],
+       ["the famous sons and daughters of {x}", "the celebrities born in {x}",
+        "{x} 's native sons and daughters", "everyone famous who was born in {x}"],
+       ["which famous people come from {x}?", "who are {x} 's most famous natives?",
+        "which celebrities were born in {x}?", "who first saw the light of day in {x}?"],
+       skew=0.5),
+    _r("deathplace", "Person", "Town", "place_of_death", "PASSED_AWAY_IN", "deathPlace",
+       ["the place {x} died", "the town where {x} passed away", "{x} 's place of death",
+        "the town {x} died in", "the town that saw {x} 's last days"],
+       ["where did {x} die?", "in which town did {x} pass away?",
+        "where did {x} breathe their last?", "what town did {x} die in?",
+        "where did {x} spend their final days?"],
+       ["died in {x}", "passed away in {x}", "breathed their last in {x}"],
+       ["the people who died in {x}", "the celebrities who passed away in {x}",
+        "those who breathed their last in {x}"],
+       ["who died in {x}?", "which famous people passed away in {x}?",
+        "whose life ended in {x}?", "which celebrities died in {x}?"], skew=0.5),
+    _r("cod", "Person", "Cause", "cod", "SUCCUMBED_TO", "diedFrom",
+       ["the illness that took {x}", "{x} 's cause of death", "what {x} passed away from",
+        "the thing that carried {x} off"],
+       ["what did {x} pass away from?", "what carried {x} off?", "what did {x} succumb to?",
+        "what was the cause of {x} 's death?", "what took {x} 's life?",
+        "what illness did {x} die from?"],
+       ["died from {x}", "succumbed to {x}", "was carried off by {x}", "lost their life to {x}"],
+       ["the people {x} killed", "the celebrities who died from {x}", "{x} 's famous victims"],
+       ["which celebrities were killed by {x}?", "who did {x} carry off?",
+        "whose death was caused by {x}?", "who succumbed to {x}?"], chain=False),
+    _r("vocation", "Person", "Calling", "vocation", "EARNS_LIVING_AS", "career",
+       ["the line of work of {x}", "{x} 's calling", "what {x} does for a living",
+        "the job {x} was famous for", "{x} 's profession"],
+       ["what did {x} earn their living as?", "what did {x} do for work?",
+        "what line of work did {x} go into?", "what was {x} 's career?", "how did {x} make a living?",
+        "what did {x} work as?"],
+       ["made a living as a {x}", "earns a living as a {x}", "is a {x} by profession",
+        "became famous as a {x}"],
+       ["the famous {x}s", "the people who worked as a {x}",
+        "everyone who made a living as a {x}"],
+       ["who made a living as a {x}?", "which celebrities were {x}s by trade?",
+        "who earns their bread as a {x}?", "which famous people work as a {x}?"],
+       skew=0.5, chain=False),
+    _r("natl", "Person", "Country", "natl", "HOLDS_PASSPORT_OF", "passportCountry",
+       ["{x} 's nationality", "the country {x} is a citizen of", "the nation {x} belongs to",
+        "the country whose passport {x} carries"],
+       ["what nationality is {x}?", "which country is {x} a citizen of?",
+        "whose passport did {x} carry?", "what country did {x} call their own?",
+        "where did {x} hold citizenship?"],
+       ["carries the passport of {x}", "holds a passport from {x}", "is a national of {x}"],
+       ["the citizens of {x}", "{x} 's famous nationals", "the people with a passport from {x}"],
+       ["who are the famous citizens of {x}?", "which celebrities hold {x} 's passport?",
+        "who is a national of {x}?", "which stars carry a passport from {x}?"], skew=0.4),
+    _r("creed", "Person", "Faith", "creed", "ADHERES_TO", "religiousAffiliation",
+       ["{x} 's religious beliefs", "the faith {x} was raised in", "the religion {x} practised",
+        "the creed {x} professed"],
+       ["what religion did {x} belong to?", "which faith did {x} grow up in?",
+        "what is {x} 's religious affiliation?", "what religion did {x} follow?",
+        "what faith did {x} profess?"],
+       ["is a follower of {x}", "grew up a follower of {x}", "adheres to {x}"],
+       ["the followers of {x}", "the famous adherents of {x}", "the celebrities who profess {x}"],
+       ["which celebrities follow {x}?", "who are the famous followers of {x}?",
+        "who was brought up in {x}?"], chain=False),
+    _r("tongues", "Person", "Tongue", "languages_spoken", "SPEAKS", "speaksLanguage",
+       ["the languages {x} speaks", "{x} 's languages", "the tongues {x} is fluent in",
+        "the languages {x} can get by in"],
+       ["what languages does {x} speak?", "which tongues can {x} speak fluently?",
+        "in what languages can {x} hold a conversation?", "what languages did {x} master?",
+        "what can {x} speak?"],
+       ["speaks {x}", "is fluent in {x}", "can hold a conversation in {x}"],
+       ["the {x} speakers", "the people who speak {x}", "the celebrities fluent in {x}"],
+       ["who speaks {x}?", "which celebrities are fluent in {x}?", "who can converse in {x}?"],
+       fanout=(1, 3), skew=0.5, chain=False),
+    _r("spouse", "Person", "Person", "wed_to", "TIED_THE_KNOT_WITH", "consort",
+       ["the person {x} wed", "{x} 's better half", "the person who walked down the aisle with {x}",
+        "the one that {x} tied the knot with", "{x} 's significant other"],
+       ["who did {x} end up marrying?", "who did {x} tie the knot with?",
+        "whom did {x} take as a spouse?", "who is {x} 's significant other?",
+        "who walked down the aisle with {x}?"],
+       ["tied the knot with {x}", "wed {x}", "is the spouse of {x}",
+        "walked down the aisle with {x}"],
+       ["the person who married {x}", "the one who wed {x}", "{x} 's spouse"],
+       ["who married {x}?", "who wed {x}?", "who is the husband or wife of {x}?"], skew=0.0),
+    _r("issue", "Person", "Person", "issue", "HAD_CHILD", "progeny",
+       ["{x} 's children", "the kids of {x}", "{x} 's offspring", "the sons and daughters of {x}",
+        "{x} 's brood"],
+       ["who are {x} 's children?", "what children did {x} have?", "who are the kids of {x}?",
+        "whom did {x} bring into the world?", "which children did {x} leave behind?"],
+       ["is the mother or father of {x}", "had {x} as a child", "brought {x} into the world"],
+       ["{x} 's parents", "the mother and father of {x}", "the people who brought up {x}",
+        "{x} 's mum and dad"],
+       ["who are {x} 's parents?", "who brought {x} into the world?",
+        "who are the mother and father of {x}?", "who gave birth to or fathered {x}?", "who are {x} 's folks?"],
+       fanout=(1, 3), skew=0.0),
+    _r("schooling", "Person", "College", "schooling", "STUDIED_AT", "educatedAt",
+       ["the university {x} went to", "{x} 's old college", "the places {x} studied",
+        "the college that educated {x}", "the college {x} graduated from"],
+       ["where did {x} go to university?", "where did {x} get their education?",
+        "which college did {x} attend?", "where did {x} do their studies?",
+        "what school did {x} graduate from?"],
+       ["took a degree at {x}", "spent their student years at {x}", "was educated at {x}", "is an alumnus of {x}"],
+       ["the alumni of {x}", "{x} 's famous graduates", "the celebrities who studied at {x}",
+        "the old boys and girls of {x}"],
+       ["who studied at {x}?", "which celebrities went to {x}?",
+        "who are {x} 's famous alumni?", "who graduated from {x}?"],
+       fanout=(1, 2), skew=0.4),
+))
+
+WINEMAKING = Domain("winemaking", "vino", {
+    "Winemaker": ("person", 110), "Wine": ("wine", 60), "Winery": ("winery", 14),
+    "Grape": ("grape", 12), "Region": ("winearea", 10), "Country": ("country", 7),
+    "Vessel": ("cask", 7), "Year": ("year", 12)}, {
+    "Winemaker": "winemaker", "Wine": "wine", "Winery": "winery", "Grape": "grape",
+    "Region": "wine region", "Country": "country", "Vessel": "ageing vessel",
+    "Year": "vintage"}, (
+    _r("maker", "Wine", "Winemaker", "oenologist", "VINIFIED_BY", "madeBy",
+       ["the winemaker behind {x}", "the person who made {x}", "{x} 's winemaker",
+        "whoever vinified {x}", "the hand that crafted {x}"],
+       ["who made {x}?", "who is the winemaker behind {x}?", "whose cellar did {x} come out of?",
+        "who crafted {x}?", "who was responsible for making {x}?"],
+       ["was made by {x}", "was crafted by {x}", "is the work of {x}",
+        "came out of {x} 's cellar"],
+       ["the wines made by {x}", "the bottles crafted by {x}", "the wines that came out of the cellar of {x}",
+        "{x} 's handiwork"],
+       ["which wines were made by {x}?", "what did {x} make in the cellar?", "which bottles were crafted by {x}?",
+        "what wines came from {x} 's hands?"], skew=0.3),
+    _r("estate", "Wine", "Winery", "domaine", "BOTTLED_AT", "producerEstate",
+       ["the winery that produces {x}", "the estate that {x} comes from", "{x} 's producer",
+        "the domaine behind {x}", "the cellar door where you can buy {x}"],
+       ["which winery produces {x}?", "what estate did {x} come from?", "who bottles {x}?",
+        "where is {x} made?", "whose label is on the bottle of {x}?"],
+       ["is produced by {x}", "hails from the cellars of {x}", "is bottled at {x}"],
+       ["the bottles produced by {x}", "the wines put out by {x}", "{x} 's range",
+        "the line-up of {x}"],
+       ["what wines are produced at {x}?", "which bottles come from {x}?", "what gets bottled at {x}?",
+        "what is in {x} 's range?"], skew=0.3),
+    _r("cellar", "Winemaker", "Winery", "cellar", "MAKES_WINE_FOR", "employedAtWinery",
+       ["the winery employing {x}", "the estate that {x} made wine for", "{x} 's cellar",
+        "the domaine that employs {x}", "the estate with {x} in its cellar"],
+       ["where does {x} make wine?", "which winery did {x} work for?",
+        "what estate employs {x}?", "in whose cellar does {x} work?",
+        "{x} makes wine at which estate?"],
+       ["makes wine at {x}", "works in the cellar at {x}", "draws a wage from {x}"],
+       ["the winemakers at {x}", "the cellar team of {x}", "{x} 's winemaking staff",
+        "the people who make the wine at {x}"],
+       ["who makes the wine at {x}?", "who works in {x} 's cellar?",
+        "which winemakers are employed by {x}?", "who is on the cellar team at {x}?"], skew=0.3),
+    _r("grapes", "Wine", "Grape", "cepage", "BLENDED_FROM", "grapeVarieties",
+       ["the grapes in {x}", "the varieties {x} is blended from", "{x} 's grapes",
+        "what {x} is pressed from"],
+       ["what grapes go into {x}?", "which varieties did the winemaker use for {x}?",
+        "what is {x} blended from?", "what grape went into making {x}?", "what's in the blend of {x}?"],
+       ["is made from {x}", "contains {x}", "is blended from {x}", "has {x} in the blend"],
+       ["the wines made from {x}", "the {x} wines", "the blends containing {x}"],
+       ["which wines are made from {x}?", "what wines contain {x}?",
+        "which wines have {x} in the blend?"], fanout=(1, 3), skew=0.4, chain=False),
+    _r("appellation", "Winery", "Region", "appellation", "PLANTED_IN", "wineArea",
+       ["the wine region of {x}", "the region {x} is in", "the area {x} grows its grapes in",
+        "{x} 's appellation", "the slopes that {x} farms"],
+       ["what region is {x} in?", "where are {x} 's vineyards?",
+        "which wine region is {x} part of?", "in what appellation does {x} grow its grapes?",
+        "where does {x} farm its vines?"],
+       ["grows its grapes in {x}", "has its vineyards in {x}", "lies in the {x} appellation"],
+       ["the wineries of {x}", "the estates in {x}", "{x} 's producers",
+        "the domaines with vines in {x}"],
+       ["which wineries are in {x}?", "what estates have vineyards in {x}?",
+        "who grows grapes in {x}?", "which producers are found in {x}?"], skew=0.3),
+    _r("rgn_ctry", "Region", "Country", "rgn_ctry", "FOUND_IN", "regionNation",
+       ["the nation that {x} belongs to", "the country where {x} is found",
+        "the country that contains {x}", "the nation home to {x}"],
+       ["in which country can I find {x}?", "{x} is in what country?",
+        "what nation is {x} a part of?", "which country is home to {x}?",
+        "on the map, what country holds {x}?"],
+       ["is a wine region of {x}", "lies inside the borders of {x}", "is found in {x}"],
+       ["the wine regions of {x}", "{x} 's wine regions", "the winegrowing areas of {x}"],
+       ["what wine regions does {x} have?", "which regions of {x} make wine?",
+        "where is wine grown in {x}?"], skew=0.2),
+    _r("elevage", "Wine", "Vessel", "elevage", "AGED_IN", "maturationVessel",
+       ["what {x} is aged in", "the vessel {x} matures in", "{x} 's ageing vessel",
+        "what {x} rests in before bottling"],
+       ["what did the cellar age {x} in?", "how is {x} matured?", "what did {x} rest in before bottling?",
+        "in what kind of vessel did {x} age?", "what vessel does {x} mature in?"],
+       ["is aged in {x}", "matures in {x}", "rests in {x} before bottling"],
+       ["the wines aged in {x}", "the wines that mature in {x}", "the {x}-aged wines"],
+       ["which wines are aged in {x}?", "what wines see {x}?", "what rests in {x}?"],
+       skew=0.4, chain=False),
+    _r("vtg", "Wine", "Year", "vtg", "HARVESTED_IN", "vintageYear",
+       ["the vintage of {x}", "the year {x} was harvested", "{x} 's vintage",
+        "the harvest {x} comes from"],
+       ["in which vintage were the grapes for {x} harvested?", "what year did the grapes for {x} come in?",
+        "when were the grapes for {x} picked?", "from which harvest is {x}?",
+        "which year's grapes went into {x}?"],
+       ["was harvested in {x}", "is from the {x} vintage", "comes from the {x} harvest"],
+       ["the wines of the {x} vintage", "the bottles from the {x} harvest",
+        "the wines picked in {x}"],
+       ["which wines were harvested in {x}?", "what wines are from the {x} vintage?",
+        "what came out of the {x} harvest?"], skew=0.5, chain=False),
+    _r("cellar_mentor", "Winemaker", "Winemaker", "cellar_mentor", "LEARNT_CRAFT_FROM",
+       "wineMentor",
+       ["the vintner {x} learned under", "{x} 's teacher in the cellar",
+        "the person who taught {x} to make wine", "{x} 's old boss in the cellar",
+        "the winemaker who trained {x}"],
+       ["who taught {x} to make wine?", "under whom did {x} learn winemaking?",
+        "who showed {x} how to make wine?", "whose cellar did {x} learn the craft in?",
+        "which winemaker brought {x} up in the trade?"],
+       ["learned winemaking under {x}", "learnt the craft from {x}",
+        "was taught to make wine by {x}"],
+       ["the winemakers whom {x} trained", "{x} 's protégés", "the people taught to make wine by {x}"],
+       ["who did {x} teach to make wine?", "whom did {x} train in the cellar?",
+        "which winemakers learned under {x}?"], skew=0.3),
+    _r("proprietor", "Winery", "Winemaker", "proprietor", "BELONGS_TO", "estateOwner",
+       ["the proprietor of {x}", "{x} 's owner", "the person who owns {x}",
+        "whoever holds the deeds to {x}"],
+       ["whose estate is {x}?", "who is the proprietor of {x}?", "who has title to {x}?",
+        "who holds the deeds to {x}?", "to whom does {x} belong?"],
+       ["has {x} as its proprietor", "is the property of {x}", "is in the hands of {x}"],
+       ["the estates owned by {x}", "{x} 's wineries", "the domaines belonging to {x}"],
+       ["which wineries are owned by {x}?", "what estates belong to {x}?",
+        "what does {x} own in the wine world?"], skew=0.3),
+))
+
 DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, WORKPLACE, FAMILY, BUSINESS,
                                PUBLISHING, MEDICINE, AVIATION, DINING, ART, OPENSOURCE,
                                FARMING, COURTS, RAILWAYS, MOUNTAINEERING, THEATRE,
-                               SPACEFLIGHT, MARITIME, FASHION)}
+                               SPACEFLIGHT, MARITIME, FASHION, BIOGRAPHY, WINEMAKING)}
 FIT, REPORT = ("music", "academia", "sports", "workplace"), ("family", "business")
 HOLDOUT, BLIND = ("publishing", "medicine"), ("aviation", "dining")
 BLIND2, BLIND3 = ("art", "opensource"), ("farming", "courts")
 BLIND4, BLIND5 = ("railways", "mountaineering"), ("theatre", "spaceflight")
-BLIND6 = ("maritime", "fashion")
+BLIND6, BLIND7 = ("maritime", "fashion"), ("biography", "winemaking")
 SPLITS: dict[str, tuple[str, ...]] = {"fit": FIT, "report": REPORT, "holdout": HOLDOUT,
                                       "blind": BLIND, "blind2": BLIND2, "blind3": BLIND3,
-                                      "blind4": BLIND4, "blind5": BLIND5, "blind6": BLIND6}
+                                      "blind4": BLIND4, "blind5": BLIND5, "blind6": BLIND6,
+                                      "blind7": BLIND7}
 # (domain, style, typed, underscored): each domain in two or three renderings
 VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("music", "snake", True, False), ("music", "upper", False, True),
@@ -1827,6 +2080,10 @@ VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("maritime", "snake", True, False),
     ("fashion", "dotted", False, True), ("fashion", "upper", True, False),
     ("fashion", "camel", False, False),
+    ("biography", "snake", False, True), ("biography", "dotted", True, False),
+    ("biography", "upper", True, True),
+    ("winemaking", "camel", True, False), ("winemaking", "upper", False, True),
+    ("winemaking", "dotted", False, False),
 )
 
 
@@ -2031,7 +2288,8 @@ def variant(domain: str, style: str, typed: bool, underscored: bool, *, seed: in
 
 def variants(split: str | None = None, *, seed: int = 0, per_kind: int = 16) -> list[Variant]:
     """Every variant of a split (``fit`` / ``report`` / ``holdout`` / ``blind`` /
-    ``blind2`` / ``blind3`` / ``blind4`` / ``blind5`` / ``blind6``; None: all)."""
+    ``blind2`` / ``blind3`` / ``blind4`` / ``blind5`` / ``blind6`` / ``blind7``; None:
+    all)."""
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     return [variant(d, s, t, u, seed=seed, per_kind=per_kind) for d, s, t, u in VARIANTS
