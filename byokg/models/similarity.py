@@ -31,6 +31,7 @@ from byokg.language.analysis import humanize_relation
 from byokg.language.analysis import lexical_phrase_score
 from byokg.language.analysis import lexical_relation_scores
 from byokg.language.lexicon import MENTION_PLACEHOLDER
+from byokg.language.relwords import base_verb
 from byokg.language.relwords import converse_noun
 from byokg.language.relwords import end_nouns
 from byokg.language.relwords import hypernym
@@ -383,6 +384,7 @@ class Similarity:
         are forgotten when it changes)."""
         if vocabulary is not self.vocabulary:
             self._texts.clear()
+            self._sides.clear()
             self._gathers.clear()
             self._cosines.clear()
         self.vocabulary = vocabulary
@@ -517,13 +519,41 @@ class Similarity:
         with self._lock:
             return {p: self._stats[(p, vkey)] for p in probes}
 
+    def _phrase_nouns(self, relation: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The nouns the owner's lexicon or an LLM's compiled phrases give ``relation``'s
+        tails and heads: "N of" names its phrase's subject, a bare noun its object
+        (forwards "X *city* Y": Y is X's city; backwards "Y *birthplace of* X": Y is)."""
+        voc = self.vocabulary
+        if voc is None:
+            return (), ()
+        ends: tuple[list[str], list[str]] = ([], [])  # (tails, heads)
+        for inverse in (False, True):
+            try:
+                said = voc.phrases(relation, inverse, sources=("lexicon", "llm"))
+            except (AttributeError, KeyError, TypeError):
+                return (), ()
+            for ph in said:
+                ws = ph.text.lower().split()
+                if not ws or ws[0] in lx.PREPOSITIONS or ws[0] in lx.ARTICLES:
+                    continue
+                if len(ws) > 1 and ws[-1] == lx.RELATIONAL_OF:
+                    noun, subject = " ".join(ws[:-1]), True
+                elif not any(w in lx.PREPOSITIONS for w in ws) and base_verb(ws[-1]) is None:
+                    noun, subject = " ".join(ws), False
+                else:
+                    continue
+                # forwards the subject is the head, backwards the tail
+                ends[1 if subject != inverse else 0].append(noun)
+        return tuple(dict.fromkeys(ends[0])), tuple(dict.fromkeys(ends[1]))
+
     def noun_sides(self, probes: Sequence[str], relation: str) -> dict[str, tuple[float, float]]:
         """How well each probe names the node a hop along ``relation`` reaches, walked
         forwards and backwards (:func:`~byokg.language.relwords.end_nouns`: "children"
         forwards, its converse "parent" backwards), each in [0, 1]: lexical (stems,
         singulars) when either end's noun is written like the probe, else the calibrated
         cosine when both ends have a noun (one noun alone tells no direction)."""
-        sides = (end_nouns(relation, False), end_nouns(relation, True))
+        own = self._phrase_nouns(relation)
+        sides = ((*end_nouns(relation, False), *own[0]), (*end_nouns(relation, True), *own[1]))
         out: dict[str, tuple[float, float]] = {}
         todo = []
         with self._lock:

@@ -96,6 +96,9 @@ class EndType(BaseModel):
     # the last word of each sampled end's name when it has several ("Kiru *Dockyard*",
     # "Lobo *Shipbuilding*"): on a graph without labels a name's head often says its kind
     name_heads: tuple[str, ...] = ()
+    # the noun a relation walked backwards names its tails by, the end walked away from
+    # (``fromHouse`` walked back from a house reaches what is from it: no house)
+    far_noun: str = ""
     # nouns the relation's English reading gives the ends ("the *advisor* of X" names what
     # ``advisor`` reaches forwards, "the *writer* of X" what ``wrote`` reaches backwards)
     end_nouns: tuple[str, ...] = ()
@@ -119,7 +122,11 @@ def type_head(words_: Sequence[str], types: Sequence[str]) -> str | None:
         return cats[0]  # "what kind of films": a category is asked for, not films
     stems = {stem(t) for t in types}
     named = [w for w in words_ if any(same_word(stem(w), t) for t in stems)]
-    return named[-1] if named else words_[0]
+    if named:
+        return named[-1]
+    # a compound's plural is its head ("which fashion *houses*")
+    plural = [w for w in words_[1:] if w.endswith("s") and not w.endswith(lx.NON_PLURAL_ENDINGS)]
+    return plural[0] if plural else words_[0]
 
 
 def labels_named(types: Sequence[str], labels: Sequence[str],
@@ -228,8 +235,12 @@ def end_type(relation: str | None, inverted: bool, *, labels: Sequence[str] = ()
             if len(segs) >= 3:
                 nouns.append(segs[-2])
     typed = bool(relation) and inverted and relation.count(".") >= 2
+    far = ""
+    if relation and inverted:
+        ws = [w for w in words(humanize_relation(relation)) if w not in lx.PREPOSITIONS]
+        far = ws[-1] if ws else ""
     return EndType(labels=tuple(dict.fromkeys(labels)), nouns=tuple(nouns), literal=literal,
-                   agentive=agentive, typed_noun=typed,
+                   agentive=agentive, typed_noun=typed, far_noun=far,
                    end_nouns=end_nouns(relation, inverted) if relation else ())
 
 
@@ -397,6 +408,10 @@ def _typed_word(exp: Expectation, end: EndType, sim: Similarity, lex: Similarity
         return scores.value_fits if s >= scores.match else scores.misfit  # what it is
     if s >= scores.match:
         return s
+    if end.far_noun and not end.labels and any(names_label(t, end.far_noun)
+                                               for t in exp.type_words):
+        # "which *houses*" along ``fromHouse`` backwards: the houses are where it started
+        return scores.typed_noun_misfit
     if end.typed_noun:
         return scores.typed_noun_misfit  # a dotted name's type segment names another class
     if end.labels:

@@ -328,7 +328,10 @@ class ChainScorer:
                                           vocabulary=self.vocabulary, spread=spread,
                                           gate=self.w.gate)
         for k, (d, g) in enumerate(self._probes):
-            nouns = self.units[k].noun
+            # relational nouns, and the type word asked as an attribute ("which *city* is X
+            # a native of"): the end a relation's words call by it is the one it names
+            nouns = self.units[k].noun or (self.units[k].kind == "type"
+                                           and self.units[k].attribute)
             for r in todo:
                 s = max((got[(p, r)] for p in d), default=0.0)
                 if g:
@@ -646,7 +649,9 @@ class ChainScorer:
             attr_left = [u for u in typed if self.units[u].attribute and u not in used
                          and not self.units[u].verb_object and type_fit < w.type_leads]
             if choice[last] is not None and self.units[choice[last]].kind == "type" \
-                    and type_fit >= 0.0:  # (not when the graph says the ends are not it)
+                    and type_fit >= 0.0 and not says[(last, choice[last])][1]:
+                # (not when the graph says the ends are not it, nor walked away from the
+                # end the type word names)
                 typ = max(type_fit, sims[last])
             # a unit paired with a step nothing says well: the step is there, weakly said
             weak = sum(1 for st, u in enumerate(choice) if u is not None

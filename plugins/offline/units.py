@@ -394,6 +394,12 @@ def _unit(toks: Sequence[str], run: list[int], owner: Sequence[str | None],
         first > 0 and toks[first - 1] in lx.POSSESSIVES)
     possessed = (first > 0 and toks[first - 1] in lx.POSSESSOR_WORDS and after < len(toks)
                  and toks[after] in lx.COPULAS and all(o is None for o in owner[:first]))
+    # a noun predicated of the mention ("which city is X *a native* of", "what is X *the
+    # capital* of"): the mention is what the noun names, as with *whose*
+    possessed = possessed or (
+        first >= 2 and toks[first - 1] in lx.ARTICLES and owner[first - 2] is not None
+        and after < len(toks) and toks[after] in lx.PREPOSITIONS
+        and any(toks[i] in lx.COPULAS and owner[i] is None for i in range(first)))
     noun = noun or possessed
     kind: UnitKind = "type" if type_at in run else "plain"
     phrasal = after < len(toks) and toks[after] in lx.PARTICLES and owner[after] is None
