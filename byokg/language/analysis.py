@@ -47,6 +47,7 @@ __all__ = [
     "humanize_relation",
     "lexical_phrase_score",
     "lexical_relation_scores",
+    "looks_plural",
     "relation_terms",
     "term_sim",
 ]
@@ -252,7 +253,7 @@ def _following_word(toks: Sequence[str], k: int) -> str:
     return toks[k + 1] if k + 1 < len(toks) else ""
 
 
-def _plural(word: str) -> bool:
+def looks_plural(word: str) -> bool:
     """Whether a noun looks plural by its ending ("teams", not "class", "bus", "basis")."""
     return word.endswith("s") and not word.endswith(lx.NON_PLURAL_ENDINGS)
 
@@ -316,11 +317,11 @@ def _type_run(toks: list[str], i: int) -> list[str]:
             break  # "which customers *ordered* X", "what *killed* X": a past verb
         if run and agrees(run[-1], nxt, _following_word(toks, k)):
             break  # "which employee *enjoys* chess": the verb of a singular noun
-        if len(run) > 1 and _plural(run[-1]):
+        if len(run) > 1 and looks_plural(run[-1]):
             # a compound's plural is its last word: a word after it that is no verb makes
             # the plural after a singular noun a verb ("which ship *hauls* grain"; "which bus
             # routes *serve* X" keeps the compound)
-            if not _plural(run[-2]) and (base_verb(nxt) or nxt) not in lx.RELATION_VERBS:
+            if not looks_plural(run[-2]) and (base_verb(nxt) or nxt) not in lx.RELATION_VERBS:
                 run.pop()
             break
         run.append(nxt)

@@ -552,8 +552,6 @@ class Similarity:
         forwards, its converse "parent" backwards), each in [0, 1]: lexical (stems,
         singulars) when either end's noun is written like the probe, else the calibrated
         cosine when both ends have a noun (one noun alone tells no direction)."""
-        own = self._phrase_nouns(relation)
-        sides = ((*end_nouns(relation, False), *own[0]), (*end_nouns(relation, True), *own[1]))
         out: dict[str, tuple[float, float]] = {}
         todo = []
         with self._lock:
@@ -564,6 +562,9 @@ class Similarity:
                 else:
                     out[p] = got
         if todo:
+            own = self._phrase_nouns(relation)
+            sides = ((*end_nouns(relation, False), *own[0]),
+                     (*end_nouns(relation, True), *own[1]))
             texts = list(dict.fromkeys(n for side in sides for n in side))
             emb = self.model
             cos = (self._pair_cosines(emb, todo, texts) if emb is not None and texts

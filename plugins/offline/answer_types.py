@@ -32,6 +32,7 @@ from byokg.language import lexicon as lx
 from byokg.language.analysis import CATEGORY_NOUNS
 from byokg.language.analysis import QuestionAnalysis
 from byokg.language.analysis import humanize_relation
+from byokg.language.analysis import looks_plural
 from byokg.language.analysis import past_form
 from byokg.language.analysis import same_word
 from byokg.language.literals import LiteralKind
@@ -125,7 +126,7 @@ def type_head(words_: Sequence[str], types: Sequence[str]) -> str | None:
     if named:
         return named[-1]
     # a compound's plural is its head ("which fashion *houses*")
-    plural = [w for w in words_[1:] if w.endswith("s") and not w.endswith(lx.NON_PLURAL_ENDINGS)]
+    plural = [w for w in words_[1:] if looks_plural(w)]
     return plural[0] if plural else words_[0]
 
 
