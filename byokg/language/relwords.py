@@ -37,7 +37,7 @@ from pydantic import ConfigDict
 from byokg.language import lexicon as lx
 
 __all__ = ["RelationPhrases", "agent_noun", "base_verb", "converse_noun", "end_nouns",
-           "hypernym", "name_words", "participle", "past_tense", "performer_role", "singular",
+           "hypernym", "name_words", "of_noun", "participle", "past_tense", "performer_role", "singular",
            "subject_end", "verbalize"]
 
 Form = Literal["passive", "verb", "verb_prep", "noun_of", "noun", "generic", "opaque"]
@@ -76,6 +76,13 @@ class RelationPhrases(BaseModel):
     def text(self) -> str:
         """The name's words as one text (what a model of meaning embeds for the relation)."""
         return " ".join(self.words) or self.relation
+
+
+def of_noun(reading: str) -> str | None:
+    """The noun of an "N of" reading: "birthplace" of "birthplace of"."""
+    suffix = " " + lx.RELATIONAL_OF
+    return reading[: -len(suffix)] if reading.endswith(suffix) and len(reading) > len(suffix) \
+        else None
 
 
 def had_noun(reading: str) -> str | None:
@@ -532,9 +539,7 @@ def end_nouns(relation: str, inverted: bool) -> tuple[str, ...]:
     backwards: "parent", its converse), and a noun-form name walked forwards
     (``home_venue``)."""
     p = verbalize(relation)
-    suffix = " " + lx.RELATIONAL_OF
-    out = [x[: -len(suffix)] for x in p.along(not inverted)
-           if x.endswith(suffix) and len(x) > len(suffix)]
+    out = [n for x in p.along(not inverted) if (n := of_noun(x))]
     if not inverted and p.form in ("noun", "generic"):
         core = list(p.words)
         while len(core) > 1 and core[0] in lx.RELATION_PREFIXES:

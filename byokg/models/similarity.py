@@ -35,6 +35,7 @@ from byokg.language.relwords import base_verb
 from byokg.language.relwords import converse_noun
 from byokg.language.relwords import end_nouns
 from byokg.language.relwords import hypernym
+from byokg.language.relwords import of_noun
 from byokg.language.relwords import performer_role
 from byokg.language.relwords import singular
 from byokg.language.relwords import verbalize
@@ -536,8 +537,8 @@ class Similarity:
                 ws = ph.text.lower().split()
                 if not ws or ws[0] in lx.PREPOSITIONS or ws[0] in lx.ARTICLES:
                     continue
-                if len(ws) > 1 and ws[-1] == lx.RELATIONAL_OF:
-                    noun, subject = " ".join(ws[:-1]), True
+                if (named := of_noun(" ".join(ws))) is not None:
+                    noun, subject = named, True
                 elif not any(w in lx.PREPOSITIONS for w in ws) and base_verb(ws[-1]) is None:
                     noun, subject = " ".join(ws), False
                 else:

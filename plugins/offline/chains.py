@@ -527,10 +527,7 @@ class ChainScorer:
         nxt = toks[u.end + 1] if u.end + 1 < len(toks) else ""
         if u.end < first and (u.end + 1 == first or nxt in lx.ARTICLES):
             return "agent"
-        before = first - 1
-        while before >= 0 and toks[before] in lx.ARTICLES:
-            before -= 1
-        if u.start > first and before >= 0 and toks[before] in lx.DO_WORDS:
+        if u.start > first and _after_do(toks, first):
             return "patient"
         return None
 
@@ -872,15 +869,10 @@ class ChainScorer:
         if not self.who_verb or self.who_verb not in u.words or u.kind != "plain" or not at:
             return False
         toks = self.token_texts
-        before = at[0] - 1
-        while before >= 0 and toks[before] in lx.ARTICLES:
-            before -= 1
-        if u.start == at[-1] + 1 and before >= 0 and toks[before] in _DO_WORDS:
+        if u.start == at[-1] + 1 and _after_do(toks, at[0]):
             return True  # "did X fly"
-        after = u.end + 1
-        while after < len(toks) and toks[after] in lx.ARTICLES:
-            after += 1
-        return after == at[0] and u.start > 0 and toks[u.start - 1] in lx.WHO_WORDS
+        return (_past_articles(toks, u.end + 1, 1) == at[0] and u.start > 0
+                and toks[u.start - 1] in lx.WHO_WORDS)
 
     @functools.cached_property
     def token_texts(self) -> tuple[str, ...]:
@@ -975,6 +967,21 @@ def verb_fit(hop: Hop, verb: str, wants_agent: bool, same_frame: bool) -> float:
             not same_frame and bool(preps) and preps[0] in lx.SUBORDINATE_PREPOSITIONS)
     reaches_agent = (not inv) if agent_at_tail else inv
     return 1.0 if reaches_agent == wants_agent else -1.0
+
+
+def _past_articles(toks: Sequence[str], i: int, step: int) -> int:
+    """The index of the first token from ``i`` on, going ``step`` (1 or -1), that is no
+    article (out of range when none is)."""
+    while 0 <= i < len(toks) and toks[i] in lx.ARTICLES:
+        i += step
+    return i
+
+
+def _after_do(toks: Sequence[str], first: int) -> bool:
+    """Whether the mention starting at token ``first`` follows do-support ("did (the) X
+    …"): its verb's subject is the mention."""
+    before = _past_articles(toks, first - 1, -1)
+    return before >= 0 and toks[before] in _DO_WORDS
 
 
 @functools.lru_cache(maxsize=4096)
