@@ -26,6 +26,7 @@ from pydantic import Field
 from byokg.language import lexicon as lx
 from byokg.language.literals import numbers_in
 from byokg.language.relwords import base_verb
+from byokg.language.relwords import regular_past
 from byokg.language.text import STOPWORDS
 from byokg.language.text import normalize
 from byokg.language.text import stem
@@ -239,7 +240,7 @@ def _noun_head(toks: Sequence[str], at: int) -> str:
 
 def past_form(tok: str) -> bool:
     """A past form by the lexicon or its ending ("ordered", "killed", "born")."""
-    return tok in lx.PAST_FORMS or (len(tok) > 4 and tok.endswith("ed"))
+    return tok in lx.PAST_FORMS or regular_past(tok)
 
 
 def _following_word(toks: Sequence[str], k: int) -> str:
@@ -254,7 +255,10 @@ def _following_word(toks: Sequence[str], k: int) -> str:
 
 
 def looks_plural(word: str) -> bool:
-    """Whether a noun looks plural by its ending ("teams", not "class", "bus", "basis")."""
+    """Whether a noun looks plural by its ending ("teams", not "class", "bus", "basis") or is
+    an irregular plural ("people", "children"; not "series", whose singular is the same)."""
+    if word in lx.IRREGULAR_PLURALS:
+        return lx.IRREGULAR_PLURALS[word] != word
     return word.endswith("s") and not word.endswith(lx.NON_PLURAL_ENDINGS)
 
 
@@ -317,11 +321,16 @@ def _type_run(toks: list[str], i: int) -> list[str]:
             break  # "which customers *ordered* X", "what *killed* X": a past verb
         if run and agrees(run[-1], nxt, _following_word(toks, k)):
             break  # "which employee *enjoys* chess": the verb of a singular noun
+        if len(run) == 1 and looks_plural(run[0]) and not looks_plural(nxt):
+            break  # "which teams *play* in X", "which people *come* from X": the plural's verb
         if len(run) > 1 and looks_plural(run[-1]):
             # a compound's plural is its last word: a word after it that is no verb makes
             # the plural after a singular noun a verb ("which ship *hauls* grain"; "which bus
-            # routes *serve* X" keeps the compound)
-            if not looks_plural(run[-2]) and (base_verb(nxt) or nxt) not in lx.RELATION_VERBS:
+            # routes *serve* X", "which famous people *come* from X" and "which famous writers
+            # live in X" keep the compound)
+            verb = (base_verb(nxt) or nxt) in lx.RELATION_VERBS or nxt in lx.IRREGULAR_VERBS
+            modifier = looks_plural(run[-2]) or run[-2].endswith(lx.ADJECTIVE_SUFFIXES)
+            if not modifier and not verb:
                 run.pop()
             break
         run.append(nxt)
@@ -341,7 +350,7 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
             plural = toks[i + 1].endswith("s")
             break
         if part := _partitive(toks, i):  # "who among the chefs", "which one of the films"
-            type_words, plural = part, part[-1].endswith("s") and not part[-1].endswith("ss")
+            type_words, plural = part, looks_plural(part[-1])
             break
         if w in lx.WH_WORDS or (w == "many" and i and toks[i - 1] == lx.HOW):
             run = _type_run(toks, i)
@@ -362,7 +371,7 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
                     break
             if type_words:
                 head = type_words[-1]
-                plural = plural or (head.endswith("s") and not head.endswith("ss"))
+                plural = plural or looks_plural(head)
             break
     if any(f" {p} " in text for p in lx.COUNT_PHRASES):
         return "count", tuple(type_words), True

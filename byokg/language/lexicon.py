@@ -222,6 +222,9 @@ DERIVATIONAL_ENDINGS = frozenset({"ment", "ness", "tion", "sion", "ship", "hood"
                                   "ence", "dom", "ism", "ity"})
 # English place adjectives: America-n, Europe-an, Asia-n
 ADJECTIVE_ENDINGS = ("n", "an")
+# endings only adjectives have (fam-ous, use-ful, note-able): such a word before a plural
+# makes it a noun ("famous *writers* live", not "famous writes")
+ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "able", "ible", "ish")
 # irregular verbs: base -> (past, past participle)
 IRREGULAR_VERBS: dict[str, tuple[str, str]] = {
     "be": ("was", "been"), "bear": ("bore", "born"), "become": ("became", "become"),

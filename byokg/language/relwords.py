@@ -256,6 +256,19 @@ def _regular_ed(base: str) -> str:
     return base + "ed"
 
 
+def regular_past(word: str) -> bool:
+    """Whether ``word`` reads as a regular past form by its ending ("ordered", "agreed", "died",
+    "aged"): not a word in *-eed* unless a known verb in *-ee* lost its *-d* ("creed", "breed",
+    "speed" are nouns or base forms; "agreed" is a past form: the lexicon knows *agree*)."""
+    if len(word) < 4 or not word.endswith("ed"):
+        return False
+    if len(word) == 4:  # "died", "tied", "aged", "used"; not "shed", "sled", "seed"
+        return word.endswith("ied") or word[0] in "aeiou"
+    if word.endswith("eed"):
+        return word[:-1] in lx.RELATION_VERBS or word[:-1] in lx.IRREGULAR_VERBS
+    return True
+
+
 def base_verb(form: str) -> str | None:
     """The base of a verb form (``wrote``/``written`` -> ``write``, ``directed`` -> ``direct``,
     ``starred`` -> ``star``, ``married`` -> ``marry``, ``orbits`` -> ``orbit``), or None
@@ -269,7 +282,7 @@ def base_verb(form: str) -> str | None:
     cands: list[str] = []
     if form.endswith("ied") and len(form) > 4:
         cands.append(form[:-3] + "y")
-    if form.endswith("ed") and len(form) > 4:
+    if regular_past(form):
         stem = form[:-2]
         if len(stem) > 2 and stem[-1] == stem[-2]:
             cands.append(stem[:-1])
@@ -331,7 +344,7 @@ def _verbish(word: str, *, before_prep: str | None = None) -> bool:
     any third-person ``-s`` form ("plays for", "belongs to")."""
     if word in _PAST_OF or word in _PARTICIPLE_OF:
         return True
-    if len(word) > 4 and (word.endswith("ed") or word.endswith("ing")):
+    if regular_past(word) or (len(word) > 4 and word.endswith("ing")):
         return True
     if word in lx.RELATION_VERBS:
         return before_prep is not None and before_prep != "of"
@@ -380,15 +393,16 @@ def _passive(head: list[str]) -> tuple[list[str], list[str]]:
     return fwd, bwd
 
 
-def _verb_prep(head: list[str], prep: str) -> tuple[list[str], list[str]]:
+def _verb_prep(head: list[str], prep: str, verb: int = -1) -> tuple[list[str], list[str]]:
     """``born_in``, ``acted_in``, ``works_for``: forward the name; backward the nouns the verb
-    goes with ("birthplace of"), else the agent ("has actor"), else the name again."""
+    goes with ("birthplace of"), else the agent ("has actor"), else the name again. ``verb``:
+    the verb's place in ``head`` (first before its object: ``makes_wine_for``)."""
     phrase = " ".join([*head, prep])
     fwd = [phrase]
-    nouns = lx.VERB_NOUNS.get(head[-1], ())
+    nouns = lx.VERB_NOUNS.get(head[verb], ()) if verb == -1 or len(head) == 1 else ()
     bwd = [f"{n} of" for n in nouns if " " in n or n.endswith("place")] or \
         [f"{n} of" for n in nouns]
-    base = base_verb(head[-1])
+    base = base_verb(head[verb])
     if base and base in lx.RELATION_VERBS and prep not in ("of",):
         bwd.append(f"{lx.HAS} {agent_noun(base)}")
     return fwd, bwd or [phrase]
@@ -497,6 +511,11 @@ def verbalize(relation: str, domain: str | None = None, range: str | None = None
             form, (fwd, bwd) = "passive", _passive(head)
         elif not prefixed and _verbish(head[-1], before_prep=prep):
             form, (fwd, bwd) = "verb_prep", _verb_prep(head, prep)
+        elif not prefixed and prep != "of" and len(head) >= 2 and _verb_first(head) \
+                and not any(_verbish(w) for w in head[1:]):
+            # a verb, its object and a preposition (``MAKES_WINE_FOR``, ``HOLDS_PASSPORT_OF``):
+            # read by its verb, not as a noun "makes wine"
+            form, (fwd, bwd) = "verb_prep", _verb_prep(head, prep, verb=0)
         else:
             form, (fwd, bwd) = "noun_of", _noun_of(head, prep)
     elif core[0] in lx.PREPOSITIONS and len(core) >= 2:

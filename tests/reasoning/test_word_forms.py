@@ -1,0 +1,101 @@
+"""Word forms the question reader and the relation-name reader get wrong by their endings
+(issue 24q): a plural type word followed by its verb ("which *teams* play in X", "which
+*people* come from X": irregular plurals too), a noun in *-eed* read as a past verb ("what
+*creed*", "which *breed*"), and a relation named by a verb, its object and a preposition
+(``MAKES_WINE_FOR``) read as a noun "makes wine". Checked on a graph without labels the test
+writes, in two naming styles."""
+
+from __future__ import annotations
+
+import pytest
+from byokg.plugins.offline.answer_types import role_nouns
+
+from byokg import graph_from_triplets
+from byokg.language.analysis import analyze
+from byokg.language.relwords import base_verb
+from byokg.language.relwords import regular_past
+from byokg.language.relwords import verbalize
+from byokg.models.similarity import relation_texts
+from byokg.pipeline.engine import Engine
+
+
+@pytest.mark.parametrize(("question", "type_words", "plural"), [
+    # one plural, then its verb (the old reading took the verb into the type word)
+    ("Which teams play in Lisbon?", ("teams",), True),
+    ("Which children attend Eton?", ("children",), True),
+    ("Which people come from Riya?", ("people",), True),
+    # an irregular plural ends a compound as a regular one does
+    ("Which famous people come from Riya?", ("famous", "people"), True),
+    ("Which famous writers live in Riya?", ("famous", "writers"), True),
+    ("Which women founded Acme?", ("women",), True),
+    # nouns in -eed are no past forms: the type word is there
+    ("What creed did Ada Brandt follow?", ("creed",), False),
+    ("Which breed won the show?", ("breed",), False),
+    # unchanged: a compound of two plurals, and a singular noun's verb
+    ("Which sports teams play in Lisbon?", ("sports", "teams"), True),
+    ("Which ship hauls grain?", ("ship",), False),
+])
+def test_the_type_word_ends_where_its_verb_begins(question, type_words, plural):
+    a = analyze(question)
+    assert (a.type_words, a.plural) == (type_words, plural)
+
+
+@pytest.mark.parametrize(("word", "past"), [
+    ("creed", False), ("breed", False), ("speed", False), ("agreed", True), ("ordered", True),
+    ("decreed", False), ("died", True), ("aged", True), ("shed", False), ("seed", False)])
+def test_a_word_in_eed_is_a_past_form_only_after_a_verb_in_ee(word, past):
+    assert regular_past(word) is past
+
+
+def test_a_noun_in_eed_names_no_agent():
+    """``creed`` was read as the past of a verb *cre*, with the texts "crer of" and "cred by"."""
+    assert base_verb("creed") is None
+    assert relation_texts("creed") == ("creed",)
+    assert verbalize("creed").form == "noun"
+
+
+@pytest.mark.parametrize("name", ["MAKES_WINE_FOR", "makes_wine_for", "makesWineFor",
+                                  "BEGAN_LIFE_IN", "holds_office_in"])
+def test_a_verb_its_object_and_a_preposition_read_as_a_verb(name):
+    """A name opening with its verb before its object and a preposition is a verb's frame: its
+    heads are not called "makes wine" (the old noun reading, which made a winemaker a wine)."""
+    p = verbalize(name)
+    assert p.form == "verb_prep"
+    assert not any(n.split()[0] in {"makes", "began", "holds"} for n in role_nouns(name, True))
+
+
+def test_of_after_a_verb_and_its_object_stays_a_noun_reading():
+    """``HOLDS_PASSPORT_OF``: "of" makes no verb frame of it (as ``head_coach_of``)."""
+    assert verbalize("HOLDS_PASSPORT_OF").form == "noun_of"
+
+
+# winemakers, the estates they make wine for, the wines, and what the wines are aged in
+MAKES_FOR = {"Ada Brandt": "Bodega Nero", "Ivo Lenz": "Domaine Vava", "Uma Stoll": "Bodega Nero"}
+BOTTLED = {"Tecu Rouge": "Bodega Nero", "Lumo Reserve": "Domaine Vava",
+           "Raya Grand Vin": "Bodega Nero"}
+MADE_BY = {"Tecu Rouge": "Ada Brandt", "Lumo Reserve": "Ivo Lenz", "Raya Grand Vin": "Uma Stoll"}
+AGED = {"Tecu Rouge": "oak", "Lumo Reserve": "steel", "Raya Grand Vin": "steel"}
+BORN = {"Ada Brandt": "Riya", "Ivo Lenz": "Marville", "Uma Stoll": "Riya"}
+DIED = {"Ada Brandt": "Marville", "Ivo Lenz": "Riya", "Uma Stoll": "Marville"}
+
+
+@pytest.mark.parametrize("names", [
+    ("MAKES_WINE_FOR", "BOTTLED_AT", "VINIFIED_BY", "AGED_IN", "HAILS_FROM", "DIED_IN"),
+    ("makes_wine_for", "bottled_at", "vinified_by", "aged_in", "hails_from", "died_in")])
+def test_plural_and_verb_questions_on_a_graph_without_labels(names):
+    """"Which wines are aged in steel" reached the winemakers of those wines: the head of
+    ``MAKES_WINE_FOR`` was read as a "makes wine", so winemakers looked like wines. "Which
+    famous people come from Riya" took "come" into the type word and went on to another
+    relation."""
+    makes, bottled, made_by, aged, born, died = names
+    triples = [(p, makes, e) for p, e in MAKES_FOR.items()]
+    triples += [(w, bottled, e) for w, e in BOTTLED.items()]
+    triples += [(w, made_by, p) for w, p in MADE_BY.items()]
+    triples += [(w, aged, v) for w, v in AGED.items()]
+    triples += [(p, born, t) for p, t in BORN.items()]
+    triples += [(p, died, t) for p, t in DIED.items()]
+    eng = Engine(graph_from_triplets(triples, uri=f"memory:wine-{makes}"))
+    a = eng.ask("Which wines are aged in steel?")
+    assert set(a.answers[:2]) == {"Lumo Reserve", "Raya Grand Vin"}, a.answers[:3]
+    a = eng.ask("Which famous people come from Riya?")
+    assert set(a.answers[:2]) == {"Ada Brandt", "Uma Stoll"}, a.answers[:3]
