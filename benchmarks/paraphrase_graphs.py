@@ -3,7 +3,7 @@ development and report sets (nothing here is shipped or read by byokg itself).
 
 Each *domain* (music, academia, sports, workplace, family, business, publishing, medicine,
 aviation, dining, art, opensource, farming, courts, railways, mountaineering, theatre,
-spaceflight, maritime, fashion, biography, winemaking) is a small world of typed entities and
+spaceflight, maritime, fashion, biography, winemaking, beekeeping, cycling) is a small world of typed entities and
 relations, written by us: every relation has a noun-style name (``place_of_birth``), a
 verb-style name (``BORN_IN``) and a camelCase name, and *several phrasings* — noun phrases for
 the tail given the head ("the birthplace of {x}", "the town {x} was born in"), questions asking
@@ -41,7 +41,10 @@ code, in two worlds no other split touches (merchant shipping and the fashion ho
 measured only in aggregate. The **blind7** split (biography, winemaking) was written the same
 way by a seventh helper, who never read the reasoning code, in two worlds no other split
 touches (the lives of famous people and winemaking), and is measured only in aggregate. The
-ten splits share no relation name and no phrasing. Deterministic for a seed.
+**blind8** split (beekeeping, cycling) was written the same way by an eighth helper, who never
+read the reasoning code, in two worlds no other split touches (keeping bees and selling their
+honey, and professional bicycle racing), and is measured only in aggregate. The eleven splits
+share no relation name and no phrasing. Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -113,7 +116,7 @@ class Variant(rg.Generated):
     """One domain rendered in one style (a generated graph with its questions)."""
 
     domain: str
-    split: str  # "fit" | "report" | "holdout" | "blind" | ... | "blind7"
+    split: str  # "fit" | "report" | "holdout" | "blind" | ... | "blind8"
     style: str
     typed: bool
     underscored: bool
@@ -217,6 +220,14 @@ FIXED = {
     "grape": "Merlot Riesling Syrah Malbec Tempranillo Nebbiolo Grenache Chardonnay Sangiovese "
              "Zinfandel Viognier Mourvedre".split(),
     "cask": "barrique foudre amphora stainless concrete acacia puncheon".split(),
+    "beestrain": "Carniolan Buckfast Ligurian Caucasian Cordovan Saskatraz Russian "
+                 "Dark-European".split(),
+    "forage": "clover heather lavender borage linden buckwheat manuka eucalyptus thyme "
+              "sunflower orange-blossom bramble".split(),
+    "beepest": "varroa nosema foulbrood wax-moth chalkbrood hive-beetle tracheal-mite "
+               "sacbrood".split(),
+    "riderstyle": "climber sprinter rouleur puncheur time-triallist domestique baroudeur "
+                  "cobbles-specialist".split(),
 }
 _HUE = ("Crimson Drowsy Silent Broken Golden Wintry Distant Sleeping Burning Pale Hidden "
         "Northern Weeping Scarlet Misty Lonely Amber Frozen Sunlit Velvet").split()
@@ -369,6 +380,23 @@ def _pool(kind: str, rng: random.Random, n: int) -> list[str]:
         elif kind == "winearea":
             name = rng.choice(["{} Valley", "Cotes de {}", "{} Hills", "Upper {}", "{} Slopes",
                                "{} Coast"]).format(_coined(rng, 2))
+        elif kind == "apiary":
+            name = f"{_coined(rng, 2)} {rng.choice(['Apiary', 'Bee Yard', 'Bee Garden', 'Hives', 'Honey Farm'])}"
+        elif kind == "honey":
+            name = f"{_coined(rng, 2)} {rng.choice(['Raw Honey', 'Creamed Honey', 'Comb Honey', 'Set Honey', 'Runny Honey', 'Summer Honey', 'Autumn Honey'])}"
+        elif kind == "beeclub":
+            name = f"{_coined(rng, 2)} {rng.choice(['Beekeepers Association', 'Beekeeping Society', 'Bee Club', 'Apiarists Guild'])}"
+        elif kind == "honeyshop":
+            name = f"{_coined(rng, 2)} {rng.choice(['Farm Shop', 'Deli', 'Market Hall', 'General Store', 'Wholefoods'])}"
+        elif kind == "cycleteam":
+            name = rng.choice(["Team {}", "{} Pro Cycling", "{} Racing", "{} Cycling Team",
+                               "{} Velo"]).format(_coined(rng, 2))
+        elif kind == "bikebrand":
+            name = rng.choice(["{} Cycles", "{} Bicycles", "{} Bikes", "{} Frameworks",
+                               "{} Bike Co"]).format(_coined(rng, 2))
+        elif kind == "bikerace":
+            name = rng.choice(["Tour of {}", "{} Classic", "Giro del {}", "Circuit de {}",
+                               "{} Grand Prix", "{} Week"]).format(_coined(rng, 2))
         else:
             raise KeyError(kind)
         if name not in seen:
@@ -903,7 +931,7 @@ ART = Domain("art", "gallery", {
        ["who taught {x}?", "whose pupil was {x}?", "with which master did {x} train?",
         "who was {x} apprenticed to?"],
        ["trained with {x}", "was a pupil of {x}"],
-       ["the pupils of {x}", "the artists {x} taught", "{x} 's apprentices"],
+       ["the pupils of {x}", "the artists {x} taught", "the apprentices {x} has had"],
        ["who learned painting from {x}?", "whom did {x} take on as pupils?",
         "which artists came out of {x} 's workshop?"], skew=0.3),
     _r("holding", "Painting", "Museum", "current_holder", "HANGS_IN", "museumCollection",
@@ -1352,7 +1380,7 @@ MOUNTAINEERING = Domain("mountaineering", "alpine", {
     _r("mentor", "Climber", "Climber", "climbing_mentor", "SCHOOLED_BY", "firstTeacher",
        ["the climber who taught {x}", "{x} 's teacher on the rock",
         "the one who first took {x} up a mountain"],
-       ["who taught {x} to climb?", "who took {x} under their wing?",
+       ["who taught {x} to climb?", "who first took {x} under their wing?",
         "who introduced {x} to the mountains?", "who was {x} 's climbing mentor?"],
        ["was taught to climb by {x}", "was schooled on the crags by {x}"],
        ["the disciples of {x}", "the climbers {x} schooled", "{x} 's young charges"],
@@ -2028,19 +2056,251 @@ WINEMAKING = Domain("winemaking", "vino", {
         "what does {x} own in the wine world?"], skew=0.3),
 ))
 
+BEEKEEPING = Domain("beekeeping", "apis", {
+    "Beekeeper": ("person", 110), "Apiary": ("apiary", 30), "Honey": ("honey", 60),
+    "Association": ("beeclub", 9), "Shop": ("honeyshop", 14), "Village": ("city", 20),
+    "Strain": ("beestrain", 8), "Flower": ("forage", 12), "Pest": ("beepest", 8)}, {
+    "Beekeeper": "beekeeper", "Apiary": "apiary", "Honey": "honey",
+    "Association": "beekeeping association", "Shop": "shop", "Village": "village",
+    "Strain": "bee strain", "Flower": "flower", "Pest": "pest"}, (
+    _r("bee_yard", "Beekeeper", "Apiary", "bee_yard", "KEEPS_HIVES_AT", "hiveSite",
+       ["the apiary used by {x}", "{x} 's bee yard", "the yard that houses {x} 's hives",
+        "the spot where {x} set up their hives", "{x} 's apiary"],
+       ["where does {x} keep their bees?", "which apiary are {x} 's hives kept at?",
+        "at what bee yard does {x} keep hives?", "where has {x} set up their hives?",
+        "{x} keeps bees at which apiary?"],
+       ["keeps bees at {x}", "has hives at {x}", "looks after colonies at {x}"],
+       ["the beekeepers at {x}", "the people who keep hives at {x}", "{x} 's beekeepers",
+        "whoever keeps bees at {x}"],
+       ["who keeps bees at {x}?", "whose hives are at {x}?",
+        "which beekeepers have colonies at {x}?", "who tends the hives at {x}?"], skew=0.3),
+    _r("harvester", "Honey", "Beekeeper", "harvester", "EXTRACTED_BY", "honeyMaker",
+       ["the beekeeper behind {x}", "whoever jarred {x}", "the person who produces {x}",
+        "the keeper whose bees made {x}", "{x} 's beekeeper"],
+       ["whose bees made {x}?", "who jars {x}?", "which beekeeper takes off {x}?",
+        "who is {x} produced by?", "who harvests {x}?"],
+       ["is jarred by {x}", "comes from {x} 's hives", "is harvested by {x}",
+        "is sold under the name of {x}"],
+       ["the honeys produced by {x}", "{x} 's honeys", "the jars put out by {x}",
+        "the honey that comes out of {x} 's hives"],
+       ["which honeys does {x} produce?", "what honey comes from {x} 's hives?",
+        "what does {x} jar up?", "which honeys are made by {x} 's bees?"], skew=0.2),
+    _r("nectar", "Honey", "Flower", "nectar_source", "FORAGED_ON", "floralOrigin",
+       ["the flowers behind {x}", "the blossom {x} comes from",
+        "what the bees foraged on for {x}", "{x} 's nectar sources"],
+       ["what flowers is {x} made from?", "what did the bees work to make {x}?",
+        "what blossom is behind the flavour of {x}?", "what were the bees feeding on when they made {x}?",
+        "where does the nectar in {x} come from?"],
+       ["is made from {x} nectar", "comes from bees working the {x}", "tastes of {x}",
+        "is a {x} honey"],
+       ["the {x} honeys", "the honeys made from {x}", "the honey the bees make from {x}"],
+       ["which honeys are made from {x}?", "what honey comes from {x}?",
+        "which honeys taste of {x}?"], fanout=(1, 2), skew=0.4, chain=False),
+    _r("stockist", "Honey", "Shop", "stockist", "ON_SHELVES_AT", "soldThrough",
+       ["the shops that stock {x}", "the places you can buy {x}", "{x} 's stockists",
+        "the stores carrying {x}"],
+       ["where can I buy {x}?", "which shops sell {x}?", "where can you pick up a jar of {x}?",
+        "who stocks {x}?", "what shops carry {x}?"],
+       ["is sold at {x}", "can be bought at {x}", "is on the shelves at {x}", "is stocked by {x}"],
+       ["the honeys on sale at {x}", "the honey stocked by {x}", "what is on the shelves of {x}",
+        "{x} 's honey range"],
+       ["which honeys does {x} sell?", "what honey can I get at {x}?",
+        "what honey is on the shelves at {x}?", "which jars does {x} carry?"],
+       fanout=(1, 2), skew=0.3),
+    _r("shop_village", "Shop", "Village", "shopfront_village", "TRADES_FROM", "storeVillage",
+       ["the village that is home to {x}", "the village where you'll find {x}",
+        "the place where {x} can be found", "{x} 's home village"],
+       ["what village is {x} in?", "where will I find {x}?", "which village is {x} located in?",
+        "where does {x} trade from?", "whereabouts is {x}?"],
+       ["trades from {x}", "is on the high street in {x}", "has its premises in {x}",
+        "opens its doors in {x}"],
+       ["the shops in {x}", "{x} 's shops", "the stores on {x} 's high street"],
+       ["which shops are there in {x}?", "what shops does {x} have?",
+        "where can I shop in {x}?"], skew=0.3),
+    _r("yard_village", "Apiary", "Village", "yard_location", "SITS_OUTSIDE", "apiaryVillage",
+       ["the village near {x}", "the village nearest to {x}",
+        "the village just down the road from {x}", "{x} 's nearest village"],
+       ["which village is {x} near?", "what village does {x} sit just outside?",
+        "near which village will I find {x}?", "what's the nearest village to {x}?",
+        "what village is closest to {x}?"],
+       ["sits just outside {x}", "lies near {x}", "is on the edge of {x}"],
+       ["the apiaries around {x}", "the bee yards near {x}", "{x} 's apiaries"],
+       ["which apiaries are near {x}?", "where are the bee yards around {x}?",
+        "what apiaries sit on the edge of {x}?"], skew=0.3),
+    _r("bee_stock", "Apiary", "Strain", "bee_stock", "POPULATED_WITH", "beeStrain",
+       ["the bees kept at {x}", "the strain of bee at {x}", "{x} 's bees",
+        "the kind of bees housed at {x}"],
+       ["what bees are kept at {x}?", "which strain of bee lives at {x}?",
+        "what kind of bees does {x} run?", "what sort of bees are in the hives at {x}?"],
+       ["runs {x} bees", "keeps {x} colonies", "is stocked with {x} bees"],
+       ["the apiaries running {x} bees", "the {x} yards", "the bee yards stocked with {x} colonies"],
+       ["which apiaries keep {x} bees?", "where are {x} bees kept?",
+        "what yards are stocked with {x} queens?"], fanout=(1, 2), skew=0.4, chain=False),
+    _r("infestation", "Apiary", "Pest", "infestation", "TROUBLED_BY", "hiveAilment",
+       ["what is ailing the bees at {x}", "the pests plaguing {x}", "{x} 's bee troubles",
+        "the problems in the hives at {x}"],
+       ["what's troubling the hives at {x}?", "what pest has {x} got?",
+        "what are the bees at {x} suffering from?", "which diseases have broken out at {x}?",
+        "what has {x} been battling?"],
+       ["has a {x} problem", "is plagued by {x}", "has come down with {x}", "is battling {x}"],
+       ["the apiaries hit by {x}", "the yards with {x}", "the bee yards plagued by {x}"],
+       ["which apiaries have {x}?", "where has {x} broken out?",
+        "which bee yards are struggling with {x}?"], fanout=(1, 2), skew=0.4, chain=False),
+    _r("society", "Beekeeper", "Association", "society", "PAYS_SUBS_TO", "beeClub",
+       ["the association that {x} joined", "{x} 's bee club", "the society with {x} on its books",
+        "the club {x} signed up to"],
+       ["which association does {x} belong to?", "what bee club is {x} in?",
+        "which society did {x} join?", "who does {x} pay their subs to?",
+        "what club did {x} sign up with?"],
+       ["pays subs to {x}", "signed up with {x}", "is a paid-up member of {x}",
+        "is on the membership list of {x}"],
+       ["{x} 's paid-up members", "the beekeepers who joined {x}", "the people signed up to {x}"],
+       ["who belongs to {x}?", "who's a member of {x}?", "which beekeepers have joined {x}?",
+        "who pays subs to {x}?"], skew=0.3),
+    _r("bee_mentor", "Beekeeper", "Beekeeper", "bee_mentor", "SHOWN_THE_ROPES_BY",
+       "apicultureTutor",
+       ["the beekeeper who taught {x}", "{x} 's beekeeping mentor", "the person who got {x} into bees",
+        "the old hand who trained {x}"],
+       ["who taught {x} to keep bees?", "who got {x} started with bees?",
+        "who showed {x} how to handle a hive?", "who did {x} learn beekeeping from?",
+        "which old hand took {x} under their wing?"],
+       ["learned beekeeping from {x}", "was shown the ropes by {x}",
+        "picked up beekeeping from {x}", "was taken under the wing of {x}"],
+       ["the beekeepers trained by {x}", "everyone {x} has trained up", "the newcomers brought into beekeeping by {x}",
+        "the novices {x} took under their wing"],
+       ["who did {x} teach to keep bees?", "whom has {x} mentored?",
+        "who learned the craft from {x}?", "which beekeepers did {x} bring on?"], skew=0.3),
+))
+
+CYCLING = Domain("cycling", "velo", {
+    "Rider": ("person", 120), "Team": ("cycleteam", 16), "Sponsor": ("company", 12),
+    "Maker": ("bikebrand", 9), "Director": ("person", 18), "Race": ("bikerace", 14),
+    "Country": ("country", 8), "Role": ("riderstyle", 8)}, {
+    "Rider": "rider", "Team": "team", "Sponsor": "sponsor", "Maker": "bike maker",
+    "Director": "directeur sportif", "Race": "race", "Country": "country",
+    "Role": "kind of rider"}, (
+    _r("squad", "Rider", "Team", "squad", "RIDES_FOR", "teamContract",
+       ["the team employing {x}", "{x} 's team", "the squad {x} joined",
+        "the outfit that signed {x}", "{x} 's current squad"],
+       ["which team does {x} ride for?", "who does {x} race for?", "what outfit is {x} signed to?",
+        "which squad did {x} join?", "{x} rides for which team?"],
+       ["rides for {x}", "races in the colours of {x}", "is signed to {x}",
+        "pulls on the jersey of {x}"],
+       ["the riders of {x}", "{x} 's roster", "the riders signed to {x}",
+        "the riders under contract with {x}"],
+       ["who rides for {x}?", "which riders are on {x} 's roster?", "who is signed to {x}?",
+        "who races in {x} 's colours?"], skew=0.3),
+    _r("title_sponsor", "Team", "Sponsor", "title_sponsor", "JERSEY_PAID_FOR_BY", "moneyBehind",
+       ["the title sponsor of {x}", "the company footing the bill for {x}", "{x} 's backer",
+        "the firm whose name is on {x} 's jerseys", "the money behind {x}"],
+       ["who puts up the money for {x}?", "which company bankrolls {x}?", "who pays the bills at {x}?",
+        "whose name is on {x} 's jerseys?", "who is {x} 's title sponsor?"],
+       ["is paid for by {x}", "is bankrolled by {x}", "has {x} as its title sponsor",
+        "races with {x} on the jersey"],
+       ["the teams {x} sponsors", "the squads bankrolled by {x}",
+        "the teams carrying {x} 's name"],
+       ["which teams does {x} sponsor?", "what team is {x} bankrolling?",
+        "who carries {x} 's name on their jerseys?"], skew=0.3),
+    _r("frame_supplier", "Team", "Maker", "frame_supplier", "RACES_ON", "bikeSupplier",
+       ["the bikes raced by {x}", "the maker of {x} 's bikes", "the frame supplier to {x}",
+        "the brand of bike ridden by {x}"],
+       ["what bikes does {x} ride?", "who supplies {x} 's bikes?",
+        "which brand of bike does {x} race on?", "whose frames does {x} ride on?",
+        "who builds the bikes for {x}?"],
+       ["races on {x} bikes", "is supplied by {x}", "rides {x} frames"],
+       ["the teams on {x} bikes", "the squads supplied by {x}", "the teams riding {x} frames"],
+       ["which teams ride {x} bikes?", "who does {x} supply?", "which squads race on {x}?"],
+       skew=0.4),
+    _r("team_boss", "Team", "Director", "team_boss", "STEERED_BY", "sportDirector",
+       ["the directeur sportif of {x}", "{x} 's DS", "the person running {x} from the team car",
+        "the team boss at {x}"],
+       ["who is the directeur sportif of {x}?", "who runs things at {x}?",
+        "who calls the shots in {x} 's team car?", "who's in charge at {x}?",
+        "who directs {x} from the car?"],
+       ["is run from the team car by {x}", "is directed by {x}", "takes orders from {x}", "has {x} in the team car"],
+       ["the team run by {x}", "the squad directed by {x}", "{x} 's outfit"],
+       ["which team does {x} run?", "what squad is {x} in charge of?",
+        "where is {x} directeur sportif?"], skew=0.1),
+    _r("old_team", "Director", "Team", "riding_days_team", "ONCE_RACED_FOR", "formerSquad",
+       ["the team {x} used to ride for", "{x} 's old team",
+        "the squads {x} raced for in their riding days",
+        "the team {x} rode for before hanging up the wheels"],
+       ["who did {x} ride for back in the day?", "which team did {x} race for as a rider?",
+        "what team did {x} turn pro with?", "which squads did {x} ride for before retiring?"],
+       ["used to ride for {x}", "raced for {x} in their riding days",
+        "once pulled on the jersey of {x}"],
+       ["the directeurs sportifs who once rode for {x}", "{x} 's old boys",
+        "the bosses who used to race for {x}"],
+       ["which directeurs sportifs once rode for {x}?",
+        "who used to race for {x} before moving into the team car?",
+        "which of today's bosses came through {x}?"], fanout=(1, 2), skew=0.3),
+    _r("victories", "Rider", "Race", "palmares", "TRIUMPHED_AT", "racesWon",
+       ["the races won by {x}", "{x} 's wins", "the races where {x} took the win",
+        "{x} 's palmares"],
+       ["which races has {x} won?", "what has {x} won?", "where has {x} taken a victory?",
+        "which races did {x} come out on top in?", "what's on {x} 's palmares?"],
+       ["has won {x}", "took victory at {x}", "came out on top at {x}", "claimed {x}"],
+       ["the winners of {x}", "the riders who have won {x}", "{x} 's past champions",
+        "everyone who has taken {x}"],
+       ["who has won {x}?", "which riders have taken {x}?", "who came out on top at {x}?",
+        "who are {x} 's past winners?"], fanout=(0, 2), skew=0.2),
+    _r("host_nation", "Race", "Country", "host_land", "RUN_ON_ROADS_OF", "raceCountry",
+       ["the country that stages {x}", "the nation that hosts {x}", "{x} 's host country",
+        "the country where {x} is raced"],
+       ["which country plays host to {x}?", "where is {x} contested?", "in what country is {x} raced?",
+        "where does {x} take place?", "what country does {x} run through?"],
+       ["is contested in {x}", "takes place in {x}", "is raced on the roads of {x}"],
+       ["the races held in {x}", "{x} 's races", "the races run on the roads of {x}"],
+       ["which races are held in {x}?", "what races does {x} host?",
+        "what races go through {x}?"], skew=0.2),
+    _r("licence", "Rider", "Country", "racing_licence", "RACES_UNDER_FLAG_OF", "licenceNation",
+       ["the country represented by {x}", "{x} 's home nation", "the country whose flag {x} rode under",
+        "the nation that {x} represented"],
+       ["which country does {x} race for?", "where is {x} from?",
+        "what flag does {x} race under?", "which nation does {x} ride for at the worlds?",
+        "what country is {x} a native of?"],
+       ["races under the flag of {x}", "flies the flag for {x}",
+        "rides for {x} at the world championships", "comes from {x} originally"],
+       ["the riders from {x}", "{x} 's riders", "the riders who represent {x}"],
+       ["which riders come from {x}?", "who represents {x}?", "who rides for {x} at the worlds?"],
+       skew=0.4),
+    _r("rider_type", "Rider", "Role", "rider_profile", "SPECIALISES_AS", "ridingStyle",
+       ["the kind of rider {x} is", "{x} 's speciality", "what {x} is best at"],
+       ["what kind of rider is {x}?", "what sort of racing does {x} specialise in?",
+        "what is {x} best known as in the bunch?", "what type of rider is {x}?",
+        "what's {x} 's strength on the bike?"],
+       ["is a born {x}", "rides as a {x}", "made their name as a {x}", "is known as a {x}"],
+       ["the {x}s in the peloton", "the riders known as {x}s", "the best {x}s"],
+       ["who are the {x}s in the peloton?", "which riders are {x}s?", "who rides as a {x}?"],
+       skew=0.4, chain=False),
+    _r("lieutenant", "Rider", "Rider", "team_leader", "DOMESTIQUE_FOR", "worksForLeader",
+       ["the leader supported by {x}", "the captain served by {x}", "{x} 's team captain",
+        "the captain {x} fetches bottles for"],
+       ["who does {x} work for in the race?", "which leader does {x} ride in support of?",
+        "who is {x} 's team leader?", "who does {x} fetch bottles for?", "whose lieutenant is {x}?"],
+       ["rides in support of {x}", "fetches bottles for {x}", "is a lieutenant of {x}",
+        "works for {x} in the big races"],
+       ["the riders working for {x}", "{x} 's helpers", "{x} 's lieutenants",
+        "the domestiques who ride for {x}"],
+       ["who rides in support of {x}?", "who works for {x} in the race?",
+        "who are {x} 's lieutenants?", "which riders fetch bottles for {x}?"], skew=0.2),
+))
+
 DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, WORKPLACE, FAMILY, BUSINESS,
                                PUBLISHING, MEDICINE, AVIATION, DINING, ART, OPENSOURCE,
                                FARMING, COURTS, RAILWAYS, MOUNTAINEERING, THEATRE,
-                               SPACEFLIGHT, MARITIME, FASHION, BIOGRAPHY, WINEMAKING)}
+                               SPACEFLIGHT, MARITIME, FASHION, BIOGRAPHY, WINEMAKING,
+                               BEEKEEPING, CYCLING)}
 FIT, REPORT = ("music", "academia", "sports", "workplace"), ("family", "business")
 HOLDOUT, BLIND = ("publishing", "medicine"), ("aviation", "dining")
 BLIND2, BLIND3 = ("art", "opensource"), ("farming", "courts")
 BLIND4, BLIND5 = ("railways", "mountaineering"), ("theatre", "spaceflight")
 BLIND6, BLIND7 = ("maritime", "fashion"), ("biography", "winemaking")
+BLIND8 = ("beekeeping", "cycling")
 SPLITS: dict[str, tuple[str, ...]] = {"fit": FIT, "report": REPORT, "holdout": HOLDOUT,
                                       "blind": BLIND, "blind2": BLIND2, "blind3": BLIND3,
                                       "blind4": BLIND4, "blind5": BLIND5, "blind6": BLIND6,
-                                      "blind7": BLIND7}
+                                      "blind7": BLIND7, "blind8": BLIND8}
 # (domain, style, typed, underscored): each domain in two or three renderings
 VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("music", "snake", True, False), ("music", "upper", False, True),
@@ -2084,6 +2344,10 @@ VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("biography", "upper", True, True),
     ("winemaking", "camel", True, False), ("winemaking", "upper", False, True),
     ("winemaking", "dotted", False, False),
+    ("beekeeping", "dotted", True, True), ("beekeeping", "snake", False, False),
+    ("beekeeping", "camel", True, False),
+    ("cycling", "upper", False, True), ("cycling", "snake", True, True),
+    ("cycling", "camel", False, False),
 )
 
 
@@ -2288,8 +2552,8 @@ def variant(domain: str, style: str, typed: bool, underscored: bool, *, seed: in
 
 def variants(split: str | None = None, *, seed: int = 0, per_kind: int = 16) -> list[Variant]:
     """Every variant of a split (``fit`` / ``report`` / ``holdout`` / ``blind`` /
-    ``blind2`` / ``blind3`` / ``blind4`` / ``blind5`` / ``blind6`` / ``blind7``; None:
-    all)."""
+    ``blind2`` / ``blind3`` / ``blind4`` / ``blind5`` / ``blind6`` / ``blind7`` /
+    ``blind8``; None: all)."""
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     return [variant(d, s, t, u, seed=seed, per_kind=per_kind) for d, s, t, u in VARIANTS
