@@ -243,11 +243,26 @@ def past_form(tok: str) -> bool:
     return tok in lx.PAST_FORMS or regular_past(tok)
 
 
+def _participle(tok: str) -> bool:
+    """A past form or an irregular participle ("mounted", "written")."""
+    if past_form(tok):
+        return True
+    base = base_verb(tok)
+    return base is not None and base != tok and not tok.endswith("s")
+
+
+def _verb_after_wh(tok: str) -> bool:
+    """A verb right after the question word, which is then its subject: a past form ("what
+    *killed* X") or the third person of an irregular verb ("what *gets* bottled", "what
+    *goes* into X"), which names no type."""
+    return past_form(tok) or (tok.endswith("s") and base_verb(tok) in lx.IRREGULAR_VERBS)
+
+
 def _following_word(toks: Sequence[str], k: int) -> str:
     """The word after ``toks[k]`` as :func:`agrees` reads it: nothing when a past form comes
     later ("which record *labels* in Paris *signed* X": the verb is that one), unless an
     auxiliary comes next ("which fashion houses *are* based")."""
-    if k + 1 < len(toks) and toks[k + 1] in lx.AUXILIARIES:
+    if k + 1 < len(toks) and (toks[k + 1] in lx.AUXILIARIES or toks[k + 1] in lx.DETERMINERS):
         return toks[k + 1]
     if any(past_form(t) for t in toks[k + 1:]):
         return ""
@@ -272,7 +287,8 @@ def agrees(noun: str, word: str, following: str = "") -> bool:
         return False
     if following in lx.AUXILIARIES:
         return False
-    return base_verb(word) in lx.RELATION_VERBS or following in lx.PREPOSITIONS
+    return (base_verb(word) in lx.RELATION_VERBS or following in lx.PREPOSITIONS
+            or following in lx.DETERMINERS)
 
 
 def _partitive_end(toks: Sequence[str], i: int) -> int:
@@ -317,7 +333,7 @@ def _type_run(toks: list[str], i: int) -> list[str]:
     to its verb."""
     run: list[str] = []
     for k, nxt in enumerate(toks[i + 1 : i + 5], start=i + 1):
-        if nxt in STOPWORDS or past_form(nxt):
+        if nxt in STOPWORDS or past_form(nxt) or (not run and _verb_after_wh(nxt)):
             break  # "which customers *ordered* X", "what *killed* X": a past verb
         if run and agrees(run[-1], nxt, _following_word(toks, k)):
             break  # "which employee *enjoys* chess": the verb of a singular noun
@@ -355,14 +371,18 @@ def _kind(toks: list[str]) -> tuple[AnswerKind, tuple[str, ...], bool]:
         if w in lx.WH_WORDS or (w == "many" and i and toks[i - 1] == lx.HOW):
             run = _type_run(toks, i)
             nxt1 = toks[i + 1] if i + 1 < len(toks) else ""
-            verb_next = past_form(nxt1)
+            verb_next = _verb_after_wh(nxt1)
+            # "what has X mounted": *has* before a past form is an auxiliary, as *does* is
+            have_aux = nxt1 in lx.HAVE_WORDS and any(_participle(t) for t in toks[i + 2:])
             if run:
                 type_words.extend(run)
-            elif not (nxt1 in lx.DO_WORDS or verb_next):
+            elif not (nxt1 in lx.DO_WORDS or verb_next or have_aux):
                 # "what is the *capital* of X": the noun after the copula is what is asked;
                 # "what does the author of X research": after do/does/did comes the subject
                 for k in range(i + 1, min(i + 4, len(toks))):
                     nxt = toks[k]
+                    if nxt in lx.SUBJECT_PRONOUNS:
+                        break  # "what are *they* performing": the clause's subject
                     if nxt in STOPWORDS:
                         if nxt in lx.PLURAL_COPULAS:
                             plural = True

@@ -70,6 +70,13 @@ COPULAS = frozenset({"is", "was", "are", "were"})
 POSSESSOR_WORDS = frozenset({"whose"})
 SINGULAR_COPULAS = frozenset({"is", "s", "was"})  # "what *is* the …", "what's the …"
 ARTICLES = frozenset({"a", "an", "the"})
+# words that open a noun phrase: after a noun they mark the noun before them as a verb's
+# subject ("which winery *grows its* grapes", "which ship *flies the* flag")
+DETERMINERS = ARTICLES | frozenset({"its", "their", "his", "her", "my", "our", "your", "this",
+                                    "these", "those"})
+# subject pronouns: after "what are" / "what did" the clause's subject, not the asked-for type
+# ("what are *they* performing")
+SUBJECT_PRONOUNS = frozenset({"i", "you", "he", "she", "it", "we", "they"})
 # possessive markers a tokenizer leaves as a word ("X 's other half", "X' s")
 POSSESSIVES = frozenset({"s"})
 OR_WORDS = frozenset({"or"})  # "a man *or* a woman": the answer is one of the alternatives

@@ -294,7 +294,10 @@ def base_verb(form: str) -> str | None:
         cands += [stem, stem + "e"]
     elif form.endswith("s") and not form.endswith("ss") and len(form) > 3:
         cands += [form[:-3] + "y"] if form.endswith("ies") else []
-        cands += [form[:-2], form[:-1]] if form.endswith("es") else [form[:-1]]
+        # "-es" after a sibilant or an "o" ("watches", "goes"); else the "e" is the stem's
+        # ("wines" is no form of *win*)
+        sibilant = form.endswith("es") and form[:-2].endswith(("s", "x", "z", "ch", "sh", "o"))
+        cands += [form[:-2], form[:-1]] if sibilant else [form[:-1]]
         return next((c for c in cands if c in lx.RELATION_VERBS or c in lx.IRREGULAR_VERBS),
                     None)
     if not cands:

@@ -1,9 +1,10 @@
 """Word forms the question reader and the relation-name reader get wrong by their endings
 (issue 24q): a plural type word followed by its verb ("which *teams* play in X", "which
 *people* come from X": irregular plurals too), a noun in *-eed* read as a past verb ("what
-*creed*", "which *breed*"), and a relation named by a verb, its object and a preposition
-(``MAKES_WINE_FOR``) read as a noun "makes wine". Checked on a graph without labels the test
-writes, in two naming styles."""
+*creed*", "which *breed*"), a verb or a clause's subject read as the type word ("what *gets*
+bottled", "what has *X* mounted", "what are *they* performing"), and a relation named by a
+verb, its object and a preposition (``MAKES_WINE_FOR``) read as a noun "makes wine". Checked
+on a graph without labels the test writes, in two naming styles."""
 
 from __future__ import annotations
 
@@ -31,6 +32,17 @@ from byokg.pipeline.engine import Engine
     # nouns in -eed are no past forms: the type word is there
     ("What creed did Ada Brandt follow?", ("creed",), False),
     ("Which breed won the show?", ("breed",), False),
+    # a verb right after the question word, or a clause's subject: no type word
+    ("What gets bottled at Bodega Nero?", (), False),
+    ("What goes into Tecu Rouge?", (), False),
+    ("What has Rulu Repertory Company mounted?", (), False),
+    ("What has Ada Brandt written?", (), False),
+    ("What are they performing in Summer Premiere?", (), True),
+    # a determiner after a singular noun's -s word makes it the verb
+    ("Which winery grows its grapes in Cotes de Vabo?", ("winery",), False),
+    ("Which ship flies the flag of Lupeora and was built in Riya?", ("ship",), False),
+    # "wines" is no form of *win*: a plural noun, not a verb after the question word
+    ("Which wines are aged in steel?", ("wines",), True),
     # unchanged: a compound of two plurals, and a singular noun's verb
     ("Which sports teams play in Lisbon?", ("sports", "teams"), True),
     ("Which ship hauls grain?", ("ship",), False),
