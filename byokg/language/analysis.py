@@ -281,14 +281,17 @@ def agrees(noun: str, word: str, following: str = "") -> bool:
     """Whether ``word`` is the present tense of an English verb agreeing with the singular
     ``noun`` before it ("employee *enjoys*", "company *owns*"), not a noun of a compound
     ("record *labels*"). A preposition ``following`` it tells a verb the lexicon does not
-    list ("painting *dates* from", "player *hails* from"). An auxiliary ``following`` it
-    tells a plural noun: no verb is followed by one ("which fashion *houses* are based")."""
+    list ("painting *dates* from", "player *hails* from"), as a determiner does ("winery *grows
+    its* grapes"); an irregular verb's form is one ("pilot *flies*"). An auxiliary
+    ``following`` it tells a plural noun: no verb is followed by one ("which fashion *houses*
+    are based")."""
     if noun.endswith("s") or not word.endswith("s") or word.endswith("ss"):
         return False
     if following in lx.AUXILIARIES:
         return False
-    return (base_verb(word) in lx.RELATION_VERBS or following in lx.PREPOSITIONS
-            or following in lx.DETERMINERS)
+    base = base_verb(word)
+    return (base in lx.RELATION_VERBS or base in lx.IRREGULAR_VERBS
+            or following in lx.PREPOSITIONS or following in lx.DETERMINERS)
 
 
 def _partitive_end(toks: Sequence[str], i: int) -> int:

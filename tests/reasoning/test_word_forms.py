@@ -41,6 +41,8 @@ from byokg.pipeline.engine import Engine
     # a determiner after a singular noun's -s word makes it the verb
     ("Which winery grows its grapes in Cotes de Vabo?", ("winery",), False),
     ("Which ship flies the flag of Lupeora and was built in Riya?", ("ship",), False),
+    # an irregular verb's -s form after a singular noun is its verb, whatever comes later
+    ("Which pilot flies for Jumi Air and is qualified to fly the Petrel?", ("pilot",), False),
     # "wines" is no form of *win*: a plural noun, not a verb after the question word
     ("Which wines are aged in steel?", ("wines",), True),
     # unchanged: a compound of two plurals, and a singular noun's verb
