@@ -44,6 +44,7 @@ from byokg.language.relwords import verbalize
 from byokg.language.text import STOPWORDS
 from byokg.language.text import stem
 from byokg.language.text import words
+from byokg.language.thesaurus import gloss
 from byokg.language.thesaurus import names_a_person
 from byokg.language.thesaurus import names_a_place
 from byokg.language.thesaurus import related_words
@@ -196,8 +197,13 @@ def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[
         fitting = labels_named(types, labels, label_nouns)
         if not fitting and sim is not None:
             table = sim(types, list(labels))
+            # a word the dictionary knows as no one names no label it calls someone, however
+            # near a model puts them ("which *illness*" is no Patient)
+            no_one = all(gloss(w) and not names_a_person(w) and w not in lx.PERSON_WORDS
+                         for w in types)
             best = {lab: max(table[(w, lab)] for w in types) for lab in labels
-                    if not any(built_on(w, words(lab)[-1]) for w in types if words(lab))}
+                    if not any(built_on(w, words(lab)[-1]) for w in types if words(lab))
+                    and not (no_one and names_a_person(lab))}
             top = max(best.values(), default=0.0)
             if top >= scores.match:
                 fitting = tuple(lab for lab, v in best.items()

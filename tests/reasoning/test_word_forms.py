@@ -3,8 +3,9 @@
 *people* come from X": irregular plurals too), a noun in *-eed* read as a past verb ("what
 *creed*", "which *breed*"), a verb or a clause's subject read as the type word ("what *gets*
 bottled", "what has *X* mounted", "what are *they* performing"), and a relation named by a
-verb, its object and a preposition (``MAKES_WINE_FOR``) read as a noun "makes wine". Checked
-on a graph without labels the test writes, in two naming styles."""
+verb, its object and a preposition (``MAKES_WINE_FOR``) read as a noun "makes wine"; and a
+type word a model puts near a label the dictionary calls someone ("what *illness*" and
+Patient). Checked on a graph without labels the test writes, in two naming styles."""
 
 from __future__ import annotations
 
@@ -113,3 +114,21 @@ def test_plural_and_verb_questions_on_a_graph_without_labels(names):
     assert set(a.answers[:2]) == {"Lumo Reserve", "Raya Grand Vin"}, a.answers[:3]
     a = eng.ask("Which famous people come from Riya?")
     assert set(a.answers[:2]) == {"Ada Brandt", "Uma Stoll"}, a.answers[:3]
+
+
+def test_a_word_the_dictionary_knows_as_no_one_names_no_label_it_calls_someone():
+    """"What *illness* does X have": a model puts *illness* nearest Patient (the old fit); the
+    dictionary calls a patient someone and an illness no one, so Patient is not what is asked.
+    "which *sufferer*" (someone) still fits it."""
+    from byokg.plugins.offline.answer_types import expectation
+
+    labels = ["Patient", "Doctor", "Condition", "City"]
+    near = {"Patient": 0.9, "Doctor": 0.5, "Condition": 0.85, "City": 0.1}
+
+    def sim(ws, labs):
+        return {(w, lab): near[lab] for w in ws for lab in labs}
+
+    got = expectation(analyze("What illness does Ada Brandt have?"), labels=labels, sim=sim)
+    assert got.fitting_labels == ("Condition",)
+    got = expectation(analyze("Which sufferer lives in Riya?"), labels=labels, sim=sim)
+    assert "Patient" in got.fitting_labels
