@@ -221,7 +221,8 @@ def is_agentive(name: str) -> bool:
     if ws[-1] == "by" and len(ws) > 1:
         return True
     last = ws[-1][:-1] if ws[-1].endswith("s") else ws[-1]
-    return len(last) >= 5 and last.endswith(_AGENT_SUFFIXES)
+    # a place the dictionary knows is no agent, whatever its ending (*theater*, *tower*)
+    return len(last) >= 5 and last.endswith(_AGENT_SUFFIXES) and not names_a_place(last)
 
 
 def end_type(relation: str | None, inverted: bool, *, labels: Sequence[str] = (),

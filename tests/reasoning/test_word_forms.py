@@ -132,3 +132,14 @@ def test_a_word_the_dictionary_knows_as_no_one_names_no_label_it_calls_someone()
     assert got.fitting_labels == ("Condition",)
     got = expectation(analyze("Which sufferer lives in Riya?"), labels=labels, sim=sim)
     assert "Patient" in got.fitting_labels
+
+
+@pytest.mark.parametrize(("name", "agentive"), [
+    ("theater", False), ("home_tower", False), ("hq_center", False),
+    ("director", True), ("directed_by", True), ("sponsor", True)])
+def test_a_place_is_no_agent_whatever_its_ending(name, agentive):
+    """An *-er* noun the dictionary calls somewhere (*theater*, *tower*, *center*) names no
+    agents: a "who" question is not answered with what it reaches."""
+    from byokg.plugins.offline.answer_types import is_agentive
+
+    assert is_agentive(name) is agentive
