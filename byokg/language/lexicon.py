@@ -232,6 +232,9 @@ ADJECTIVE_ENDINGS = ("n", "an")
 # endings only adjectives have (fam-ous, use-ful, note-able): such a word before a plural
 # makes it a noun ("famous *writers* live", not "famous writes")
 ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "able", "ible", "ish")
+# endings after which a verb's -es is an ending of its own (watch-es, go-es); after any other
+# letter the "e" is the stem's ("wines" is no form of *win*)
+SIBILANT_ENDINGS = ("s", "x", "z", "ch", "sh", "o")
 # irregular verbs: base -> (past, past participle)
 IRREGULAR_VERBS: dict[str, tuple[str, str]] = {
     "be": ("was", "been"), "bear": ("bore", "born"), "become": ("became", "become"),

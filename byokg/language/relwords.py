@@ -296,7 +296,7 @@ def base_verb(form: str) -> str | None:
         cands += [form[:-3] + "y"] if form.endswith("ies") else []
         # "-es" after a sibilant or an "o" ("watches", "goes"); else the "e" is the stem's
         # ("wines" is no form of *win*)
-        sibilant = form.endswith("es") and form[:-2].endswith(("s", "x", "z", "ch", "sh", "o"))
+        sibilant = form.endswith("es") and form[:-2].endswith(lx.SIBILANT_ENDINGS)
         cands += [form[:-2], form[:-1]] if sibilant else [form[:-1]]
         return next((c for c in cands if c in lx.RELATION_VERBS or c in lx.IRREGULAR_VERBS),
                     None)
