@@ -305,7 +305,10 @@ def base_verb(form: str) -> str | None:
     known = [c for c in cands if c in lx.RELATION_VERBS or c in lx.IRREGULAR_VERBS]
     if known:
         return known[0]
-    # unknown verb: "-ed" after a consonant pair keeps it ("directed"), else an "e" came off
+    # unknown verb: "-ed" after a consonant pair keeps it ("directed"), else an "e" came off;
+    # a four-letter past only lost its "-d" ("died", "aged": *die*, *age*)
+    if len(form) == 4 and form.endswith("ed"):
+        return form[:-1]
     stem = form[:-2] if form.endswith("ed") else form[:-3]
     return stem + "e" if len(stem) > 2 and stem[-1] not in "aeiouy" and stem[-2] in "aeiou" \
         and stem[-1] not in "wxt" else stem

@@ -62,6 +62,13 @@ def test_a_word_in_eed_is_a_past_form_only_after_a_verb_in_ee(word, past):
     assert regular_past(word) is past
 
 
+@pytest.mark.parametrize(("form", "base"), [("died", "die"), ("aged", "age"), ("tied", "tie"),
+                                           ("used", "use"), ("creed", None)])
+def test_a_four_letter_past_lost_only_its_d(form, base):
+    """A four-letter past form's base is the word without its *-d* (not "di", "ag")."""
+    assert base_verb(form) == base
+
+
 def test_a_noun_in_eed_names_no_agent():
     """``creed`` was read as the past of a verb *cre*, with the texts "crer of" and "cred by"."""
     assert base_verb("creed") is None
