@@ -3,16 +3,16 @@ development and report sets (nothing here is shipped or read by byokg itself).
 
 Each *domain* (music, academia, sports, workplace, family, business, publishing, medicine,
 aviation, dining, art, opensource, farming, courts, railways, mountaineering, theatre,
-spaceflight, maritime, fashion, biography, winemaking, beekeeping, cycling) is a small world of typed entities and
-relations, written by us: every relation has a noun-style name (``place_of_birth``), a
-verb-style name (``BORN_IN``) and a camelCase name, and *several phrasings* — noun phrases for
-the tail given the head ("the birthplace of {x}", "the town {x} was born in"), questions asking
-for it ("where was {x} born?", "what is {x} 's hometown?"), and relative clauses for the head
-given the tail ("was born in {x}"), some of them indirect ("{x} 's other half", "what killed
-{x}"). A domain is rendered as a *variant*: a relation naming style (snake_case, camelCase,
-dotted ``domain.type.property``, UPPER_CASE verbs), typed (node labels) or plain triples, and
-entity names written as names ("Ada Brandt") or as lower-case ids with underscores and a
-spaced possessive ("ada_brandt 's other half ?").
+spaceflight, maritime, fashion, biography, winemaking, beekeeping, cycling, chess, archaeology)
+is a small world of typed entities and relations, written by us: every relation has a
+noun-style name (``place_of_birth``), a verb-style name (``BORN_IN``) and a camelCase name, and
+*several phrasings* — noun phrases for the tail given the head ("the birthplace of {x}", "the
+town {x} was born in"), questions asking for it ("where was {x} born?", "what is {x} 's
+hometown?"), and relative clauses for the head given the tail ("was born in {x}"), some of them
+indirect ("{x} 's other half", "what killed {x}"). A domain is rendered as a *variant*: a
+relation naming style (snake_case, camelCase, dotted ``domain.type.property``, UPPER_CASE
+verbs), typed (node labels) or plain triples, and entity names written as names ("Ada Brandt")
+or as lower-case ids with underscores and a spaced possessive ("ada_brandt 's other half ?").
 
 Questions are composed from the phrasings: 1-hop (asking forwards and backwards), 2- and 3-hop
 (noun phrases nested: "what is the job of ada_brandt 's son ?") and conjunctions ("which
@@ -43,8 +43,11 @@ way by a seventh helper, who never read the reasoning code, in two worlds no oth
 touches (the lives of famous people and winemaking), and is measured only in aggregate. The
 **blind8** split (beekeeping, cycling) was written the same way by an eighth helper, who never
 read the reasoning code, in two worlds no other split touches (keeping bees and selling their
-honey, and professional bicycle racing), and is measured only in aggregate. The eleven splits
-share no relation name and no phrasing. Deterministic for a seed.
+honey, and professional bicycle racing), and is measured only in aggregate. The **blind9** split
+(chess, archaeology) was written the same way by a ninth helper, who never read the reasoning
+code, in two worlds no other split touches (club and tournament chess, and excavations and
+their finds), and is measured only in aggregate. The twelve splits share no relation name and
+no phrasing. Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -116,7 +119,7 @@ class Variant(rg.Generated):
     """One domain rendered in one style (a generated graph with its questions)."""
 
     domain: str
-    split: str  # "fit" | "report" | "holdout" | "blind" | ... | "blind8"
+    split: str  # "fit" | "report" | "holdout" | "blind" | ... | "blind9"
     style: str
     typed: bool
     underscored: bool
@@ -228,6 +231,14 @@ FIXED = {
                "sacbrood".split(),
     "riderstyle": "climber sprinter rouleur puncheur time-triallist domestique baroudeur "
                   "cobbles-specialist".split(),
+    "chessopening": "Sicilian French Caro-Kann Ruy-Lopez Grunfeld Nimzo-Indian Dutch Pirc "
+                    "Scandinavian Alekhine Benoni Petroff".split(),
+    "chesstitle": "grandmaster international-master FIDE-master candidate-master "
+                  "woman-grandmaster national-master arena-grandmaster".split(),
+    "epoch": "Neolithic Mesolithic Bronze-Age Iron-Age Roman Viking Byzantine Hellenistic "
+             "Chalcolithic Anglo-Saxon".split(),
+    "findmaterial": "gold silver bronze amber flint bone jet obsidian terracotta antler "
+                    "faience ivory".split(),
 }
 _HUE = ("Crimson Drowsy Silent Broken Golden Wintry Distant Sleeping Burning Pale Hidden "
         "Northern Weeping Scarlet Misty Lonely Amber Frozen Sunlit Velvet").split()
@@ -397,6 +408,31 @@ def _pool(kind: str, rng: random.Random, n: int) -> list[str]:
         elif kind == "bikerace":
             name = rng.choice(["Tour of {}", "{} Classic", "Giro del {}", "Circuit de {}",
                                "{} Grand Prix", "{} Week"]).format(_coined(rng, 2))
+        elif kind == "chessclub":
+            name = rng.choice(["{} Chess Club", "{} Knights", "{} Chess Circle", "{} Gambiteers",
+                               "{} Rooks"]).format(_coined(rng, 2))
+        elif kind == "chessevent":
+            name = rng.choice(["{} Open", "{} Invitational", "{} Chess Congress", "{} Masters",
+                               "{} Memorial", "{} Rapidplay"]).format(_coined(rng, 2))
+        elif kind == "excavation":
+            name = rng.choice(["{} Excavation", "{} Dig", "{} Field Project",
+                               "{} Rescue Excavation", "{} Landscape Project"]).format(
+                _coined(rng, 2))
+        elif kind == "digsite":
+            name = rng.choice(["{} Barrow", "{} Hillfort", "Tell {}", "{} Villa", "{} Necropolis",
+                               "{} Cave", "{} Henge", "{} Crannog"]).format(_coined(rng, 2))
+        elif kind == "artefact":
+            name = rng.choice(["{} Hoard", "{} Torc", "{} Figurine", "{} Helmet", "{} Brooch",
+                               "{} Tablet", "{} Mask", "{} Chalice", "{} Amulet"]).format(
+                _coined(rng, 2))
+        elif kind == "archmuseum":
+            name = rng.choice(["{} Museum of Antiquities", "{} Archaeological Museum",
+                               "{} Heritage Centre", "{} Museum", "{} Antiquarium"]).format(
+                _coined(rng, 2))
+        elif kind == "heritagefund":
+            name = rng.choice(["{} Heritage Trust", "{} Foundation", "{} Antiquarian Society",
+                               "{} Archaeology Fund", "{} Research Council"]).format(
+                _coined(rng, 2))
         else:
             raise KeyError(kind)
         if name not in seen:
@@ -2286,21 +2322,278 @@ CYCLING = Domain("cycling", "velo", {
         "who are {x} 's lieutenants?", "which riders fetch bottles for {x}?"], skew=0.2),
 ))
 
+CHESS = Domain("chess", "caissa", {
+    "Player": ("person", 120), "Club": ("chessclub", 14), "Town": ("city", 18),
+    "Tournament": ("chessevent", 14), "Arbiter": ("person", 12), "Country": ("country", 8),
+    "Opening": ("chessopening", 12), "Title": ("chesstitle", 7)}, {
+    "Player": "player", "Club": "chess club", "Town": "town", "Tournament": "tournament",
+    "Arbiter": "arbiter", "Country": "country", "Opening": "opening", "Title": "title"}, (
+    _r("club_player", "Player", "Club", "home_club", "TURNS_OUT_FOR", "chessClubMembership",
+       ["the club {x} plays their league chess for", "{x} 's chess club",
+        "the club {x} turns out for",
+        "the chess club that {x} belongs to", "{x} 's home club"],
+       ["which club does {x} play for?", "what chess club is {x} a member of?",
+        "who does {x} turn out for in the league?", "which club has {x} on its team sheet?",
+        "{x} plays club chess where?"],
+       ["turns out for {x}", "plays club chess for {x}", "is on the books at {x}",
+        "plays league matches for {x}"],
+       ["the members of the chess club {x}", "the players on {x} 's books",
+        "the players who turn out for {x}", "everyone who plays for {x}"],
+       ["who plays chess for {x}?", "which players belong to {x}?",
+        "who turns out for {x} on match nights?", "who's on {x} 's team sheet?"], skew=0.3),
+    _r("club_town", "Club", "Town", "club_meeting_town", "MEETS_WEEKLY_IN", "clubHomeTown",
+       ["the town where {x} meets", "the town {x} plays its home matches in",
+        "the place {x} holds its club nights", "the town {x} calls home"],
+       ["where does {x} meet?", "in what town does {x} hold its club nights?",
+        "where does {x} play its home matches?", "what town is {x} in?",
+        "which town does {x} meet in on club nights?"],
+       ["meets in {x}", "holds its club nights in {x}", "plays its home matches in {x}"],
+       ["the chess clubs in {x}", "{x} 's chess clubs", "the clubs that meet in {x}"],
+       ["which chess clubs are there in {x}?", "where can I play chess in {x}?",
+        "what clubs meet in {x}?"], skew=0.3),
+    _r("trainer", "Player", "Player", "chess_trainer", "TAUGHT_THE_GAME_BY", "chessCoach",
+       ["{x} 's coach", "the trainer who works with {x}", "the player who coaches {x}",
+        "the person who taught {x} to play chess", "{x} 's chess trainer"],
+       ["who is coaching {x} these days?", "who trains {x}?", "who taught {x} chess?",
+        "who is {x} 's trainer?",
+        "who did {x} learn the game from?", "who's been working with {x} on their chess?"],
+       ["gets coaching from {x}", "learned the game from {x}", "trains with {x}",
+        "took lessons from {x}"],
+       ["{x} 's chess pupils", "the players coached by {x}", "the students {x} has trained",
+        "everyone who took lessons from {x}"],
+       ["who does {x} coach?", "which players has {x} trained?", "who took lessons from {x}?",
+        "whose coach is {x}?"], skew=0.2),
+    _r("tournament_wins", "Player", "Tournament", "tournament_victories", "FINISHED_FIRST_IN",
+       "eventsTopped",
+       ["the tournaments {x} has won", "{x} 's tournament wins",
+        "the events where {x} finished first", "the events {x} took first prize in"],
+       ["which tournaments has {x} won?", "what events did {x} win?",
+        "where has {x} taken first place?", "which tournaments did {x} finish top in?",
+        "what has {x} won over the board?"],
+       ["won {x}", "took first place at {x}", "finished top of the table at {x}",
+        "came first in {x}"],
+       ["the players who have won {x}", "{x} 's former winners",
+        "everyone who has taken first prize at {x}", "the past champions of {x}"],
+       ["who won {x}?", "which players have won {x}?", "who took first place at {x}?",
+        "who has finished first at {x}?", "who are the past champions of {x}?"],
+       fanout=(0, 2), skew=0.2),
+    _r("tournament_town", "Tournament", "Town", "venue_town", "PLAYED_IN_TOWN", "tournamentCity",
+       ["the town that hosts {x}", "the town where {x} is played", "{x} 's venue",
+        "the host town of {x}"],
+       ["where is {x} played?", "which town hosts {x}?", "where is {x} held each year?",
+        "in which town does {x} take place?", "where do they play {x}?"],
+       ["is played in {x}", "is held every year in {x}", "is hosted by the town of {x}"],
+       ["the tournaments held in {x}", "the tournaments {x} hosts", "the events played in {x}"],
+       ["which tournaments are played in {x}?", "what chess events does {x} host?",
+        "what tournaments take place in {x}?"], skew=0.3),
+    _r("organiser", "Tournament", "Club", "organising_club", "PUT_ON_BY", "hostClub",
+       ["the club that organises {x}", "the organisers of {x}", "{x} 's organising club",
+        "the club behind {x}"],
+       ["who organises {x}?", "which club runs {x}?", "who puts on {x}?",
+        "which club is behind {x}?"],
+       ["is organised by {x}", "is put on every year by {x}", "is a {x} event"],
+       ["the tournaments {x} organises", "the events {x} puts on",
+        "the tournaments run by the club {x}"],
+       ["which tournaments does {x} organise?", "what events does {x} run?",
+        "what does {x} put on each year?"], skew=0.3),
+    _r("chief_arbiter", "Tournament", "Arbiter", "chief_arbiter", "OFFICIATED_BY",
+       "arbiterInCharge",
+       ["the chief arbiter of {x}", "the arbiter in charge at {x}", "{x} 's arbiter",
+        "the official running {x}"],
+       ["who is the chief arbiter at {x}?", "who officiates {x}?", "who's the arbiter at {x}?",
+        "who settles disputes at {x}?", "who is in charge of the rules at {x}?"],
+       ["is officiated by {x}", "has {x} as chief arbiter", "is refereed by {x}"],
+       ["the tournaments {x} officiates", "the events where {x} is arbiter",
+        "the tournaments that have {x} as arbiter"],
+       ["which tournaments does {x} officiate?", "where is {x} the arbiter?",
+        "what events does {x} referee?"], skew=0.3),
+    _r("federation", "Player", "Country", "chess_federation", "REPRESENTS_AT_OLYMPIADS",
+       "fideFederation",
+       ["the federation {x} plays under", "the country {x} represents", "{x} 's federation",
+        "the nation {x} plays for at the Olympiad"],
+       ["which country does {x} play for?", "what federation is {x} registered with?",
+        "who does {x} represent at the Olympiad?", "which flag does {x} play under?",
+        "what country is {x} rated under?"],
+       ["represents {x} at the Olympiad", "plays under the {x} flag",
+        "is registered with the {x} federation"],
+       ["the players registered with {x}", "{x} 's chess players",
+        "the players who represent {x} at the board"],
+       ["which players represent {x}?", "who plays for {x} at the Olympiad?",
+        "who is registered with the {x} federation?"], skew=0.4),
+    _r("opening", "Player", "Opening", "pet_opening", "OPENS_WITH", "favouriteOpening",
+       ["{x} 's favourite opening", "the opening {x} swears by", "{x} 's pet line",
+        "the opening {x} is known for"],
+       ["what opening does {x} play?", "what does {x} like to open with?",
+        "which opening is {x} known for?", "what's {x} 's go-to opening?",
+        "what line does {x} swear by?"],
+       ["always goes for the {x}", "swears by the {x}", "likes to open with the {x}",
+        "is a {x} specialist"],
+       ["the players who swear by the {x}", "the {x} specialists",
+        "the players who play the {x}"],
+       ["who plays the {x}?", "which players open with the {x}?",
+        "who is known for playing the {x}?"], fanout=(1, 2), skew=0.4, chain=False),
+    _r("title", "Player", "Title", "fide_title", "HOLDS_THE_TITLE", "chessTitle",
+       ["{x} 's chess title", "the title {x} holds", "the FIDE title held by {x}"],
+       ["what chess title does {x} hold?", "what is {x} 's FIDE title?",
+        "what title has {x} earned?",
+        "how far up the title ladder has {x} got?"],
+       ["has made {x}", "holds the {x} title", "earned the {x} title"],
+       ["the players with the {x} title", "the {x}s on the circuit"],
+       ["who holds the {x} title?", "which players are {x}s?", "who has earned the {x} title?"],
+       skew=0.5, chain=False),
+    _r("captain", "Club", "Player", "team_captain", "CAPTAINED_BY", "clubSkipper",
+       ["the captain of the chess club {x}", "{x} 's club captain", "the player who captains {x}",
+        "the one picking the team at {x}"],
+       ["who captains the side at {x}?", "who is {x} 's captain?", "who picks the team at {x}?",
+        "who's the skipper at {x}?"],
+       ["is skippered by {x}", "has {x} as captain", "is led on match nights by {x}"],
+       ["the club {x} captains", "the team {x} picks", "the club where {x} is captain"],
+       ["which club does {x} captain?", "where is {x} the captain?",
+        "what team does {x} pick?"], skew=0.1),
+))
+
+ARCHAEOLOGY = Domain("archaeology", "trowel", {
+    "Archaeologist": ("person", 90), "Excavation": ("excavation", 36), "Site": ("digsite", 24),
+    "Artefact": ("artefact", 80), "Museum": ("archmuseum", 10), "Region": ("province", 9),
+    "Period": ("epoch", 10), "Material": ("findmaterial", 10), "Funder": ("heritagefund", 9)}, {
+    "Archaeologist": "archaeologist", "Excavation": "excavation", "Site": "site",
+    "Artefact": "artefact", "Museum": "museum", "Region": "region", "Period": "period",
+    "Material": "material", "Funder": "funder"}, (
+    _r("dig_leader", "Excavation", "Archaeologist", "dig_director", "LED_IN_THE_FIELD_BY",
+       "excavationLead",
+       ["the director of {x}", "the archaeologist who led {x}", "{x} 's director",
+        "whoever ran {x}", "the person who was in charge of {x}"],
+       ["who led {x}?", "who directed {x}?", "who was in charge of {x}?", "who ran {x}?",
+        "which archaeologist headed up {x}?"],
+       ["was led in the field by {x}", "was directed by {x}", "had {x} in charge"],
+       ["the excavations {x} has led", "the digs directed by {x}", "{x} 's digs",
+        "the fieldwork {x} has run"],
+       ["which excavations has {x} directed?", "what digs has {x} led?",
+        "which digs was {x} in charge of?", "what fieldwork has {x} run?"], skew=0.3),
+    _r("dig_site", "Excavation", "Site", "excavated_site", "OPENED_TRENCHES_AT", "digLocation",
+       ["the site dug by {x}", "the site {x} excavated", "the place {x} opened its trenches",
+        "the place {x} was digging"],
+       ["where did {x} dig?", "which site did {x} excavate?", "where did {x} open its trenches?",
+        "what site was {x} working on?"],
+       ["dug at {x}", "excavated {x}", "opened trenches at {x}", "worked on {x}"],
+       ["the excavations at {x}", "the digs at {x}", "the campaigns that have dug {x}",
+        "the fieldwork done at {x}"],
+       ["which excavations have worked on {x}?", "what digs have there been at {x}?",
+        "which projects have excavated {x}?", "what fieldwork has been done at {x}?"],
+       skew=0.3),
+    _r("site_region", "Site", "Region", "site_region", "LIES_WITHIN", "siteDistrict",
+       ["the region {x} lies in", "the area where {x} is", "{x} 's region",
+        "the part of the country {x} is in"],
+       ["what region can {x} be found in?", "in which region will I find {x}?",
+        "where exactly is {x}?",
+        "what part of the country is {x} in?", "which region does {x} lie in?"],
+       ["sits somewhere in {x}", "is out in {x}", "is tucked away in {x}"],
+       ["the sites in {x}", "the archaeological sites of {x}", "{x} 's ancient sites"],
+       ["which sites are in {x}?", "what archaeological sites are there in {x}?",
+        "what ancient sites can you visit in {x}?"], skew=0.2),
+    _r("site_period", "Site", "Period", "occupation_phase", "DATES_FROM", "sitePeriod",
+       ["the period of {x}", "the era {x} dates from", "{x} 's date", "the age {x} belongs to"],
+       ["how old is {x}?", "what period does {x} date from?", "when was {x} in use?",
+        "which era is {x}?", "what age does {x} belong to?"],
+       ["dates from the {x} period", "was occupied in the {x} period", "is a {x} site",
+        "goes back to the {x} period"],
+       ["the {x} sites", "the sites dating from the {x} period",
+        "the places occupied in the {x} period"],
+       ["which sites are {x}?", "what sites date from the {x} period?",
+        "where are the {x} sites?"], fanout=(1, 2), skew=0.4, chain=False),
+    _r("findspot", "Artefact", "Site", "findspot", "UNEARTHED_AT", "discoveryLocation",
+       ["the site where {x} was found", "the findspot of {x}", "the place {x} was dug up",
+        "the place {x} came out of the ground"],
+       ["where was {x} found?", "where was {x} dug up?", "which site did {x} come from?",
+        "where did {x} turn up?", "at what site was {x} unearthed?"],
+       ["was found at {x}", "was dug up at {x}", "came out of the ground at {x}",
+        "was unearthed at {x}"],
+       ["the finds from {x}", "the artefacts found at {x}", "what has been dug up at {x}",
+        "{x} 's finds"],
+       ["what has been found at {x}?", "which artefacts came from {x}?", "what turned up at {x}?",
+        "what have they dug up at {x}?"], skew=0.3),
+    _r("collection", "Artefact", "Museum", "held_in_collection", "KEPT_IN_THE_COLLECTION_OF",
+       "curatingMuseum",
+       ["the museum that holds {x}", "the museum {x} is in now", "the collection {x} belongs to",
+        "the museum where {x} is on display"],
+       ["where can I go to see {x}?", "which museum has {x} now?", "where is {x} kept today?",
+        "what museum is {x} in?", "where is {x} displayed?"],
+       ["is displayed at {x}", "is held by {x}", "is in the collection of {x}",
+        "ended up in {x}"],
+       ["the collection of {x}", "the artefacts held by {x}", "the objects on display at {x}",
+        "{x} 's holdings"],
+       ["what does {x} have in its collection?", "which artefacts are in {x}?",
+        "what can you see at {x}?", "what's on display at {x}?"], skew=0.4),
+    _r("material", "Artefact", "Material", "made_of", "FASHIONED_FROM", "artefactMaterial",
+       ["the material of {x}", "what {x} is made of", "the stuff {x} was made from"],
+       ["what is {x} actually made of?", "what material is {x}?", "what was {x} fashioned from?",
+        "what's {x} made out of?"],
+       ["is made of {x}", "was fashioned from {x}", "was worked in {x}", "is a {x} piece"],
+       ["the {x} artefacts", "the objects made of {x}", "the {x} finds"],
+       ["which artefacts are made of {x}?", "what objects were fashioned from {x}?",
+        "which finds are {x}?"], fanout=(1, 2), skew=0.4, chain=False),
+    _r("museum_region", "Museum", "Region", "museum_region", "OPEN_TO_VISITORS_IN", "museumArea",
+       ["the region {x} stands in", "the area that is home to {x}",
+        "the region where you will find {x}"],
+       ["where is {x} to be found?", "which region is {x} in?", "in what area would I find {x}?",
+        "where do I go to visit {x}?"],
+       ["can be visited in {x}", "is open to visitors in {x}", "has its galleries in {x}"],
+       ["the museums in {x}", "{x} 's museums", "the museums you can visit in {x}"],
+       ["which museums are in {x}?", "what museums does {x} have?",
+        "where can I see antiquities in {x}?"], skew=0.2),
+    _r("funder", "Excavation", "Funder", "dig_funder", "GRANT_FUNDED_BY", "grantGiver",
+       ["the funder of {x}", "the body that paid for {x}", "{x} 's backers",
+        "whoever put up the money for {x}"],
+       ["who picked up the tab for {x}?", "who put up the funding for {x}?",
+        "where did the money for {x} come from?",
+        "which trust backed {x}?", "who bankrolled {x}?"],
+       ["had its funding from {x}", "was paid for by {x}", "got a grant from {x}",
+        "was bankrolled by {x}"],
+       ["the excavations funded by {x}", "the digs {x} has paid for",
+        "the projects backed by {x}"],
+       ["which excavations has {x} funded?", "what digs did {x} pay for?",
+        "what fieldwork has {x} backed?"], skew=0.3),
+    _r("field_mentor", "Archaeologist", "Archaeologist", "field_mentor", "LEARNED_TO_DIG_UNDER",
+       "trowelMentor",
+       ["the archaeologist who trained {x}", "the person who taught {x} to dig",
+        "{x} 's old teacher", "the archaeologist {x} learned the trade from"],
+       ["who trained {x} in fieldwork?", "who taught {x} to dig?",
+        "who was {x} 's mentor in the field?",
+        "under whom did {x} learn excavation?", "who did {x} cut their teeth under?"],
+       ["learned to dig under {x}", "served an apprenticeship under {x}",
+        "cut their teeth on digs run by {x}",
+        "was taught fieldwork by {x}"],
+       ["the archaeologists trained by {x}", "{x} 's proteges", "the people {x} taught to dig",
+        "the students {x} took into the field"],
+       ["who did {x} train in the field?", "which archaeologists learned under {x}?",
+        "who did {x} teach to dig?", "whose mentor was {x}?"], skew=0.2),
+    _r("finder", "Artefact", "Archaeologist", "found_by", "FIRST_SPOTTED_BY", "discoverer",
+       ["the person who found {x}", "the archaeologist who discovered {x}", "{x} 's discoverer",
+        "whoever turned up {x}"],
+       ["who found {x}?", "who discovered {x}?", "who dug up {x}?",
+        "which archaeologist unearthed {x}?", "whose trowel turned up {x}?"],
+       ["was discovered by {x}", "was found by {x}", "was dug up by {x}"],
+       ["the finds made by {x}", "the artefacts {x} discovered", "{x} 's discoveries",
+        "what {x} has dug up"],
+       ["what has {x} found?", "which artefacts did {x} discover?", "what did {x} dig up?",
+        "what are {x} 's most famous finds?"], skew=0.3),
+))
+
 DOMAINS = {d.name: d for d in (MUSIC, ACADEMIA, SPORTS, WORKPLACE, FAMILY, BUSINESS,
                                PUBLISHING, MEDICINE, AVIATION, DINING, ART, OPENSOURCE,
                                FARMING, COURTS, RAILWAYS, MOUNTAINEERING, THEATRE,
                                SPACEFLIGHT, MARITIME, FASHION, BIOGRAPHY, WINEMAKING,
-                               BEEKEEPING, CYCLING)}
+                               BEEKEEPING, CYCLING, CHESS, ARCHAEOLOGY)}
 FIT, REPORT = ("music", "academia", "sports", "workplace"), ("family", "business")
 HOLDOUT, BLIND = ("publishing", "medicine"), ("aviation", "dining")
 BLIND2, BLIND3 = ("art", "opensource"), ("farming", "courts")
 BLIND4, BLIND5 = ("railways", "mountaineering"), ("theatre", "spaceflight")
 BLIND6, BLIND7 = ("maritime", "fashion"), ("biography", "winemaking")
-BLIND8 = ("beekeeping", "cycling")
+BLIND8, BLIND9 = ("beekeeping", "cycling"), ("chess", "archaeology")
 SPLITS: dict[str, tuple[str, ...]] = {"fit": FIT, "report": REPORT, "holdout": HOLDOUT,
                                       "blind": BLIND, "blind2": BLIND2, "blind3": BLIND3,
                                       "blind4": BLIND4, "blind5": BLIND5, "blind6": BLIND6,
-                                      "blind7": BLIND7, "blind8": BLIND8}
+                                      "blind7": BLIND7, "blind8": BLIND8, "blind9": BLIND9}
 # (domain, style, typed, underscored): each domain in two or three renderings
 VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("music", "snake", True, False), ("music", "upper", False, True),
@@ -2348,6 +2641,10 @@ VARIANTS: tuple[tuple[str, str, bool, bool], ...] = (
     ("beekeeping", "camel", True, False),
     ("cycling", "upper", False, True), ("cycling", "snake", True, True),
     ("cycling", "camel", False, False),
+    ("chess", "snake", True, False), ("chess", "upper", False, False),
+    ("chess", "dotted", False, True),
+    ("archaeology", "camel", True, True), ("archaeology", "dotted", True, False),
+    ("archaeology", "upper", False, True),
 )
 
 
@@ -2553,7 +2850,7 @@ def variant(domain: str, style: str, typed: bool, underscored: bool, *, seed: in
 def variants(split: str | None = None, *, seed: int = 0, per_kind: int = 16) -> list[Variant]:
     """Every variant of a split (``fit`` / ``report`` / ``holdout`` / ``blind`` /
     ``blind2`` / ``blind3`` / ``blind4`` / ``blind5`` / ``blind6`` / ``blind7`` /
-    ``blind8``; None: all)."""
+    ``blind8`` / ``blind9``; None: all)."""
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     return [variant(d, s, t, u, seed=seed, per_kind=per_kind) for d, s, t, u in VARIANTS

@@ -34,7 +34,8 @@ def test_the_splits_share_no_relation_name_and_no_phrasing(a, b):
                                *pg.variants("blind5", per_kind=16),
                                *pg.variants("blind6", per_kind=16),
                                *pg.variants("blind7", per_kind=16),
-                               *pg.variants("blind8", per_kind=16)], ids=lambda v: v.name)
+                               *pg.variants("blind8", per_kind=16),
+                               *pg.variants("blind9", per_kind=16)], ids=lambda v: v.name)
 def test_every_blind_variant_asks_every_kind_with_gold_answers(v):
     """The blind splits (written without reading the reasoning code) are only counted: every
     variant has questions of all four kinds, each with a gold answer."""
