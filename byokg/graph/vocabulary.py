@@ -41,7 +41,11 @@ from pydantic import ConfigDict
 from pydantic import PrivateAttr
 
 from byokg.errors import ConfigError
+from byokg.language.relwords import had_noun
+from byokg.language.relwords import of_noun
 from byokg.language.relwords import verbalize
+from byokg.language.text import STOPWORDS
+from byokg.language.thesaurus import gloss
 
 __all__ = [
     "Compilation",
@@ -157,13 +161,14 @@ class Vocabulary(BaseModel):
     _said: dict[tuple[str, bool], tuple[Phrase, ...]] = PrivateAttr(default_factory=dict)
     _others: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
     _shared: frozenset[str] | None = PrivateAttr(default=None)
+    _ends: dict[tuple[str, bool], tuple[str, ...]] = PrivateAttr(default_factory=dict)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None,
                    deep: bool = False) -> Vocabulary:
         """A copy with its own lookup caches (pydantic would share them with this one)."""
         new = super().model_copy(update=update, deep=deep)
         new._rel_index, new._label_index, new._said, new._others = None, None, {}, {}
-        new._shared = None
+        new._shared, new._ends = None, {}
         return new
 
     def relation(self, name: str) -> RelationWords | None:
@@ -208,6 +213,39 @@ class Vocabulary(BaseModel):
                         and (p.source != "llm" or p.text.casefold() not in shared))
             if len(self._others) < 100_000:
                 self._others[relation] = got
+        return got
+
+    def end_nouns(self, relation: str, head: bool) -> tuple[str, ...]:
+        """The nouns the owner's lexicon or an LLM compilation call a relation's heads
+        (``head``) or tails by, read off their phrases as the compilation prompt defines them
+        (forward: what the head is to the tail; backward: the tail to the head): an "N of"
+        phrase names the end it is read from ("mentor of" backward: the tail), "has N" the
+        other end, and a bare noun the dictionary knows ("birthplace" forward) the end it is
+        said of. A graph without labels calls its nodes by these (nothing from names: the
+        relation's own name is read by :func:`~byokg.language.relwords.end_nouns`)."""
+        key = (relation, head)
+        got = self._ends.get(key)
+        if got is None:
+            out: list[str] = []
+            shared = self._shared_llm_texts()
+            for inverse in (False, True):
+                # forward phrases are said of the head, backward ones of the tail
+                said_of_head = not inverse
+                for p in self.phrases(relation, inverse):
+                    text = p.text.casefold().strip()
+                    if p.source == "name" or (p.source == "llm" and text in shared):
+                        continue
+                    if (n := of_noun(text)) is not None:
+                        if said_of_head == head:
+                            out.append(n)
+                    elif (n := had_noun(text)) is not None:
+                        if said_of_head != head:
+                            out.append(n)
+                    elif said_of_head != head and _bare_noun(text):
+                        out.append(text)
+            got = tuple(dict.fromkeys(n for n in out if _noun_words(n)))
+            if len(self._ends) < 100_000:
+                self._ends[key] = got
         return got
 
     def _shared_llm_texts(self) -> frozenset[str]:
@@ -260,6 +298,18 @@ class Vocabulary(BaseModel):
             lines.append(f"(:{lab.label})  {_phrase_list(lab.phrases)}")
         lines += [f"note: {n}" for n in self.notes]
         return lines
+
+
+def _bare_noun(text: str) -> bool:
+    """A phrase that is a noun the dictionary knows, of one or two words ("birthplace",
+    "record label"), not a verb phrase ("born in", "plays")."""
+    return len(text.split()) <= 2 and _noun_words(text) and gloss(text) is not None
+
+
+def _noun_words(text: str) -> bool:
+    """One to three words, none a function word ("has bees" of "has bees of" is none)."""
+    ws = text.split()
+    return 0 < len(ws) <= 3 and not any(w in STOPWORDS for w in ws)
 
 
 def _phrase_list(phrases: Sequence[Phrase]) -> str:
