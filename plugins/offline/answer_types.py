@@ -358,7 +358,11 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
         # a Pilot is "someone who …" by definition: a label names the nodes themselves; the
         # nouns of relations do not (``head_coach`` is one of a team's people, its players
         # are named by no relation)
-        agent = end.agentive or any(is_agentive(n) or names_a_person(n) for n in end.labels)
+        # on a graph without labels, the roles the ends play name them when most of them
+        # call someone (a rider, a member, a winner: every role of theirs, not only the
+        # relation walked into them; a ship's "service" alone is no one)
+        agent = (end.agentive or any(is_agentive(n) or names_a_person(n) for n in end.labels)
+                 or sum(map(names_a_person, end.roles)) * 2 > len(end.roles) > 0)
         score = scores.person_scale * max(s, scores.person_agent if agent else 0.0)
         return score if score > 0 else (scores.person_labelled if end.labels else 0.0)
     if exp.kind == "place":  # weak: many relations lead to places without saying so

@@ -36,6 +36,7 @@ import dataclasses
 import functools
 import itertools
 import math
+from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
@@ -435,7 +436,19 @@ class ChainScorer:
         if inverted and self.who_verb and self.voice == "subject":
             active = (self.lex([self.who_verb], [relation])[(self.who_verb, relation)]
                       >= self.w.active_verb)
-        return end_type(relation, inverted, labels=labels, literal=literal, active=active)
+        got = end_type(relation, inverted, labels=labels, literal=literal, active=active)
+        said = self.said_end_nouns(relation, inverted)  # walked backwards: the heads
+        if said:
+            got = got.model_copy(update={"end_nouns": tuple(dict.fromkeys(
+                (*got.end_nouns, *said)))})
+        return got
+
+    def said_end_nouns(self, relation: str, head: bool) -> tuple[str, ...]:
+        """What the owner's lexicon or an LLM compilation call the relation's heads
+        (``head``) or tails (:meth:`~byokg.graph.vocabulary.Vocabulary.end_nouns`); none
+        without them."""
+        voc = self.similarity.vocabulary
+        return voc.end_nouns(relation, head) if voc is not None else ()
 
     def read_edges(self, store: GraphStore, ids: Sequence[str]
                    ) -> tuple[NodeEdges, dict[str, tuple[str, ...]]]:
@@ -445,7 +458,7 @@ class ChainScorer:
         if not ids or not self.expect.reads_edges or (self.labels and not self.expect.category):
             return {}, {}
         edges = node_edges(store, ids, self.weights.caps.role_edges)
-        return edges, node_roles(edges) if not self.labels else {}
+        return edges, node_roles(edges, self.said_end_nouns) if not self.labels else {}
 
     def type_score(self, end: EndType) -> float:
         got = self._typed.get(end)
@@ -1343,12 +1356,17 @@ def is_kind(edges: NodeEdges, node: str, hop: Hop) -> bool:
     return pairs == {hop} and meets > 1
 
 
-def node_roles(edges: NodeEdges) -> dict[str, tuple[str, ...]]:
+def node_roles(edges: NodeEdges,
+               said: Callable[[str, bool], Sequence[str]] | None = None
+               ) -> dict[str, tuple[str, ...]]:
     """The nouns a plain graph's relations call each node by the roles it plays (the head
-    of ``chefAt`` is a chef, the tail of ``founder`` a founder): a graph without labels
-    types its nodes by these."""
-    return {i: tuple(dict.fromkeys(n for rel, head in sorted(pairs)
-                                   for n in role_nouns(rel, head)))
+    of ``chefAt`` is a chef, the tail of ``founder`` a founder), then what the owner's
+    lexicon or an LLM compilation call those roles (``said``: relation, head -> nouns): a
+    graph without labels types its nodes by these."""
+    return {i: tuple(dict.fromkeys([*(n for rel, head in sorted(pairs)
+                                      for n in role_nouns(rel, head)),
+                                    *(n for rel, head in sorted(pairs)
+                                      for n in (said(rel, head) if said else ()))]))
             for i, (pairs, _total) in edges.items()}
 
 

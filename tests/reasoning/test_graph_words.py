@@ -130,3 +130,48 @@ def test_the_nouns_written_for_a_label_name_the_asked_for_type(tmp_path, monkeyp
     with open_graph(f"memory:{graph}?lexicon={lex}") as store:
         got = Engine(store).ask(question).answers
     assert sorted(got) == ["Amphora 00", "Amphora 01", "Amphora 02"], (got, plain)
+
+
+def test_the_nouns_an_llm_writes_for_a_relation_name_its_ends(tmp_path):
+    """A graph without labels calls its nodes by the nouns the compilation wrote for the
+    relations they play a part in, read as the prompt defines the phrases (forward: what the
+    head is to the tail; backward: the tail to the head)."""
+    with open_graph(f"memory:{_write(tmp_path, _oss())}") as store:
+        vocab = profile_graph(store, cache_dir=tmp_path / "cache").vocabulary
+    words = with_llm_phrases(vocab, {
+        # "N of" names the end it is said of ("project of" forward: the head); "has N" and
+        # a bare noun the other end ("X *developer* Y": Y is X's developer, the tail)
+        "maintainer": (("maintained by", "project of", "developer"),
+                       ("maintainer of", "has project", "maintains")),
+        # function words are no noun ("has rules of"), nor a verb phrase ("written in")
+        "license": (("licensed under", "has rules of"), ("software", "terms of")),
+        "language": (("written in", "in"), ("used by",)),
+    }, {}, Compilation(model="test"))
+    assert words.end_nouns("maintainer", True) == ("project",)
+    assert set(words.end_nouns("maintainer", False)) == {"maintainer", "developer"}
+    assert words.end_nouns("license", True) == ("software",)
+    assert words.end_nouns("license", False) == ("terms",)
+    assert words.end_nouns("language", True) == () == words.end_nouns("language", False)
+    # the relation's own name is read elsewhere (relwords.end_nouns), not here
+    assert vocab.end_nouns("maintainer", False) == ()
+
+
+
+@pytest.mark.parametrize(("roles", "fits"), [
+    (("rider", "member", "winner", "nationality"), True),
+    # a ship's roles: one word whose gloss says someone is not most of them
+    (("flies flag", "in service", "service", "laid down"), False),
+    (("team", "sponsor"), False)])
+def test_who_fits_the_nodes_most_of_whose_roles_name_someone(roles, fits):
+    """On a graph without labels, *who* fits end nodes most of whose roles (what the graph's
+    relations and the owner's or an LLM's words call them, by every relation they play a part
+    in) the dictionary defines as someone, even with no similarity model to tell."""
+    from byokg.plugins.offline.answer_types import EndType
+    from byokg.plugins.offline.answer_types import Expectation
+    from byokg.plugins.offline.answer_types import type_match
+
+    def zero(a, b):
+        return {(x, y): 0.0 for x in a for y in b}
+
+    got = type_match(Expectation(kind="person"), EndType(roles=roles), zero, zero)
+    assert (got > 0) is fits, got
