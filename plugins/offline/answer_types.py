@@ -349,22 +349,7 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
                 else scores.literal_for_thing)
     names = [*end.labels, *end.nouns]
     if person:
-        # what the reached nodes are called, not a verb-named relation's own words
-        # (``WORKS_IN`` walked forwards reaches what one works in, not people who work)
-        names = [*end.labels, *end.end_nouns, *(end.nouns if end.typed_noun else ()),
-                 *end.roles]
-        # "who" also asks for organisations (who signed, who owns): a miss costs little
-        s = _best(sim, KIND_WORDS["person"], names)
-        # a Pilot is "someone who …" by definition: a label names the nodes themselves; the
-        # nouns of relations do not (``head_coach`` is one of a team's people, its players
-        # are named by no relation)
-        # on a graph without labels, the roles the ends play name them when most of them
-        # call someone (a rider, a member, a winner: every role of theirs, not only the
-        # relation walked into them; a ship's "service" alone is no one)
-        agent = (end.agentive or any(is_agentive(n) or names_a_person(n) for n in end.labels)
-                 or sum(map(names_a_person, end.roles)) * 2 > len(end.roles) > 0)
-        score = scores.person_scale * max(s, scores.person_agent if agent else 0.0)
-        return score if score > 0 else (scores.person_labelled if end.labels else 0.0)
+        return _person(end, sim, scores)
     if exp.kind == "place":  # weak: many relations lead to places without saying so
         s = _best(sim, KIND_WORDS["place"], names)
         if s < scores.place_min and any(names_a_place(n) for n in names):
@@ -372,6 +357,26 @@ def type_match(exp: Expectation, end: EndType, sim: Similarity,
         return (scores.place_scale * s if s >= scores.place_min
                 else (scores.labelled_unsure if end.labels else 0.0))
     return 0.0
+
+
+def _person(end: EndType, sim: Similarity, scores: TypeScores) -> float:
+    """*Who* asked: how well the ends are someone (organisations too: who signed, who owns;
+    a miss costs little)."""
+    # what the reached nodes are called, not a verb-named relation's own words
+    # (``WORKS_IN`` walked forwards reaches what one works in, not people who work)
+    names = [*end.labels, *end.end_nouns, *(end.nouns if end.typed_noun else ()), *end.roles]
+    s = _best(sim, KIND_WORDS["person"], names)
+    # a Pilot is "someone who …" by definition: a label names the nodes themselves; the
+    # nouns of relations do not (``head_coach`` is one of a team's people, its players are
+    # named by no relation)
+    agent = end.agentive or any(is_agentive(n) or names_a_person(n) for n in end.labels)
+    # on a graph without labels, the roles the ends play name them when most of them call
+    # someone (a rider, a member, a winner: every role of theirs, not only the relation
+    # walked into them; a ship's "service" alone is no one), less surely than a label
+    roles = not agent and sum(map(names_a_person, end.roles)) * 2 > len(end.roles) > 0
+    score = scores.person_scale * max(s, scores.person_agent if agent else 0.0,
+                                      scores.person_roles if roles else 0.0)
+    return score if score > 0 else (scores.person_labelled if end.labels else 0.0)
 
 
 def _measured(exp: Expectation, end: EndType, sim: Similarity, scores: TypeScores) -> float:

@@ -195,6 +195,10 @@ class TypeScores(BaseModel):
     literal_for_thing: float = Field(-0.2, description="a literal when a thing is asked")
     person_scale: float = Field(0.7, description="a person asked: scale of the person fit")
     person_agent: float = Field(0.8, description="a person asked: fit of agentive ends")
+    person_roles: float = Field(0.5, description="... of ends without labels most of whose "
+                                "roles the dictionary calls someone (less sure than a label or "
+                                "the agent of the relation walked into them: a pupil and a "
+                                "teacher are both someone, and 'whose pupil' asks the teacher)")
     person_labelled: float = Field(-0.1, description="a person asked, labelled non-person ends")
     place_scale: float = Field(0.4, description="a place asked: scale of the place fit")
     place_min: float = Field(0.4, description="a place asked: least similarity that counts")
