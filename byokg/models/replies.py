@@ -105,9 +105,10 @@ def clean_item(line: str) -> str:
 
 
 def items(body: str, section: str, warnings: list[str], *, max_items: int = MAX_ITEMS,
-          empty: frozenset[str] = EMPTY) -> list[str]:
+          empty: frozenset[str] = EMPTY, max_chars: int = MAX_ITEM_CHARS) -> list[str]:
     """The distinct items of a section body, one per line, in order; empties and ``FINISH``
-    dropped; long items and long lists cut (with warnings naming ``section``)."""
+    dropped; items longer than ``max_chars`` and long lists cut (with warnings naming
+    ``section``)."""
     out: list[str] = []
     seen: set[str] = set()
     lines = FENCE.sub("\n", body).splitlines()
@@ -117,9 +118,9 @@ def items(body: str, section: str, warnings: list[str], *, max_items: int = MAX_
         s = clean_item(line)
         if s.casefold() in empty or s.upper() == "FINISH":
             continue
-        if len(s) > MAX_ITEM_CHARS:
-            warnings.append(f"<{section}>: item of {len(s)} characters cut to {MAX_ITEM_CHARS}")
-            s = s[:MAX_ITEM_CHARS]
+        if len(s) > max_chars:
+            warnings.append(f"<{section}>: item of {len(s)} characters cut to {max_chars}")
+            s = s[:max_chars]
         if s not in seen:
             seen.add(s)
             out.append(s)
