@@ -599,8 +599,9 @@ def llm_phrases(vocab: Vocabulary) -> tuple[dict[str, tuple[tuple[str, ...], tup
 # --------------------------------------------------------------------------- LLM compilation
 
 COMPILE_BATCH = 50  # relations and labels per LLM call
-COMPILE_TEMPLATE = "graph_words.v1.txt"
-COMPILE_MAX_TOKENS = 4000
+COMPILE_TEMPLATE = "graph_words.v2.txt"
+COMPILE_MAX_TOKENS = 8000
+COMPILE_LINE_CHARS = 1000  # one reply line: a relation's phrases both ways (up to 20)
 _ENTRY = re.compile(r"^\s*(relation|label)\s+(.+?)\s*$", re.I)
 
 
@@ -615,7 +616,7 @@ class CompileItem(BaseModel):
 
 
 def compile_prompt(batch: Sequence[CompileItem]) -> str:
-    """The compilation prompt for one batch (``byokg/prompts/graph_words.v1.txt``)."""
+    """The compilation prompt for one batch (``byokg/prompts/graph_words.v2.txt``)."""
     from importlib import resources
 
     template = resources.files("byokg.prompts").joinpath(COMPILE_TEMPLATE).read_text(
@@ -643,7 +644,8 @@ def parse_compiled(reply: str, batch: Sequence[CompileItem], warnings: list[str]
     folded = {(k, n.casefold()): n for k, n in want}
     rels: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     labs: dict[str, tuple[str, ...]] = {}
-    for line in replies.items(body, "phrases", warnings, max_items=2 * len(batch) + 10):
+    for line in replies.items(body, "phrases", warnings, max_items=2 * len(batch) + 10,
+                              max_chars=COMPILE_LINE_CHARS):
         head, *cols = [c.strip() for c in line.split("|")]
         m = _ENTRY.match(head)
         if m is None or not cols:

@@ -175,3 +175,18 @@ def test_who_fits_the_nodes_most_of_whose_roles_name_someone(roles, fits):
 
     got = type_match(Expectation(kind="person"), EndType(roles=roles), zero, zero)
     assert (got > 0) is fits, got
+
+
+def test_a_relation_line_of_twenty_phrases_is_read_whole(tmp_path):
+    """The prompt asks up to 10 phrases each way: a line of 20 is read whole, not cut at the
+    300 characters other replies' items are."""
+    with open_graph(f"memory:{_write(tmp_path, _oss())}") as store:
+        items = compile_items(profile_graph(store, cache_dir=tmp_path / "cache"))
+    fw = [f"forward phrase number {i} for it" for i in range(10)]
+    bw = [f"backward phrase number {i} for it" for i in range(10)]
+    line = f"relation maintainer | {'; '.join(fw)} | {'; '.join(bw)}"
+    assert len(line) > 600
+    warnings: list[str] = []
+    rels, _labels = parse_compiled(f"<phrases>\n{line}\n</phrases>", items, warnings)
+    assert rels["maintainer"] == (tuple(fw), tuple(bw))
+    assert not [w for w in warnings if "cut" in w], warnings
