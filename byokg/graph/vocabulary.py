@@ -41,6 +41,7 @@ from pydantic import ConfigDict
 from pydantic import PrivateAttr
 
 from byokg.errors import ConfigError
+from byokg.language.analysis import lexical_phrase_score
 from byokg.language.relwords import had_noun
 from byokg.language.relwords import of_noun
 from byokg.language.relwords import verbalize
@@ -162,13 +163,14 @@ class Vocabulary(BaseModel):
     _others: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
     _shared: frozenset[str] | None = PrivateAttr(default=None)
     _ends: dict[tuple[str, bool], tuple[str, ...]] = PrivateAttr(default_factory=dict)
+    _topic: frozenset[str] | None = PrivateAttr(default=None)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None,
                    deep: bool = False) -> Vocabulary:
         """A copy with its own lookup caches (pydantic would share them with this one)."""
         new = super().model_copy(update=update, deep=deep)
         new._rel_index, new._label_index, new._said, new._others = None, None, {}, {}
-        new._shared, new._ends = None, {}
+        new._shared, new._ends, new._topic = None, {}, None
         return new
 
     def relation(self, name: str) -> RelationWords | None:
@@ -243,10 +245,27 @@ class Vocabulary(BaseModel):
                             out.append(n)
                     elif said_of_head != head and _bare_noun(text):
                         out.append(text)
-            got = tuple(dict.fromkeys(n for n in out if _noun_words(n)))
+            topic = self._topic_words()
+            got = tuple(dict.fromkeys(n for n in out if _noun_words(n)
+                                      and not _on_topic(n, topic)))
             if len(self._ends) < 100_000:
                 self._ends[key] = got
         return got
+
+    def _topic_words(self) -> frozenset[str]:
+        """Words an LLM wrote in the phrases of half the graph's relations or more (and at
+        least :data:`LLM_SHARED`): the graph's topic ("films of", "films by", "films from"
+        on a film graph), which names no one end: "films of" written backwards for ``actor``
+        meant the films, not the actors the prompt's reading would make them."""
+        if self._topic is None:
+            counts: dict[str, int] = {}
+            for r in self.relations:
+                for w in {w for p in (*r.forward, *r.backward) if p.source == "llm"
+                          for w in p.text.casefold().split() if w not in STOPWORDS}:
+                    counts[w] = counts.get(w, 0) + 1
+            least = max(LLM_SHARED, (len(self.relations) + 1) // 2)
+            self._topic = frozenset(w for w, n in counts.items() if n >= least)
+        return self._topic
 
     def _shared_llm_texts(self) -> frozenset[str]:
         """The LLM phrases written for :data:`LLM_SHARED` relations or more."""
@@ -304,6 +323,13 @@ def _bare_noun(text: str) -> bool:
     """A phrase that is a noun the dictionary knows, of one or two words ("birthplace",
     "record label"), not a verb phrase ("born in", "plays")."""
     return len(text.split()) <= 2 and _noun_words(text) and gloss(text) is not None
+
+
+def _on_topic(noun: str, topic: frozenset[str]) -> bool:
+    """A noun that is the graph's topic or built on it ("filmmaker" on a graph whose topic is
+    "films"): a type word asking for the topic ("which *films*") would match it by its
+    letters."""
+    return any(lexical_phrase_score(t, w) > 0 for t in topic for w in noun.split())
 
 
 def _noun_words(text: str) -> bool:

@@ -190,3 +190,20 @@ def test_a_relation_line_of_twenty_phrases_is_read_whole(tmp_path):
     rels, _labels = parse_compiled(f"<phrases>\n{line}\n</phrases>", items, warnings)
     assert rels["maintainer"] == (tuple(fw), tuple(bw))
     assert not [w for w in warnings if "cut" in w], warnings
+
+
+def test_the_graphs_topic_names_no_end(tmp_path):
+    """An LLM writes the graph's topic into most relations' phrases ("films of", "films by",
+    "films from"): it names no one end ("films of" written backwards for the cast meant the
+    films, which the prompt's reading would make the actors), and neither does a noun built
+    on it ("filmmaker"), which "which *films*" would match by its letters."""
+    with open_graph(f"memory:{_write(tmp_path, _oss())}") as store:
+        vocab = profile_graph(store, cache_dir=tmp_path / "cache").vocabulary
+    words = with_llm_phrases(vocab, {
+        "maintainer": (("maintainer", "filmmaker"), ("films of", "maintainer of")),
+        "language": (("language", "written in"), ("films in", "language of")),
+        "license": (("license",), ("films under", "license of")),
+    }, {}, Compilation(model="test"))
+    assert words.end_nouns("maintainer", False) == ("maintainer",)
+    assert words.end_nouns("language", False) == ("language",)
+    assert words.end_nouns("license", False) == ("license",)
