@@ -107,6 +107,8 @@ class EndType(BaseModel):
     # nouns the graph's relations call most of the ends by the roles they play (graphs
     # without labels only): "chef" for the heads of ``chefAt``
     roles: tuple[str, ...] = ()
+    # ... of them, the nouns the owner's lexicon or an LLM compilation wrote
+    said_roles: tuple[str, ...] = ()
     # most of the ends are kinds by the graph's shape: leaves that several heads share along
     # the relation walked into them and nothing else (a specialty, a genre, a cuisine)
     kinds: bool = False
@@ -370,10 +372,13 @@ def _person(end: EndType, sim: Similarity, scores: TypeScores) -> float:
     # nouns of relations do not (``head_coach`` is one of a team's people, its players are
     # named by no relation)
     agent = end.agentive or any(is_agentive(n) or names_a_person(n) for n in end.labels)
-    # on a graph without labels, the roles the ends play name them when most of them call
-    # someone (a rider, a member, a winner: every role of theirs, not only the relation
-    # walked into them; a ship's "service" alone is no one), less surely than a label
-    roles = not agent and sum(map(names_a_person, end.roles)) * 2 > len(end.roles) > 0
+    # on a graph without labels, the roles the owner's lexicon or an LLM wrote for the ends
+    # name them when most of them call someone (a rider, a member, a winner: every role of
+    # theirs, not only the relation walked into them), less surely than a label. Not the
+    # roles read off relation names: they call a team's head coach a coach and its players
+    # nothing, so only the coach would be someone
+    said = end.said_roles
+    roles = not agent and sum(map(names_a_person, said)) * 2 > len(said) > 0
     score = scores.person_scale * max(s, scores.person_agent if agent else 0.0,
                                       scores.person_roles if roles else 0.0)
     return score if score > 0 else (scores.person_labelled if end.labels else 0.0)

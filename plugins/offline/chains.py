@@ -451,14 +451,17 @@ class ChainScorer:
         return voc.end_nouns(relation, head) if voc is not None else ()
 
     def read_edges(self, store: GraphStore, ids: Sequence[str]
-                   ) -> tuple[NodeEdges, dict[str, tuple[str, ...]]]:
+                   ) -> tuple[NodeEdges, dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
         """The nodes' own edges and their roles, read only when the question's type can use
         them (:attr:`~byokg.plugins.offline.answer_types.Expectation.reads_edges`): roles on a
         graph without labels, kinds (:func:`is_kind`) for a category."""
         if not ids or not self.expect.reads_edges or (self.labels and not self.expect.category):
-            return {}, {}
+            return {}, {}, {}
         edges = node_edges(store, ids, self.weights.caps.role_edges)
-        return edges, node_roles(edges, self.said_end_nouns) if not self.labels else {}
+        if self.labels:
+            return edges, {}, {}
+        return edges, node_roles(edges, self.said_end_nouns), said_roles(edges,
+                                                                           self.said_end_nouns)
 
     def type_score(self, end: EndType) -> float:
         got = self._typed.get(end)
@@ -1311,7 +1314,7 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
               for c in chains}
     ids = list(dict.fromkeys(i for v in sample.values() for i in v))
     nodes = store.get_nodes(ids) if ids else {}
-    edges, roles = scorer.read_edges(store, ids)
+    edges, roles, said = scorer.read_edges(store, ids)
     for c in chains:
         labels: list[str] = []
         lits: list[str | None] = []
@@ -1334,10 +1337,13 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
         rel, inv = c.last
         held = [r for i in ends for r in roles.get(i, ())]
         role = tuple(r for r, k in _counted(held) if k * 2 >= len(ends))
+        held = [r for i in ends for r in said.get(i, ())]
+        said_role = tuple(r for r, k in _counted(held) if k * 2 >= len(ends))
         kinds = sum(is_kind(edges, i, c.last) for i in ends) * 2 > len(ends)
         c.end_type = scorer.end_type(rel, inv, labels=[x for x, _ in _counted(labels)],
                                      literal=lit).model_copy(update={
                                          "name_words": common, "roles": role, "kinds": kinds,
+                                         "said_roles": said_role,
                                          "name_heads": tuple(heads)})
         c.type_score = scorer.type_score(c.end_type)
 
@@ -1367,6 +1373,16 @@ def node_roles(edges: NodeEdges,
                                       for n in role_nouns(rel, head)),
                                     *(n for rel, head in sorted(pairs)
                                       for n in (said(rel, head) if said else ()))]))
+            for i, (pairs, _total) in edges.items()}
+
+
+def said_roles(edges: NodeEdges, said: Callable[[str, bool], Sequence[str]]
+               ) -> dict[str, tuple[str, ...]]:
+    """Per node, only the nouns the owner's lexicon or an LLM compilation call its roles
+    (:func:`node_roles` without the relations' names): written for both ends of every
+    relation, unlike names, which call a team's head coach a coach and its players
+    nothing."""
+    return {i: tuple(dict.fromkeys(n for rel, head in sorted(pairs) for n in said(rel, head)))
             for i, (pairs, _total) in edges.items()}
 
 

@@ -434,7 +434,7 @@ class _Answering:
         top = sorted(cands.values(), key=lambda r: -r.score)[:self.w.typed_candidates]
         found = self.store.get_nodes([r.node for r in top if r.node]) if top else {}
         # what a node is by its edges: its roles (no labels) and whether it is a kind
-        edges, roles = self.scorer.read_edges(self.store, list(found))
+        edges, roles, said = self.scorer.read_edges(self.store, list(found))
         mention_words = {w for m in set(self.mention_of.values()) for w in words(m)}
         qwords = {w for w in self.analysis.content_words if w not in mention_words}
         met = [r.node for r in cands.values() if r.node and r.group is not None
@@ -448,6 +448,7 @@ class _Answering:
                 t = self.scorer.end_type(rel, inv, labels=self.scorer.node_labels(n.labels),
                                          literal=literal_kind(r.name))
                 t = t.model_copy(update={"roles": roles.get(n.id, ()),
+                                         "said_roles": said.get(n.id, ()),
                                          "kinds": is_kind(edges, n.id, (rel, inv))})
                 r.score += self.wtype * self.scorer.type_score(t) - r.group.type_score
             if r.group is not None:

@@ -163,9 +163,9 @@ def test_the_nouns_an_llm_writes_for_a_relation_name_its_ends(tmp_path):
     (("flies flag", "in service", "service", "laid down"), False),
     (("team", "sponsor"), False)])
 def test_who_fits_the_nodes_most_of_whose_roles_name_someone(roles, fits):
-    """On a graph without labels, *who* fits end nodes most of whose roles (what the graph's
-    relations and the owner's or an LLM's words call them, by every relation they play a part
-    in) the dictionary defines as someone, even with no similarity model to tell."""
+    """On a graph without labels, *who* fits end nodes most of whose roles (what the owner's
+    or an LLM's words call them, by every relation they play a part in) the dictionary defines
+    as someone, even with no similarity model to tell."""
     from byokg.plugins.offline.answer_types import EndType
     from byokg.plugins.offline.answer_types import Expectation
     from byokg.plugins.offline.answer_types import type_match
@@ -173,8 +173,12 @@ def test_who_fits_the_nodes_most_of_whose_roles_name_someone(roles, fits):
     def zero(a, b):
         return {(x, y): 0.0 for x in a for y in b}
 
-    got = type_match(Expectation(kind="person"), EndType(roles=roles), zero, zero)
+    got = type_match(Expectation(kind="person"), EndType(roles=roles, said_roles=roles),
+                     zero, zero)
     assert (got > 0) is fits, got
+    # roles read off relation names only do not: they call a team's head coach a coach and
+    # its players nothing, so only the coach would be someone
+    assert type_match(Expectation(kind="person"), EndType(roles=roles), zero, zero) <= 0
 
 
 def test_a_relation_line_of_twenty_phrases_is_read_whole(tmp_path):
