@@ -29,6 +29,7 @@ import json
 import logging
 import re
 import tomllib
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -258,24 +259,25 @@ class Vocabulary(BaseModel):
         on a film graph), which names no one end: "films of" written backwards for ``actor``
         meant the films, not the actors the prompt's reading would make them."""
         if self._topic is None:
-            counts: dict[str, int] = {}
-            for r in self.relations:
-                for w in {w for p in (*r.forward, *r.backward) if p.source == "llm"
-                          for w in p.text.casefold().split() if w not in STOPWORDS}:
-                    counts[w] = counts.get(w, 0) + 1
             least = max(LLM_SHARED, (len(self.relations) + 1) // 2)
-            self._topic = frozenset(w for w, n in counts.items() if n >= least)
+            self._topic = self._llm_across(lambda t: [w for w in t.split()
+                                                      if w not in STOPWORDS], least)
         return self._topic
+
+    def _llm_across(self, parts: Callable[[str], Iterable[str]], least: int) -> frozenset[str]:
+        """The parts (of casefolded LLM phrase texts) found in the phrases of ``least``
+        relations or more."""
+        counts: dict[str, int] = {}
+        for r in self.relations:
+            for x in {x for p in (*r.forward, *r.backward) if p.source == "llm"
+                      for x in parts(p.text.casefold())}:
+                counts[x] = counts.get(x, 0) + 1
+        return frozenset(x for x, n in counts.items() if n >= least)
 
     def _shared_llm_texts(self) -> frozenset[str]:
         """The LLM phrases written for :data:`LLM_SHARED` relations or more."""
         if self._shared is None:
-            counts: dict[str, int] = {}
-            for r in self.relations:
-                for t in {p.text.casefold() for p in (*r.forward, *r.backward)
-                          if p.source == "llm"}:
-                    counts[t] = counts.get(t, 0) + 1
-            self._shared = frozenset(t for t, n in counts.items() if n >= LLM_SHARED)
+            self._shared = self._llm_across(lambda t: (t,), LLM_SHARED)
         return self._shared
 
     def label_phrases(self, label: str) -> tuple[Phrase, ...]:

@@ -460,8 +460,10 @@ class ChainScorer:
         edges = node_edges(store, ids, self.weights.caps.role_edges)
         if self.labels:
             return edges, {}, {}
-        return edges, node_roles(edges, self.said_end_nouns), said_roles(edges,
-                                                                           self.said_end_nouns)
+        said = said_roles(edges, self.said_end_nouns)
+        # the roles by the relations' names, then by the lexicon's or the LLM's nouns
+        return edges, {i: tuple(dict.fromkeys((*names, *said[i])))
+                       for i, names in node_roles(edges).items()}, said
 
     def type_score(self, end: EndType) -> float:
         got = self._typed.get(end)
@@ -1335,10 +1337,7 @@ def _type(store: GraphStore, chains: Sequence[Chain], scorer: ChainScorer,
         lit = _majority(lits)
         common = tuple(w for w, k in _counted(named) if k * 2 > len(ends) and len(ends) > 1)
         rel, inv = c.last
-        held = [r for i in ends for r in roles.get(i, ())]
-        role = tuple(r for r, k in _counted(held) if k * 2 >= len(ends))
-        held = [r for i in ends for r in said.get(i, ())]
-        said_role = tuple(r for r, k in _counted(held) if k * 2 >= len(ends))
+        role, said_role = _held(roles, ends), _held(said, ends)
         kinds = sum(is_kind(edges, i, c.last) for i in ends) * 2 > len(ends)
         c.end_type = scorer.end_type(rel, inv, labels=[x for x, _ in _counted(labels)],
                                      literal=lit).model_copy(update={
@@ -1362,17 +1361,12 @@ def is_kind(edges: NodeEdges, node: str, hop: Hop) -> bool:
     return pairs == {hop} and meets > 1
 
 
-def node_roles(edges: NodeEdges,
-               said: Callable[[str, bool], Sequence[str]] | None = None
-               ) -> dict[str, tuple[str, ...]]:
+def node_roles(edges: NodeEdges) -> dict[str, tuple[str, ...]]:
     """The nouns a plain graph's relations call each node by the roles it plays (the head
-    of ``chefAt`` is a chef, the tail of ``founder`` a founder), then what the owner's
-    lexicon or an LLM compilation call those roles (``said``: relation, head -> nouns): a
-    graph without labels types its nodes by these."""
-    return {i: tuple(dict.fromkeys([*(n for rel, head in sorted(pairs)
-                                      for n in role_nouns(rel, head)),
-                                    *(n for rel, head in sorted(pairs)
-                                      for n in (said(rel, head) if said else ()))]))
+    of ``chefAt`` is a chef, the tail of ``founder`` a founder): a graph without labels
+    types its nodes by these (and by :func:`said_roles`)."""
+    return {i: tuple(dict.fromkeys(n for rel, head in sorted(pairs)
+                                   for n in role_nouns(rel, head)))
             for i, (pairs, _total) in edges.items()}
 
 
@@ -1384,6 +1378,12 @@ def said_roles(edges: NodeEdges, said: Callable[[str, bool], Sequence[str]]
     nothing."""
     return {i: tuple(dict.fromkeys(n for rel, head in sorted(pairs) for n in said(rel, head)))
             for i, (pairs, _total) in edges.items()}
+
+
+def _held(roles: dict[str, tuple[str, ...]], ends: Sequence[str]) -> tuple[str, ...]:
+    """The roles at least half of the sampled ends hold."""
+    held = [r for i in ends for r in roles.get(i, ())]
+    return tuple(r for r, k in _counted(held) if k * 2 >= len(ends))
 
 
 def _counted(items: Sequence[str]) -> list[tuple[str, int]]:
