@@ -19,7 +19,8 @@ vectors are built and written) and then with that cache (the median of ``reps`` 
   the memory backend and the built-in plugins), ``open`` (reading the CSV), ``profile``,
   ``index`` (the fuzzy name index), ``model`` (loading the model of meaning) and ``ask`` (the
   question, embeddings included); ``startup`` is the rest of the process's wall time
-  (interpreter start, exit).
+  (interpreter start, exit). The phase run sets the collector as the command's process does
+  (``byokg.cli.run``: higher thresholds, objects frozen at exit).
 
 Timings on a shared machine vary with its load: the JSON records the load average. Run alone:
 ``.venv/bin/python -m benchmarks.perf --only cli [--quick]``.
@@ -56,7 +57,8 @@ out = {}
 def lap(name):
     global t
     now = time.perf_counter(); out[name] = now - t; t = now
-import byokg.cli, byokg.pipeline.engine
+import gc, byokg.cli, byokg.pipeline.engine
+gc.set_threshold(*byokg.cli.GC_THRESHOLDS)  # as the command's process (byokg.cli.run)
 from byokg import registry
 registry.backends(); registry.tools()
 lap("imports")
@@ -75,6 +77,7 @@ answer = engine.ask(sys.argv[2]); lap("ask")
 out["answer"] = (answer.answers or [""])[0]
 out["model_name"] = getattr(model, "name", None) or "none (lexical)"
 print(json.dumps(out))
+gc.freeze()
 """
 
 

@@ -248,6 +248,29 @@ def test_console_script_commands(tmp_path):
     assert proc.returncode == 0 and "Commands:" in proc.stdout
 
 
+def test_the_command_process_collects_less_and_freezes_at_exit(tmp_path):
+    """``run`` (the console script) raises the collector's thresholds and freezes what is
+    alive when the command ends, even when it exits with an error; ``main`` (in-process
+    callers) changes neither."""
+    code = ("import gc, sys\n"
+            "from byokg import cli\n"
+            "before = (gc.get_threshold(), gc.get_freeze_count())\n"
+            "cli.main(['plugins', '--json'])\n"
+            "assert (gc.get_threshold(), gc.get_freeze_count()) == before, before\n"
+            "sys.argv = ['byokg', 'stats', '--graph', 'memory:' + sys.argv[1]]\n"
+            "try:\n"
+            "    cli.run()\n"
+            "except SystemExit as exc:\n"
+            "    print(exc.code, gc.get_threshold() == cli.GC_THRESHOLDS,\n"
+            "          gc.get_freeze_count() > 1000, file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "missing.csv")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          env=venv_env())
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[-1] == "1 True True", proc.stderr
+    assert "missing.csv" in proc.stderr
+
+
 def test_help_lists_what_the_registry_holds():
     """--llm / --dataset / --embedder help is read from the registry when shown, so a plugin's
     provider appears in it."""

@@ -36,7 +36,7 @@ def test_wheel_contents(byokg_wheel):
                 and not n.endswith("__init__.py")], names
     assert not any("build_demo_graph" in n or n.startswith("scripts/") for n in names)
     entry_points = zipfile.ZipFile(byokg_wheel).read(f"{dist_info}/entry_points.txt")
-    assert b"byokg = byokg.cli:main" in entry_points
+    assert b"byokg = byokg.cli:run" in entry_points
 
 
 # A data file the code reads but pyproject's package-data does not ship yet (fix requested:
