@@ -45,6 +45,7 @@ from byokg.errors import ConfigError
 from byokg.language.analysis import lexical_phrase_score
 from byokg.language.relwords import had_noun
 from byokg.language.relwords import of_noun
+from byokg.language.relwords import singular
 from byokg.language.relwords import verbalize
 from byokg.language.text import STOPWORDS
 from byokg.language.thesaurus import gloss
@@ -225,33 +226,51 @@ class Vocabulary(BaseModel):
         phrase names the end it is read from ("mentor of" backward: the tail), "has N" the
         other end, and a bare noun the dictionary knows ("birthplace" forward) the end it is
         said of. A graph without labels calls its nodes by these (nothing from names: the
-        relation's own name is read by :func:`~byokg.language.relwords.end_nouns`)."""
+        relation's own name is read by :func:`~byokg.language.relwords.end_nouns`).
+
+        A noun (by its last word) that more of the relation's phrases, its name's among them,
+        give the other end is not this end's: LLMs write some "N of" phrases the other way
+        round ("head chef of" backwards for ``chefAt``, whose ``chef`` and "chef" name the
+        heads). As many on both sides (``spouse``) keeps it on both."""
         key = (relation, head)
         got = self._ends.get(key)
         if got is None:
-            out: list[str] = []
-            shared = self._shared_llm_texts()
-            for inverse in (False, True):
-                # forward phrases are said of the head, backward ones of the tail
-                said_of_head = not inverse
-                for p in self.phrases(relation, inverse):
-                    text = p.text.casefold().strip()
-                    if p.source == "name" or (p.source == "llm" and text in shared):
-                        continue
-                    if (n := of_noun(text)) is not None:
-                        if said_of_head == head:
-                            out.append(n)
-                    elif (n := had_noun(text)) is not None:
-                        if said_of_head != head:
-                            out.append(n)
-                    elif said_of_head != head and _bare_noun(text):
-                        out.append(text)
+            said, votes = self._end_reads(relation)
+            mine, other = votes[head], votes[not head]
             topic = self._topic_words()
-            got = tuple(dict.fromkeys(n for n in out if _noun_words(n)
-                                      and not _on_topic(n, topic)))
+            got = tuple(dict.fromkeys(
+                n for n in said[head] if _noun_words(n) and not _on_topic(n, topic)
+                and other.get(_last(n), 0) <= mine.get(_last(n), 0)))
             if len(self._ends) < 100_000:
                 self._ends[key] = got
         return got
+
+    def _end_reads(self, relation: str) -> tuple[dict[bool, list[str]],
+                                                 dict[bool, dict[str, int]]]:
+        """Per end (``True``: the heads), the nouns the said phrases call it (see
+        :meth:`end_nouns`), and how many phrases, the name's too, call it by each last
+        word."""
+        said: dict[bool, list[str]] = {True: [], False: []}
+        votes: dict[bool, dict[str, int]] = {True: {}, False: {}}
+        shared = self._shared_llm_texts()
+        for inverse in (False, True):
+            said_of_head = not inverse  # forward phrases are said of the head, backward
+            for p in self.phrases(relation, inverse):  # ones of the tail
+                text = p.text.casefold().strip()
+                if p.source == "llm" and text in shared:
+                    continue
+                if (n := of_noun(text)) is not None:
+                    end = said_of_head
+                elif (n := had_noun(text)) is not None:
+                    end = not said_of_head
+                elif _bare_noun(text):
+                    n, end = text, not said_of_head
+                else:
+                    continue
+                votes[end][_last(n)] = votes[end].get(_last(n), 0) + 1
+                if p.source != "name":
+                    said[end].append(n)
+        return said, votes
 
     def _topic_words(self) -> frozenset[str]:
         """Words an LLM wrote in the phrases of half the graph's relations or more (and at
@@ -319,6 +338,12 @@ class Vocabulary(BaseModel):
             lines.append(f"(:{lab.label})  {_phrase_list(lab.phrases)}")
         lines += [f"note: {n}" for n in self.notes]
         return lines
+
+
+def _last(noun: str) -> str:
+    """A noun phrase's head word, singular ("head chefs" -> "chef")."""
+    words = noun.split()
+    return singular(words[-1]) if words else ""
 
 
 def _bare_noun(text: str) -> bool:

@@ -211,3 +211,23 @@ def test_the_graphs_topic_names_no_end(tmp_path):
     assert words.end_nouns("maintainer", False) == ("maintainer",)
     assert words.end_nouns("language", False) == ("language",)
     assert words.end_nouns("license", False) == ("license",)
+
+
+def test_a_noun_written_the_wrong_way_round_is_outvoted(tmp_path):
+    """LLMs write some "N of" phrases the other way round ("head chef of" backwards for
+    ``chefAt``). A noun (by its last word) that more of a relation's phrases, its name's
+    among them, give the other end is not read for this one; as many on both sides (a
+    symmetric noun) keeps it on both."""
+    with open_graph(f"memory:{_write(tmp_path, _oss())}") as store:
+        vocab = profile_graph(store, cache_dir=tmp_path / "cache").vocabulary
+    words = with_llm_phrases(vocab, {
+        # forward "maintainer of" would make the projects maintainers; "has maintainer"
+        # forward, "maintainer of" backward and the name itself call the tails so
+        "maintainer": (("maintained by", "maintainer of", "has maintainer"),
+                       ("lead maintainer of", "project")),
+        "language": (("partner of",), ("partner of",)),
+    }, {}, Compilation(model="test"))
+    assert set(words.end_nouns("maintainer", False)) == {"lead maintainer", "maintainer"}
+    assert words.end_nouns("maintainer", True) == ("project",)
+    assert words.end_nouns("language", True) == ("partner",) == words.end_nouns("language",
+                                                                                  False)
