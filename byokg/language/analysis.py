@@ -27,6 +27,7 @@ from byokg.language import lexicon as lx
 from byokg.language.literals import numbers_in
 from byokg.language.relwords import base_verb
 from byokg.language.relwords import regular_past
+from byokg.language.tables import thesaurus_table
 from byokg.language.text import STOPWORDS
 from byokg.language.text import normalize
 from byokg.language.text import stem
@@ -74,11 +75,13 @@ def same_word(a: str, b: str) -> bool:
 
 
 def term_sim(a: str, b: str) -> float:
-    """Similarity of two stemmed words: equal 1.0, shared prefix 0.8, suffix 0.7, else 3-gram
-    Jaccard when at least 0.45."""
+    """Similarity of two stemmed words: equal 1.0, shared prefix 0.8 (not when the longer
+    word is a compound of the shorter and another word: :func:`compound_of`), suffix 0.7,
+    else 3-gram Jaccard when at least 0.45."""
     if a == b:
         return 1.0
-    if len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)):
+    if (len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a))
+            and not compound_of(max(a, b, key=len), min(a, b, key=len))):
         return 0.8
     if len(a) >= 5 and len(b) >= 5 and (a.endswith(b) or b.endswith(a)):
         return 0.7
@@ -89,6 +92,16 @@ def term_sim(a: str, b: str) -> float:
     return j if j >= 0.45 else 0.0
 
 
+
+
+def compound_of(word: str, first: str) -> bool:
+    """Whether ``word`` is ``first`` and another English word (``filmmaker``: *film* +
+    *maker*, ``headquarter``: *head* + *quarter*, ``hometown``): a compound names what its
+    last word does, so its first word's letters do not make it that word. An ending that is
+    also a word (``ownership``, ``citizenship``: lexicon ``WORD_ENDINGS``) makes none."""
+    rest = word[len(first):]
+    return (len(rest) >= lx.COMPOUND_REST_MIN and rest not in lx.WORD_ENDINGS
+            and rest in thesaurus_table())
 
 
 def _agent_noun(verb: str, noun: str) -> bool:

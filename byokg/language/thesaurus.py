@@ -19,30 +19,25 @@ sense (:func:`gloss`): a contextual model of meaning reads a noun-named relation
 from __future__ import annotations
 
 import functools
-import gzip
-from importlib import resources
 
 from byokg.language import lexicon as lx
 from byokg.language.analysis import SAME_WORD
 from byokg.language.analysis import relation_terms
 from byokg.language.analysis import term_sim
+from byokg.language.tables import read_table
+from byokg.language.tables import thesaurus_table
 from byokg.language.text import STOPWORDS
 from byokg.language.text import stem
 
 RELATED_PER_WORD = 32  # words of the thesaurus tried per question word (most frequent sense first)
 
 
-def _read(file: str) -> dict[str, str]:
-    """A ``key<TAB>value`` table of the package's data, gzipped."""
-    ref = resources.files("byokg.data").joinpath(file)
-    text = gzip.decompress(ref.read_bytes()).decode("utf-8")
-    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+_read = read_table
 
 
-@functools.lru_cache(maxsize=1)
 def table() -> dict[str, str]:
     """lemma -> ``"word|word|…"``, or ``"=base"`` for an irregular form."""
-    return _read("thesaurus.txt.gz")
+    return thesaurus_table()
 
 
 @functools.lru_cache(maxsize=1)

@@ -150,3 +150,22 @@ def test_a_place_is_no_agent_whatever_its_ending(name, agentive):
     from byokg.plugins.offline.answer_types import is_agentive
 
     assert is_agentive(name) is agentive
+
+
+@pytest.mark.parametrize(("short", "long", "same"), [
+    ("film", "filmmaker", False), ("head", "headquarters", False), ("team", "teammate", False),
+    ("home", "hometown", False), ("work", "workplace", False),
+    # derived words, and endings that are words too, keep their root
+    ("owner", "ownership", True), ("member", "membership", True), ("direct", "director", True),
+    ("film", "filmography", True), ("nation", "nationality", True)])
+def test_a_compound_is_not_its_first_word_by_letters(short, long, same):
+    """A compound names what its last word does (a *filmmaker* is a maker, *headquarters*
+    quarters): the letters it shares with its first word are no shared root, so "which
+    *films*" does not find ``filmmaker`` by them."""
+    from byokg.language.analysis import SAME_WORD
+    from byokg.language.analysis import term_sim
+    from byokg.language.text import stem
+    from byokg.language.thesaurus import names_by_letters
+
+    assert (term_sim(stem(short), stem(long)) >= SAME_WORD) is same
+    assert (names_by_letters((short,), long) > 0) is same
