@@ -277,8 +277,10 @@ def _following_word(toks: Sequence[str], k: int) -> str:
     auxiliary comes next ("which fashion houses *are* based")."""
     if k + 1 < len(toks) and (toks[k + 1] in lx.AUXILIARIES or toks[k + 1] in lx.DETERMINERS):
         return toks[k + 1]
-    if any(past_form(t) for t in toks[k + 1:]):
-        return ""
+    clause = toks[k + 1:]
+    ends = [i for i, t in enumerate(clause) if t in lx.CLAUSE_SPLITS or t in lx.CLAUSE_WORDS]
+    if any(past_form(t) for t in clause[: ends[0] if ends else len(clause)]):
+        return ""  # (a past form in a clause after "and" or "who" is that clause's verb)
     return toks[k + 1] if k + 1 < len(toks) else ""
 
 

@@ -44,6 +44,7 @@ from byokg.language.relwords import verbalize
 from byokg.language.text import STOPWORDS
 from byokg.language.text import stem
 from byokg.language.text import words
+from byokg.language.thesaurus import base_form
 from byokg.language.thesaurus import gloss
 from byokg.language.thesaurus import names_a_person
 from byokg.language.thesaurus import names_a_place
@@ -117,7 +118,7 @@ class EndType(BaseModel):
 
 def type_head(words_: Sequence[str], types: Sequence[str]) -> str | None:
     """The head noun of the words after *which* / *what*: the last one that names one of the
-    graph's ``types`` (label heads, dotted type segments), else the first ("which *films* share
+    graph's ``types`` (label heads, dotted type segments), else the compound's head ("which *films* share
     a screenwriter", "what *country* borders", "which instrument *family*")."""
     if not words_:
         return None
@@ -130,7 +131,12 @@ def type_head(words_: Sequence[str], types: Sequence[str]) -> str | None:
         return named[-1]
     # a compound's plural is its head ("which fashion *houses*")
     plural = [w for w in words_[1:] if looks_plural(w)]
-    return plural[0] if plural else words_[0]
+    if plural:
+        return plural[0]
+    # else its last noun ("which record *company*"), not a verb the type words ran into
+    # ("which *yard* laid down")
+    nouns = [w for w in words_ if base_form(w) is not None]
+    return nouns[-1] if nouns else words_[0]
 
 
 def labels_named(types: Sequence[str], labels: Sequence[str],

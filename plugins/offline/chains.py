@@ -251,13 +251,17 @@ class ChainScorer:
         return Structure(units=tuple(units), owned=owned)
 
     def _own_units(self) -> set[int]:
-        """Units that only name the type of the mention they stand by ("the Seafood
-        *category*", "the *city* of Paris"): the mention's own label, next to it (or with
-        "of" between). "The *supplier* of Chai" keeps its word: Chai is no supplier."""
+        """Units that only name a type: another word of the asked-for type's noun phrase
+        ("which *record* company": with "company" it names the answer's class, and no step
+        has to say it); and the type of the mention they stand by
+        ("the Seafood *category*", "the *city* of Paris"): the mention's own label, next to
+        it (or with "of" between). "The *supplier* of Chai" keeps its word: Chai is no
+        supplier."""
+        named = {k for k, u in enumerate(self.units) if u.in_type}
         own = {m: labs for m, labs in self.mention_labels.items()
                if m in self.mentions and labs}
         if not self.labels or not own:
-            return set()
+            return named
         toks = self.analysis.tokens
         spans = self.mention_tokens
         lex = self.lex([u.words[-1] for u in self.units],
@@ -274,7 +278,7 @@ class ChainScorer:
                 if d == 0 or (d == 1 and u.end + 1 < len(toks)
                               and toks[u.end + 1].text == lx.RELATIONAL_OF):
                     out.add(k)
-        return out
+        return out | named
 
     def _warm(self) -> None:
         """Embed every text this question will compare, in one batch (the model is slowest

@@ -43,6 +43,7 @@ from byokg.language.analysis import past_form
 from byokg.language.relwords import base_verb
 from byokg.language.relwords import participle
 from byokg.language.text import STOPWORDS
+from byokg.language.thesaurus import base_form
 
 UnitKind = Literal["plain", "type", "head"]
 OrderKey = tuple[int, int]
@@ -70,6 +71,8 @@ class Unit:
     # "which school of *painting*"): left unsaid, it costs only what the graph could say of it
     possessed: bool = False  # a relational noun the mention is, asked for its possessor
     # ("*whose* *pupil* was X": the one X is the pupil of)
+    in_type: bool = False  # another word of the asked-for type's noun phrase ("which
+    # *record* company"): it names the answer's class with the type word
 
     @property
     def start(self) -> int:
@@ -138,6 +141,9 @@ def structure(analysis: QuestionAnalysis, mentions: dict[str, tuple[int, int]],
         units = [dataclasses.replace(u, attribute=True, verb_object=obj) if u.kind == "type"
                  else u for u in units]
     if type_at >= 0:
+        named = _type_phrase(toks, type_at, analysis.type_words)
+        units = [dataclasses.replace(u, in_type=True) if u.kind == "plain"
+                 and set(u.tokens) <= named else u for u in units]
         units = [dataclasses.replace(u, modifier=True) if _modifies(toks, u, type_at) else u
                  for u in units]
     hint = _hint(toks, owner)
@@ -213,6 +219,21 @@ def _modifies(toks: Sequence[str], u: Unit, type_at: int) -> bool:
         return True
     return (u.start == type_at + 2 and toks[type_at + 1] == lx.RELATIONAL_OF
             and toks[type_at] not in lx.CATEGORY_NOUNS)
+
+
+def _type_phrase(toks: Sequence[str], type_at: int, type_words: Sequence[str]) -> set[int]:
+    """The other tokens of the asked-for type's noun phrase around its head ("which *record*
+    company", "which prime *crew* member"): the question's type words next to it that the
+    dictionary knows as nouns (not "which court *heard*", a verb the type words ran into).
+    They name the answer's class with the head (``Unit.in_type``)."""
+    named = set(type_words)
+    out: set[int] = set()
+    for step in (-1, 1):
+        i = type_at + step
+        while 0 <= i < len(toks) and toks[i] in named and base_form(toks[i]) is not None:
+            out.add(i)
+            i += step
+    return out
 
 
 def _type_token(toks: Sequence[str], content: Sequence[bool], type_word: str | None) -> int:

@@ -195,4 +195,5 @@ def test_a_compounds_plural_is_its_head_and_no_end_walked_away_from(names):
     assert set(a.answers[:2]) == {"House of Wabe", "Tuso Couture"}, a.answers[:3]
     from byokg.plugins.offline.answer_types import type_head
     assert type_head(["fashion", "houses"], []) == "houses"
-    assert type_head(["instrument", "family"], []) == "instrument"
+    # a singular compound's head is its last noun too (issue 24s: "which record *company*")
+    assert type_head(["instrument", "family"], []) == "family"

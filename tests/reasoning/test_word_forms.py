@@ -49,6 +49,9 @@ from byokg.pipeline.engine import Engine
     # unchanged: a compound of two plurals, and a singular noun's verb
     ("Which sports teams play in Lisbon?", ("sports", "teams"), True),
     ("Which ship hauls grain?", ("ship",), False),
+    # a past form in a clause after "and" is that clause's verb, not the first clause's
+    ("Which chef cooks at Maison Nami and spent their childhood in Ruyaford?", ("chef",),
+     False),
 ])
 def test_the_type_word_ends_where_its_verb_begins(question, type_words, plural):
     a = analyze(question)
@@ -169,3 +172,36 @@ def test_a_compound_is_not_its_first_word_by_letters(short, long, same):
 
     assert (term_sim(stem(short), stem(long)) >= SAME_WORD) is same
     assert (names_by_letters((short,), long) > 0) is same
+
+
+@pytest.mark.parametrize(("type_words", "head"), [
+    (("record", "company"), "company"), (("programming", "language"), "language"),
+    (("prime", "crew", "member"), "member"), (("fashion", "houses"), "houses"),
+    # a verb the type words ran into is no head ("which yard laid down …")
+    (("yard", "laid"), "yard"), (("court", "heard"), "court")])
+def test_a_compounds_head_is_its_last_noun(type_words, head):
+    from byokg.plugins.offline.answer_types import type_head
+
+    assert type_head(type_words, []) == head
+
+
+def test_the_other_words_of_the_type_phrase_say_no_step():
+    """"Which *record* company released X": *record* names the answer's class with
+    *company* (``in_type``), so no step has to say it, and the chain through
+    ``recorded_in`` that does is not the answer; a verb the type words ran into ("which
+    court *heard*") is no such word."""
+    from byokg.plugins.offline.units import structure
+
+    marked = {u.text: u.in_type for u in structure(
+        analyze("Which record company released Low Tide?"), {"Low Tide": (30, 38)},
+        "company").units}
+    assert marked == {"record": True, "company": False, "released": False}
+    heard = [u for u in structure(analyze("Which court heard the cases Otto Petrov heard?"),
+                                  {}, "court").units if "heard" in u.words]
+    assert heard and not any(u.in_type for u in heard)
+    albums = [("Blue Hours", "Sable Records", "Turin"), ("Low Tide", "Marrow Music", "Porto"),
+              ("Glass Rain", "Sable Records", "Turin"), ("Iron Bloom", "Marrow Music", "Porto")]
+    triples = [t for a, label, city in albums for t in (
+        (a, "released_on", label), (label, "headquartered_in", city), (a, "recorded_in", city))]
+    engine = Engine(graph_from_triplets(triples, uri="memory:record-company"))
+    assert engine.ask("Which record company released Low Tide?").answers[:1] == ["Marrow Music"]
