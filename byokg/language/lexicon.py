@@ -227,16 +227,16 @@ BASE_FORM_RULES: tuple[tuple[str, str], ...] = (
 # (depart-ment / ment-or, relation-ship / ship-ping) make no common root
 DERIVATIONAL_ENDINGS = frozenset({"ment", "ness", "tion", "sion", "ship", "hood", "ance",
                                   "ence", "dom", "ism", "ity"})
-# endings of derived words that are also words of their own (owner-ship, child-hood,
-# real-ism, post-age, fiction-al): a word ending so is no compound (analysis.compound_of)
-WORD_ENDINGS = DERIVATIONAL_ENDINGS | frozenset({"ion", "age", "less", "able", "ful", "ist",
-                                                 "ian", "ism", "let", "ling", "ette"})
-COMPOUND_REST_MIN = 3  # letters of a compound's second word at least ("film-maker")
 # English place adjectives: America-n, Europe-an, Asia-n
 ADJECTIVE_ENDINGS = ("n", "an")
 # endings only adjectives have (fam-ous, use-ful, note-able): such a word before a plural
 # makes it a noun ("famous *writers* live", not "famous writes")
 ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "able", "ible", "ish")
+# the endings of derived words, some of them words of their own too (owner-ship, child-hood,
+# real-ism, post-age, fact-ion): a word ending so is no compound (analysis.compound_of)
+WORD_ENDINGS = (DERIVATIONAL_ENDINGS | frozenset(ADJECTIVE_SUFFIXES)
+                | frozenset(AGENT_NOUN_SUFFIXES) | frozenset({"ion", "age", "let", "ling", "ette"}))
+COMPOUND_REST_MIN = 3  # letters of a compound's second word at least ("film-maker")
 # endings after which a verb's -es is an ending of its own (watch-es, go-es); after any other
 # letter the "e" is the stem's ("wines" is no form of *win*)
 SIBILANT_ENDINGS = ("s", "x", "z", "ch", "sh", "o")

@@ -32,9 +32,6 @@ from byokg.language.text import stem
 RELATED_PER_WORD = 32  # words of the thesaurus tried per question word (most frequent sense first)
 
 
-_read = read_table
-
-
 def table() -> dict[str, str]:
     """lemma -> ``"word|word|…"``, or ``"=base"`` for an irregular form."""
     return thesaurus_table()
@@ -43,7 +40,7 @@ def table() -> dict[str, str]:
 @functools.lru_cache(maxsize=1)
 def glosses() -> dict[str, str]:
     """noun lemma -> the definition of its most frequent sense (read on first use, ~55 ms)."""
-    return _read("glosses.txt.gz")
+    return read_table("glosses.txt.gz")
 
 
 def gloss(phrase: str) -> str | None:
@@ -91,7 +88,7 @@ def mark_glosses(table: dict[str, str]) -> dict[str, str]:
 def gloss_kinds() -> dict[str, str]:
     """The nouns whose gloss says a kind of :data:`GLOSS_KINDS`, read on first use (a few
     ms, not the ~55 ms of all the glosses)."""
-    return _read("gloss_kinds.txt.gz")
+    return read_table("gloss_kinds.txt.gz")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -118,8 +118,8 @@ class EndType(BaseModel):
 
 def type_head(words_: Sequence[str], types: Sequence[str]) -> str | None:
     """The head noun of the words after *which* / *what*: the last one that names one of the
-    graph's ``types`` (label heads, dotted type segments), else the compound's head ("which *films* share
-    a screenwriter", "what *country* borders", "which instrument *family*")."""
+    graph's ``types`` (label heads, dotted type segments), else the compound's head ("which
+    *films* share a screenwriter", "what *country* borders", "which instrument *family*")."""
     if not words_:
         return None
     cats = [w for w in words_ if w in CATEGORY_NOUNS]
