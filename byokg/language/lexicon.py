@@ -400,7 +400,20 @@ COMPOSED_RELATIONAL_NOUNS: dict[str, tuple[str, ...]] = {
     "grandparent": ("parent", "parent"), "grandchild": ("child", "child"),
     "great grandparent": ("parent", "parent", "parent"),
     "great grandchild": ("child", "child", "child"),
+    # a sibling shares a parent: read as the walk up and down again only when no relation of
+    # the graph names siblings (an uncle is then a parent's parent's child)
+    "sibling": ("parent", "child"),
+    "uncle": ("parent", "sibling"), "aunt": ("parent", "sibling"),
+    "nephew": ("sibling", "child"), "niece": ("sibling", "child"),
+    "cousin": ("parent", "sibling", "child"),
+    "parent in law": ("spouse", "parent"), "father in law": ("spouse", "parent"),
+    "mother in law": ("spouse", "parent"), "child in law": ("child", "spouse"),
+    "son in law": ("child", "spouse"), "daughter in law": ("child", "spouse"),
+    "sibling in law": ("spouse", "sibling"), "brother in law": ("spouse", "sibling"),
+    "sister in law": ("spouse", "sibling"),
 }
+# the words after a kin noun that make it a relative by marriage ("father *in law*")
+IN_LAW: tuple[str, str] = ("in", "law")
 # Verbs whose doer English names by a relational noun not made from the verb (the regular
 # ones are: *found* -> founder, *own* -> owner, *employ* -> employer / employee): who raises a
 # child is its parent. Read by the direction a verb asks of a noun-named relation ("who

@@ -187,10 +187,15 @@ def composed(phrase: str) -> tuple[str, ...]:
     """The relational nouns a noun phrase names a chain of, walked from its owner
     (``grandfathers`` -> parent, parent; ``great granddaughter`` -> child, child, child), from
     the lexicon; empty for other phrases."""
-    ws, _last, general = _last_noun(phrase)
+    ws, _last, general = _last_noun(phrase.replace("-", " "))  # brothers-in-law
     if not ws:
         return ()
-    return lx.COMPOSED_RELATIONAL_NOUNS.get(" ".join([*ws[:-1], general]), ())
+    if len(ws) > 2 and ws[-2] == lx.IN_LAW[0] and singular(ws[-1]) == lx.IN_LAW[1]:
+        ws[-1] = lx.IN_LAW[1]  # "in laws"
+    head = hypernym(ws[0]) or _singular_compound(ws[0])
+    return lx.COMPOSED_RELATIONAL_NOUNS.get(" ".join([*ws[:-1], general]),
+                                            lx.COMPOSED_RELATIONAL_NOUNS.get(
+                                                " ".join([head, *ws[1:]]), ()))
 
 
 def names_noun(phrase: str, relation: str) -> bool:

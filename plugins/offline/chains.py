@@ -69,6 +69,7 @@ from byokg.language.analysis import humanize_relation
 from byokg.language.literals import literal_kind
 from byokg.language.relwords import base_verb
 from byokg.language.relwords import composed
+from byokg.language.relwords import converse_noun
 from byokg.language.relwords import end_nouns
 from byokg.language.relwords import hypernym
 from byokg.language.relwords import names_noun
@@ -198,6 +199,7 @@ class ChainScorer:
         type_word = next(iter(self.expect.type_words), None)
         self.phrases: tuple[Phrase, ...] = analysis.phrases(
             list(self.mentions.values()), type_word=type_word)
+        self.out_and_back = False  # a composed noun walks out and back (:meth:`_composed`)
         self.structure: Structure = self._composed(structure(analysis, self.mentions,
                                                              type_word))
         self.units: tuple[Unit, ...] = self.structure.units
@@ -234,19 +236,42 @@ class ChainScorer:
         unit per step, each the plain noun ("parent"), when no relation of the graph is named
         by the noun, its general noun or their converse (a graph with a ``grandchildren``
         relation keeps "grandfather" whole)."""
+        def steps(text: str, depth: int = 0) -> tuple[str, ...]:
+            got = composed(text)
+            if not got or depth > 2 or any(names_noun(text, r) for r in self.vocabulary):
+                return (text,) if depth else ()
+            # each step again, when the graph names it by no relation of its own ("uncle":
+            # parent, sibling; without a sibling relation: parent, parent, child)
+            if any(b in converse_noun(a) for a, b in itertools.pairwise(got)):
+                self.out_and_back = True  # a sibling: up to a parent and down again
+            return tuple(w for p in got for w in steps(p, depth + 1))
+
+        toks = self.token_texts
+        in_law = " ".join(lx.IN_LAW)
+        # "father in law" is two units ("in" is no content word): read as one noun
+        law = {k + 1 for k, (u, v) in enumerate(itertools.pairwise(st.units))
+               if v.words == lx.IN_LAW[1:] and u.kind == "plain" and v.start == u.end + 2
+               and toks[u.end + 1] == lx.IN_LAW[0] and composed(f"{u.text} {in_law}")}
         parts = {k: got for k, u in enumerate(st.units)
-                 if u.kind == "plain" and (got := composed(u.text))
-                 and not any(names_noun(u.text, r) for r in self.vocabulary)}
+                 if u.kind == "plain" and k not in law
+                 and (got := steps(f"{u.text} {in_law}" if k + 1 in law else u.text))}
         if not parts:
             return st
         units: list[Unit] = []
         at: dict[int, list[int]] = {}
         for k, u in enumerate(st.units):
+            if k in law and k - 1 in parts:
+                at[k] = []  # said by the noun before it
+                continue
             steps = parts.get(k, ())
             news = [dataclasses.replace(u, text=w, words=(w,), noun=True) for w in steps] or [u]
             at[k] = list(range(len(units), len(units) + len(news)))
             units += news
-        owned = {m: {j: key for k, key in keys.items() for j in at[k]}
+        # the parts are walked in their order from the owner: each gets an order key of its
+        # own between its noun's and the next unit's (every key spread to make room)
+        room = max(map(len, at.values()))
+        owned = {m: {j: (key[0], key[1] * room + i) for k, key in keys.items()
+                     for i, j in enumerate(at[k])}
                  for m, keys in st.owned.items()}
         return Structure(units=tuple(units), owned=owned)
 
@@ -794,8 +819,9 @@ class ChainScorer:
             # and that relation is what is shared when the question says so ("share *actors*")
             if self.analysis.sharing and self.shares(chain.hops):
                 mirror += 1.0
-            elif not self._named_twice(chain.hops, steps, al):
+            elif not self._named_twice(chain.hops, steps, al) and not self.out_and_back:
                 mirror -= 1.0  # ... or when both ways are named by the relation's letters
+                # (or a noun the question composes of them: a sibling is a parent's child)
             if not self.analysis.sharing and literal_join(chain):
                 mirror -= 1.0  # things with the same year or number meet by coincidence
         repeat = float(self._unsaid_repeats(chain.hops, steps, al))

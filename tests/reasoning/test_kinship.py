@@ -18,7 +18,11 @@ from byokg.pipeline.engine import Engine
 @pytest.mark.parametrize(("phrase", "steps"), [
     ("grandfather", ("parent", "parent")), ("grandmothers", ("parent", "parent")),
     ("grandchildren", ("child", "child")), ("Grandson", ("child", "child")),
-    ("great granddaughter", ("child", "child", "child")), ("parent", ()), ("uncle", ())])
+    ("great granddaughter", ("child", "child", "child")), ("parent", ()),
+    ("uncle", ("parent", "sibling")), ("nieces", ("sibling", "child")),
+    ("sister", ("parent", "child")), ("brothers-in-law", ("spouse", "sibling")),
+    ("mother in law", ("spouse", "parent")), ("sons-in-law", ("child", "spouse")),
+    ("in law", ()), ("lawyer", ())])
 def test_a_composed_noun_names_its_steps(phrase, steps):
     assert composed(phrase) == steps
 
@@ -66,6 +70,46 @@ def test_a_graph_that_names_the_noun_keeps_it_whole(installed):
     triples = [*FAMILY, ("Ada Wren", "grandparent", "Eve Moss")]
     eng = Engine(graph_from_triplets(triples, uri=f"memory:kin-own-{installed}"))
     assert eng.ask("Who is the grandfather of Ada Wren?").answers[:1] == ["Eve Moss"]
+
+
+# Cy's children are Bo, Dan and Eva; Ada is Bo's child, Fay Dan's; Ada married Gil, whose
+# father is Hal and sister Ivy; Ada's son Jon married Kit
+KIN = [("Ada Wren", "parent", "Bo Wren"), ("Bo Wren", "parent", "Cy Wren"),
+       ("Dan Wren", "parent", "Cy Wren"), ("Eva Wren", "parent", "Cy Wren"),
+       ("Fay Wren", "parent", "Dan Wren"), ("Ada Wren", "spouse", "Gil Moss"),
+       ("Gil Moss", "parent", "Hal Moss"), ("Ivy Moss", "parent", "Hal Moss"),
+       ("Jon Wren", "parent", "Ada Wren"), ("Jon Wren", "spouse", "Kit Lane"),
+       ("Bo Wren", "lives_in", "Rome"), ("Dan Wren", "lives_in", "Oslo")]
+SIBLINGS = [("Bo Wren", "sibling", "Dan Wren"), ("Dan Wren", "sibling", "Eva Wren"),
+            ("Bo Wren", "sibling", "Eva Wren"), ("Gil Moss", "sibling", "Ivy Moss")]
+
+
+@pytest.mark.parametrize("siblings", [False, True], ids=["parents-only", "sibling-relation"])
+@pytest.mark.parametrize(("question", "answers"), [
+    ("Who is the uncle of Ada Wren?", {"Dan Wren", "Eva Wren"}),
+    ("Who are Ada Wren 's aunts?", {"Dan Wren", "Eva Wren"}),
+    ("Who is the niece of Bo Wren?", {"Fay Wren"}),
+    ("Who is Bo Wren 's brother?", {"Dan Wren", "Eva Wren"}),
+    ("Who is the father-in-law of Ada Wren?", {"Hal Moss"}),
+    ("Who is Ada Wren 's sister in law?", {"Ivy Moss"}),
+    ("Who is the daughter-in-law of Ada Wren?", {"Kit Lane"})])
+def test_uncles_siblings_and_in_laws_are_walks_of_the_family_relations(
+        question, answers, siblings, installed):
+    """Kin nouns are read as the steps they name: an uncle is a parent's sibling, and without
+    a sibling relation a sibling is a parent's other child (out and back along ``parent``);
+    "father-in-law" (tokenised as "father in law") is the spouse's parent, and the parts are
+    walked in their order (a daughter-in-law is a child's spouse, not a spouse's child)."""
+    triples = KIN + (SIBLINGS if siblings else [])
+    eng = Engine(graph_from_triplets(triples, uri=f"memory:kin-{siblings}-{installed}"))
+    got = eng.ask(question).answers
+    assert got[:1] and got[0] in answers, got
+
+
+def test_a_cousin_is_three_steps_with_a_sibling_relation(installed):
+    """A cousin is a parent's sibling's child; without a sibling relation it is four steps,
+    past the walk's three (not answered there: see docs/engine.md)."""
+    eng = Engine(graph_from_triplets(KIN + SIBLINGS, uri=f"memory:kin-cousin-{installed}"))
+    assert eng.ask("Who is Ada Wren 's cousin?").answers[:1] == ["Fay Wren"]
 
 
 # --------------------------------------------------------------------------- who did what
