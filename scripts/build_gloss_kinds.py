@@ -1,6 +1,8 @@
 """Build ``byokg/data/gloss_kinds.txt.gz`` from ``byokg/data/glosses.txt.gz``: the nouns whose
 WordNet gloss says they are somewhere or someone, by the lexicon's ``PLACE_GLOSS_WORDS`` and
-``PERSON_GLOSS_WORDS`` (:func:`byokg.language.thesaurus.mark_glosses`). A question then reads
+``PERSON_GLOSS_WORDS``, and the nouns WordNet files under people
+(``byokg/data/person_nouns.txt.gz``, from ``scripts/build_thesaurus.py``)
+(:func:`byokg.language.thesaurus.mark_glosses`). A question then reads
 this small table, not every gloss. Run it again after changing those words (a test checks
 that the file matches them).
 
@@ -15,17 +17,24 @@ from pathlib import Path
 from byokg.language.thesaurus import glosses
 from byokg.language.thesaurus import mark_glosses
 
-OUT = Path(__file__).resolve().parent.parent / "byokg" / "data" / "gloss_kinds.txt.gz"
+DATA = Path(__file__).resolve().parent.parent / "byokg" / "data"
+OUT = DATA / "gloss_kinds.txt.gz"
+
+
+def people() -> frozenset[str]:
+    """The nouns WordNet files under people (one per line)."""
+    return frozenset(gzip.decompress((DATA / "person_nouns.txt.gz").read_bytes())
+                     .decode("utf-8").splitlines())
 
 
 def build() -> bytes:
     """The file's bytes: one ``noun<TAB>kind,kind`` line per noun, sorted; gzip without a
     timestamp, so the same glosses and words give the same bytes."""
-    marked = mark_glosses(glosses())
+    marked = mark_glosses(glosses(), people())
     text = "".join(f"{n}\t{marked[n]}\n" for n in sorted(marked))
     return gzip.compress(text.encode("utf-8"), mtime=0)
 
 
 if __name__ == "__main__":
     OUT.write_bytes(build())
-    print(f"{OUT}: {len(mark_glosses(glosses()))} nouns")
+    print(f"{OUT}: {len(mark_glosses(glosses(), people()))} nouns")

@@ -21,6 +21,10 @@ then the inflections WordNet lists as exceptions (``children<TAB>=child``). Gzip
 timestamp, so the same WordNet gives the same bytes. WordNet's licence goes beside it as
 ``thesaurus-LICENSE.txt``.
 
+The nouns for people (``byokg/data/person_nouns.txt.gz``): the glosses' lemmas whose most
+frequent sense WordNet files under ``noun.person``, read with the glosses into the nouns that
+name someone (``scripts/build_gloss_kinds.py``).
+
 The glosses: for every noun lemma of one to three words, the definition of its most frequent
 sense (the gloss up to its first ";", without examples: ``alma mater`` -> "your alma mater is a
 school you graduated from", ``spouse`` -> "a person's partner in marriage"). Lemmas with a
@@ -42,6 +46,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "byokg" / "data" / "thesaurus.txt.gz"
 GLOSSES = REPO / "byokg" / "data" / "glosses.txt.gz"
+PEOPLE = REPO / "byokg" / "data" / "person_nouns.txt.gz"
+PERSON_FILE = 18  # noun.person: the lexicographer file of the nouns for people
+PERSON_SYNSET = "n00007846"  # person, individual, someone, somebody, mortal, soul
 # lexicographer files left out of the glosses of untagged lemmas: noun.animal, noun.body,
 # noun.food, noun.object, noun.phenomenon, noun.plant, noun.substance
 UNNAMING_FILES = frozenset({5, 8, 13, 17, 19, 20, 27})
@@ -157,6 +164,31 @@ def build_glosses(folder: Path) -> bytes:
     return _gzip("".join(f"{k}\t{v}\n" for k, v in sorted(lines.items())))
 
 
+def build_people(folder: Path) -> bytes:
+    """The nouns for people: the lemmas of the glosses table (same selection) whose most
+    frequent sense is in WordNet's lexicographer file ``noun.person`` ("doctor", "author",
+    "chef", whose glosses say "a licensed medical practitioner", "writes …", "a professional
+    cook": no *someone who*) or is the synset of *person* itself. One lemma per line."""
+    have = {line.split("\t", 1)[0] for line in
+            gzip.decompress(build_glosses(folder)).decode("utf-8").splitlines()}
+    files: dict[str, int] = {}
+    with open(folder / "data.noun", encoding="latin-1") as f:
+        for line in f:
+            if not line.startswith("  "):
+                h = line.split(maxsplit=2)
+                files[f"n{h[0]}"] = int(h[1])
+    people: set[str] = set()
+    with open(folder / "index.noun", encoding="latin-1") as f:
+        for line in f:
+            if line.startswith("  "):
+                continue
+            parts = line.split()
+            lemma, first = _words(parts[0]), f"n{parts[-int(parts[2])]}"
+            if lemma in have and (files[first] == PERSON_FILE or first == PERSON_SYNSET):
+                people.add(lemma)
+    return _gzip("".join(f"{w}\n" for w in sorted(people)))
+
+
 def build(folder: Path, per: int, senses: dict[str, int]) -> bytes:
     lines: dict[str, str] = {}
     for pos in ("n", "v"):
@@ -189,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="a WordNet 3.0 dict folder (data.noun, index.noun, …, LICENSE)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--glosses-out", type=Path, default=GLOSSES)
+    ap.add_argument("--people-out", type=Path, default=PEOPLE)
     ap.add_argument("--per", type=int, default=12, help="words kept per lemma")
     ap.add_argument("--noun-senses", type=int, default=2, help="senses read per noun")
     ap.add_argument("--verb-senses", type=int, default=0, help="senses read per verb "
@@ -199,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"{args.wordnet}: no data.noun here; give WordNet 3.0's dict folder")
     data = {args.out: build(args.wordnet, args.per,
                             {"n": args.noun_senses, "v": args.verb_senses}),
-            args.glosses_out: build_glosses(args.wordnet)}
+            args.glosses_out: build_glosses(args.wordnet),
+            args.people_out: build_people(args.wordnet)}
     if args.check:
         differ = 0
         for out, got in data.items():

@@ -71,14 +71,17 @@ def _gloss_says(noun: str, kind: str) -> bool:
 GLOSS_KINDS = {"place": lx.PLACE_GLOSS_WORDS, "person": lx.PERSON_GLOSS_WORDS}
 
 
-def mark_glosses(table: dict[str, str]) -> dict[str, str]:
+def mark_glosses(table: dict[str, str], people: frozenset[str] = frozenset()) -> dict[str, str]:
     """noun -> the kinds (``GLOSS_KINDS``: somewhere, someone) its gloss says, for the nouns
-    whose gloss says one; what ``byokg/data/gloss_kinds.txt.gz`` holds
-    (``scripts/build_gloss_kinds.py``), so a question does not read every gloss."""
+    whose gloss says one, and someone for the nouns WordNet files under people (``people``:
+    "doctor", whose gloss says "a licensed medical practitioner"); what
+    ``byokg/data/gloss_kinds.txt.gz`` holds (``scripts/build_gloss_kinds.py``), so a question
+    does not read every gloss."""
     out: dict[str, str] = {}
     for noun, said in table.items():
         ws = set(said.lower().split())
-        kinds = [k for k, marks in GLOSS_KINDS.items() if ws & marks]
+        kinds = [k for k, marks in GLOSS_KINDS.items()
+                 if ws & marks or (k == "person" and noun in people)]
         if kinds:
             out[noun] = ",".join(kinds)
     return out

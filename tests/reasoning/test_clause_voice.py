@@ -337,3 +337,30 @@ def test_a_modifier_of_the_type_word_takes_no_step():
     eng = Engine(graph_from_triplets(triples, uri="memory:schools"))
     a = eng.ask("Which school of painting does Ines Brandt belong to?")
     assert a.answers[:1] == ["fauvism"], a.answers[:3]
+
+
+@pytest.mark.parametrize("question", ["Who is behind Casa Lora?", "Who is the star of Casa Lora?",
+                                      "Who makes Casa Lora famous?"])
+def test_who_fits_the_nouns_the_dictionary_files_under_people(question, installed, tmp_path):
+    """WordNet's gloss of *chef* ("a professional cook") says no *someone who*; its file of
+    nouns for people does (``person_nouns.txt.gz``, read into ``gloss_kinds.txt.gz``). On a
+    typed restaurant graph whose relations say nothing of the question, *who* reaches the
+    Chef, not the Dish or the City."""
+    import json
+
+    from byokg.graph.open import open_graph
+    from byokg.language.thesaurus import names_a_person
+
+    assert all(map(names_a_person, ["chef", "doctor", "author", "person", "King"]))
+    assert not any(map(names_a_person, ["restaurant", "dish", "city", "company"]))
+    nodes = {"Casa Lora": "Restaurant", "Bistro Nel": "Restaurant", "Ines Vale": "Chef",
+             "Mara Quint": "Chef", "Tarte Vive": "Dish", "Soupe Clair": "Dish", "Oslo": "City"}
+    edges = [("Casa Lora", "feature", "Ines Vale"), ("Casa Lora", "highlight", "Tarte Vive"),
+             ("Casa Lora", "located", "Oslo"), ("Bistro Nel", "feature", "Mara Quint"),
+             ("Bistro Nel", "highlight", "Soupe Clair")]
+    path = tmp_path / "dining.jsonl"
+    rows = [{"id": n, "labels": [lab]} for n, lab in nodes.items()]
+    rows += [{"head": h, "relation": r, "tail": t} for h, r, t in edges]
+    path.write_text("\n".join(json.dumps(x) for x in rows) + "\n", encoding="utf-8")
+    a = Engine(open_graph(f"memory:{path}")).ask(question)
+    assert a.answers == ["Ines Vale"], a.answers[:3]
