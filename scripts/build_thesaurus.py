@@ -25,6 +25,11 @@ The nouns for people (``byokg/data/person_nouns.txt.gz``): the glosses' lemmas w
 frequent sense WordNet files under ``noun.person``, read with the glosses into the nouns that
 name someone (``scripts/build_gloss_kinds.py``).
 
+The nouns an agent ending does not make a doer (``byokg/data/not_agents.txt.gz``): single
+words ending like an agent noun (*-er*, *-or*, *-ist*, *-ian*) none of whose first two senses
+WordNet files under people or groups (*gender*, *number*, *border*, *headquarters*; not
+*founder*, whose second sense is a person, nor *publisher*, a firm).
+
 The glosses: for every noun lemma of one to three words, the definition of its most frequent
 sense (the gloss up to its first ";", without examples: ``alma mater`` -> "your alma mater is a
 school you graduated from", ``spouse`` -> "a person's partner in marriage"). Lemmas with a
@@ -49,6 +54,8 @@ GLOSSES = REPO / "byokg" / "data" / "glosses.txt.gz"
 PEOPLE = REPO / "byokg" / "data" / "person_nouns.txt.gz"
 PERSON_FILE = 18  # noun.person: the lexicographer file of the nouns for people
 PERSON_SYNSET = "n00007846"  # person, individual, someone, somebody, mortal, soul
+NOT_AGENTS = REPO / "byokg" / "data" / "not_agents.txt.gz"
+AGENT_FILES = frozenset({PERSON_FILE, 14})  # noun.person, noun.group (a firm, a band)
 # lexicographer files left out of the glosses of untagged lemmas: noun.animal, noun.body,
 # noun.food, noun.object, noun.phenomenon, noun.plant, noun.substance
 UNNAMING_FILES = frozenset({5, 8, 13, 17, 19, 20, 27})
@@ -189,6 +196,34 @@ def build_people(folder: Path) -> bytes:
     return _gzip("".join(f"{w}\n" for w in sorted(people)))
 
 
+def build_not_agents(folder: Path) -> bytes:
+    """The nouns with an agent noun's ending (lexicon ``AGENT_NOUN_SUFFIXES``: *gender*,
+    *number*, *border*, *headquarters*) none of whose first two senses WordNet files under
+    people or groups: their ending makes no doer. One lemma per line (single words)."""
+    from byokg.language.lexicon import AGENT_NOUN_SUFFIXES
+
+    files: dict[str, int] = {}
+    with open(folder / "data.noun", encoding="latin-1") as f:
+        for line in f:
+            if not line.startswith("  "):
+                h = line.split(maxsplit=2)
+                files[f"n{h[0]}"] = int(h[1])
+    out: set[str] = set()
+    with open(folder / "index.noun", encoding="latin-1") as f:
+        for line in f:
+            if line.startswith("  "):
+                continue
+            parts = line.split()
+            lemma, n = parts[0].lower(), int(parts[2])
+            stem = lemma[:-1] if lemma.endswith("s") else lemma
+            if ("_" in lemma or "-" in lemma or not lemma.isalpha()
+                    or not stem.endswith(AGENT_NOUN_SUFFIXES)):
+                continue
+            if not any(files[f"n{o}"] in AGENT_FILES for o in parts[-n:][:2]):
+                out.add(lemma)
+    return _gzip("".join(f"{w}\n" for w in sorted(out)))
+
+
 def build(folder: Path, per: int, senses: dict[str, int]) -> bytes:
     lines: dict[str, str] = {}
     for pos in ("n", "v"):
@@ -222,6 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--glosses-out", type=Path, default=GLOSSES)
     ap.add_argument("--people-out", type=Path, default=PEOPLE)
+    ap.add_argument("--not-agents-out", type=Path, default=NOT_AGENTS)
     ap.add_argument("--per", type=int, default=12, help="words kept per lemma")
     ap.add_argument("--noun-senses", type=int, default=2, help="senses read per noun")
     ap.add_argument("--verb-senses", type=int, default=0, help="senses read per verb "
@@ -233,7 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     data = {args.out: build(args.wordnet, args.per,
                             {"n": args.noun_senses, "v": args.verb_senses}),
             args.glosses_out: build_glosses(args.wordnet),
-            args.people_out: build_people(args.wordnet)}
+            args.people_out: build_people(args.wordnet),
+            args.not_agents_out: build_not_agents(args.wordnet)}
     if args.check:
         differ = 0
         for out, got in data.items():

@@ -16,6 +16,12 @@ def read_table(file: str) -> dict[str, str]:
     return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
 
 
+def read_words(file: str) -> frozenset[str]:
+    """A word-a-line list of the package's data, gzipped."""
+    ref = resources.files("byokg.data").joinpath(file)
+    return frozenset(gzip.decompress(ref.read_bytes()).decode("utf-8").splitlines())
+
+
 @functools.lru_cache(maxsize=1)
 def thesaurus_table() -> dict[str, str]:
     """WordNet lemma -> ``"word|word|…"``, or ``"=base"`` for an irregular form

@@ -25,6 +25,7 @@ from byokg.language.analysis import SAME_WORD
 from byokg.language.analysis import relation_terms
 from byokg.language.analysis import term_sim
 from byokg.language.tables import read_table
+from byokg.language.tables import read_words
 from byokg.language.tables import thesaurus_table
 from byokg.language.text import STOPWORDS
 from byokg.language.text import stem
@@ -92,6 +93,18 @@ def gloss_kinds() -> dict[str, str]:
     """The nouns whose gloss says a kind of :data:`GLOSS_KINDS`, read on first use (a few
     ms, not the ~55 ms of all the glosses)."""
     return read_table("gloss_kinds.txt.gz")
+
+
+@functools.lru_cache(maxsize=1)
+def _not_agents() -> frozenset[str]:
+    return read_words("not_agents.txt.gz")
+
+
+def no_doer(noun: str) -> bool:
+    """Whether WordNet knows a noun with an agent noun's ending as no doer: none of its first
+    two senses is a person or a group (*gender*, *number*, *headquarters*; not *founder* or
+    *publisher*). ``byokg/data/not_agents.txt.gz``, built by ``scripts/build_thesaurus.py``."""
+    return noun.lower() in _not_agents()
 
 
 @functools.lru_cache(maxsize=4096)

@@ -48,6 +48,7 @@ from byokg.language.thesaurus import base_form
 from byokg.language.thesaurus import gloss
 from byokg.language.thesaurus import names_a_person
 from byokg.language.thesaurus import names_a_place
+from byokg.language.thesaurus import no_doer
 from byokg.language.thesaurus import related_words
 
 Similarity = Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], float]]
@@ -229,8 +230,10 @@ def is_agentive(name: str) -> bool:
     if ws[-1] == "by" and len(ws) > 1:
         return True
     last = ws[-1][:-1] if ws[-1].endswith("s") else ws[-1]
-    # a place the dictionary knows is no agent, whatever its ending (*theater*, *tower*)
-    return len(last) >= 5 and last.endswith(_AGENT_SUFFIXES) and not names_a_place(last)
+    # a place the dictionary knows is no agent, whatever its ending (*theater*, *tower*),
+    # nor a word it knows as no person or group (*gender*, *number*, *headquarters*)
+    return (len(last) >= 5 and last.endswith(_AGENT_SUFFIXES) and not names_a_place(last)
+            and not no_doer(last) and not no_doer(ws[-1]))
 
 
 def end_type(relation: str | None, inverted: bool, *, labels: Sequence[str] = (),

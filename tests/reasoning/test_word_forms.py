@@ -155,6 +155,29 @@ def test_a_place_is_no_agent_whatever_its_ending(name, agentive):
     assert is_agentive(name) is agentive
 
 
+@pytest.mark.parametrize(("name", "agentive"), [
+    ("gender", False), ("HAS_GENDER", False), ("jersey_number", False), ("headquarters", False),
+    ("career", False), ("founder", True), ("publisher", True), ("supplier", True)])
+def test_a_word_the_dictionary_knows_as_no_doer_is_no_agent(name, agentive):
+    """An *-er* noun none of whose first two senses WordNet files under people or groups
+    (*gender*, *number*, *headquarters*) names no agents; *founder* (a person in its second
+    sense) and *publisher* (a firm) do (``not_agents.txt.gz``)."""
+    from byokg.plugins.offline.answer_types import is_agentive
+
+    assert is_agentive(name) is agentive
+
+
+def test_who_is_not_answered_with_a_gender_or_a_headquarters(installed):
+    """On a graph without labels, *who* fits what an agent noun's relation reaches: the
+    partner, not the gender or the headquarters whose *-er* ending once made them agents."""
+    triples = [("Ada Vell", "gender", "female"), ("Bo Rask", "gender", "male"),
+               ("Ada Vell", "number", "7"), ("Ada Vell", "partner", "Bo Rask"),
+               ("Cy Moll", "gender", "male"), ("Cy Moll", "partner", "Di Sand"),
+               ("Ada Vell", "headquarters", "Oslo"), ("Cy Moll", "headquarters", "Lima")]
+    eng = Engine(graph_from_triplets(triples, uri=f"memory:doers-{installed}"))
+    assert eng.ask("Who is with Ada Vell?").answers == ["Bo Rask"]
+
+
 @pytest.mark.parametrize(("short", "long", "same"), [
     ("film", "filmmaker", False), ("head", "headquarters", False), ("team", "teammate", False),
     ("home", "hometown", False), ("work", "workplace", False),
