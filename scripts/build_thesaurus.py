@@ -171,6 +171,26 @@ def build_glosses(folder: Path) -> bytes:
     return _gzip("".join(f"{k}\t{v}\n" for k, v in sorted(lines.items())))
 
 
+def noun_senses(folder: Path) -> dict[str, list[int]]:
+    """noun lemma (as written in WordNet's index) -> the lexicographer file of each of its
+    senses, most frequent first."""
+    files: dict[str, int] = {}
+    with open(folder / "data.noun", encoding="latin-1") as f:
+        for line in f:
+            if not line.startswith("  "):
+                h = line.split(maxsplit=2)
+                files[f"n{h[0]}"] = int(h[1])
+    out: dict[str, list[int]] = {}
+    with open(folder / "index.noun", encoding="latin-1") as f:
+        for line in f:
+            if not line.startswith("  "):
+                parts = line.split()
+                out[parts[0]] = [files[f"n{o}"] for o in parts[-int(parts[2]):]]
+                if parts[-int(parts[2])] == PERSON_SYNSET[1:]:
+                    out[parts[0]][0] = PERSON_FILE  # *person* itself (filed under noun.Tops)
+    return out
+
+
 def build_people(folder: Path) -> bytes:
     """The nouns for people: the lemmas of the glosses table (same selection) whose most
     frequent sense is in WordNet's lexicographer file ``noun.person`` ("doctor", "author",
@@ -178,21 +198,8 @@ def build_people(folder: Path) -> bytes:
     cook": no *someone who*) or is the synset of *person* itself. One lemma per line."""
     have = {line.split("\t", 1)[0] for line in
             gzip.decompress(build_glosses(folder)).decode("utf-8").splitlines()}
-    files: dict[str, int] = {}
-    with open(folder / "data.noun", encoding="latin-1") as f:
-        for line in f:
-            if not line.startswith("  "):
-                h = line.split(maxsplit=2)
-                files[f"n{h[0]}"] = int(h[1])
-    people: set[str] = set()
-    with open(folder / "index.noun", encoding="latin-1") as f:
-        for line in f:
-            if line.startswith("  "):
-                continue
-            parts = line.split()
-            lemma, first = _words(parts[0]), f"n{parts[-int(parts[2])]}"
-            if lemma in have and (files[first] == PERSON_FILE or first == PERSON_SYNSET):
-                people.add(lemma)
+    people = {_words(lemma) for lemma, files in noun_senses(folder).items()
+              if _words(lemma) in have and files[0] == PERSON_FILE}
     return _gzip("".join(f"{w}\n" for w in sorted(people)))
 
 
@@ -202,25 +209,13 @@ def build_not_agents(folder: Path) -> bytes:
     people or groups: their ending makes no doer. One lemma per line (single words)."""
     from byokg.language.lexicon import AGENT_NOUN_SUFFIXES
 
-    files: dict[str, int] = {}
-    with open(folder / "data.noun", encoding="latin-1") as f:
-        for line in f:
-            if not line.startswith("  "):
-                h = line.split(maxsplit=2)
-                files[f"n{h[0]}"] = int(h[1])
     out: set[str] = set()
-    with open(folder / "index.noun", encoding="latin-1") as f:
-        for line in f:
-            if line.startswith("  "):
-                continue
-            parts = line.split()
-            lemma, n = parts[0].lower(), int(parts[2])
-            stem = lemma[:-1] if lemma.endswith("s") else lemma
-            if ("_" in lemma or "-" in lemma or not lemma.isalpha()
-                    or not stem.endswith(AGENT_NOUN_SUFFIXES)):
-                continue
-            if not any(files[f"n{o}"] in AGENT_FILES for o in parts[-n:][:2]):
-                out.add(lemma)
+    for lemma, files in noun_senses(folder).items():
+        word = lemma.lower()
+        stem = word[:-1] if word.endswith("s") else word
+        if word.isalpha() and stem.endswith(AGENT_NOUN_SUFFIXES) and not any(
+                f in AGENT_FILES for f in files[:2]):
+            out.add(word)
     return _gzip("".join(f"{w}\n" for w in sorted(out)))
 
 
