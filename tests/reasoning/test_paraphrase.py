@@ -148,9 +148,13 @@ def test_the_job_of_a_son(style, installed, request):
 @pytest.mark.xfail(strict=True, reason="an idiom: neither the static model nor MiniLM puts "
                    "'other half' near 'spouse', and nothing else in the question says it "
                    "(the owner's lexicon can: see below)")
-def test_other_half_is_not_understood_yet():
-    eng = _family("snake")
-    assert eng.ask("Who is Vera Lind 's other half?").answers[:1] == ["Omar Cast"]
+def test_other_half_is_not_understood_yet(installed):
+    """Understood means read as ``spouse``. With MiniLM the answer is Omar Cast all the same,
+    through the child the two share (``children`` out and back: "other" asks for sharing);
+    the core install answers their son."""
+    a = _family("snake").ask("Who is Vera Lind 's other half?")
+    assert a.answers[:1] == ["Omar Cast"]
+    assert a.evidence[0].text.startswith("Vera Lind -> spouse -> Omar Cast"), a.evidence[0].text
 
 
 def test_the_owners_lexicon_teaches_an_idiom(tmp_path, monkeypatch):
