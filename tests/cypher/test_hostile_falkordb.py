@@ -31,7 +31,11 @@ def _state(store) -> dict:
         "labels": dict(meta["labels"]), "types": dict(meta["relTypes"]),
         "nodes": meta["nodeCount"], "edges": meta["relCount"],
         "keys": sorted(r[0] for r in store._run("CALL db.propertyKeys()")[1]),
-        "indexes": sorted(map(repr, store._run("CALL db.indexes()")[1])),
+        # what an index is, not its status or counters: an index still being built when the
+        # graph was loaded reads "[Indexing] 0/91: UNDER CONSTRUCTION", later "OPERATIONAL"
+        "indexes": sorted(map(repr, store._run(
+            "CALL db.indexes() YIELD label, properties, types, entitytype "
+            "RETURN label, properties, types, entitytype")[1])),
         "graphs": sorted(store._db.list_graphs()),
     }
 
