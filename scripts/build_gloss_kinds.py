@@ -14,17 +14,16 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
+from byokg.language.tables import read_words
 from byokg.language.thesaurus import glosses
 from byokg.language.thesaurus import mark_glosses
 
-DATA = Path(__file__).resolve().parent.parent / "byokg" / "data"
-OUT = DATA / "gloss_kinds.txt.gz"
+OUT = Path(__file__).resolve().parent.parent / "byokg" / "data" / "gloss_kinds.txt.gz"
 
 
 def people() -> frozenset[str]:
-    """The nouns WordNet files under people (one per line)."""
-    return frozenset(gzip.decompress((DATA / "person_nouns.txt.gz").read_bytes())
-                     .decode("utf-8").splitlines())
+    """The nouns WordNet files under people (``person_nouns.txt.gz``, a noun a line)."""
+    return read_words("person_nouns.txt.gz")
 
 
 def build() -> bytes:
@@ -36,5 +35,7 @@ def build() -> bytes:
 
 
 if __name__ == "__main__":
-    OUT.write_bytes(build())
-    print(f"{OUT}: {len(mark_glosses(glosses(), people()))} nouns")
+    got = build()
+    OUT.write_bytes(got)
+    nouns = len(gzip.decompress(got).splitlines())
+    print(f"{OUT}: {nouns} nouns")

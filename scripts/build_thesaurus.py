@@ -171,35 +171,34 @@ def build_glosses(folder: Path) -> bytes:
     return _gzip("".join(f"{k}\t{v}\n" for k, v in sorted(lines.items())))
 
 
-def noun_senses(folder: Path) -> dict[str, list[int]]:
-    """noun lemma (as written in WordNet's index) -> the lexicographer file of each of its
-    senses, most frequent first."""
+def noun_senses(folder: Path) -> dict[str, list[tuple[str, int]]]:
+    """noun lemma (as written in WordNet's index) -> each of its senses, most frequent first,
+    as (synset, lexicographer file)."""
     files: dict[str, int] = {}
     with open(folder / "data.noun", encoding="latin-1") as f:
         for line in f:
             if not line.startswith("  "):
                 h = line.split(maxsplit=2)
                 files[f"n{h[0]}"] = int(h[1])
-    out: dict[str, list[int]] = {}
+    out: dict[str, list[tuple[str, int]]] = {}
     with open(folder / "index.noun", encoding="latin-1") as f:
         for line in f:
             if not line.startswith("  "):
                 parts = line.split()
-                out[parts[0]] = [files[f"n{o}"] for o in parts[-int(parts[2]):]]
-                if parts[-int(parts[2])] == PERSON_SYNSET[1:]:
-                    out[parts[0]][0] = PERSON_FILE  # *person* itself (filed under noun.Tops)
+                out[parts[0]] = [(f"n{o}", files[f"n{o}"]) for o in parts[-int(parts[2]):]]
     return out
 
 
-def build_people(folder: Path) -> bytes:
-    """The nouns for people: the lemmas of the glosses table (same selection) whose most
-    frequent sense is in WordNet's lexicographer file ``noun.person`` ("doctor", "author",
-    "chef", whose glosses say "a licensed medical practitioner", "writes …", "a professional
-    cook": no *someone who*) or is the synset of *person* itself. One lemma per line."""
-    have = {line.split("\t", 1)[0] for line in
-            gzip.decompress(build_glosses(folder)).decode("utf-8").splitlines()}
-    people = {_words(lemma) for lemma, files in noun_senses(folder).items()
-              if _words(lemma) in have and files[0] == PERSON_FILE}
+def build_people(folder: Path, glosses: bytes) -> bytes:
+    """The nouns for people: the lemmas of the glosses table ``glosses`` (same selection)
+    whose most frequent sense is in WordNet's lexicographer file ``noun.person`` ("doctor",
+    "author", "chef", whose glosses say "a licensed medical practitioner", "writes …", "a
+    professional cook": no *someone who*) or is the synset of *person* itself (filed under
+    ``noun.Tops``). One lemma per line."""
+    have = {line.split("\t", 1)[0] for line in gzip.decompress(glosses).decode("utf-8").splitlines()}
+    people = {_words(lemma) for lemma, senses in noun_senses(folder).items()
+              if _words(lemma) in have
+              and (senses[0][1] == PERSON_FILE or senses[0][0] == PERSON_SYNSET)}
     return _gzip("".join(f"{w}\n" for w in sorted(people)))
 
 
@@ -210,11 +209,11 @@ def build_not_agents(folder: Path) -> bytes:
     from byokg.language.lexicon import AGENT_NOUN_SUFFIXES
 
     out: set[str] = set()
-    for lemma, files in noun_senses(folder).items():
+    for lemma, senses in noun_senses(folder).items():
         word = lemma.lower()
         stem = word[:-1] if word.endswith("s") else word
         if word.isalpha() and stem.endswith(AGENT_NOUN_SUFFIXES) and not any(
-                f in AGENT_FILES for f in files[:2]):
+                file in AGENT_FILES for _synset, file in senses[:2]):
             out.add(word)
     return _gzip("".join(f"{w}\n" for w in sorted(out)))
 
@@ -261,10 +260,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not (args.wordnet / "data.noun").is_file():
         ap.error(f"{args.wordnet}: no data.noun here; give WordNet 3.0's dict folder")
+    glosses = build_glosses(args.wordnet)
     data = {args.out: build(args.wordnet, args.per,
                             {"n": args.noun_senses, "v": args.verb_senses}),
-            args.glosses_out: build_glosses(args.wordnet),
-            args.people_out: build_people(args.wordnet),
+            args.glosses_out: glosses,
+            args.people_out: build_people(args.wordnet, glosses),
             args.not_agents_out: build_not_agents(args.wordnet)}
     if args.check:
         differ = 0

@@ -9,17 +9,19 @@ import gzip
 from importlib import resources
 
 
+def _lines(file: str) -> list[str]:
+    ref = resources.files("byokg.data").joinpath(file)
+    return gzip.decompress(ref.read_bytes()).decode("utf-8").splitlines()
+
+
 def read_table(file: str) -> dict[str, str]:
     """A ``key<TAB>value`` table of the package's data, gzipped."""
-    ref = resources.files("byokg.data").joinpath(file)
-    text = gzip.decompress(ref.read_bytes()).decode("utf-8")
-    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+    return dict(line.split("\t", 1) for line in _lines(file) if "\t" in line)
 
 
 def read_words(file: str) -> frozenset[str]:
     """A word-a-line list of the package's data, gzipped."""
-    ref = resources.files("byokg.data").joinpath(file)
-    return frozenset(gzip.decompress(ref.read_bytes()).decode("utf-8").splitlines())
+    return frozenset(_lines(file))
 
 
 @functools.lru_cache(maxsize=1)

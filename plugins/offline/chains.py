@@ -236,7 +236,7 @@ class ChainScorer:
         unit per step, each the plain noun ("parent"), when no relation of the graph is named
         by the noun, its general noun or their converse (a graph with a ``grandchildren``
         relation keeps "grandfather" whole)."""
-        def steps(text: str, depth: int = 0) -> tuple[str, ...]:
+        def split(text: str, depth: int = 0) -> tuple[str, ...]:
             got = composed(text)
             if not got or depth > 2 or any(names_noun(text, r) for r in self.vocabulary):
                 return (text,) if depth else ()
@@ -244,7 +244,7 @@ class ChainScorer:
             # parent, sibling; without a sibling relation: parent, parent, child)
             if any(b in converse_noun(a) for a, b in itertools.pairwise(got)):
                 self.out_and_back = True  # a sibling: up to a parent and down again
-            return tuple(w for p in got for w in steps(p, depth + 1))
+            return tuple(w for p in got for w in split(p, depth + 1))
 
         toks = self.token_texts
         in_law = " ".join(lx.IN_LAW)
@@ -254,7 +254,7 @@ class ChainScorer:
                and toks[u.end + 1] == lx.IN_LAW[0] and composed(f"{u.text} {in_law}")}
         parts = {k: got for k, u in enumerate(st.units)
                  if u.kind == "plain" and k not in law
-                 and (got := steps(f"{u.text} {in_law}" if k + 1 in law else u.text))}
+                 and (got := split(f"{u.text} {in_law}" if k + 1 in law else u.text))}
         if not parts:
             return st
         units: list[Unit] = []
