@@ -38,8 +38,10 @@ class WalkCaps(BaseModel):
     model_config = _FROZEN
 
     fanout_1: int = Field(2000, description="edges read per question entity")
-    prefixes_2: int = Field(8, description="1-hop chains extended to a second hop")
-    prefixes_3: int = Field(4, description="2-hop chains extended to a third hop")
+    prefixes_2: int = Field(12, description="1-hop chains extended to a second hop")
+    prefixes_3: int = Field(8, description="2-hop chains extended to a third hop (issue 24u: "
+                            "with 4, 62 of the development set's wrong 3-hop answers had never "
+                            "walked the right chain; 12 and 8 gain 14 questions per install)")
     nodes_2: int = Field(40, description="end nodes expanded per extended 1-hop chain")
     nodes_3: int = Field(30, description="end nodes expanded per extended 2-hop chain")
     max_nodes: int = Field(300, description="nodes expanded per hop in all")

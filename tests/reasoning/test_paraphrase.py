@@ -145,6 +145,23 @@ def test_the_job_of_a_son(style, installed, request):
         "architect"]
 
 
+def test_a_third_hop_beyond_the_best_four_two_hop_chains(installed):
+    """"Which country is the site the employees of Marketing works from in?" (a fit-split
+    graph): the two-hop chain the third hop extends (the department's people, their office)
+    is not among the four best two-hop chains when the walk chooses what to extend, so it
+    takes the walk's cap of eight (``WalkCaps.prefixes_3``) to reach the country at all."""
+    from byokg.plugins.offline.weights import WEIGHTS
+
+    assert WEIGHTS.caps.prefixes_3 >= 8
+    v = pg.variant("workplace", "camel", True, False)
+    q = next(q for q in v.questions
+             if q.text == "Which country is the site the employees of Marketing works from in?")
+    a = Engine(v.store()).ask(q.text)
+    assert a.answers, a
+    first = (a.answer_ids.get(a.answers[0]) or [a.answers[0]])[0]
+    assert first in q.answers, (a.answers[:3], a.evidence[0].text if a.evidence else None)
+
+
 @pytest.mark.xfail(strict=True, reason="an idiom: neither the static model nor MiniLM puts "
                    "'other half' near 'spouse', and nothing else in the question says it "
                    "(the owner's lexicon can: see below)")
