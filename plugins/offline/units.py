@@ -475,6 +475,11 @@ def _verb(tok: str) -> bool:
     return tok in lx.IRREGULAR_VERBS or tok in lx.PAST_FORMS or _participle(tok)
 
 
+def _present(tok: str) -> bool:
+    """A verb's third-person present ("*runs* the kitchen", "*manages* the team")."""
+    return tok.endswith("s") and base_verb(tok) not in (None, tok)
+
+
 def _with_objects(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
     """A verb and its direct object after an article are one predicate: "who *wrote the
     screenplay* for X", "which films did X *write the score* for" (one step says both). Not a
@@ -484,7 +489,8 @@ def _with_objects(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
         prev = out[-1] if out else None
         between = toks[prev.end + 1:u.start] if prev is not None else []
         if (prev is not None and prev.kind == "plain" and not prev.noun and not prev.prep
-                and len(prev.words) == 1 and _verb(prev.words[0]) and u.kind == "plain"
+                and len(prev.words) == 1 and (_verb(prev.words[0]) or _present(prev.words[0]))
+                and u.kind == "plain"
                 and not u.noun and between and all(t in lx.ARTICLES for t in between)):
             out[-1] = dataclasses.replace(
                 prev, text=f"{prev.text} {' '.join(between)} {u.text}",

@@ -79,6 +79,15 @@ def test_a_verb_and_its_object_are_one_unit():
     units = _by_text(_units("who wrote the screenplay for Harbor Lights", "Harbor Lights"))
     assert "wrote the screenplay" in units and units["wrote the screenplay"].words == (
         "wrote", "screenplay")
+    # a verb's present tense too ("runs", "manages": base_verb knows them)
+    for q, verb in (("which chef runs the kitchen at Maison Nami", "runs the kitchen"),
+                    ("who manages the team at Ada Works", "manages the team")):
+        units = _by_text(_units(q, q.split(" at ")[1]))
+        assert verb in units, list(units)
+    # a plural noun before an article is no verb ("the works the museum holds" has a mention
+    # after the article): only a word base_verb reads as a verb's form joins its object
+    units = _by_text(_units("which kitchens the chef Ada Brandt likes", "Ada Brandt"))
+    assert not any(t.startswith("kitchens the") for t in units)
     # a relational noun after the verb stays a unit of its own (a hop of its own)
     units = _by_text(_units("who married the mother of Ada Brandt", "Ada Brandt"))
     assert "married" in units and "mother" in units
