@@ -440,6 +440,7 @@ class _Answering:
         met = [r.node for r in cands.values() if r.node and r.group is not None
                and support.get(r.node, set()) - {r.group.mention}]
         spec = specificity(self.store, met[:self.w.typed_candidates], self.services)
+        fits: dict[str, float] = {}
         for r in cands.values():
             r.name = self.names.get(r.node or "", r.node or "")
             n = found.get(r.node or "")
@@ -450,9 +451,23 @@ class _Answering:
                 t = t.model_copy(update={"roles": roles.get(n.id, ()),
                                          "said_roles": said.get(n.id, ()),
                                          "kinds": is_kind(edges, n.id, (rel, inv))})
-                r.score += self.wtype * self.scorer.type_score(t) - r.group.type_score
+                fits[n.id] = self.scorer.type_score(t)
+        # a node another entity's constraint also reaches, whose own edges say nothing of the
+        # type either way, is of the kind its chain's best-typed ends are: it is met, and
+        # nothing says it is not one ("which company … and makes batteries": a subsidiary)
+        best_fit: dict[str, float] = {}
+        for r in cands.values():
+            if r.group is not None and r.node in fits:
+                gk = (r.group.key, r.group.mention)
+                best_fit[gk] = max(best_fit.get(gk, 0.0), fits[r.node])
+        for r in cands.values():
+            others = (support.get(r.node or "", set()) - {r.group.mention}
+                      if r.group is not None else set())
+            if r.group is not None and r.node in fits:
+                fit = fits[r.node] or (best_fit.get((r.group.key, r.group.mention), 0.0)
+                                       if others else 0.0)
+                r.score += self.wtype * fit - r.group.type_score
             if r.group is not None:
-                others = support.get(r.node or "", set()) - {r.group.mention}
                 if others:
                     r.score += (self.scorer.w.conjunction * len(others)
                                 * spec.get(r.node or "", 1.0))

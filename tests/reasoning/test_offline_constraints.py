@@ -164,3 +164,26 @@ def test_a_word_naming_the_mentions_own_label_is_not_a_relation_to_say(tmp_path)
     # "the *supplier* of Pearl Broth": Pearl Broth is no supplier, so the word says a relation
     a = eng.ask("Which region is the supplier of Pearl Broth in?")
     assert a.answers[:1] == ["North Coast"], a.answers
+
+
+def test_a_node_both_entities_reach_keeps_its_chains_type(tmp_path):
+    """"Which company is headquartered in Niliford and makes batteries?" on a graph without
+    labels: *Abel Industries* owns another firm, so its edges name it a parent company (the
+    type word's noun); *Sali Holdings*, the one that makes batteries, only has a parent,
+    which says nothing either way. Meeting both constraints, it is not outranked by a
+    company its edges happen to name (an alphabetical tie before)."""
+    triples = [("Abel Industries", "headquarters", "Niliford"),
+               ("Sali Holdings", "headquarters", "Niliford"),
+               ("Kota Group", "headquarters", "Niliford"),
+               ("Mora Works", "headquarters", "Tawateburg"),
+               ("Tiva Group", "headquarters", "Tawateburg"),
+               ("Kota Group", "parent_company", "Abel Industries"),
+               ("Sali Holdings", "parent_company", "Tiva Group"),
+               ("Mora Works", "parent_company", "Tiva Group"),
+               ("Sali Holdings", "products", "batteries"),
+               ("Mora Works", "products", "batteries"),
+               ("Abel Industries", "products", "turbines"),
+               ("Kota Group", "products", "pianos")]
+    eng = Engine(_graph(tmp_path / "firms.jsonl", triples))
+    a = eng.ask("Which company is headquartered in Niliford and makes batteries?")
+    assert a.answers[:1] == ["Sali Holdings"], a.answers
