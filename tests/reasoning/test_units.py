@@ -88,6 +88,10 @@ def test_a_verb_and_its_object_are_one_unit():
     # after the article): only a word base_verb reads as a verb's form joins its object
     units = _by_text(_units("which kitchens the chef Ada Brandt likes", "Ada Brandt"))
     assert not any(t.startswith("kitchens the") for t in units)
+    # people as the object name a hop of their own: X's researchers, then their mentor
+    units = _by_text(_units("who mentored the researchers at Vale University",
+                            "Vale University"))
+    assert "mentored" in units and "researchers" in units, list(units)
     # a relational noun after the verb stays a unit of its own (a hop of its own)
     units = _by_text(_units("who married the mother of Ada Brandt", "Ada Brandt"))
     assert "married" in units and "mother" in units
