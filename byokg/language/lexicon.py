@@ -58,6 +58,11 @@ NAME_PREPOSITIONS = PREPOSITIONS | frozenset({
     "aboard", "after", "against", "among", "around", "before", "behind", "between", "beyond",
     "through", "toward", "towards", "across", "along", "alongside", "upon", "onto", "during",
     "without", "beside"})
+# prepositions of place and direction the question reader does not take as words of a
+# relation ("the house *behind* X", "the harbours *along* the coast")
+PLACE_PREPOSITIONS = frozenset({"aboard", "across", "along", "alongside", "amid", "around",
+                                "behind", "beneath", "beside", "beyond", "onto", "throughout",
+                                "toward", "towards", "underneath", "upon"})
 # auxiliary verbs: they open yes/no questions and carry tense, never a relation's meaning
 AUXILIARIES = frozenset({"is", "are", "does", "do", "did", "was", "were", "has", "have", "had"})
 DO_WORDS = frozenset({"do", "does", "did"})  # "what does Mars orbit": the object is asked for

@@ -102,6 +102,7 @@ class Structure:
 
 def _content(tok: str) -> bool:
     return (tok not in STOPWORDS and len(tok) >= 2 and not tok.isdigit()
+            and tok not in lx.PLACE_PREPOSITIONS
             and tok not in lx.QUESTION_WORD_HINTS and tok not in SHARING_WORDS)
 
 

@@ -182,3 +182,14 @@ def test_a_present_tense_after_a_singular_noun_is_a_verb_of_its_own(question, me
 def test_a_plural_noun_of_a_compound_is_no_verb(question):
     texts = [u.text for u in _units(question, "Ada Brandt").units]
     assert texts[0] in ("record labels", "home games")
+
+
+def test_a_preposition_of_place_is_no_word_of_a_relation():
+    """"the house *behind* X", "the harbours *along* the coast": the preposition joins no
+    unit (it would be read as a word the relation has to say)."""
+    texts = [u.text for u in _units("Which designers work at the house behind Lone Resort",
+                                    "Lone Resort").units]
+    assert "house" in texts and not any("behind" in t for t in texts), texts
+    texts = [u.text for u in _units("Which boats call the harbours along Lodaland 's coast home?",
+                                    "Lodaland").units]
+    assert not any("along" in t for t in texts), texts
