@@ -491,8 +491,10 @@ def _present(tok: str) -> bool:
 
 def _with_objects(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
     """A verb and its direct object after an article are one predicate: "who *wrote the
-    screenplay* for X", "which films did X *write the score* for" (one step says both). Not a
-    relational noun ("wrote the *biography of* …") nor a noun a clause qualifies."""
+    screenplay* for X", "which films did X *write the score* for", "which chef *runs the
+    kitchen* at X" (one step says both). Not an object that names people ("who mentored *the
+    researchers* at X": a hop of their own), not a relational noun ("wrote the *biography of*
+    …") nor a noun a clause qualifies."""
     out: list[Unit] = []
     for u in units:
         prev = out[-1] if out else None
