@@ -431,31 +431,16 @@ class _Answering:
         for node in list(cands):
             if is_unnamed(node, self.names.get(node)):
                 del cands[node]
-        top = sorted(cands.values(), key=lambda r: -r.score)[:self.w.typed_candidates]
-        found = self.store.get_nodes([r.node for r in top if r.node]) if top else {}
-        # what a node is by its edges: its roles (no labels) and whether it is a kind
-        edges, roles, said = self.scorer.read_edges(self.store, list(found))
         mention_words = {w for m in set(self.mention_of.values()) for w in words(m)}
         qwords = {w for w in self.analysis.content_words if w not in mention_words}
         met = [r.node for r in cands.values() if r.node and r.group is not None
                and support.get(r.node, set()) - {r.group.mention}]
         spec = specificity(self.store, met[:self.w.typed_candidates], self.services)
-        fits: dict[str, float] = {}
-        for r in cands.values():
-            r.name = self.names.get(r.node or "", r.node or "")
-            n = found.get(r.node or "")
-            if n is not None and r.group is not None:
-                rel, inv = r.group.hops[-1]
-                t = self.scorer.end_type(rel, inv, labels=self.scorer.node_labels(n.labels),
-                                         literal=literal_kind(r.name))
-                t = t.model_copy(update={"roles": roles.get(n.id, ()),
-                                         "said_roles": said.get(n.id, ()),
-                                         "kinds": is_kind(edges, n.id, (rel, inv))})
-                fits[n.id] = self.scorer.type_score(t)
+        fits = self._fits(cands)
         # a node another entity's constraint also reaches, whose own edges say nothing of the
         # type either way, is of the kind its chain's best-typed ends are: it is met, and
         # nothing says it is not one ("which company … and makes batteries": a subsidiary)
-        best_fit: dict[str, float] = {}
+        best_fit: dict[tuple[str, str], float] = {}
         for r in cands.values():
             if r.group is not None and r.node in fits:
                 gk = (r.group.key, r.group.mention)
@@ -478,6 +463,27 @@ class _Answering:
                 r.score += self.w.walks * math.log1p(len(r.group.ends.get(r.node or "", ())))
         self.alternatives(cands)
         return cands
+
+    def _fits(self, cands: dict[str, Ranked]) -> dict[str, float]:
+        """Each of the best candidates' own type fit (names them as a side effect): its
+        labels, and what its edges say it is (its roles with no labels, whether it is a
+        kind); one batched read of the nodes and one of their edges."""
+        top = sorted(cands.values(), key=lambda r: -r.score)[:self.w.typed_candidates]
+        found = self.store.get_nodes([r.node for r in top if r.node]) if top else {}
+        edges, roles, said = self.scorer.read_edges(self.store, list(found))
+        fits: dict[str, float] = {}
+        for r in cands.values():
+            r.name = self.names.get(r.node or "", r.node or "")
+            n = found.get(r.node or "")
+            if n is not None and r.group is not None:
+                rel, inv = r.group.hops[-1]
+                t = self.scorer.end_type(rel, inv, labels=self.scorer.node_labels(n.labels),
+                                         literal=literal_kind(r.name))
+                t = t.model_copy(update={"roles": roles.get(n.id, ()),
+                                         "said_roles": said.get(n.id, ()),
+                                         "kinds": is_kind(edges, n.id, (rel, inv))})
+                fits[n.id] = self.scorer.type_score(t)
+        return fits
 
     def alternatives(self, cands: dict[str, Ranked]) -> None:
         """"Is X a man *or* a woman?": candidates whose names say one of the alternatives the
