@@ -65,6 +65,9 @@ PLACE_PREPOSITIONS = frozenset({"aboard", "across", "along", "alongside", "amid"
                                 "toward", "towards", "underneath", "upon"})
 # auxiliary verbs: they open yes/no questions and carry tense, never a relation's meaning
 AUXILIARIES = frozenset({"is", "are", "does", "do", "did", "was", "were", "has", "have", "had"})
+# a verb that says only that the subject has the asked-for noun ("what *illness* does X
+# *have*": X's illness)
+POSSESSION_VERBS = frozenset({"have"})
 DO_WORDS = frozenset({"do", "does", "did"})  # "what does Mars orbit": the object is asked for
 # words that open a relative clause ("the city *where* X was born", "films *that* …")
 CLAUSE_WORDS = frozenset({"where", "that", "which", "who", "whom", "whose", "when"})

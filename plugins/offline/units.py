@@ -339,7 +339,8 @@ def _preposition_senses(toks: Sequence[str], owner: Sequence[str | None],
 def _attribute(toks: Sequence[str], at: int, owner: Sequence[str | None]) -> bool:
     """Whether the asked-for type word is asked as an attribute of something: right after
     a copula ("what is the *job* of X") or before a copula that the subject follows ("what
-    *sex* is X 's daughter", "which *country* is X in", "what *land* is the city …"). Before
+    *sex* is X 's daughter", "which *country* is X in", "what *land* is the city …"), or
+    the object of a do-support *have* ("what *illness* does X have"). Before
     a verb or a preposition it names the class of the answer ("which *companies* did X
     found", "what *movies* are about X")."""
     copulas = lx.SINGULAR_COPULAS | lx.PLURAL_COPULAS
@@ -352,6 +353,9 @@ def _attribute(toks: Sequence[str], at: int, owner: Sequence[str | None]) -> boo
     if between:
         return False
     nxt = at + 1
+    if nxt < len(toks) and toks[nxt] in lx.DO_WORDS:
+        rest = [t for t in toks[nxt + 1:] if any(c.isalnum() for c in t)]
+        return bool(rest) and rest[-1] in lx.POSSESSION_VERBS  # "what *illness* does X have"
     if nxt + 1 >= len(toks) or toks[nxt] not in copulas:
         return False
     after = nxt + 1

@@ -187,3 +187,16 @@ def test_a_node_both_entities_reach_keeps_its_chains_type(tmp_path):
     eng = Engine(_graph(tmp_path / "firms.jsonl", triples))
     a = eng.ask("Which company is headquartered in Niliford and makes batteries?")
     assert a.answers[:1] == ["Sali Holdings"], a.answers
+
+
+def test_what_noun_a_subject_has(tmp_path):
+    """"What illness does the patients living in Hiri have?": the patients are a step on the
+    way; *illness* (asked as what they have) says ``diagnosis``, not ``medication``."""
+    triples = [("Ana Reyes", "domicile", "Hiri"), ("Ben Okafor", "domicile", "Hiri"),
+               ("Cleo Marsh", "domicile", "Tarn"), ("Ana Reyes", "diagnosis", "asthma"),
+               ("Ben Okafor", "diagnosis", "insomnia"), ("Cleo Marsh", "diagnosis", "gout"),
+               ("Ana Reyes", "medication", "codeine"), ("Ben Okafor", "medication", "zinc"),
+               ("Ana Reyes", "physician", "Dara Voss"), ("Ben Okafor", "physician", "Dara Voss")]
+    eng = Engine(_graph(tmp_path / "clinic.jsonl", triples))
+    a = eng.ask("What illness does the patients living in Hiri have?")
+    assert set(a.answers[:2]) == {"asthma", "insomnia"}, a.answers

@@ -193,3 +193,14 @@ def test_a_preposition_of_place_is_no_word_of_a_relation():
     texts = [u.text for u in _units("Which boats call the harbours along Lodaland 's coast home?",
                                     "Lodaland").units]
     assert not any("along" in t for t in texts), texts
+
+
+def test_the_object_of_a_do_support_have_is_an_attribute():
+    """"what *illness* does X have": *have* says only that X has it, so the type word is X's
+    attribute and may say the last step ("what *sex* is X" alike); "what *films* did X make"
+    keeps *films* the answer's class."""
+    st = _units("What illness does the patients living in Hiri have?", "Hiri",
+                type_word="illness")
+    assert [u.attribute for u in st.units if u.kind == "type"] == [True]
+    st = _units("What films did Ada Brandt make?", "Ada Brandt", type_word="films")
+    assert [u.attribute for u in st.units if u.kind == "type"] == [False]
