@@ -57,6 +57,12 @@ def names_a_person(noun: str) -> bool:
     return _gloss_says(noun, "person")
 
 
+def names_people(noun: str) -> bool:
+    """A noun for people: one of the lexicon's ``PERSON_WORDS`` ("people", "person") or one
+    WordNet defines as someone (:func:`names_a_person`)."""
+    return noun in lx.PERSON_WORDS or names_a_person(noun)
+
+
 def _gloss_says(noun: str, kind: str) -> bool:
     text = " ".join(noun.lower().replace("_", " ").split())
     marked = gloss_kinds()

@@ -48,6 +48,7 @@ from byokg.language.thesaurus import base_form
 from byokg.language.thesaurus import gloss
 from byokg.language.thesaurus import names_a_person
 from byokg.language.thesaurus import names_a_place
+from byokg.language.thesaurus import names_people
 from byokg.language.thesaurus import no_doer
 from byokg.language.thesaurus import related_words
 
@@ -208,8 +209,7 @@ def expectation(analysis: QuestionAnalysis, mention_words: set[str] | frozenset[
             table = sim(types, list(labels))
             # a word the dictionary knows as no one names no label it calls someone, however
             # near a model puts them ("which *illness*" is no Patient)
-            no_one = all(gloss(w) and not names_a_person(w) and w not in lx.PERSON_WORDS
-                         for w in types)
+            no_one = all(gloss(w) and not names_people(w) for w in types)
             best = {lab: max(table[(w, lab)] for w in types) for lab in labels
                     if not any(built_on(w, words(lab)[-1]) for w in types if words(lab))
                     and not (no_one and names_a_person(lab))}

@@ -431,6 +431,8 @@ class _Answering:
         for node in list(cands):
             if is_unnamed(node, self.names.get(node)):
                 del cands[node]
+            else:
+                cands[node].name = self.names.get(node, node)
         mention_words = {w for m in set(self.mention_of.values()) for w in words(m)}
         qwords = {w for w in self.analysis.content_words if w not in mention_words}
         met = [r.node for r in cands.values() if r.node and r.group is not None
@@ -452,10 +454,9 @@ class _Answering:
                 fit = fits[r.node] or (best_fit.get((r.group.key, r.group.mention), 0.0)
                                        if others else 0.0)
                 r.score += self.wtype * fit - r.group.type_score
-            if r.group is not None:
-                if others:
-                    r.score += (self.scorer.w.conjunction * len(others)
-                                * spec.get(r.node or "", 1.0))
+            if others:
+                r.score += (self.scorer.w.conjunction * len(others)
+                            * spec.get(r.node or "", 1.0))
             nw = {w for w in words(r.name) if w not in STOPWORDS}
             if nw and nw <= qwords:
                 r.score -= self.w.echo
@@ -465,15 +466,14 @@ class _Answering:
         return cands
 
     def _fits(self, cands: dict[str, Ranked]) -> dict[str, float]:
-        """Each of the best candidates' own type fit (names them as a side effect): its
-        labels, and what its edges say it is (its roles with no labels, whether it is a
-        kind); one batched read of the nodes and one of their edges."""
+        """Each of the best candidates' own type fit: its labels, and what its edges say it
+        is (its roles with no labels, whether it is a kind); one batched read of the nodes
+        and one of their edges."""
         top = sorted(cands.values(), key=lambda r: -r.score)[:self.w.typed_candidates]
         found = self.store.get_nodes([r.node for r in top if r.node]) if top else {}
         edges, roles, said = self.scorer.read_edges(self.store, list(found))
         fits: dict[str, float] = {}
         for r in cands.values():
-            r.name = self.names.get(r.node or "", r.node or "")
             n = found.get(r.node or "")
             if n is not None and r.group is not None:
                 rel, inv = r.group.hops[-1]

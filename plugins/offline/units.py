@@ -44,7 +44,7 @@ from byokg.language.relwords import base_verb
 from byokg.language.relwords import participle
 from byokg.language.text import STOPWORDS
 from byokg.language.thesaurus import base_form
-from byokg.language.thesaurus import names_a_person
+from byokg.language.thesaurus import names_people
 
 UnitKind = Literal["plain", "type", "head"]
 OrderKey = tuple[int, int]
@@ -481,13 +481,6 @@ def _verb(tok: str) -> bool:
     return tok in lx.IRREGULAR_VERBS or tok in lx.PAST_FORMS or _participle(tok)
 
 
-def _people(tok: str) -> bool:
-    """A noun for people: as a verb's object it names a hop of its own ("who mentored *the
-    researchers* at X": X's researchers, then their mentor), unlike a work ("wrote *the
-    screenplay* for X")."""
-    return tok in lx.PERSON_WORDS or names_a_person(tok)
-
-
 def _present(tok: str) -> bool:
     """A verb's third-person present ("*runs* the kitchen", "*manages* the team")."""
     return tok.endswith("s") and base_verb(tok) not in (None, tok)
@@ -507,7 +500,7 @@ def _with_objects(toks: Sequence[str], units: list[Unit]) -> list[Unit]:
                 and len(prev.words) == 1 and (_verb(prev.words[0]) or _present(prev.words[0]))
                 and u.kind == "plain"
                 and not u.noun and between and all(t in lx.ARTICLES for t in between)
-                and not _people(u.words[-1])):
+                and not names_people(u.words[-1])):
             out[-1] = dataclasses.replace(
                 prev, text=f"{prev.text} {' '.join(between)} {u.text}",
                 words=(*prev.words, *u.words), tokens=(*prev.tokens, *u.tokens), prep=u.prep,
